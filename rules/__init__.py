@@ -7,7 +7,7 @@ Nothing here imports discord, storage or does I/O; every random function takes a
 from __future__ import annotations
 
 from rules.errors import RulesError
-from rules.randomness import Rng, new_rng, roll_die, roll_dice
+from rules.randomness import Rng, new_rng, roll_dice, roll_die
 from rules.systems import System
 
-__all__ = ["RulesError", "Rng", "System", "new_rng", "roll_die", "roll_dice"]
+__all__ = ["Rng", "RulesError", "System", "new_rng", "roll_dice", "roll_die"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Rng", "new_rng", "roll_die", "roll_dice"]
+__all__ = ["Rng", "new_rng", "roll_dice", "roll_die"]
 
 Rng = np.random.Generator
 

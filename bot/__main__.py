@@ -1,0 +1,49 @@
+"""`python -m bot`: read `.env`, start the bot, and say plainly what is wrong if it can't."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import aiohttp
+import discord
+
+from bot.client import create_bot
+from bot.config import ConfigError, Settings
+
+EXIT_CONFIGURATION = 2
+
+
+async def _run(settings: Settings) -> None:
+    async with create_bot(settings) as bot:
+        await bot.start(settings.token)
+
+
+def main() -> int:
+    """Run the bot until it is stopped; return the process exit code."""
+    try:
+        settings = Settings.from_environment()
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    try:
+        asyncio.run(_run(settings))
+    except discord.LoginFailure:
+        print(
+            "error: DISCORD_TOKEN was rejected by Discord: reset the token on the Developer "
+            "Portal's Bot page and paste the new one into .env.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIGURATION
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        print(f"error: cannot reach Discord ({error}); check the network.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""The bot: connects to Discord, opens storage, loads every cog and syncs the commands."""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+import time
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.config import Settings
+from bot.errors import report_error
+from bot.storage import Storage
+from rules.randomness import Rng, new_rng
+
+__all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
+
+log = logging.getLogger(__name__)
+
+
+def point_at_discord(settings: Settings) -> None:
+    """Send REST and gateway traffic to the configured Discord (a fake one in tests)."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+class DiceTree(app_commands.CommandTree["DiceBot"]):
+    """The command tree with the bot's one error path and a latency line per command."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        interaction.extras["started"] = time.perf_counter()
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+        _log_latency(interaction, "failed")
+
+
+def _log_latency(interaction: discord.Interaction, outcome: str) -> None:
+    started = interaction.extras.get("started")
+    elapsed = (time.perf_counter() - started) * 1000 if started is not None else float("nan")
+    name = interaction.command.qualified_name if interaction.command else "?"
+    log.info("/%s by %s in %s %s in %.1f ms", name, interaction.user.id,
+             interaction.channel_id, outcome, elapsed)
+
+
+class DiceBot(commands.Bot):
+    """The dice bot; cogs reach storage and the random source through it."""
+
+    storage: Storage
+
+    def __init__(self, settings: Settings, *, rng: Rng | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads, to map a thread to its parent's campaign
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=DiceTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.rng = rng if rng is not None else new_rng()
+
+    async def setup_hook(self) -> None:
+        self.storage = await Storage.open(self.settings.database_path)
+        for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
+            await self.load_extension(module.name)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync to the development guild when GUILD_ID is set (instant), else globally."""
+        if self.settings.guild_id is not None:
+            guild = discord.Object(id=self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), self.settings.guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally (may take up to an hour to show)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction,
+        command: app_commands.Command | app_commands.ContextMenu,
+    ) -> None:
+        _log_latency(interaction, "answered")
+
+    async def close(self) -> None:
+        await super().close()
+        if hasattr(self, "storage"):
+            await self.storage.close()
+
+
+def create_bot(settings: Settings, *, rng: Rng | None = None) -> DiceBot:
+    """Build the bot for ``settings``, pointed at the configured Discord."""
+    point_at_discord(settings)
+    return DiceBot(settings, rng=rng)

@@ -1,0 +1,1 @@
+"""Presentation: turns rules results and stored state into Discord embeds and text."""

@@ -1,0 +1,86 @@
+"""Rendering of `/campaign` replies and announcements."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.style import Colour, truncate
+from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary
+
+__all__ = ["campaign_ended", "campaign_info", "campaign_started", "end_prompt", "revealed_roll"]
+
+
+def _gm_list(campaign: Campaign) -> str:
+    founder = f"<@{campaign.created_by}> (founder)"
+    co_gms = [f"<@{user_id}>" for user_id in sorted(campaign.gm_ids - {campaign.created_by})]
+    return ", ".join([founder, *co_gms])
+
+
+def _settings_lines(campaign: Campaign) -> list[str]:
+    settings = campaign.settings
+    lines = [f"Skin: {settings.skin.value}"]
+    if settings.edge_option is not None:
+        lines.append(f"Edge option: {settings.edge_option.value}")
+    if settings.lingering_taint:
+        lines.append("Lingering taint: on (a Crisis leaves Pressure at 1)")
+    return lines
+
+
+def campaign_started(campaign: Campaign) -> discord.Embed:
+    """Announce a new campaign and who runs it."""
+    embed = discord.Embed(
+        title=f"📖 {campaign.settings.name}",
+        description=(
+            f"A **{campaign.system.display_name}** campaign starts in this channel "
+            "(and its threads)."
+        ),
+        colour=Colour.CAMPAIGN,
+    )
+    embed.add_field(name="GM", value=_gm_list(campaign), inline=False)
+    embed.add_field(name="Settings", value="\n".join(_settings_lines(campaign)), inline=False)
+    return embed
+
+
+def campaign_info(
+    campaign: Campaign, characters: list[CharacterSummary], tracks: list[TrackSummary]
+) -> discord.Embed:
+    """Show a campaign's system, GMs, settings, characters and tracks."""
+    embed = discord.Embed(
+        title=f"📖 {campaign.settings.name}",
+        description=f"System: **{campaign.system.display_name}**",
+        colour=Colour.CAMPAIGN,
+    )
+    embed.add_field(name="GMs", value=truncate(_gm_list(campaign), 1024), inline=False)
+    embed.add_field(name="Settings", value="\n".join(_settings_lines(campaign)), inline=False)
+    character_text = "\n".join(f"{c.name} (<@{c.user_id}>)" for c in characters) or "None yet"
+    embed.add_field(name="Characters", value=truncate(character_text, 1024), inline=False)
+    track_text = (
+        "\n".join(
+            f"{track.character_name or 'Party'} · {track.name}: {track.value}/{track.maximum}"
+            for track in tracks
+        )
+        or "None yet"
+    )
+    embed.add_field(name="Tracks", value=truncate(track_text, 1024), inline=False)
+    return embed
+
+
+def end_prompt(campaign: Campaign) -> str:
+    """Ask the GM to confirm ending the campaign."""
+    return (
+        f"End the {campaign.system.display_name} campaign **{campaign.settings.name}**? "
+        "Its characters and tracks stop being used in this channel; this can't be undone."
+    )
+
+
+def campaign_ended(campaign: Campaign, ended_by: int) -> str:
+    """Announce in the channel that a campaign has ended."""
+    return f"📕 The campaign **{campaign.settings.name}** has ended (ended by <@{ended_by}>)."
+
+
+def revealed_roll(roll: LoggedRoll) -> discord.Embed:
+    """Re-show a hidden roll to the table exactly as the GM saw it."""
+    embed = discord.Embed.from_dict(roll.payload["embed"])
+    embed.title = truncate(f"🔓 Revealed: {embed.title or 'hidden roll'}", 256)
+    embed.set_footer(text=f"Roll #{roll.id}, rolled in secret by the GM at {roll.created_at} UTC")
+    return embed

@@ -1,0 +1,50 @@
+"""The only place with SQL: named operations, each in one transaction.
+
+``Storage`` bundles the foundation's stores. A game system that needs tables of its own adds a
+migration under ``data/migrations`` and a store module here, built by its cog from
+``storage.database``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, TrackSummary
+from bot.storage.database import Database, apply_migrations
+from bot.storage.rolls import LoggedRoll, RollLog
+from bot.storage.tracks import TrackChange, TrackStore
+
+__all__ = [
+    "Campaign",
+    "CampaignStore",
+    "CharacterSummary",
+    "Database",
+    "LoggedRoll",
+    "RollLog",
+    "Storage",
+    "TrackChange",
+    "TrackStore",
+    "TrackSummary",
+    "apply_migrations",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """The database and the stores every cog may use."""
+
+    database: Database
+    campaigns: CampaignStore
+    rolls: RollLog
+    tracks: TrackStore
+
+    @classmethod
+    async def open(cls, path: Path) -> Storage:
+        """Migrate and open the database at ``path``."""
+        database = await Database.open(path)
+        return cls(database, CampaignStore(database), RollLog(database), TrackStore(database))
+
+    async def close(self) -> None:
+        """Close the database."""
+        await self.database.close()

@@ -1,0 +1,205 @@
+"""Campaigns, their GMs and their characters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.errors import CommandError
+from bot.storage.database import Database
+from rules.campaigns import CampaignSettings, EdgeOption, Skin
+from rules.systems import System
+
+__all__ = ["Campaign", "CampaignStore", "CharacterSummary", "TrackSummary"]
+
+
+@dataclass(frozen=True, slots=True)
+class Campaign:
+    """A running campaign in one channel."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    settings: CampaignSettings
+    created_by: int
+    gm_ids: frozenset[int]
+
+    @property
+    def system(self) -> System:
+        return self.settings.system
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSummary:
+    """A character as `/campaign info` lists it."""
+
+    id: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrackSummary:
+    """A track as `/campaign info` lists it; ``character_name`` is None for a party track."""
+
+    name: str
+    character_name: str | None
+    value: int
+    maximum: int
+
+
+_CAMPAIGN_COLUMNS = (
+    "id, guild_id, channel_id, system, name, skin, edge_option, lingering_taint, created_by"
+)
+
+
+async def _load_campaign(connection: aiosqlite.Connection, row: aiosqlite.Row) -> Campaign:
+    async with connection.execute(
+        "SELECT user_id FROM campaign_gms WHERE campaign_id = ?", (row["id"],)
+    ) as cursor:
+        gm_ids = frozenset(gm["user_id"] for gm in await cursor.fetchall())
+    return Campaign(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        settings=CampaignSettings(
+            system=System(row["system"]),
+            name=row["name"],
+            skin=Skin(row["skin"]),
+            edge_option=EdgeOption(row["edge_option"]) if row["edge_option"] else None,
+            lingering_taint=bool(row["lingering_taint"]),
+        ),
+        created_by=row["created_by"],
+        gm_ids=gm_ids,
+    )
+
+
+async def _active_in(connection: aiosqlite.Connection, channel_id: int) -> Campaign | None:
+    async with connection.execute(
+        f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE channel_id = ? AND ended_at IS NULL",
+        (channel_id,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else await _load_campaign(connection, row)
+
+
+async def _require_running(connection: aiosqlite.Connection, campaign: Campaign) -> None:
+    async with connection.execute(
+        "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
+    ) as cursor:
+        if await cursor.fetchone() is None:
+            raise CommandError(f"The campaign **{campaign.settings.name}** has already ended.")
+
+
+class CampaignStore:
+    """Named operations on campaigns; each runs in one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def active(self, channel_id: int) -> Campaign | None:
+        """Return the running campaign of a channel, if any."""
+        async with self._database.read() as connection:
+            return await _active_in(connection, channel_id)
+
+    async def start(
+        self, *, guild_id: int | None, channel_id: int, user_id: int, settings: CampaignSettings
+    ) -> Campaign:
+        """Start a campaign in a channel with its starter as GM; refuse if one is running."""
+        async with self._database.transaction() as connection:
+            existing = await _active_in(connection, channel_id)
+            if existing is not None:
+                raise CommandError(
+                    f"This channel already runs the {existing.system.display_name} campaign "
+                    f"**{existing.settings.name}**. A GM can end it with `/campaign end` first."
+                )
+            cursor = await connection.execute(
+                "INSERT INTO campaigns (guild_id, channel_id, system, name, skin, edge_option,"
+                " lingering_taint, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    settings.system.value,
+                    settings.name,
+                    settings.skin.value,
+                    settings.edge_option.value if settings.edge_option else None,
+                    int(settings.lingering_taint),
+                    user_id,
+                ),
+            )
+            campaign_id = cursor.lastrowid
+            await connection.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, added_by) VALUES (?, ?, ?)",
+                (campaign_id, user_id, user_id),
+            )
+            campaign = await _active_in(connection, channel_id)
+        assert campaign is not None
+        return campaign
+
+    async def add_gm(self, campaign: Campaign, user_id: int, added_by: int) -> Campaign:
+        """Make ``user_id`` a co-GM; refuse if they already are one."""
+        async with self._database.transaction() as connection:
+            await _require_running(connection, campaign)
+            cursor = await connection.execute(
+                "INSERT OR IGNORE INTO campaign_gms (campaign_id, user_id, added_by)"
+                " VALUES (?, ?, ?)",
+                (campaign.id, user_id, added_by),
+            )
+            if cursor.rowcount == 0:
+                raise CommandError(f"<@{user_id}> is already a GM of this campaign.")
+            updated = await _active_in(connection, campaign.channel_id)
+        assert updated is not None
+        return updated
+
+    async def remove_gm(self, campaign: Campaign, user_id: int) -> Campaign:
+        """Remove a co-GM; the campaign's founder always stays a GM."""
+        if user_id == campaign.created_by:
+            raise CommandError(
+                f"<@{user_id}> started this campaign and always stays its GM."
+            )
+        async with self._database.transaction() as connection:
+            await _require_running(connection, campaign)
+            cursor = await connection.execute(
+                "DELETE FROM campaign_gms WHERE campaign_id = ? AND user_id = ?",
+                (campaign.id, user_id),
+            )
+            if cursor.rowcount == 0:
+                raise CommandError(f"<@{user_id}> is not a co-GM of this campaign.")
+            updated = await _active_in(connection, campaign.channel_id)
+        assert updated is not None
+        return updated
+
+    async def end(self, campaign: Campaign, ended_by: int) -> None:
+        """End a campaign; its rows stay for the audit trail, and the channel is free again."""
+        async with self._database.transaction() as connection:
+            await _require_running(connection, campaign)
+            await connection.execute(
+                "UPDATE campaigns SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
+                " ended_by = ? WHERE id = ?",
+                (ended_by, campaign.id),
+            )
+
+    async def characters(self, campaign: Campaign) -> list[CharacterSummary]:
+        """List the campaign's characters by name."""
+        async with self._database.read() as connection, connection.execute(
+            "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY name",
+            (campaign.id,),
+        ) as cursor:
+            return [
+                CharacterSummary(row["id"], row["user_id"], row["name"]) async for row in cursor
+            ]
+
+    async def tracks(self, campaign: Campaign) -> list[TrackSummary]:
+        """List the campaign's tracks, party tracks first."""
+        async with self._database.read() as connection, connection.execute(
+            "SELECT tracks.name, characters.name AS character_name, value, maximum"
+            " FROM tracks LEFT JOIN characters ON characters.id = tracks.character_id"
+            " WHERE tracks.campaign_id = ?"
+            " ORDER BY tracks.character_id IS NOT NULL, characters.name, tracks.name",
+            (campaign.id,),
+        ) as cursor:
+            return [
+                TrackSummary(row["name"], row["character_name"], row["value"], row["maximum"])
+                async for row in cursor
+            ]

@@ -1,0 +1,127 @@
+"""The roll log: every roll with its result, backing hidden-roll reveals and the audit trail."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+import aiosqlite
+
+from bot.errors import CommandError
+from bot.storage.database import Database
+
+__all__ = ["LoggedRoll", "RollLog"]
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedRoll:
+    """One logged roll; ``payload`` holds the result and its rendering as JSON-ready data."""
+
+    id: int
+    campaign_id: int | None
+    channel_id: int
+    user_id: int
+    kind: str
+    hidden: bool
+    payload: dict[str, Any]
+    created_at: str
+    revealed_at: str | None
+
+
+_COLUMNS = (
+    "id, campaign_id, channel_id, user_id, kind, hidden, payload, created_at, revealed_at"
+)
+
+
+def _from_row(row: aiosqlite.Row) -> LoggedRoll:
+    return LoggedRoll(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        channel_id=row["channel_id"],
+        user_id=row["user_id"],
+        kind=row["kind"],
+        hidden=bool(row["hidden"]),
+        payload=json.loads(row["payload"]),
+        created_at=row["created_at"],
+        revealed_at=row["revealed_at"],
+    )
+
+
+def _json_default(value: object) -> object:
+    # Rules results are dataclasses of plain values and enums; store an enum as its value.
+    if isinstance(value, Enum):
+        return value.value
+    raise TypeError(f"{type(value).__name__} can't be stored in the roll log")
+
+
+class RollLog:
+    """Named operations on the roll log."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def record(
+        self,
+        *,
+        campaign_id: int | None,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        kind: str,
+        hidden: bool,
+        payload: dict[str, Any],
+    ) -> int:
+        """Log a roll and return its id."""
+        async with self._database.transaction() as connection:
+            cursor = await connection.execute(
+                "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden,"
+                " payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    campaign_id,
+                    guild_id,
+                    channel_id,
+                    user_id,
+                    kind,
+                    int(hidden),
+                    json.dumps(payload, separators=(",", ":"), default=_json_default),
+                ),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    async def get(self, roll_id: int) -> LoggedRoll | None:
+        """Return a logged roll by id."""
+        async with self._database.read() as connection, connection.execute(
+            f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _from_row(row)
+
+    async def reveal(self, roll_id: int, channel_id: int) -> LoggedRoll:
+        """Mark a hidden roll of this channel revealed and return it; refuse anything else."""
+        async with self._database.transaction() as connection:
+            async with connection.execute(
+                f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                raise CommandError(f"There is no roll #{roll_id}.")
+            roll = _from_row(row)
+            if roll.channel_id != channel_id:
+                raise CommandError(
+                    f"Roll #{roll_id} was made in another channel; reveal it there."
+                )
+            if not roll.hidden:
+                raise CommandError(f"Roll #{roll_id} was not hidden: everyone saw it already.")
+            if roll.revealed_at is not None:
+                raise CommandError(f"Roll #{roll_id} was already revealed.")
+            async with connection.execute(
+                "UPDATE rolls SET revealed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? RETURNING revealed_at",
+                (roll_id,),
+            ) as cursor:
+                revealed = await cursor.fetchone()
+        assert revealed is not None
+        return replace(roll, revealed_at=revealed["revealed_at"])

@@ -1,0 +1,119 @@
+"""Who is asking, where, and under which campaign: what every command needs first.
+
+Also the one way a roll is published, so every system logs rolls and honours `hidden` alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.errors import CommandError
+from bot.storage import Campaign, Storage
+from rules.systems import System
+
+__all__ = ["Table", "campaign_channel_id", "publish_roll"]
+
+
+def campaign_channel_id(interaction: discord.Interaction) -> int:
+    """Return the channel that owns this interaction's campaign: a thread's parent, else itself."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        return channel.parent_id
+    assert interaction.channel_id is not None
+    return interaction.channel_id
+
+
+def is_gm(campaign: Campaign | None, interaction: discord.Interaction) -> bool:
+    """GMs are the campaign's founder and co-GMs, and members who can manage the server."""
+    if interaction.guild_id is not None and interaction.permissions.manage_guild:
+        return True
+    return campaign is not None and interaction.user.id in campaign.gm_ids
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The asking user at their channel's table."""
+
+    guild_id: int | None
+    channel_id: int
+    user_id: int
+    campaign: Campaign | None
+    is_gm: bool
+
+    @classmethod
+    async def of(cls, interaction: discord.Interaction, storage: Storage) -> Table:
+        """Look up the campaign of the interaction's channel (a thread's parent)."""
+        channel_id = campaign_channel_id(interaction)
+        campaign = await storage.campaigns.active(channel_id)
+        return cls(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            user_id=interaction.user.id,
+            campaign=campaign,
+            is_gm=is_gm(campaign, interaction),
+        )
+
+    def require_gm(self, action: str) -> None:
+        """Refuse a GM-only action to a player, saying who counts as a GM."""
+        if not self.is_gm:
+            raise CommandError(
+                f"Only a GM can {action}. GMs are the campaign's founder, the co-GMs they add, "
+                "and members with Manage Server."
+            )
+
+    def require_campaign(self, system: System | None = None) -> Campaign:
+        """Return the running campaign (of ``system``) or explain that there is none."""
+        if self.campaign is None:
+            wanted = f"a {system.display_name} campaign" if system else "a campaign"
+            raise CommandError(
+                f"This channel has no running campaign; this needs {wanted}. "
+                "Start one with `/campaign start`."
+            )
+        if system is not None and self.campaign.system is not system:
+            raise CommandError(
+                f"This channel runs the {self.campaign.system.display_name} campaign "
+                f"**{self.campaign.settings.name}**; this needs {system.display_name}."
+            )
+        return self.campaign
+
+    def check_hidden(self, hidden: bool) -> None:
+        """Refuse a hidden roll to a player before anything is rolled."""
+        if hidden and not self.is_gm:
+            raise CommandError(
+                "Only a GM can roll hidden. Roll without `hidden`, or ask your GM to roll for you."
+            )
+
+
+async def publish_roll(
+    interaction: discord.Interaction,
+    storage: Storage,
+    table: Table,
+    *,
+    kind: str,
+    hidden: bool,
+    result: dict[str, Any],
+    embed: discord.Embed,
+    files: list[discord.File] | None = None,
+) -> int:
+    """Log a roll, then show it: to the channel, or to the GM alone when hidden."""
+    roll_id = await storage.rolls.record(
+        campaign_id=table.campaign.id if table.campaign else None,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        user_id=table.user_id,
+        kind=kind,
+        hidden=hidden,
+        payload={"result": result, "embed": embed.to_dict()},
+    )
+    if hidden:
+        embed.set_footer(
+            text=f"Hidden roll #{roll_id}: only you see it. "
+            f"Show it to the table with /campaign reveal roll_id:{roll_id}"
+        )
+    else:
+        embed.set_footer(text=f"Roll #{roll_id}")
+    await interaction.response.send_message(embed=embed, ephemeral=hidden, files=files or [])
+    return roll_id

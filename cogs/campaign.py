@@ -1,0 +1,167 @@
+"""`/campaign`: start, inspect and end a channel's campaign, manage its GMs, reveal hidden rolls."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DiceBot
+from bot.errors import reply_ephemeral, report_error
+from bot.options import choices_of
+from bot.render import campaign as render
+from bot.table import Table
+from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, EdgeOption, Skin
+from rules.systems import System
+
+CONFIRM_TIMEOUT_SECONDS = 120
+
+
+class ConfirmEnd(discord.ui.View):
+    """The confirm button under `/campaign end`; only the GM who asked can press it."""
+
+    def __init__(self, cog: CampaignCog, requester_id: int) -> None:
+        super().__init__(timeout=CONFIRM_TIMEOUT_SECONDS)
+        self.cog = cog
+        self.requester_id = requester_id
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.requester_id:
+            await reply_ephemeral(interaction, "❌ Only the GM who asked can confirm this.")
+            return False
+        return True
+
+    @discord.ui.button(label="End campaign", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.stop()
+        await self.cog.end_confirmed(interaction)
+
+    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="The campaign goes on.", view=None)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Run a campaign"):
+    """One campaign per channel: its system, GMs and settings."""
+
+    gm = app_commands.Group(name="gm", description="Add or remove co-GMs")
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.storage = bot.storage
+
+    @app_commands.command(name="start", description="Start a campaign in this channel; you GM it")
+    @app_commands.describe(
+        system="The game system the campaign plays",
+        name=f"The campaign's name (up to {MAX_CAMPAIGN_NAME_LENGTH} characters)",
+        skin="Flavour of announcements: fantasy (default) or sci-fi",
+        edge_option="Six-pool d20 only: Edge rule A (free +Edge) or B (cheap first points)",
+        lingering_taint="Sinew & Steel only: a Crisis leaves Pressure at 1 instead of 0",
+    )
+    @app_commands.choices(
+        system=choices_of(System, lambda system: system.display_name),
+        skin=choices_of(Skin),
+        edge_option=choices_of(EdgeOption),
+    )
+    @app_commands.guild_only()
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        system: str,
+        name: app_commands.Range[str, 1, MAX_CAMPAIGN_NAME_LENGTH],
+        skin: str | None = None,
+        edge_option: str | None = None,
+        lingering_taint: bool | None = None,
+    ) -> None:
+        settings = CampaignSettings.create(
+            System(system),
+            name,
+            skin=Skin(skin) if skin else None,
+            edge_option=EdgeOption(edge_option) if edge_option else None,
+            lingering_taint=lingering_taint,
+        )
+        table = await Table.of(interaction, self.storage)
+        campaign = await self.storage.campaigns.start(
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            user_id=table.user_id,
+            settings=settings,
+        )
+        await interaction.response.send_message(embed=render.campaign_started(campaign))
+
+    @app_commands.command(name="info", description="Show this channel's campaign")
+    @app_commands.guild_only()
+    async def info(self, interaction: discord.Interaction) -> None:
+        campaign = (await Table.of(interaction, self.storage)).require_campaign()
+        characters = await self.storage.campaigns.characters(campaign)
+        tracks = await self.storage.campaigns.tracks(campaign)
+        embed = render.campaign_info(campaign, characters, tracks)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @gm.command(name="add", description="Make someone a co-GM of this campaign (GM only)")
+    @app_commands.describe(user="The member who becomes a co-GM")
+    @app_commands.guild_only()
+    async def gm_add(self, interaction: discord.Interaction, user: discord.User) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign()
+        table.require_gm("add co-GMs")
+        if user.bot:
+            await reply_ephemeral(interaction, "❌ A bot can't be a GM.")
+            return
+        updated = await self.storage.campaigns.add_gm(campaign, user.id, table.user_id)
+        await interaction.response.send_message(
+            f"🎩 {user.mention} is now a GM of **{updated.settings.name}**."
+        )
+
+    @gm.command(name="remove", description="Remove a co-GM from this campaign (GM only)")
+    @app_commands.describe(user="The co-GM to remove")
+    @app_commands.guild_only()
+    async def gm_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign()
+        table.require_gm("remove co-GMs")
+        updated = await self.storage.campaigns.remove_gm(campaign, user.id)
+        await interaction.response.send_message(
+            f"{user.mention} is no longer a GM of **{updated.settings.name}**."
+        )
+
+    @app_commands.command(name="reveal", description="Show a hidden roll to the channel (GM only)")
+    @app_commands.describe(roll_id="The number of the hidden roll (shown under it)")
+    @app_commands.guild_only()
+    async def reveal(
+        self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1]
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        table.require_gm("reveal hidden rolls")
+        roll = await self.storage.rolls.reveal(roll_id, table.channel_id)
+        await interaction.response.send_message(embed=render.revealed_roll(roll))
+
+    @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign()
+        table.require_gm("end the campaign")
+        await interaction.response.send_message(
+            render.end_prompt(campaign), view=ConfirmEnd(self, table.user_id), ephemeral=True
+        )
+
+    async def end_confirmed(self, interaction: discord.Interaction) -> None:
+        """End the campaign once its GM pressed the confirm button."""
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign()
+        table.require_gm("end the campaign")
+        await self.storage.campaigns.end(campaign, table.user_id)
+        await interaction.response.edit_message(content="Campaign ended.", view=None)
+        assert interaction.channel is not None
+        await interaction.channel.send(render.campaign_ended(campaign, table.user_id))
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(CampaignCog(bot))

@@ -1,0 +1,50 @@
+"""`/roll`: any standard dice expression, public or hidden for a GM."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DiceBot
+from bot.render import dice as render
+from bot.table import Table, publish_roll
+from rules.expressions import MAX_EXPRESSION_LENGTH, roll_expression
+
+
+class DiceCog(commands.Cog):
+    """Generic dice, usable in any channel."""
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="roll", description="Roll dice notation, e.g. 4d6kh3+2 or 2d20kl1")
+    @app_commands.describe(
+        expression="Dice like 4d6kh3+2, 2d20kl1, 3d10+5, 1d20+1d4 (kh/kl keep, e explodes)",
+        hidden="GMs only: show the result to you alone and log it for /campaign reveal",
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        expression: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
+        hidden: bool = False,
+    ) -> None:
+        table = await Table.of(interaction, self.bot.storage)
+        table.check_hidden(hidden)
+        result = roll_expression(expression, self.bot.rng)
+        embed = render.expression_roll(result, interaction.user.display_name)
+        await publish_roll(
+            interaction,
+            self.bot.storage,
+            table,
+            kind="dice",
+            hidden=hidden,
+            result=dataclasses.asdict(result),
+            embed=embed,
+        )
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(DiceCog(bot))
