@@ -48,8 +48,14 @@ def _log_latency(interaction: discord.Interaction, outcome: str) -> None:
     started = interaction.extras.get("started")
     elapsed = (time.perf_counter() - started) * 1000 if started is not None else float("nan")
     name = interaction.command.qualified_name if interaction.command else "?"
-    log.info("/%s by %s in %s %s in %.1f ms", name, interaction.user.id,
-             interaction.channel_id, outcome, elapsed)
+    log.info(
+        "/%s by %s in %s %s in %.1f ms",
+        name,
+        interaction.user.id,
+        interaction.channel_id,
+        outcome,
+        elapsed,
+    )
 
 
 class DiceBot(commands.Bot):

@@ -100,8 +100,7 @@ def parse_expression(expression: str) -> d20.diceast.Expression:
         raise RulesError(f"Give a dice expression, for example {EXAMPLES}.")
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise RulesError(
-            f"Dice expressions can be at most {MAX_EXPRESSION_LENGTH} characters "
-            f"(got {len(text)})."
+            f"Dice expressions can be at most {MAX_EXPRESSION_LENGTH} characters (got {len(text)})."
         )
     try:
         tree = _roller.parse(text)

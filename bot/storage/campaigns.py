@@ -155,9 +155,7 @@ class CampaignStore:
     async def remove_gm(self, campaign: Campaign, user_id: int) -> Campaign:
         """Remove a co-GM; the campaign's founder always stays a GM."""
         if user_id == campaign.created_by:
-            raise CommandError(
-                f"<@{user_id}> started this campaign and always stays its GM."
-            )
+            raise CommandError(f"<@{user_id}> started this campaign and always stays its GM.")
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
             cursor = await connection.execute(
@@ -182,23 +180,29 @@ class CampaignStore:
 
     async def characters(self, campaign: Campaign) -> list[CharacterSummary]:
         """List the campaign's characters by name."""
-        async with self._database.read() as connection, connection.execute(
-            "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY name",
-            (campaign.id,),
-        ) as cursor:
+        async with (
+            self._database.read() as connection,
+            connection.execute(
+                "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY name",
+                (campaign.id,),
+            ) as cursor,
+        ):
             return [
                 CharacterSummary(row["id"], row["user_id"], row["name"]) async for row in cursor
             ]
 
     async def tracks(self, campaign: Campaign) -> list[TrackSummary]:
         """List the campaign's tracks, party tracks first."""
-        async with self._database.read() as connection, connection.execute(
-            "SELECT tracks.name, characters.name AS character_name, value, maximum"
-            " FROM tracks LEFT JOIN characters ON characters.id = tracks.character_id"
-            " WHERE tracks.campaign_id = ?"
-            " ORDER BY tracks.character_id IS NOT NULL, characters.name, tracks.name",
-            (campaign.id,),
-        ) as cursor:
+        async with (
+            self._database.read() as connection,
+            connection.execute(
+                "SELECT tracks.name, characters.name AS character_name, value, maximum"
+                " FROM tracks LEFT JOIN characters ON characters.id = tracks.character_id"
+                " WHERE tracks.campaign_id = ?"
+                " ORDER BY tracks.character_id IS NOT NULL, characters.name, tracks.name",
+                (campaign.id,),
+            ) as cursor,
+        ):
             return [
                 TrackSummary(row["name"], row["character_name"], row["value"], row["maximum"])
                 async for row in cursor

@@ -30,9 +30,7 @@ class LoggedRoll:
     revealed_at: str | None
 
 
-_COLUMNS = (
-    "id, campaign_id, channel_id, user_id, kind, hidden, payload, created_at, revealed_at"
-)
+_COLUMNS = "id, campaign_id, channel_id, user_id, kind, hidden, payload, created_at, revealed_at"
 
 
 def _from_row(row: aiosqlite.Row) -> LoggedRoll:
@@ -93,9 +91,10 @@ class RollLog:
 
     async def get(self, roll_id: int) -> LoggedRoll | None:
         """Return a logged roll by id."""
-        async with self._database.read() as connection, connection.execute(
-            f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
-        ) as cursor:
+        async with (
+            self._database.read() as connection,
+            connection.execute(f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)) as cursor,
+        ):
             row = await cursor.fetchone()
         return None if row is None else _from_row(row)
 
@@ -110,9 +109,7 @@ class RollLog:
                 raise CommandError(f"There is no roll #{roll_id}.")
             roll = _from_row(row)
             if roll.channel_id != channel_id:
-                raise CommandError(
-                    f"Roll #{roll_id} was made in another channel; reveal it there."
-                )
+                raise CommandError(f"Roll #{roll_id} was made in another channel; reveal it there.")
             if not roll.hidden:
                 raise CommandError(f"Roll #{roll_id} was not hidden: everyone saw it already.")
             if roll.revealed_at is not None:

@@ -57,19 +57,20 @@ class TrackStore:
                     f"{name} is {before}; changing it by {delta:+d} would leave "
                     f"{minimum}–{maximum}."
                 )
-            await connection.execute(
-                "UPDATE tracks SET value = ? WHERE id = ?", (after, row["id"])
-            )
+            await connection.execute("UPDATE tracks SET value = ? WHERE id = ?", (after, row["id"]))
         return TrackChange(name=name, before=before, after=after)
 
     async def value(
         self, campaign_id: int, name: str, *, character_id: int | None = None
     ) -> int | None:
         """Return a track's value, or None if it was never set."""
-        async with self._database.read() as connection, connection.execute(
-            "SELECT value FROM tracks WHERE campaign_id = ?"
-            " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
-            (campaign_id, character_id, name),
-        ) as cursor:
+        async with (
+            self._database.read() as connection,
+            connection.execute(
+                "SELECT value FROM tracks WHERE campaign_id = ?"
+                " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
+                (campaign_id, character_id, name),
+            ) as cursor,
+        ):
             row = await cursor.fetchone()
         return None if row is None else row["value"]

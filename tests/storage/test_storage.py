@@ -148,12 +148,19 @@ async def test_gm_add_and_remove(storage: Storage) -> None:
 async def test_reveal_checks_channel_hidden_and_once(storage: Storage) -> None:
     def record(hidden: bool, channel_id: int = CHANNEL):
         return storage.rolls.record(
-            campaign_id=None, guild_id=1, channel_id=channel_id, user_id=GM, kind="dice",
-            hidden=hidden, payload={"result": {"total": 7}, "embed": {"title": "2d6"}},
+            campaign_id=None,
+            guild_id=1,
+            channel_id=channel_id,
+            user_id=GM,
+            kind="dice",
+            hidden=hidden,
+            payload={"result": {"total": 7}, "embed": {"title": "2d6"}},
         )
 
-    hidden_id, public_id, elsewhere_id = await record(True), await record(False), await record(
-        True, OTHER_CHANNEL
+    hidden_id, public_id, elsewhere_id = (
+        await record(True),
+        await record(False),
+        await record(True, OTHER_CHANNEL),
     )
     with pytest.raises(CommandError, match="another channel"):
         await storage.rolls.reveal(elsewhere_id, CHANNEL)
