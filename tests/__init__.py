@@ -1,0 +1,1 @@
+"""The test suite: rules, storage, and end-to-end through the fake Discord."""
