@@ -11,10 +11,10 @@ from typing import Any
 import discord
 
 from bot.errors import CommandError
-from bot.storage import Campaign, Storage
+from bot.storage import Campaign, RollEntry, Storage
 from rules.systems import System
 
-__all__ = ["Table", "campaign_channel_id", "publish_roll"]
+__all__ = ["Table", "campaign_channel_id", "publish_roll", "send_roll"]
 
 
 def campaign_channel_id(interaction: discord.Interaction) -> int:
@@ -86,28 +86,30 @@ class Table:
                 "Only a GM can roll hidden. Roll without `hidden`, or ask your GM to roll for you."
             )
 
+    def roll_entry(
+        self, *, kind: str, hidden: bool, result: Any, embed: discord.Embed
+    ) -> RollEntry:
+        """Describe a roll made here for the roll log: its result and how it was shown."""
+        return RollEntry(
+            campaign_id=self.campaign.id if self.campaign else None,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            user_id=self.user_id,
+            kind=kind,
+            hidden=hidden,
+            payload={"result": result, "embed": embed.to_dict()},
+        )
 
-async def publish_roll(
+
+async def send_roll(
     interaction: discord.Interaction,
-    storage: Storage,
-    table: Table,
+    roll_id: int,
     *,
-    kind: str,
     hidden: bool,
-    result: dict[str, Any],
     embed: discord.Embed,
     files: list[discord.File] | None = None,
-) -> int:
-    """Log a roll, then show it: to the channel, or to the GM alone when hidden."""
-    roll_id = await storage.rolls.record(
-        campaign_id=table.campaign.id if table.campaign else None,
-        guild_id=table.guild_id,
-        channel_id=table.channel_id,
-        user_id=table.user_id,
-        kind=kind,
-        hidden=hidden,
-        payload={"result": result, "embed": embed.to_dict()},
-    )
+) -> None:
+    """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden."""
     if hidden:
         embed.set_footer(
             text=f"Hidden roll #{roll_id}: only you see it. "
@@ -116,4 +118,22 @@ async def publish_roll(
     else:
         embed.set_footer(text=f"Roll #{roll_id}")
     await interaction.response.send_message(embed=embed, ephemeral=hidden, files=files or [])
+
+
+async def publish_roll(
+    interaction: discord.Interaction,
+    storage: Storage,
+    table: Table,
+    *,
+    kind: str,
+    hidden: bool,
+    result: Any,
+    embed: discord.Embed,
+    files: list[discord.File] | None = None,
+) -> int:
+    """Log a roll that changes no other state, then show it."""
+    roll_id = await storage.rolls.record(
+        table.roll_entry(kind=kind, hidden=hidden, result=result, embed=embed)
+    )
+    await send_roll(interaction, roll_id, hidden=hidden, embed=embed, files=files)
     return roll_id

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, TrackSummary
 from bot.storage.database import Database, apply_migrations
-from bot.storage.rolls import LoggedRoll, RollLog
+from bot.storage.rolls import LoggedRoll, RollEntry, RollLog, insert_roll
 from bot.storage.tracks import TrackChange, TrackStore
 
 __all__ = [
@@ -21,12 +21,14 @@ __all__ = [
     "CharacterSummary",
     "Database",
     "LoggedRoll",
+    "RollEntry",
     "RollLog",
     "Storage",
     "TrackChange",
     "TrackStore",
     "TrackSummary",
     "apply_migrations",
+    "insert_roll",
 ]
 
 

@@ -12,7 +12,7 @@ import aiosqlite
 from bot.errors import CommandError
 from bot.storage.database import Database
 
-__all__ = ["LoggedRoll", "RollLog"]
+__all__ = ["LoggedRoll", "RollEntry", "RollLog", "insert_roll"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,38 @@ def _from_row(row: aiosqlite.Row) -> LoggedRoll:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class RollEntry:
+    """A roll about to be logged."""
+
+    campaign_id: int | None
+    guild_id: int | None
+    channel_id: int
+    user_id: int
+    kind: str
+    hidden: bool
+    payload: dict[str, Any]
+
+
+async def insert_roll(connection: aiosqlite.Connection, entry: RollEntry) -> int:
+    """Log a roll inside the caller's transaction, so a state change and its roll land together."""
+    cursor = await connection.execute(
+        "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden, payload)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            entry.campaign_id,
+            entry.guild_id,
+            entry.channel_id,
+            entry.user_id,
+            entry.kind,
+            int(entry.hidden),
+            json.dumps(entry.payload, separators=(",", ":"), default=_json_default),
+        ),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
 def _json_default(value: object) -> object:
     # Rules results are dataclasses of plain values and enums; store an enum as its value.
     if isinstance(value, Enum):
@@ -60,34 +92,10 @@ class RollLog:
     def __init__(self, database: Database) -> None:
         self._database = database
 
-    async def record(
-        self,
-        *,
-        campaign_id: int | None,
-        guild_id: int | None,
-        channel_id: int,
-        user_id: int,
-        kind: str,
-        hidden: bool,
-        payload: dict[str, Any],
-    ) -> int:
+    async def record(self, entry: RollEntry) -> int:
         """Log a roll and return its id."""
         async with self._database.transaction() as connection:
-            cursor = await connection.execute(
-                "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden,"
-                " payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    campaign_id,
-                    guild_id,
-                    channel_id,
-                    user_id,
-                    kind,
-                    int(hidden),
-                    json.dumps(payload, separators=(",", ":"), default=_json_default),
-                ),
-            )
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+            return await insert_roll(connection, entry)
 
     async def get(self, roll_id: int) -> LoggedRoll | None:
         """Return a logged roll by id."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import CommandError
-from bot.storage import Storage, apply_migrations
+from bot.storage import RollEntry, Storage, apply_migrations
 from bot.storage.database import MIGRATIONS_DIRECTORY
 from rules.campaigns import CampaignSettings
 from rules.systems import System
@@ -148,13 +148,15 @@ async def test_gm_add_and_remove(storage: Storage) -> None:
 async def test_reveal_checks_channel_hidden_and_once(storage: Storage) -> None:
     def record(hidden: bool, channel_id: int = CHANNEL):
         return storage.rolls.record(
-            campaign_id=None,
-            guild_id=1,
-            channel_id=channel_id,
-            user_id=GM,
-            kind="dice",
-            hidden=hidden,
-            payload={"result": {"total": 7}, "embed": {"title": "2d6"}},
+            RollEntry(
+                campaign_id=None,
+                guild_id=1,
+                channel_id=channel_id,
+                user_id=GM,
+                kind="dice",
+                hidden=hidden,
+                payload={"result": {"total": 7}, "embed": {"title": "2d6"}},
+            )
         )
 
     hidden_id, public_id, elsewhere_id = (
