@@ -8,9 +8,11 @@ import sys
 
 import aiohttp
 import discord
+from discord.ext import commands
 
 from bot.client import create_bot
 from bot.config import ConfigError, Settings
+from bot.tables import TableError
 
 EXIT_CONFIGURATION = 2
 
@@ -37,6 +39,11 @@ def main() -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIGURATION
+    except commands.ExtensionFailed as error:
+        if not isinstance(error.original, TableError):
+            raise
+        print(f"error: bad game table: {error.original}", file=sys.stderr)
+        return 1
     except (aiohttp.ClientConnectionError, OSError) as error:
         print(f"error: cannot reach Discord ({error}); check the network.", file=sys.stderr)
         return 1
