@@ -12,6 +12,7 @@ from bot.options import choices_of
 from bot.render import campaign as render
 from bot.table import Table
 from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, EdgeOption, Skin
+from rules.choices import parse_choice
 from rules.systems import System
 
 CONFIRM_TIMEOUT_SECONDS = 120
@@ -80,10 +81,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         lingering_taint: bool | None = None,
     ) -> None:
         settings = CampaignSettings.create(
-            System(system),
+            parse_choice(System, system, "system"),
             name,
-            skin=Skin(skin) if skin else None,
-            edge_option=EdgeOption(edge_option) if edge_option else None,
+            skin=parse_choice(Skin, skin, "skin") if skin else None,
+            edge_option=parse_choice(EdgeOption, edge_option, "edge option")
+            if edge_option
+            else None,
             lingering_taint=lingering_taint,
         )
         table = await Table.of(interaction, self.storage)

@@ -1,0 +1,30 @@
+"""The real bot, started in-process against the fake Discord with a fresh database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.client import DiceBot, create_bot
+from bot.config import Settings
+from rules.randomness import new_rng
+from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.server import FakeDiscord
+
+DICE_SEED = 20261123
+
+
+@pytest.fixture
+async def dicebot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[DiceBot]:
+    settings = Settings(
+        token=fake_discord.token,
+        database_path=tmp_path / "bot.db",
+        guild_id=fake_discord.guild_id,
+        api_base=fake_discord.api_base,
+        gateway_url=fake_discord.gateway_url,
+    )
+    bot = create_bot(settings, rng=new_rng(DICE_SEED))
+    async with run_bot(fake_discord, bot):
+        yield bot

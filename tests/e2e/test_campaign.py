@@ -1,0 +1,179 @@
+"""`/campaign` end to end through the fake Discord."""
+
+from __future__ import annotations
+
+from bot.client import DiceBot
+from tests.fakediscord.server import FakeDiscord
+
+
+async def start(fake: FakeDiscord, system: str = "cosmos", user: str = "gm", **options):
+    return await fake.invoke(
+        "campaign start", {"system": system, "name": "Voidrunners", **options}, user=user
+    )
+
+
+async def test_start_announces_the_campaign_and_stores_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await start(fake_discord)
+    assert not reply.ephemeral
+    assert reply.embeds[0]["title"] == "📖 Voidrunners"
+    assert "Cosmos Engine" in reply.embeds[0]["description"]
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign is not None
+    assert campaign.gm_ids == {fake_discord.users["gm"].id}
+
+
+async def test_commands_are_synced_to_the_guild(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    names = {command["name"] for command in fake_discord.synced_commands(guild=True)}
+    assert {"campaign", "roll"} <= names
+    campaign = next(c for c in fake_discord.synced_commands(guild=True) if c["name"] == "campaign")
+    subcommands = {option["name"] for option in campaign["options"]}
+    assert subcommands == {"start", "info", "gm", "reveal", "end"}
+
+    # every option of every command carries help text
+    def options(node):
+        for option in node.get("options", []):
+            yield option
+            yield from options(option)
+
+    for command in fake_discord.synced_commands(guild=True):
+        for option in options(command):
+            assert option["description"] and option["description"] != "…", option
+
+
+async def test_second_campaign_in_a_channel_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    reply = await start(fake_discord, system="sinew", user="player")
+    assert reply.ephemeral
+    assert "already runs the Cosmos Engine campaign" in reply.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.system.value == "cosmos"
+
+
+async def test_unknown_system_is_refused(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    # Discord offers only the listed systems, but a client with an outdated command list can
+    # still send a value we no longer offer.
+    reply = await fake_discord.invoke(
+        "campaign start", {"system": "gurps", "name": "Old"}, user="gm", stale_client=True
+    )
+    assert reply.ephemeral
+    assert "Unknown system `gurps`: choose one of cosmos, realms, sinew" in reply.content
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
+
+
+async def test_option_of_another_system_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await start(fake_discord, edge_option="B")
+    assert reply.ephemeral and "six-pool d20 setting" in reply.content
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
+    reply = await start(fake_discord, system="sixpool", edge_option="B")
+    assert "Edge option: B" in str(reply.embeds[0])
+
+
+async def test_info_shows_system_gms_and_settings(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord, system="sinew", skin="scifi", lingering_taint=True)
+    reply = await fake_discord.invoke("campaign info", {}, user="player")
+    assert reply.ephemeral
+    embed = reply.embeds[0]
+    assert "Sinew & Steel" in embed["description"]
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert f"<@{fake_discord.users['gm'].id}>" in fields["GMs"]
+    assert "Skin: scifi" in fields["Settings"] and "Lingering taint: on" in fields["Settings"]
+    assert fields["Characters"] == "None yet"
+
+
+async def test_info_without_campaign_says_how_to_start(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("campaign info", {}, user="player")
+    assert reply.ephemeral and "/campaign start" in reply.content
+
+
+async def test_gm_add_and_remove(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    player = fake_discord.users["player"]
+    reply = await fake_discord.invoke("campaign gm add", {"user": player}, user="gm")
+    assert not reply.ephemeral and "is now a GM" in reply.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert player.id in campaign.gm_ids
+    reply = await fake_discord.invoke("campaign gm remove", {"user": player}, user="gm")
+    assert "no longer a GM" in reply.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert player.id not in campaign.gm_ids
+
+
+async def test_player_cannot_add_gms(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    reply = await fake_discord.invoke(
+        "campaign gm add", {"user": fake_discord.users["player"]}, user="player"
+    )
+    assert reply.ephemeral and "Only a GM can add co-GMs" in reply.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.gm_ids == {fake_discord.users["gm"].id}
+
+
+async def test_founder_cannot_be_removed(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    reply = await fake_discord.invoke(
+        "campaign gm remove", {"user": fake_discord.users["gm"]}, user="admin"
+    )
+    assert reply.ephemeral and "always stays its GM" in reply.content
+
+
+async def test_end_asks_then_ends_on_confirm_and_announces(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    prompt = await fake_discord.invoke("campaign end", {}, user="gm")
+    assert prompt.ephemeral and "End the Cosmos Engine campaign" in prompt.content
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+    confirm_id = prompt.components[0]["components"][0]["custom_id"]
+    confirmed = await fake_discord.click(prompt, confirm_id, user="gm")
+    assert confirmed.content == "Campaign ended."
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
+    await fake_discord.wait_channel_messages(fake_discord.channel_id, 1)
+    announcement = fake_discord.channel_messages(fake_discord.channel_id)[-1]
+    assert "has ended" in announcement["content"]
+
+
+async def test_end_cancel_keeps_the_campaign(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    prompt = await fake_discord.invoke("campaign end", {}, user="gm")
+    cancel_id = prompt.components[0]["components"][1]["custom_id"]
+    cancelled = await fake_discord.click(prompt, cancel_id, user="gm")
+    assert cancelled.content == "The campaign goes on."
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+
+
+async def test_non_gm_cannot_end_a_campaign(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    reply = await fake_discord.invoke("campaign end", {}, user="player")
+    assert reply.ephemeral and "Only a GM can end the campaign" in reply.content
+    assert reply.components == []
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+
+
+async def test_thread_uses_its_parent_channels_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    reply = await fake_discord.invoke(
+        "campaign info", {}, user="player", channel=fake_discord.thread_id
+    )
+    assert "Voidrunners" in reply.embeds[0]["title"]
+    refused = await fake_discord.invoke(
+        "campaign start",
+        {"system": "sinew", "name": "Other"},
+        user="gm",
+        channel=fake_discord.thread_id,
+    )
+    assert refused.ephemeral and "already runs" in refused.content

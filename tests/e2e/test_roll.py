@@ -1,0 +1,123 @@
+"""`/roll` and hidden rolls with `/campaign reveal`, end to end through the fake Discord."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import DiceBot
+from rules.expressions import roll_expression
+from rules.randomness import new_rng
+from tests.e2e.conftest import DICE_SEED
+from tests.fakediscord.server import FakeDiscord
+
+
+async def start_campaign(fake: FakeDiscord) -> None:
+    await fake.invoke("campaign start", {"system": "cosmos", "name": "Voidrunners"}, user="gm")
+
+
+async def test_public_roll_shows_seeded_dice_and_is_logged(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    expected = roll_expression("4d6kh3+2", new_rng(DICE_SEED))
+    reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
+    assert not reply.ephemeral
+    embed = reply.embeds[0]
+    assert expected.breakdown in embed["description"]
+    assert f"**Total: {expected.total}**" in embed["description"]
+    roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
+    logged = await dicebot.storage.rolls.get(roll_id)
+    assert logged is not None and not logged.hidden
+    assert logged.payload["result"]["total"] == expected.total
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        ("1000000d6", "At most 1000 dice"),
+        ("d0", "at least 1 side"),
+        ("abc", "Couldn't read `abc` as dice"),
+    ],
+)
+async def test_bad_expression_gets_an_ephemeral_explanation(
+    fake_discord: FakeDiscord, dicebot: DiceBot, expression: str, message: str
+) -> None:
+    reply = await fake_discord.invoke("roll", {"expression": expression}, user="player")
+    assert reply.ephemeral and message in reply.content
+    assert await dicebot.storage.rolls.get(1) is None
+
+
+async def test_gm_hidden_roll_is_private_logged_and_revealed_later(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    reply = await fake_discord.invoke("roll", {"expression": "2d20kl1", "hidden": True}, user="gm")
+    assert reply.ephemeral
+    footer = reply.embeds[0]["footer"]["text"]
+    assert footer.startswith("Hidden roll #")
+    roll_id = int(footer.removeprefix("Hidden roll #").split(":")[0])
+    logged = await dicebot.storage.rolls.get(roll_id)
+    assert logged.hidden and logged.revealed_at is None
+
+    revealed = await fake_discord.invoke("campaign reveal", {"roll_id": roll_id}, user="gm")
+    assert not revealed.ephemeral
+    assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
+    assert reply.embeds[0]["description"] == revealed.embeds[0]["description"]
+    assert (await dicebot.storage.rolls.get(roll_id)).revealed_at is not None
+
+
+async def test_player_hidden_roll_is_refused_and_nothing_rolled(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    reply = await fake_discord.invoke("roll", {"expression": "1d20", "hidden": True}, user="player")
+    assert reply.ephemeral and "Only a GM can roll hidden" in reply.content
+    assert reply.embeds == []
+    assert await dicebot.storage.rolls.get(1) is None
+    # the dice source was not touched: the next roll is the seed's first
+    expected = roll_expression("1d20", new_rng(DICE_SEED))
+    public = await fake_discord.invoke("roll", {"expression": "1d20"}, user="player")
+    assert expected.breakdown in public.embeds[0]["description"]
+
+
+async def test_manage_server_member_may_roll_hidden_without_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("roll", {"expression": "1d6", "hidden": True}, user="admin")
+    assert reply.ephemeral and reply.embeds[0]["footer"]["text"].startswith("Hidden roll #")
+
+
+async def test_reveal_of_a_roll_from_another_channel_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    await fake_discord.invoke(
+        "roll",
+        {"expression": "1d6", "hidden": True},
+        user="admin",
+        channel=fake_discord.other_channel_id,
+    )
+    reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
+    assert reply.ephemeral and "another channel" in reply.content
+    assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+
+
+async def test_player_cannot_reveal(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start_campaign(fake_discord)
+    await fake_discord.invoke("roll", {"expression": "1d6", "hidden": True}, user="gm")
+    reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="player")
+    assert reply.ephemeral and "Only a GM can reveal" in reply.content
+
+
+async def test_hidden_roll_in_a_thread_reveals_in_the_thread(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    thread = fake_discord.thread_id
+    reply = await fake_discord.invoke(
+        "roll", {"expression": "1d6", "hidden": True}, user="gm", channel=thread
+    )
+    assert reply.ephemeral
+    revealed = await fake_discord.invoke(
+        "campaign reveal", {"roll_id": 1}, user="gm", channel=thread
+    )
+    assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")

@@ -1,0 +1,86 @@
+"""Pytest plugin: the ``fake_discord`` fixture, and ``run_bot`` to run a bot against it.
+
+Registered from tests/conftest.py with ``pytest_plugins = ["tests.fakediscord.fixtures"]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TypeVar
+
+import discord
+import pytest
+import pytest_asyncio
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from .server import FakeDiscord
+
+ClientT = TypeVar("ClientT", bound=discord.Client)
+
+
+@pytest_asyncio.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """Yield a started FakeDiscord; fail at teardown on unimplemented routes or ERROR logs."""
+    # The bot's own factory may point discord.py at the fake before run_bot does: restore here.
+    original = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    fake = FakeDiscord()
+    await fake.start()
+    yield fake
+    await fake.stop()
+    Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = original
+    try:
+        fake.check_clean()
+    except AssertionError as problem:
+        pytest.fail(str(problem), pytrace=False)
+
+
+@asynccontextmanager
+async def run_bot(
+    fake: FakeDiscord,
+    bot: ClientT,
+    *,
+    expect_sync: bool | None = None,
+    guild_ready_timeout: float = 0.01,
+) -> AsyncIterator[ClientT]:
+    """Run ``bot`` against ``fake`` until the block exits; yield it once ready.
+
+    Waits for READY and, if ``expect_sync`` (by default: if ``bot.tree`` holds any command),
+    for the bot's first command sync. Closes the bot on exit and re-raises anything that
+    ended ``bot.start``.
+    """
+    previous = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    Route.BASE = fake.api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    # discord.py waits guild_ready_timeout (2 s by default) after the last GUILD_CREATE before
+    # READY, and only takes it as a constructor option: lower it on the built bot.
+    bot._connection.guild_ready_timeout = guild_ready_timeout
+    if expect_sync is None:
+        expect_sync = _has_app_commands(bot, fake.guild_id)
+    syncs_before = fake.sync_count
+    task = asyncio.create_task(bot.start(fake.token), name="fake-discord-bot")
+    try:
+        await fake.wait_until(lambda: task.done() or bot.is_ready(), "the bot to be ready")
+        if expect_sync:
+            await fake.wait_until(
+                lambda: task.done() or fake.sync_count > syncs_before, "the bot to sync"
+            )
+        if task.done():
+            raise RuntimeError("bot.start() ended during start-up")
+        yield bot
+    finally:
+        await bot.close()
+        try:
+            await asyncio.wait_for(task, fake.timeout)  # re-raises what ended bot.start
+        finally:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = previous
+
+
+def _has_app_commands(bot: discord.Client, guild_id: int) -> bool:
+    tree = getattr(bot, "tree", None)
+    if not isinstance(tree, discord.app_commands.CommandTree):
+        return False
+    return bool(tree.get_commands() or tree.get_commands(guild=discord.Object(guild_id)))

@@ -1,0 +1,688 @@
+"""An aiohttp server that plays Discord (REST API and gateway) for an unmodified discord.py bot.
+
+The fake holds one guild with two text channels (``channel_id`` "table", ``other_channel_id``
+"lobby"), a public thread in "table" (``thread_id`` "scene-1") and the members ``users["gm"]``,
+``users["player"]`` and ``users["admin"]`` (the admin has a role with Manage Server). The guild
+is owned by the bot itself, so no test user gets the owner's implicit permissions.
+
+API: ``start``/``stop``; ``api_base``, ``gateway_url``, ``token``; ``synced_commands(guild=)``;
+``invoke(command, options, user=, channel=)`` and ``click(reply_or_message, custom_id, user=,
+values=)`` return a ``Reply`` (``.raw`` is the callback body the bot posted; the response
+message itself is ``.message``, a ``FakeMessage``); ``channel_messages(channel_id)`` returns
+message dicts as Discord sends them, each attachment with its bytes under "data". ``invoke``
+refuses options Discord's client would not send (unknown, missing, outside choices or ranges).
+
+Timing: ``invoke`` and ``click`` return once the bot has answered the interaction. If the answer
+is a deferral (callback type 5 or 6), they wait on until the deferred message is completed by an
+edit of ``@original`` or a followup (pass ``wait_deferred=False`` to return at the deferral).
+Requests the bot makes *after* its answer (more followups, channel messages, errors it logs)
+race with the test: wait for them with ``wait_followups``, ``wait_channel_messages`` or the
+general ``wait_until``. Every wait gives up after ``fake.timeout`` seconds (5 by default) with
+a TimeoutError naming what it waited for; wrap a call in ``asyncio.timeout()`` to wait less
+(there is no per-call ``timeout=``: ruff's ASYNC109 asks for exactly that).
+
+Every request to a route the fake does not implement is answered 404 and recorded in
+``unhandled_requests``; every log record at ERROR or above is recorded in ``error_logs``.
+``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import socket
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from . import payloads
+from .messages import FakeMessage, Files, Reply, interactive_components
+from .payloads import JSON, LOADING, FakeUser, snowflake
+
+API = "/api/v10"
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class _ErrorLogHandler(logging.Handler):
+    """Pass every record at ERROR or above, as plain text, to a callback."""
+
+    def __init__(self, record: Callable[[str], None]) -> None:
+        super().__init__(logging.ERROR)
+        self.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        self._record = record
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._record(ANSI_ESCAPE.sub("", self.format(record)))
+
+
+class FakeDiscord:
+    """Discord's REST API and gateway on 127.0.0.1, for one bot in the same event loop."""
+
+    def __init__(self, *, timeout: float = 5.0) -> None:
+        self.timeout = timeout
+        self.application_id = snowflake()
+        self.bot_user = FakeUser(self.application_id, "Fake Dice Bot", bot=True)
+        self.token = payloads.bot_token(self.application_id)
+        self.guild_id = snowflake()
+        self.channel_id = snowflake()
+        self.other_channel_id = snowflake()
+        self.thread_id = snowflake()
+        admin_role_id = snowflake()
+        admin_permissions = payloads.EVERYONE_PERMISSIONS | payloads.MANAGE_GUILD
+        self.users: dict[str, FakeUser] = {
+            "gm": FakeUser(snowflake(), "gm"),
+            "player": FakeUser(snowflake(), "player"),
+            "admin": FakeUser(snowflake(), "admin", (admin_role_id,), admin_permissions),
+        }
+        self._members = {person.id: person for person in [*self.users.values(), self.bot_user]}
+        self._roles = {
+            self.guild_id: payloads.role(
+                self.guild_id, "@everyone", payloads.EVERYONE_PERMISSIONS, 0
+            ),
+            admin_role_id: payloads.role(admin_role_id, "Admin", payloads.MANAGE_GUILD, 1),
+        }
+        gm_id = self.users["gm"].id
+        self._channels = {
+            self.channel_id: payloads.text_channel(self.channel_id, self.guild_id, "table"),
+            self.other_channel_id: payloads.text_channel(
+                self.other_channel_id, self.guild_id, "lobby"
+            ),
+            self.thread_id: payloads.thread(
+                self.thread_id, self.guild_id, self.channel_id, gm_id, "scene-1"
+            ),
+        }
+
+        self.unhandled_requests: list[str] = []
+        self.error_logs: list[str] = []
+        self.errors_expected = False
+        self.sync_count = 0
+        self._synced: dict[int | None, list[JSON]] = {}  # guild id (None: global) -> commands
+        self._replies: dict[str, Reply] = {}  # interaction token -> reply
+        self._channel_messages: dict[int, list[FakeMessage]] = {}
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._gateway: web.WebSocketResponse | None = None
+        self._sequence = 0
+        self._changed = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+        self._log_handler = _ErrorLogHandler(self._record_error)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self._started_port()}{API}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self._started_port()}/gateway"
+
+    def _started_port(self) -> int:
+        if not self._port:
+            raise RuntimeError("FakeDiscord is not started")
+        return self._port
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        self._add_routes(app.router)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        await web.SockSite(self._runner, listener).start()
+        self._port = listener.getsockname()[1]
+        self._loop = asyncio.get_running_loop()
+        logging.getLogger().addHandler(self._log_handler)
+
+    async def stop(self) -> None:
+        for websocket in list(self._sockets):
+            await websocket.close(code=1000)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        logging.getLogger().removeHandler(self._log_handler)
+
+    def _add_routes(self, router: web.UrlDispatcher) -> None:
+        router.add_get("/gateway", self._gateway_socket)
+        router.add_get(API + "/gateway", self._get_gateway)
+        router.add_get(API + "/gateway/bot", self._get_gateway)
+        router.add_get(API + "/users/@me", self._get_me)
+        router.add_get(API + "/oauth2/applications/@me", self._get_application)
+        for path in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
+            router.add_put(API + path, self._put_commands)
+            router.add_get(API + path, self._get_commands)
+        router.add_post(API + "/interactions/{id}/{token}/callback", self._post_callback)
+        router.add_post(API + "/webhooks/{app}/{token}", self._post_followup)
+        router.add_route(
+            "*", API + "/webhooks/{app}/{token}/messages/{message}", self._webhook_message
+        )
+        router.add_get(API + "/channels/{channel}", self._get_channel)
+        router.add_post(API + "/channels/{channel}/messages", self._post_channel_message)
+        router.add_route("*", API + "/channels/{channel}/messages/{message}", self._channel_message)
+        router.add_route("*", "/{tail:.*}", self._unhandled)
+
+    # -- what tests use --------------------------------------------------------------------
+
+    def synced_commands(self, guild: bool = False) -> list[JSON]:
+        """Return the commands the bot last synced, for the guild or globally."""
+        return list(self._synced.get(self.guild_id if guild else None, []))
+
+    def channel_messages(self, channel_id: int) -> list[JSON]:
+        """Return the messages the bot posted to a channel (POST /channels/{id}/messages).
+
+        Each is the message as Discord returns it; each attachment also holds its ``data``.
+        """
+        return [message.raw_with_data() for message in self._channel_messages.get(channel_id, [])]
+
+    async def invoke(
+        self,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        user: str | FakeUser = "gm",
+        channel: int | None = None,
+        wait_deferred: bool = True,
+        stale_client: bool = False,
+    ) -> Reply:
+        """Send a slash command ("campaign gm add") and return the bot's answer.
+
+        Option values: str, int, float, bool, a FakeUser (USER/MENTIONABLE), or an id.
+        ``stale_client=True`` skips the choice and range checks, as a Discord client holding an
+        outdated copy of the commands would (a choice since removed, a changed range).
+        """
+        root, *path = command.split()
+        definition, from_guild_tree = self._find_command(root)
+        resolved: JSON = {}
+        data: JSON = {
+            "id": definition["id"],
+            "name": root,
+            "type": 1,
+            "options": self._encode_options(
+                definition, path, dict(options or {}), resolved, check=not stale_client
+            ),
+        }
+        if resolved:
+            data["resolved"] = resolved
+        if from_guild_tree:
+            data["guild_id"] = str(self.guild_id)
+        payload = self._interaction(2, data, self._person(user), channel or self.channel_id)
+        return await self._send_interaction(payload, None, f"/{command}", wait_deferred)
+
+    async def click(
+        self,
+        target: Reply | FakeMessage,
+        custom_id: str,
+        *,
+        user: str | FakeUser = "gm",
+        values: list[str] | None = None,
+        wait_deferred: bool = True,
+    ) -> Reply:
+        """Click a button (or pick select ``values``) on a message; return the bot's answer."""
+        message = target.message if isinstance(target, Reply) else target
+        if message is None:
+            raise ValueError("the reply has no message to click on")
+        component = next(
+            (c for c in interactive_components(message.components) if c["custom_id"] == custom_id),
+            None,
+        )
+        if component is None:
+            raise ValueError(
+                f"no component {custom_id!r} on the message; it has {message.custom_ids()}"
+            )
+        data: JSON = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = values
+        payload = self._interaction(3, data, self._person(user), message.channel_id)
+        payload["message"] = message.raw
+        return await self._send_interaction(
+            payload, message, f"the click on {custom_id!r}", wait_deferred
+        )
+
+    async def wait_until(self, predicate: Callable[[], object], what: str) -> None:
+        """Wait until ``predicate()`` is true; raise TimeoutError naming ``what`` otherwise."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"timed out after {self.timeout} s waiting for {what}{self._diagnosis()}"
+                )
+            changed = self._changed
+            # Fake-side changes wake us at once; the short poll covers bot-side conditions.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.01))
+
+    async def wait_followups(self, reply: Reply, count: int = 1) -> list[FakeMessage]:
+        """Wait until the reply has ``count`` followups; return them."""
+        await self.wait_until(lambda: len(reply.followups) >= count, f"{count} followup(s)")
+        return list(reply.followups)
+
+    async def wait_channel_messages(self, channel_id: int, count: int = 1) -> list[JSON]:
+        """Wait until ``count`` messages were posted to the channel; return them."""
+        await self.wait_until(
+            lambda: len(self._channel_messages.get(channel_id, [])) >= count,
+            f"{count} message(s) in channel {channel_id}",
+        )
+        return self.channel_messages(channel_id)
+
+    def expect_errors(self) -> list[str]:
+        """Let this test log ERRORs; return the (live) list of them, to assert on."""
+        self.errors_expected = True
+        return self.error_logs
+
+    def check_clean(self) -> None:
+        """Raise AssertionError if the bot used an unimplemented route or logged an ERROR."""
+        problems = []
+        if self.unhandled_requests:
+            problems.append(
+                "the bot used routes the fake does not implement:\n  "
+                + "\n  ".join(self.unhandled_requests)
+            )
+        if self.error_logs and not self.errors_expected:
+            problems.append(
+                "ERROR logged (call fake.expect_errors() if intended):\n"
+                + "\n".join(self.error_logs)
+            )
+        if problems:
+            raise AssertionError("\n".join(problems))
+
+    # -- interactions ----------------------------------------------------------------------
+
+    def _person(self, user: str | FakeUser) -> FakeUser:
+        return self.users[user] if isinstance(user, str) else user
+
+    def _find_command(self, name: str) -> tuple[JSON, bool]:
+        """Return the synced chat command ``name`` and whether it came from the guild tree."""
+        for guild_id in (self.guild_id, None):
+            for command in self._synced.get(guild_id, []):
+                if command["name"] == name and command.get("type", 1) == 1:
+                    return command, guild_id is not None
+        known = sorted({c["name"] for commands in self._synced.values() for c in commands})
+        raise ValueError(f"/{name} was not synced by the bot; synced: {known}")
+
+    def _encode_options(
+        self,
+        definition: JSON,
+        path: list[str],
+        values: dict[str, Any],
+        resolved: JSON,
+        *,
+        check: bool = True,
+    ) -> list[JSON]:
+        """Encode the options the Discord way, nesting SUB_COMMAND_GROUP and SUB_COMMAND."""
+        declared = {option["name"]: option for option in definition.get("options", [])}
+        if path:
+            child = declared.get(path[0])
+            if child is None or child["type"] not in (1, 2):
+                raise ValueError(f"{definition['name']!r} has no subcommand {path[0]!r}")
+            options = self._encode_options(child, path[1:], values, resolved, check=check)
+            return [{"name": child["name"], "type": child["type"], "options": options}]
+        if any(option["type"] in (1, 2) for option in declared.values()):
+            raise ValueError(f"{definition['name']!r} needs a subcommand: {sorted(declared)}")
+        unknown = set(values) - set(declared)
+        required = {name for name, option in declared.items() if option.get("required")}
+        missing = required - set(values)
+        if unknown or missing:
+            raise ValueError(
+                f"{definition['name']!r}: unknown option(s) {sorted(unknown)}, "
+                f"missing required {sorted(missing)}; it takes {sorted(declared)}"
+            )
+        return [
+            {
+                "name": name,
+                "type": declared[name]["type"],
+                "value": (_allowed if check else _unchecked)(
+                    declared[name], self._encode_value(declared[name]["type"], value, resolved)
+                ),
+            }
+            for name, value in values.items()
+        ]
+
+    def _encode_value(self, kind: int, value: Any, resolved: JSON) -> Any:
+        if kind == 3:
+            return str(value)
+        if kind == 4:
+            return int(value)
+        if kind == 5:
+            return bool(value)
+        if kind == 10:
+            return float(value)
+        if kind not in (6, 7, 8, 9):
+            raise ValueError(f"option type {kind} is not supported by the fake")
+        target = value.id if isinstance(value, FakeUser) else int(value)
+        if kind in (6, 9) and target in self._members:
+            person = self._members[target]
+            resolved.setdefault("users", {})[str(target)] = payloads.user(person)
+            resolved.setdefault("members", {})[str(target)] = payloads.member(
+                person, with_user=False, with_permissions=True
+            )
+        elif kind in (8, 9) and target in self._roles:
+            resolved.setdefault("roles", {})[str(target)] = self._roles[target]
+        elif kind == 7 and target in self._channels:
+            channel = {**self._channels[target], "permissions": str(payloads.EVERYONE_PERMISSIONS)}
+            resolved.setdefault("channels", {})[str(target)] = channel
+        else:
+            raise ValueError(f"{target} is not a member, role or channel of the fake guild")
+        return str(target)
+
+    def _interaction(self, kind: int, data: JSON, person: FakeUser, channel_id: int) -> JSON:
+        if channel_id not in self._channels:
+            raise ValueError(f"unknown channel {channel_id}")
+        return {
+            "id": str(snowflake()),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "token": secrets.token_urlsafe(48),
+            "version": 1,
+            "data": data,
+            "guild_id": str(self.guild_id),
+            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "channel_id": str(channel_id),
+            "channel": {**self._channels[channel_id], "permissions": str(person.permissions)},
+            "member": payloads.member(person, with_permissions=True),
+            "app_permissions": str(self.bot_user.permissions),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,  # guild
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+
+    async def _send_interaction(
+        self,
+        payload: JSON,
+        source: FakeMessage | None,
+        what: str,
+        wait_deferred: bool,
+    ) -> Reply:
+        reply = Reply(interaction=payload, source=source)
+        self._replies[payload["token"]] = reply
+        await self._dispatch("INTERACTION_CREATE", payload)
+        await self.wait_until(lambda: reply.settled(wait_deferred), f"the bot to answer {what}")
+        return reply
+
+    # -- gateway ---------------------------------------------------------------------------
+
+    async def _gateway_socket(self, request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse()
+        await websocket.prepare(request)
+        self._sockets.add(websocket)
+        try:
+            await websocket.send_json({"op": 10, "d": {"heartbeat_interval": 41_250}})
+            async for frame in websocket:
+                if frame.type is WSMsgType.TEXT:
+                    await self._on_gateway_packet(websocket, json.loads(frame.data))
+        finally:
+            self._sockets.discard(websocket)
+            if self._gateway is websocket:
+                self._gateway = None
+        return websocket
+
+    async def _on_gateway_packet(self, websocket: web.WebSocketResponse, packet: JSON) -> None:
+        op = packet["op"]
+        if op == 1:  # heartbeat
+            await websocket.send_json({"op": 11})
+        elif op == 2:  # identify
+            self._gateway = websocket
+            await self._dispatch("READY", self._ready_payload())
+            await self._dispatch("GUILD_CREATE", self._guild_payload())
+            self._notify()
+        elif op not in (3, 4):  # presence and voice state updates need no answer
+            self.unhandled_requests.append(f"gateway op {op}")
+
+    async def _dispatch(self, event: str, data: JSON) -> None:
+        if self._gateway is None:
+            raise RuntimeError("no bot is connected to the fake gateway (use run_bot)")
+        self._sequence += 1
+        await self._gateway.send_json({"op": 0, "t": event, "s": self._sequence, "d": data})
+
+    def _ready_payload(self) -> JSON:
+        return {
+            "v": 10,
+            "user": {**payloads.user(self.bot_user), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": secrets.token_hex(16),
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+
+    def _guild_payload(self) -> JSON:
+        return payloads.guild(
+            self.guild_id,
+            "Fake Table",
+            owner_id=self.bot_user.id,
+            roles=list(self._roles.values()),
+            channels=[self._channels[self.channel_id], self._channels[self.other_channel_id]],
+            threads=[self._channels[self.thread_id]],
+            members=[payloads.member(person) for person in self._members.values()],
+        )
+
+    # -- REST ------------------------------------------------------------------------------
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return _json({**payloads.user(self.bot_user), "verified": True, "mfa_enabled": False})
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return _json(payloads.application(self.application_id, self.users["admin"]))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild")
+        guild_id = int(guild) if guild else None
+        commands = [self._registered(command, guild_id) for command in await request.json()]
+        self._synced[guild_id] = commands
+        self.sync_count += 1
+        self._notify()
+        return _json(commands)
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild")
+        return _json(self._synced.get(int(guild) if guild else None, []))
+
+    def _registered(self, command: JSON, guild_id: int | None) -> JSON:
+        """Return a command as Discord answers a sync: with ids, permissions as a string."""
+        permissions = command.get("default_member_permissions")
+        registered = {
+            **command,
+            "id": str(snowflake()),
+            "application_id": str(self.application_id),
+            "version": str(snowflake()),
+            "type": command.get("type", 1),
+            "default_member_permissions": None if permissions is None else str(permissions),
+        }
+        if guild_id is not None:
+            registered["guild_id"] = str(guild_id)
+        return registered
+
+    async def _post_callback(self, request: web.Request) -> web.Response:
+        reply = self._replies.get(request.match_info["token"])
+        if reply is None or reply.interaction["id"] != request.match_info["id"]:
+            return _error(404, 10062, "Unknown interaction")
+        if reply.raw is not None:
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await _read_body(request)
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        if kind in (4, 5):  # a new message; type 5 shows "is thinking…" until completed
+            reply.message = self._new_message(reply.channel_id, data, files)
+            if kind == 5:
+                reply.message.flags |= LOADING
+        elif kind in (6, 7) and reply.source is not None:  # the clicked message is @original
+            reply.message = reply.source
+            if kind == 7:
+                reply.message.apply(data, files)
+        reply.raw = body
+        self._notify()
+        message = reply.message
+        interaction: JSON = {"id": reply.interaction["id"], "type": reply.interaction["type"]}
+        resource: JSON = {"type": kind}
+        if message is not None:
+            interaction["response_message_id"] = str(message.id)
+            interaction["response_message_loading"] = message.loading
+            interaction["response_message_ephemeral"] = message.ephemeral
+            if kind != 6:
+                resource["message"] = message.raw
+        return _json({"interaction": interaction, "resource": resource})
+
+    async def _post_followup(self, request: web.Request) -> web.Response:
+        reply = self._reply_for(request)
+        if reply is None:
+            return _error(404, 10015, "Unknown Webhook")
+        body, files = await _read_body(request)
+        message = reply.message
+        if reply.callback_type == 5 and message is not None and message.loading:
+            message.apply(body, files)  # the first followup fills the deferred message
+        else:
+            message = self._new_message(reply.channel_id, body, files)
+            reply.followups.append(message)
+        if reply.deferred:
+            reply.completed = True
+        self._notify()
+        if request.query.get("wait") in ("1", "true", "True"):
+            return _json(message.raw)
+        return web.Response(status=204)
+
+    async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
+        if request.method not in ("GET", "PATCH", "DELETE"):
+            return await self._unhandled(request)
+        reply = self._reply_for(request)
+        if reply is None:
+            return _error(404, 10015, "Unknown Webhook")
+        wanted = request.match_info["message"]
+        if wanted == "@original":
+            message = reply.message
+        else:
+            candidates = [reply.message, *reply.followups]
+            message = next((m for m in candidates if m is not None and str(m.id) == wanted), None)
+        if message is None or message.deleted:
+            return _error(404, 10008, "Unknown Message")
+        response = await _message_request(request, message)
+        if request.method == "PATCH" and message is reply.message and reply.deferred:
+            reply.completed = True
+        self._notify()
+        return response
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel = self._channels.get(int(request.match_info["channel"]))
+        return _error(404, 10003, "Unknown Channel") if channel is None else _json(channel)
+
+    async def _post_channel_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self._channels:
+            return _error(404, 10003, "Unknown Channel")
+        body, files = await _read_body(request)
+        message = self._new_message(channel_id, body, files)
+        self._channel_messages.setdefault(channel_id, []).append(message)
+        self._notify()
+        return _json(message.raw)
+
+    async def _channel_message(self, request: web.Request) -> web.StreamResponse:
+        if request.method not in ("GET", "PATCH", "DELETE"):
+            return await self._unhandled(request)
+        messages = self._channel_messages.get(int(request.match_info["channel"]), [])
+        wanted = request.match_info["message"]
+        message = next((m for m in messages if str(m.id) == wanted and not m.deleted), None)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        response = await _message_request(request, message)
+        self._notify()
+        return response
+
+    async def _unhandled(self, request: web.Request) -> web.Response:
+        self.unhandled_requests.append(f"{request.method} {request.path}")
+        self._notify()
+        return _error(404, 0, "404: Not Found (not implemented by the fake)")
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _reply_for(self, request: web.Request) -> Reply | None:
+        if request.match_info["app"] != str(self.application_id):
+            return None
+        return self._replies.get(request.match_info["token"])
+
+    def _new_message(self, channel_id: int, body: JSON, files: Files) -> FakeMessage:
+        message = FakeMessage(snowflake(), channel_id, payloads.user(self.bot_user))
+        message.flags = int(body.get("flags") or 0)
+        message.apply(body, files)
+        return message
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _record_error(self, text: str) -> None:
+        self.error_logs.append(text)
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._notify)
+
+    def _diagnosis(self) -> str:
+        notes = [f"\nERROR logged: {text}" for text in self.error_logs]
+        notes += [f"\nunhandled request: {text}" for text in self.unhandled_requests]
+        return "".join(notes)
+
+
+def _unchecked(option: JSON, value: Any) -> Any:
+    return value
+
+
+def _allowed(option: JSON, value: Any) -> Any:
+    """Return ``value`` if Discord's client would send it for ``option``, else raise ValueError."""
+    choices = [choice["value"] for choice in option.get("choices") or []]
+    size = len(value) if isinstance(value, str) else value
+    low = option.get("min_length" if isinstance(value, str) else "min_value")
+    high = option.get("max_length" if isinstance(value, str) else "max_value")
+    if choices and value not in choices:
+        raise ValueError(
+            f"Discord only sends {option['name']!r} as one of {choices}, not {value!r}"
+        )
+    if (low is not None and size < low) or (high is not None and size > high):
+        raise ValueError(f"Discord only sends {option['name']!r} within [{low}, {high}]: {value!r}")
+    return value
+
+
+async def _read_body(request: web.Request) -> tuple[JSON, Files]:
+    """Return the JSON body (or multipart payload_json) and the uploaded files by index."""
+    if request.content_type != "multipart/form-data":
+        return (await request.json() if request.can_read_body else {}), {}
+    form = await request.post()
+    files: Files = {}
+    for name, value in form.items():
+        if isinstance(value, web.FileField):
+            index = int(name.removeprefix("files[").removesuffix("]"))
+            files[index] = (value.filename, value.file.read())
+    return json.loads(str(form["payload_json"])), files
+
+
+async def _message_request(request: web.Request, message: FakeMessage) -> web.Response:
+    """Answer GET, PATCH or DELETE on a stored message."""
+    if request.method == "DELETE":
+        message.deleted = True
+        return web.Response(status=204)
+    if request.method == "PATCH":
+        body, files = await _read_body(request)
+        message.apply(body, files)
+    return _json(message.raw)
+
+
+def _json(body: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": discord.py does not parse "application/json; charset=utf-8".
+    return web.Response(
+        status=status, body=json.dumps(body).encode(), content_type="application/json"
+    )
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"message": message, "code": code}, status)

@@ -1,0 +1,237 @@
+"""Self-test of the fake Discord: a tiny discord.py bot, driven end to end through it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fakediscord import FakeDiscord, run_bot
+
+pytest_plugins = ["pytester"]
+
+
+class ChoiceView(discord.ui.View):
+    @discord.ui.button(label="Yes", custom_id="choose:yes")
+    async def yes(
+        self, interaction: discord.Interaction, button: discord.ui.Button[ChoiceView]
+    ) -> None:
+        await interaction.response.edit_message(
+            content=f"{interaction.user.name} chose yes", view=None
+        )
+
+
+def build_bot(guild_id: int) -> commands.Bot:
+    """Return a bot with one command per thing the fake must carry."""
+    bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    tree = bot.tree
+
+    campaign = app_commands.Group(
+        name="campaign",
+        description="Campaign admin",
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+    gm = app_commands.Group(name="gm", description="Game masters", parent=campaign)
+
+    @gm.command(name="add", description="Make someone a GM")
+    async def gm_add(interaction: discord.Interaction, user: discord.Member) -> None:
+        await interaction.response.send_message(f"{user.name} is a GM now", ephemeral=True)
+
+    tree.add_command(campaign)
+
+    @tree.command(description="Roll dice")
+    async def roll(
+        interaction: discord.Interaction, dice: str, bonus: app_commands.Range[int, -5, 5] = 0
+    ) -> None:
+        embed = discord.Embed(title=f"Roll {dice}", description=f"bonus {bonus}")
+        await interaction.response.send_message(embed=embed)
+
+    @tree.command(description="Send a character sheet")
+    async def sheet(interaction: discord.Interaction) -> None:
+        file = discord.File(io.BytesIO(b"STR 12\nDEX 9\n"), filename="sheet.txt")
+        await interaction.response.send_message("your sheet", file=file)
+
+    @tree.command(description="Think, then answer")
+    async def slow(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.edit_original_response(content="done thinking")
+
+    @tree.command(description="Answer twice")
+    async def twice(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("first")
+        await interaction.followup.send("second", ephemeral=True)
+
+    @tree.command(description="Announce in the campaign channel")
+    async def announce(interaction: discord.Interaction, text: str) -> None:
+        channel = interaction.channel
+        target = channel.parent if isinstance(channel, discord.Thread) else channel
+        assert isinstance(target, discord.TextChannel)
+        await interaction.response.send_message("announced", ephemeral=True)
+        await target.send(text)
+
+    @tree.command(description="Say where this was invoked")
+    async def where(interaction: discord.Interaction) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.Thread) and channel.parent is not None
+        await interaction.response.send_message(f"{channel.name} in {channel.parent.name}")
+
+    @tree.command(description="Offer a choice")
+    async def choose(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("yes or no?", view=ChoiceView())
+
+    @tree.command(description="Answer, then fail")
+    async def boom(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("about to fail")
+        raise RuntimeError("boom")
+
+    async def setup_hook() -> None:
+        await tree.sync()  # global, so the test can see the fake prefers the guild tree
+        tree.copy_global_to(guild=discord.Object(guild_id))
+        await tree.sync(guild=discord.Object(guild_id))
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+@pytest.fixture
+async def fake(fake_discord: FakeDiscord) -> AsyncIterator[FakeDiscord]:
+    async with run_bot(fake_discord, build_bot(fake_discord.guild_id)):
+        yield fake_discord
+
+
+async def test_sync_keeps_both_trees_with_permissions_as_strings(fake: FakeDiscord) -> None:
+    guild_tree = {command["name"]: command for command in fake.synced_commands(guild=True)}
+    global_names = {command["name"] for command in fake.synced_commands()}
+    assert global_names == set(guild_tree)
+    campaign = guild_tree["campaign"]
+    assert campaign["default_member_permissions"] == "32"
+    assert campaign["guild_id"] == str(fake.guild_id)
+    [gm] = campaign["options"]
+    [add] = gm["options"]
+    assert (gm["type"], add["type"], add["options"][0]["type"]) == (2, 1, 6)
+
+
+async def test_subcommand_group_with_user_option_replies_ephemeral(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("campaign gm add", {"user": fake.users["player"]}, user="admin")
+
+    assert reply.content == "player is a GM now"
+    assert reply.ephemeral
+    assert reply.interaction["data"]["guild_id"] == str(fake.guild_id)
+    assert reply.interaction["member"]["permissions"] == str(fake.users["admin"].permissions)
+
+
+async def test_public_reply_with_embed(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("roll", {"dice": "2d6", "bonus": 3})
+
+    assert not reply.ephemeral
+    assert reply.embeds[0]["title"] == "Roll 2d6"
+    assert reply.embeds[0]["description"] == "bonus 3"
+
+
+async def test_file_attachment_round_trips(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("sheet")
+
+    assert reply.content == "your sheet"
+    assert reply.attachments == [("sheet.txt", b"STR 12\nDEX 9\n")]
+
+
+async def test_deferred_reply_returns_the_edit(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("slow")
+
+    assert reply.callback_type == 5
+    assert reply.content == "done thinking"
+    assert reply.ephemeral
+    assert not reply.message.loading  # type: ignore[union-attr]
+
+
+async def test_followup_is_recorded_against_the_reply(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("twice")
+    [followup] = await fake.wait_followups(reply)
+
+    assert reply.content == "first"
+    assert (followup.content, followup.ephemeral) == ("second", True)
+
+
+async def test_announcement_from_a_thread_goes_to_its_parent_channel(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("announce", {"text": "Session at 8"}, channel=fake.thread_id)
+    [announcement] = await fake.wait_channel_messages(fake.channel_id)
+
+    assert reply.content == "announced"
+    assert announcement["content"] == "Session at 8"
+    assert fake.channel_messages(fake.thread_id) == []
+
+
+async def test_command_invoked_from_the_thread_sees_thread_and_parent(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("where", channel=fake.thread_id, user="player")
+
+    assert reply.content == "scene-1 in table"
+
+
+async def test_button_click_edits_the_message(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("choose")
+    assert reply.message is not None and reply.message.custom_ids() == ["choose:yes"]
+
+    clicked = await fake.click(reply, "choose:yes", user="player")
+
+    assert clicked.callback_type == 7
+    assert clicked.message_id == reply.message_id
+    assert (clicked.content, clicked.components) == ("player chose yes", [])
+    assert reply.content == "player chose yes"  # the same message, edited in place
+
+
+async def test_invoke_rejects_options_the_command_does_not_take(fake: FakeDiscord) -> None:
+    with pytest.raises(ValueError, match="unknown option"):
+        await fake.invoke("roll", {"dice": "d20", "nope": 1})
+    with pytest.raises(ValueError, match="needs a subcommand"):
+        await fake.invoke("campaign gm")
+    with pytest.raises(ValueError, match="within"):  # Discord's client enforces the range
+        await fake.invoke("roll", {"dice": "d20", "bonus": 9})
+
+
+async def test_error_logged_by_the_bot_fails_unless_expected(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("boom")
+    await fake.wait_until(lambda: fake.error_logs, "the bot to log the error")
+
+    assert reply.content == "about to fail"
+    with pytest.raises(AssertionError, match="ERROR logged"):
+        fake.check_clean()
+    errors = fake.expect_errors()
+    assert "Ignoring exception in command 'boom'" in errors[0]
+    assert "RuntimeError: boom" in errors[0]
+    fake.check_clean()
+
+
+async def test_unimplemented_route_is_recorded_and_answered_404(fake_discord: FakeDiscord) -> None:
+    bot = build_bot(fake_discord.guild_id)
+    async with run_bot(fake_discord, bot):
+        guild = bot.get_guild(fake_discord.guild_id)
+        assert guild is not None
+        with pytest.raises(discord.NotFound):
+            await guild.fetch_roles()
+
+    assert fake_discord.unhandled_requests == [f"GET /api/v10/guilds/{fake_discord.guild_id}/roles"]
+    with pytest.raises(AssertionError, match="does not implement"):
+        fake_discord.check_clean()
+    fake_discord.unhandled_requests.clear()
+
+
+def test_fixture_fails_a_test_that_logs_an_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import logging
+
+        async def test_logs_an_error(fake_discord):
+            logging.getLogger("some.module").error("something broke")
+        """
+    )
+    # In-process, without hypothesis's plugin (re-importing it costs about a second).
+    plugins = "-p tests.fakediscord.fixtures -p no:hypothesispytest -p no:cacheprovider"
+    options = "-o asyncio_mode=auto -o asyncio_default_fixture_loop_scope=function"
+    result = pytester.runpytest(*plugins.split(), *options.split())
+
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*ERROR some.module: something broke*"])
