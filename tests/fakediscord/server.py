@@ -426,6 +426,11 @@ class FakeDiscord:
                 self._gateway = None
         return websocket
 
+    @property
+    def bot_connected(self) -> bool:
+        """Whether a bot has identified on the gateway (READY and GUILD_CREATE were sent)."""
+        return self._gateway is not None
+
     async def _on_gateway_packet(self, websocket: web.WebSocketResponse, packet: JSON) -> None:
         op = packet["op"]
         if op == 1:  # heartbeat
@@ -474,6 +479,9 @@ class FakeDiscord:
         return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            # What Discord answers a token it does not know; discord.py raises LoginFailure.
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         return _json({**payloads.user(self.bot_user), "verified": True, "mfa_enabled": False})
 
     async def _get_application(self, request: web.Request) -> web.Response:

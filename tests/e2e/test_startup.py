@@ -1,0 +1,72 @@
+"""`python -m bot` as a process against the fake Discord: starts, syncs, refuses bad tokens."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.fakediscord.server import FakeDiscord
+
+STARTUP_TIMEOUT_SECONDS = 30
+
+
+async def start_bot_process(
+    fake: FakeDiscord, tmp_path: Path, token: str
+) -> asyncio.subprocess.Process:
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith("DISCORD_")
+    }
+    environment.update(
+        DISCORD_TOKEN=token,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_PATH=str(tmp_path / "bot.db"),
+        GUILD_ID=str(fake.guild_id),
+    )
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=environment,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_bot_process_starts_syncs_and_answers(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token)
+    try:
+        async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
+            await fake_discord.wait_until(
+                lambda: bool(fake_discord.synced_commands(guild=True))
+                and fake_discord.bot_connected,
+                "command sync and gateway connection",
+            )
+        reply = await fake_discord.invoke("roll", {"expression": "2d6"}, user="player")
+        assert "2d6" in reply.embeds[0]["title"]
+        assert (tmp_path / "bot.db").exists()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    log = stderr.decode()
+    assert "Synced" in log and "Traceback" not in log
+    assert fake_discord.token not in log
+    assert process.returncode == 0
+
+
+async def test_token_rejected_by_discord_exits_2_naming_the_variable(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    wrong = fake_discord.token[:-4] + "AAAA"
+    process = await start_bot_process(fake_discord, tmp_path, wrong)
+    _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    lines = [line for line in stderr.decode().splitlines() if line.startswith("error:")]
+    assert process.returncode == 2
+    assert "Traceback" not in stderr.decode()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
