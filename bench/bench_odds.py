@@ -1,0 +1,105 @@
+"""Time every legal Cosmos odds query and print count, median, p99 and max in milliseconds.
+
+Run: ``.venv/bin/python bench/bench_odds.py [--chart]``
+
+The sweep covers every attribute (0-5), skill (0-5) and TN (2-40), with advantage and
+disadvantage sources 0-7 each (every net pool -5..+5, cancellation and the cap). Cold numbers
+clear the kept-dice cache before each query, so they include building the distribution; warm
+numbers are what the bot sees after the first query of a pool. ``--chart`` also times the PNG
+chart for one query per pool, freshly drawn and then from the chart cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+# Runnable as a plain script from anywhere: make the project importable.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules import cosmos
+from rules.odds import keep
+
+SOURCES = range(0, 8)
+
+
+def _report(label: str, seconds: list[float]) -> None:
+    """Print count, median, p99 and max of ``seconds`` in milliseconds."""
+    millis = np.array(seconds) * 1000
+    print(
+        f"{label:<28} count={len(millis):>6}  median={np.median(millis):7.3f} ms  "
+        f"p99={np.percentile(millis, 99):7.3f} ms  max={millis.max():7.3f} ms"
+    )
+
+
+def bench_warm() -> list[float]:
+    """Time each query in the full sweep with the kept-dice cache warm."""
+    timings = []
+    for attribute, skill, tn, advantage, disadvantage in itertools.product(
+        range(cosmos.ATTRIBUTE_MIN, cosmos.ATTRIBUTE_MAX + 1),
+        range(cosmos.SKILL_MIN, cosmos.SKILL_MAX + 1),
+        range(cosmos.TN_MIN, cosmos.TN_MAX + 1),
+        SOURCES,
+        SOURCES,
+    ):
+        start = time.perf_counter()
+        cosmos.odds(attribute, skill, tn, advantage, disadvantage)
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
+def bench_cold(repeats: int = 20) -> list[float]:
+    """Time one query per net pool with the kept-dice cache cleared first."""
+    timings = []
+    for _, net in itertools.product(range(repeats), range(-5, 6)):
+        keep.cache_clear()
+        start = time.perf_counter()
+        cosmos.odds(3, 2, 15, max(net, 0), max(-net, 0))
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
+def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
+    """Time odds plus a freshly drawn chart, then the same charts again (served from cache)."""
+    # Imported here: only this mode needs matplotlib (and the bot package).
+    from bot.render.charts import distribution_chart
+
+    distribution_chart(cosmos.odds(0, 0, 10).totals, title="warm-up", marker=10, marker_label="")
+    queries = list(itertools.product(range(repeats), range(-5, 6)))
+    fresh, cached = [], []
+    for timings in (fresh, cached):
+        for repeat, net in queries:
+            start = time.perf_counter()
+            result = cosmos.odds(3, 2, 15, max(net, 0), max(-net, 0))
+            distribution_chart(
+                result.totals,
+                # The repeat number makes each first pass a cache miss.
+                title=f"Cosmos {result.pool.dice}d10 keep 2 +5 vs TN 15 (#{repeat})",
+                marker=result.tn,
+                marker_label=f"TN {result.tn} ({result.difficulty})",
+            )
+            timings.append(time.perf_counter() - start)
+    return fresh, cached
+
+
+def main() -> None:
+    """Run the benchmarks and print the results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chart", action="store_true", help="also time the PNG chart")
+    arguments = parser.parse_args()
+    _report("odds, cold cache", bench_cold())
+    bench_warm()  # one pass to warm caches and the interpreter
+    _report("odds, full sweep (warm)", bench_warm())
+    if arguments.chart:
+        fresh, cached = bench_chart()
+        _report("odds + chart, drawn", fresh)
+        _report("odds + chart, cached", cached)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The rules package stays pure: no Discord, no bot, no plotting, no file I/O."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Run in a fresh interpreter: this test session may already have imported discord elsewhere.
+_SCRIPT = """
+import builtins, io, sys
+
+import rules
+import rules.cosmos
+import rules.odds
+
+for name in ("discord", "bot", "cogs", "aiosqlite", "matplotlib"):
+    assert not any(m == name or m.startswith(name + ".") for m in sys.modules), name
+
+def refuse(*args, **kwargs):
+    raise AssertionError(f"rules opened a file: {args!r}")
+
+builtins.open = io.open = refuse
+from rules import cosmos, new_rng
+cosmos.odds(3, 2, 15, 2, 1)
+cosmos.roll(new_rng(1), attribute=3, skill=2, tn=15, advantage=1)
+cosmos.parse_conversion({
+    "era": {e.value: 1 for e in cosmos.Era},
+    "situational": [{"from": 0, "dice": 0}],
+    "rating": [{"from": 0, "dice": 0}],
+})
+print("pure")
+"""
+
+
+def test_rules_imports_no_discord_and_does_no_file_io() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-c", _SCRIPT], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "pure"
