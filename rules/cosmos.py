@@ -62,6 +62,7 @@ __all__ = [
     "PoolRoll",
     "Scale",
     "Side",
+    "abandon_challenge",
     "advance_challenge",
     "challenge_points",
     "check_scale_action",
@@ -745,6 +746,7 @@ class ChallengeStatus(StrEnum):
     OPEN = "open"
     WON = "won"
     LOST = "lost"
+    ABANDONED = "abandoned"  # ended early by a GM, neither won nor lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -784,6 +786,20 @@ def start_challenge(name: str, tn: int, successes_needed: int, max_rolls: int) -
     return Challenge(name=name, tn=int(tn), successes_needed=needed, max_rolls=rolls)
 
 
+def _require_open(challenge: Challenge) -> None:
+    if challenge.status is not ChallengeStatus.OPEN:
+        raise RulesError(
+            f"Challenge {challenge.name!r} has ended ({challenge.status.value}); "
+            "start a new one to keep rolling."
+        )
+
+
+def abandon_challenge(challenge: Challenge) -> Challenge:
+    """Return the challenge ended early by its GM, neither won nor lost."""
+    _require_open(challenge)
+    return replace(challenge, status=ChallengeStatus.ABANDONED)
+
+
 def challenge_points(result: CheckResult) -> int:
     """Return what a roll adds to a challenge: +2, +1, 0 or -1 for a critical failure."""
     if result.roll.critical_success:
@@ -804,11 +820,7 @@ def advance_challenge(challenge: Challenge, result: CheckResult) -> Challenge:
     Raises:
         RulesError: the challenge has ended, or the roll was made against another TN.
     """
-    if challenge.status is not ChallengeStatus.OPEN:
-        raise RulesError(
-            f"Challenge {challenge.name!r} has ended ({challenge.status.value}); "
-            "start a new one to keep rolling."
-        )
+    _require_open(challenge)
     if result.tn != challenge.tn:
         raise RulesError(
             f"Challenge {challenge.name!r} is at TN {challenge.tn}; roll against TN "

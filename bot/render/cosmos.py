@@ -1,0 +1,226 @@
+"""Rendering of Cosmos Engine rolls, opposed rolls, conversions, challenges and odds."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import discord
+
+from bot.render.style import Colour
+from rules.cosmos import (
+    ADVANTAGE_CAP,
+    Challenge,
+    ChallengeStatus,
+    CheckResult,
+    Conversion,
+    CosmosOdds,
+    OpposedResult,
+    Pool,
+    PoolMode,
+    PoolRoll,
+    Side,
+)
+
+__all__ = [
+    "challenge_ended",
+    "challenge_opened",
+    "challenge_progress",
+    "challenge_status",
+    "check",
+    "conversion",
+    "odds",
+    "opposed",
+    "percent",
+]
+
+
+def percent(chance: Fraction) -> str:
+    """Show an exact chance as a percentage, keeping tiny non-zero chances visible."""
+    value = float(chance) * 100
+    if chance == 0:
+        return "0%"
+    if chance == 1:
+        return "100%"
+    if value < 0.01:
+        return f"{value:.2g}%"
+    return f"{value:.2f}%"
+
+
+def describe_pool(pool: Pool) -> str:
+    """Say how many dice were rolled and which two were kept, after cancellation and the cap."""
+    if pool.mode is PoolMode.NORMAL:
+        text = f"{pool.dice}d10"
+        if pool.advantage:
+            text += f" ({pool.advantage} advantage and {pool.disadvantage} disadvantage cancel)"
+        return text
+    kept = "two highest" if pool.mode is PoolMode.ADVANTAGE else "two lowest"
+    text = f"{pool.dice}d10, keep the {kept}"
+    if pool.advantage and pool.disadvantage:
+        text += f" ({pool.advantage} advantage − {pool.disadvantage} disadvantage)"
+    if pool.capped:
+        text += f"; net dice capped at {ADVANTAGE_CAP}"
+    return text
+
+
+def _dice(roll: PoolRoll) -> str:
+    """Every die in roll order: kept dice bold, the others struck through."""
+    return ", ".join(
+        f"**{face}**" if index in roll.kept_indices else f"~~{face}~~"
+        for index, face in enumerate(roll.dice)
+    )
+
+
+def _total(roll: PoolRoll) -> str:
+    kept = " + ".join(str(face) for face in roll.kept)
+    return f"{kept} + {roll.attribute} + {roll.skill} = **{roll.total}**"
+
+
+def check(result: CheckResult, roller: str) -> discord.Embed:
+    """Show a roll against a TN; a critical is unmistakable in colour and wording."""
+    roll = result.roll
+    if roll.critical_success:
+        headline, colour = "✨ CRITICAL SUCCESS!", Colour.CRITICAL_SUCCESS
+    elif roll.critical_failure:
+        headline, colour = "💀 CRITICAL FAILURE!", Colour.CRITICAL_FAILURE
+    elif result.success:
+        headline, colour = "✅ Success", Colour.SUCCESS
+    else:
+        headline, colour = "❌ Failure", Colour.FAILURE
+    embed = discord.Embed(
+        title=f"{headline} · {roller} vs TN {result.tn} ({result.difficulty.value})",
+        colour=colour,
+    )
+    embed.description = (
+        f"🎲 {describe_pool(roll.pool)}: {_dice(roll)}\n"
+        f"Kept + Attribute + Skill: {_total(roll)} vs TN {result.tn}"
+    )
+    if result.critical_effect is not None and result.scale and result.action:
+        embed.add_field(
+            name=f"Critical effect · {result.scale.display_name} {result.action.display_name}",
+            value=result.critical_effect,
+            inline=False,
+        )
+    return embed
+
+
+def opposed(result: OpposedResult, roller: str) -> discord.Embed:
+    """Show both sides of an opposed roll and who won (a tie goes to the defender)."""
+    attacker_won = result.winner is Side.ATTACKER
+    tie = result.margin == 0
+    verdict = (
+        f"**{roller} wins** by {result.margin}"
+        if attacker_won
+        else ("**Tie: the defender wins**" if tie else f"**The defender wins** by {-result.margin}")
+    )
+    embed = discord.Embed(
+        title=f"⚔️ Opposed roll · {roller} vs defender",
+        description=verdict,
+        colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
+    )
+    for name, side in ((roller, result.attacker), ("Defender", result.defender)):
+        flags = ""
+        if side.critical_success:
+            flags = " ✨ critical success"
+        elif side.critical_failure:
+            flags = " 💀 critical failure"
+        embed.add_field(
+            name=f"{name}{flags}",
+            value=f"🎲 {describe_pool(side.pool)}: {_dice(side)}\n{_total(side)}",
+            inline=False,
+        )
+    return embed
+
+
+def conversion(result: Conversion) -> discord.Embed:
+    """Show each legacy modifier's dice and the pool they make together."""
+    lines = []
+    if result.era is not None:
+        lines.append(f"Era {result.era.value}: +{result.era_dice} advantage")
+    if result.situational:
+        kind = "advantage" if result.situational_dice >= 0 else "disadvantage"
+        lines.append(
+            f"Situational {result.situational:+d}: +{abs(result.situational_dice)} {kind}"
+        )
+    if result.rating:
+        lines.append(f"System rating {result.rating}: +{result.rating_dice} advantage")
+    pool = result.pool
+    lines.append(
+        f"\nTotal: {pool.advantage} advantage, {pool.disadvantage} disadvantage → "
+        f"**{describe_pool(pool)}**"
+    )
+    embed = discord.Embed(title="🔁 Modifiers to dice", colour=Colour.ROLL)
+    embed.description = "\n".join(lines)
+    embed.set_footer(
+        text=f"Use advantage:{pool.advantage} disadvantage:{pool.disadvantage} with /cosmos roll"
+    )
+    return embed
+
+
+def challenge_progress(challenge: Challenge) -> str:
+    """One line of a challenge's progress."""
+    return (
+        f"**{challenge.name}** (TN {challenge.tn}): {challenge.successes}/"
+        f"{challenge.successes_needed} successes, {challenge.rolls_used}/{challenge.max_rolls} "
+        f"rolls used · {challenge.status.value}"
+    )
+
+
+def challenge_opened(challenge: Challenge) -> discord.Embed:
+    """Announce a new extended challenge and how to roll into it."""
+    embed = discord.Embed(
+        title=f"🧭 Extended challenge: {challenge.name}",
+        description=(
+            f"Reach **{challenge.successes_needed} successes** at **TN {challenge.tn}** within "
+            f"**{challenge.max_rolls} rolls**. Success +1, critical success +2, "
+            f"critical failure −1.\nRoll into it with `/cosmos roll … tn:{challenge.tn} "
+            f"challenge:{challenge.name}`."
+        ),
+        colour=Colour.CAMPAIGN,
+    )
+    return embed
+
+
+def challenge_status(challenges: list[Challenge]) -> discord.Embed:
+    """List open challenges with their progress."""
+    text = "\n".join(challenge_progress(challenge) for challenge in challenges)
+    return discord.Embed(
+        title="🧭 Extended challenges",
+        description=text or "No open challenge. A GM opens one with `/cosmos challenge start`.",
+        colour=Colour.CAMPAIGN,
+    )
+
+
+_ENDINGS = {
+    ChallengeStatus.WON: ("🏆", "won", Colour.CRITICAL_SUCCESS),
+    ChallengeStatus.LOST: ("🪦", "lost", Colour.CRITICAL_FAILURE),
+    ChallengeStatus.ABANDONED: ("🛑", "ended by the GM", Colour.FAILURE),
+}
+
+
+def challenge_ended(challenge: Challenge) -> discord.Embed:
+    """Announce to the channel that a challenge was won, lost or ended by the GM."""
+    icon, verb, colour = _ENDINGS[challenge.status]
+    return discord.Embed(
+        title=f"{icon} Challenge {verb}: {challenge.name}",
+        description=challenge_progress(challenge),
+        colour=colour,
+    )
+
+
+def odds(result: CosmosOdds) -> discord.Embed:
+    """Show the exact chances of a roll; the chart is attached as `odds.png`."""
+    embed = discord.Embed(
+        title=(
+            f"📊 Odds · Attribute {result.attribute} + Skill {result.skill} vs TN {result.tn} "
+            f"({result.difficulty.value})"
+        ),
+        description=f"🎲 {describe_pool(result.pool)}",
+        colour=Colour.ROLL,
+    )
+    embed.add_field(name="Success", value=percent(result.success))
+    embed.add_field(name="Critical success", value=percent(result.critical_success))
+    embed.add_field(name="Critical failure", value=percent(result.critical_failure))
+    embed.add_field(name="Mean total", value=f"{float(result.mean_total):.3f}")
+    embed.set_image(url="attachment://odds.png")
+    embed.set_footer(text="Exact values, not simulated. Criticals decide alone, whatever the TN.")
+    return embed

@@ -1,0 +1,146 @@
+"""Cosmos Engine state: extended challenges, and rolls that count towards them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.errors import CommandError
+from bot.storage.campaigns import Campaign
+from bot.storage.database import Database
+from bot.storage.rolls import RollEntry, insert_roll
+from rules.cosmos import Challenge, ChallengeStatus
+
+__all__ = ["ChallengeStore", "CountedRoll"]
+
+_COLUMNS = "id, name, tn, successes_needed, max_rolls, successes, rolls_used, status"
+
+
+@dataclass(frozen=True, slots=True)
+class CountedRoll:
+    """A roll logged together with the challenge it moved."""
+
+    roll_id: int
+    before: Challenge
+    after: Challenge
+
+
+def _challenge(row: aiosqlite.Row) -> Challenge:
+    return Challenge(
+        name=row["name"],
+        tn=row["tn"],
+        successes_needed=row["successes_needed"],
+        max_rolls=row["max_rolls"],
+        successes=row["successes"],
+        rolls_used=row["rolls_used"],
+        status=ChallengeStatus(row["status"]),
+    )
+
+
+async def _open_row(
+    connection: aiosqlite.Connection, campaign: Campaign, name: str
+) -> aiosqlite.Row:
+    async with connection.execute(
+        f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
+        " AND name = ? COLLATE NOCASE AND status = 'open'",
+        (campaign.id, name.strip()),
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise CommandError(
+            f"There is no open challenge called **{name.strip()}** here. "
+            "See them with `/cosmos challenge status`; a GM opens one with "
+            "`/cosmos challenge start`."
+        )
+    return row
+
+
+async def _save(connection: aiosqlite.Connection, challenge_id: int, challenge: Challenge) -> None:
+    await connection.execute(
+        "UPDATE cosmos_challenges SET successes = ?, rolls_used = ?, status = ?,"
+        " ended_at = CASE WHEN ? = 'open' THEN NULL"
+        " ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END WHERE id = ?",
+        (
+            challenge.successes,
+            challenge.rolls_used,
+            challenge.status.value,
+            challenge.status.value,
+            challenge_id,
+        ),
+    )
+
+
+class ChallengeStore:
+    """Named operations on a campaign's extended challenges; each is one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def open(self, campaign: Campaign, challenge: Challenge, opened_by: int) -> Challenge:
+        """Open a new challenge; refuse a name already open in this campaign."""
+        async with self._database.transaction() as connection:
+            try:
+                await connection.execute(
+                    "INSERT INTO cosmos_challenges (campaign_id, name, tn, successes_needed,"
+                    " max_rolls, opened_by) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        campaign.id,
+                        challenge.name,
+                        challenge.tn,
+                        challenge.successes_needed,
+                        challenge.max_rolls,
+                        opened_by,
+                    ),
+                )
+            except aiosqlite.IntegrityError:
+                raise CommandError(
+                    f"A challenge called **{challenge.name}** is already open here; "
+                    "pick another name or end it first."
+                ) from None
+        return challenge
+
+    async def get_open(self, campaign: Campaign, name: str) -> Challenge:
+        """Return the open challenge called ``name`` or explain that there is none."""
+        async with self._database.read() as connection:
+            return _challenge(await _open_row(connection, campaign, name))
+
+    async def open_challenges(self, campaign: Campaign) -> list[Challenge]:
+        """List the campaign's open challenges, oldest first."""
+        async with self._database.read() as connection, connection.execute(
+            f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
+            " AND status = 'open' ORDER BY id",
+            (campaign.id,),
+        ) as cursor:
+            return [_challenge(row) async for row in cursor]
+
+    async def count_roll(
+        self,
+        campaign: Campaign,
+        name: str,
+        advance: Callable[[Challenge], Challenge],
+        entry: RollEntry,
+    ) -> CountedRoll:
+        """Apply a roll to a challenge and log it, together or not at all.
+
+        ``advance`` is the pure rule applied to the challenge as stored at this moment, so two
+        rolls landing at once are both counted, one after the other.
+        """
+        async with self._database.transaction() as connection:
+            row = await _open_row(connection, campaign, name)
+            before = _challenge(row)
+            after = advance(before)
+            await _save(connection, row["id"], after)
+            roll_id = await insert_roll(connection, entry)
+        return CountedRoll(roll_id=roll_id, before=before, after=after)
+
+    async def change(
+        self, campaign: Campaign, name: str, change: Callable[[Challenge], Challenge]
+    ) -> Challenge:
+        """Apply a rule (such as ending it early) to an open challenge and save it."""
+        async with self._database.transaction() as connection:
+            row = await _open_row(connection, campaign, name)
+            after = change(_challenge(row))
+            await _save(connection, row["id"], after)
+        return after

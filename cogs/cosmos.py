@@ -1,0 +1,261 @@
+"""`/cosmos`: Cosmos Engine rolls, opposed rolls, conversions, extended challenges and odds."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DiceBot
+from bot.options import choices_of
+from bot.render import cosmos as render
+from bot.render.charts import distribution_chart
+from bot.storage.cosmos import ChallengeStore
+from bot.table import Table, send_roll
+from bot.tables import load_table
+from rules import cosmos
+from rules.choices import parse_choice
+from rules.systems import System
+
+Attribute = app_commands.Range[int, cosmos.ATTRIBUTE_MIN, cosmos.ATTRIBUTE_MAX]
+Skill = app_commands.Range[int, cosmos.SKILL_MIN, cosmos.SKILL_MAX]
+TargetNumber = app_commands.Range[int, cosmos.TN_MIN, cosmos.TN_MAX]
+Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
+
+ROLL_HELP = {
+    "attribute": "Attribute, 0–5",
+    "skill": "Skill, 0–5",
+    "tn": "Target number, 2–40 (Easy ≤10, Moderate 11–14, Hard 15–18, Extreme ≥19)",
+    "advantage": "Advantage sources (each adds a d10, keep the two highest); cancels disadvantage",
+    "disadvantage": "Disadvantage sources (each adds a d10, keep the two lowest)",
+}
+HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
+
+
+class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmos Engine"):
+    """Cosmos Engine: 2d10 keep-two with advantage dice."""
+
+    challenge = app_commands.Group(name="challenge", description="Extended challenges")
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.storage = bot.storage
+        self.challenges = ChallengeStore(bot.storage.database)
+        self.effects = load_table("cosmos/critical_effects.toml", cosmos.parse_critical_effects)
+        self.conversion_tables = load_table("cosmos/conversion.toml", cosmos.parse_conversion)
+
+    @app_commands.command(name="roll", description="Roll 2d10 keep two + Attribute + Skill vs TN")
+    @app_commands.describe(
+        **ROLL_HELP,
+        scale="Scale of the action, for its critical effect (give an action too)",
+        action="What the roll does, for its critical effect (must belong to the scale)",
+        challenge="Name of an open extended challenge this roll counts towards",
+        hidden=HIDDEN_HELP,
+    )
+    @app_commands.choices(
+        scale=choices_of(cosmos.Scale, lambda scale: scale.display_name),
+        action=choices_of(cosmos.Action, lambda action: action.display_name),
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        attribute: Attribute,
+        skill: Skill,
+        tn: TargetNumber,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+        scale: str | None = None,
+        action: str | None = None,
+        challenge: app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX] | None = None,
+        hidden: bool = False,
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        table.check_hidden(hidden)
+        chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
+        chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
+        if challenge is not None:  # refuse a missing or ended challenge before rolling
+            campaign = table.require_campaign(System.COSMOS)
+            await self.challenges.get_open(campaign, challenge)
+        result = cosmos.roll(
+            self.bot.rng,
+            attribute=attribute,
+            skill=skill,
+            tn=tn,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            scale=chosen_scale,
+            action=chosen_action,
+            effects=self.effects,
+        )
+        embed = render.check(result, interaction.user.display_name)
+        entry = table.roll_entry(
+            kind="cosmos.roll", hidden=hidden, result=dataclasses.asdict(result), embed=embed
+        )
+        if challenge is None:
+            roll_id = await self.storage.rolls.record(entry)
+            await send_roll(interaction, roll_id, hidden=hidden, embed=embed)
+            return
+        counted = await self.challenges.count_roll(
+            campaign, challenge, lambda state: cosmos.advance_challenge(state, result), entry
+        )
+        embed.add_field(
+            name="Challenge", value=render.challenge_progress(counted.after), inline=False
+        )
+        await send_roll(interaction, counted.roll_id, hidden=hidden, embed=embed)
+        if counted.after.status is not cosmos.ChallengeStatus.OPEN:
+            await self._announce(interaction, render.challenge_ended(counted.after))
+
+    @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
+    @app_commands.describe(
+        attribute="Your Attribute, 0–5",
+        skill="Your Skill, 0–5",
+        vs_attribute="The defender's Attribute, 0–5",
+        vs_skill="The defender's Skill, 0–5",
+        advantage="Your advantage sources",
+        disadvantage="Your disadvantage sources",
+        vs_advantage="The defender's advantage sources",
+        vs_disadvantage="The defender's disadvantage sources",
+        hidden=HIDDEN_HELP,
+    )
+    async def opposed(
+        self,
+        interaction: discord.Interaction,
+        attribute: Attribute,
+        skill: Skill,
+        vs_attribute: Attribute,
+        vs_skill: Skill,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+        vs_advantage: Sources = 0,
+        vs_disadvantage: Sources = 0,
+        hidden: bool = False,
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        table.check_hidden(hidden)
+        result = cosmos.opposed(
+            self.bot.rng,
+            attribute=attribute,
+            skill=skill,
+            vs_attribute=vs_attribute,
+            vs_skill=vs_skill,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            vs_advantage=vs_advantage,
+            vs_disadvantage=vs_disadvantage,
+        )
+        embed = render.opposed(result, interaction.user.display_name)
+        entry = table.roll_entry(
+            kind="cosmos.opposed", hidden=hidden, result=dataclasses.asdict(result), embed=embed
+        )
+        roll_id = await self.storage.rolls.record(entry)
+        await send_roll(interaction, roll_id, hidden=hidden, embed=embed)
+
+    @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
+    @app_commands.describe(
+        era="Technology era of the equipment",
+        situational=f"Situational modifier, ±{cosmos.SITUATIONAL_LIMIT} (sign: advantage or not)",
+        rating=f"Vehicle or system rating, 0–{cosmos.RATING_MAX}",
+    )
+    @app_commands.choices(era=choices_of(cosmos.Era, lambda era: era.value.capitalize()))
+    async def convert(
+        self,
+        interaction: discord.Interaction,
+        era: str | None = None,
+        situational: app_commands.Range[
+            int, -cosmos.SITUATIONAL_LIMIT, cosmos.SITUATIONAL_LIMIT
+        ] = 0,
+        rating: app_commands.Range[int, 0, cosmos.RATING_MAX] = 0,
+    ) -> None:
+        result = cosmos.convert(
+            self.conversion_tables,
+            era=parse_choice(cosmos.Era, era, "era") if era else None,
+            situational=situational,
+            rating=rating,
+        )
+        await interaction.response.send_message(embed=render.conversion(result))
+
+    @app_commands.command(name="odds", description="Exact chances of a roll, with a chart")
+    @app_commands.describe(**ROLL_HELP)
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        attribute: Attribute,
+        skill: Skill,
+        tn: TargetNumber,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+    ) -> None:
+        result = cosmos.odds(attribute, skill, tn, advantage, disadvantage)
+        # Drawing takes tens of milliseconds: keep it off the event loop.
+        png = await asyncio.to_thread(
+            distribution_chart,
+            result.totals,
+            title=f"Totals: {render.describe_pool(result.pool)} + {attribute + skill}",
+            marker=tn,
+            marker_label=f"TN {tn}",
+        )
+        await interaction.response.send_message(
+            embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
+        )
+
+    @challenge.command(name="start", description="Open an extended challenge here (GM)")
+    @app_commands.describe(
+        name="What the challenge is called; rolls name it with challenge:",
+        tn="Target number of every roll, 2–40",
+        successes=f"Successes needed to win, 1–{cosmos.CHALLENGE_SUCCESSES_MAX}",
+        max_rolls=f"Rolls allowed before it is lost, 1–{cosmos.CHALLENGE_ROLLS_MAX}",
+    )
+    async def challenge_start(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX],
+        tn: TargetNumber,
+        successes: app_commands.Range[int, 1, cosmos.CHALLENGE_SUCCESSES_MAX],
+        max_rolls: app_commands.Range[int, 1, cosmos.CHALLENGE_ROLLS_MAX],
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign(System.COSMOS)
+        table.require_gm("open a challenge")
+        challenge = cosmos.start_challenge(name, tn, successes, max_rolls)
+        await self.challenges.open(campaign, challenge, table.user_id)
+        await interaction.response.send_message(embed=render.challenge_opened(challenge))
+
+    @challenge.command(name="status", description="Show the open extended challenges")
+    @app_commands.describe(name="Only this challenge (default: all open ones)")
+    async def challenge_status(
+        self, interaction: discord.Interaction, name: str | None = None
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign(System.COSMOS)
+        if name is None:
+            challenges = await self.challenges.open_challenges(campaign)
+        else:
+            challenges = [await self.challenges.get_open(campaign, name)]
+        await interaction.response.send_message(
+            embed=render.challenge_status(challenges), ephemeral=True
+        )
+
+    @challenge.command(name="end", description="End an open challenge early (GM)")
+    @app_commands.describe(name="The challenge to end")
+    async def challenge_end(self, interaction: discord.Interaction, name: str) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign(System.COSMOS)
+        table.require_gm("end a challenge")
+        ended = await self.challenges.change(campaign, name, cosmos.abandon_challenge)
+        await interaction.response.send_message(
+            f"Challenge **{ended.name}** ended.", ephemeral=True
+        )
+        await self._announce(interaction, render.challenge_ended(ended))
+
+    async def _announce(self, interaction: discord.Interaction, embed: discord.Embed) -> None:
+        """Post to the whole channel, never hidden (RULINGS: ended challenges are announced)."""
+        assert interaction.channel is not None
+        await interaction.channel.send(embed=embed)
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(CosmosCog(bot))
