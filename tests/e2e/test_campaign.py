@@ -44,7 +44,7 @@ async def test_commands_are_synced_to_the_guild(
             assert option["description"] and option["description"] != "…", option
 
 
-async def test_second_campaign_in_a_channel_is_refused(
+async def test_ruling_campaign_one_per_channel_second_is_refused(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start(fake_discord)
@@ -110,7 +110,9 @@ async def test_gm_add_and_remove(fake_discord: FakeDiscord, dicebot: DiceBot) ->
     assert player.id not in campaign.gm_ids
 
 
-async def test_player_cannot_add_gms(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+async def test_ruling_gms_player_cannot_add_gms(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
     await start(fake_discord)
     reply = await fake_discord.invoke(
         "campaign gm add", {"user": fake_discord.users["player"]}, user="player"
@@ -162,7 +164,7 @@ async def test_non_gm_cannot_end_a_campaign(fake_discord: FakeDiscord, dicebot: 
     assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
 
 
-async def test_thread_uses_its_parent_channels_campaign(
+async def test_ruling_campaign_thread_uses_its_parent_channels_campaign(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start(fake_discord)
@@ -177,3 +179,16 @@ async def test_thread_uses_its_parent_channels_campaign(
         channel=fake_discord.thread_id,
     )
     assert refused.ephemeral and "already runs" in refused.content
+
+
+async def test_ruling_gms_are_founder_co_gms_and_manage_server_members(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    hidden = {"expression": "1d20", "hidden": True}
+    assert (await fake_discord.invoke("roll", hidden, user="gm")).embeds  # founder
+    assert (await fake_discord.invoke("roll", hidden, user="admin")).embeds  # Manage Server
+    refused = await fake_discord.invoke("roll", hidden, user="player")
+    assert "Only a GM" in refused.content
+    await fake_discord.invoke("campaign gm add", {"user": fake_discord.users["player"]}, user="gm")
+    assert (await fake_discord.invoke("roll", hidden, user="player")).embeds  # co-GM

@@ -51,7 +51,7 @@ async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
     assert logged.kind == "cosmos.roll" and logged.payload["result"]["success"] == expected.success
 
 
-async def test_critical_success_is_unmistakable_and_shows_the_scale_effect(
+async def test_ruling_crits_highlighted_critical_success_shows_the_scale_effect(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     roll_options = {"attribute": 1, "skill": 1, "tn": 30, "advantage": 5}
@@ -191,7 +191,7 @@ async def test_odds_base_pool_needs_a_critical_against_tn_20_without_modifiers(
     assert fields["Success"] == "1.00%" and fields["Critical success"] == "1.00%"
 
 
-async def test_challenge_needs_a_gm_and_a_cosmos_campaign(
+async def test_ruling_campaign_state_commands_need_a_campaign_of_that_system(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     start = {"name": "Escape", "tn": 12, "successes": 3, "max_rolls": 5}
@@ -307,3 +307,23 @@ async def test_duplicate_open_challenge_name_is_refused(
         "cosmos challenge start", {**start, "name": "ESCAPE"}, user="gm"
     )
     assert again.ephemeral and "already open" in again.content
+
+
+async def test_ruling_ended_challenge_is_announced_publicly_even_after_a_hidden_roll(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    await fake_discord.invoke(
+        "cosmos challenge start",
+        {"name": "Ambush", "tn": 40, "successes": 1, "max_rolls": 1},
+        user="gm",
+    )
+    roll_options = {"attribute": 0, "skill": 0, "tn": 40}
+    dicebot.rng = new_rng(seed_where(lambda r: not r.success, **roll_options))
+    secret = await fake_discord.invoke(
+        "cosmos roll", {**roll_options, "challenge": "Ambush", "hidden": True}, user="gm"
+    )
+    assert secret.ephemeral
+    [announcement] = await fake_discord.wait_channel_messages(fake_discord.channel_id, 1)
+    assert announcement["embeds"][0]["title"] == "🪦 Challenge lost: Ambush"
+    assert not announcement.get("flags")

@@ -15,7 +15,7 @@ async def start_campaign(fake: FakeDiscord) -> None:
     await fake.invoke("campaign start", {"system": "cosmos", "name": "Voidrunners"}, user="gm")
 
 
-async def test_public_roll_shows_seeded_dice_and_is_logged(
+async def test_ruling_stateless_roll_works_without_campaign_and_is_logged(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     expected = roll_expression("4d6kh3+2", new_rng(DICE_SEED))
@@ -46,7 +46,7 @@ async def test_bad_expression_gets_an_ephemeral_explanation(
     assert await dicebot.storage.rolls.get(1) is None
 
 
-async def test_gm_hidden_roll_is_private_logged_and_revealed_later(
+async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
@@ -65,7 +65,7 @@ async def test_gm_hidden_roll_is_private_logged_and_revealed_later(
     assert (await dicebot.storage.rolls.get(roll_id)).revealed_at is not None
 
 
-async def test_player_hidden_roll_is_refused_and_nothing_rolled(
+async def test_ruling_hidden_player_is_refused_and_nothing_rolled(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
@@ -79,7 +79,7 @@ async def test_player_hidden_roll_is_refused_and_nothing_rolled(
     assert expected.breakdown in public.embeds[0]["description"]
 
 
-async def test_manage_server_member_may_roll_hidden_without_campaign(
+async def test_ruling_gms_manage_server_member_is_gm_even_without_campaign(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     reply = await fake_discord.invoke("roll", {"expression": "1d6", "hidden": True}, user="admin")

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import RulesError, new_rng
+from rules import RulesError, cosmos, new_rng
 from rules.cosmos import (
     ADVANTAGE_CAP,
     ATTRIBUTE_MAX,
@@ -590,3 +590,12 @@ def test_scale_and_action_names_parse_with_helpful_errors() -> None:
         parse_action(Scale.VEHICLE, "dogfight")
     assert Action.FLEET.display_name == "Fleet Command"
     assert Scale.CAPITAL.display_name == "Capital"
+
+
+def test_gm_abandons_an_open_challenge_only_once() -> None:
+    challenge = cosmos.start_challenge("Escape", 12, 2, 3)
+    ended = cosmos.abandon_challenge(challenge)
+    assert ended.status is cosmos.ChallengeStatus.ABANDONED
+    assert (ended.successes, ended.rolls_used) == (0, 0)
+    with pytest.raises(RulesError, match="has ended"):
+        cosmos.abandon_challenge(ended)
