@@ -15,7 +15,7 @@ from bot.options import choices_of
 from bot.render import cosmos as render
 from bot.render.charts import distribution_chart
 from bot.storage.cosmos import ChallengeStore
-from bot.table import Table, send_roll
+from bot.table import Table, publish_roll, send_roll
 from bot.tables import load_table
 from rules import cosmos
 from rules.choices import parse_choice
@@ -92,15 +92,15 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             effects=self.effects,
         )
         embed = render.check(result, interaction.user.display_name)
-        entry = table.roll_entry(
-            kind="cosmos.roll", hidden=hidden, result=dataclasses.asdict(result), embed=embed
-        )
+        logged = {"kind": "cosmos.roll", "hidden": hidden, "result": dataclasses.asdict(result)}
         if challenge is None:
-            roll_id = await self.storage.rolls.record(entry)
-            await send_roll(interaction, roll_id, hidden=hidden, embed=embed)
+            await publish_roll(interaction, self.storage, table, embed=embed, **logged)
             return
         counted = await self.challenges.count_roll(
-            campaign, challenge, lambda state: cosmos.advance_challenge(state, result), entry
+            campaign,
+            challenge,
+            lambda state: cosmos.advance_challenge(state, result),
+            table.roll_entry(embed=embed, **logged),
         )
         embed.add_field(
             name="Challenge", value=render.challenge_progress(counted.after), inline=False
@@ -147,12 +147,15 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             vs_advantage=vs_advantage,
             vs_disadvantage=vs_disadvantage,
         )
-        embed = render.opposed(result, interaction.user.display_name)
-        entry = table.roll_entry(
-            kind="cosmos.opposed", hidden=hidden, result=dataclasses.asdict(result), embed=embed
+        await publish_roll(
+            interaction,
+            self.storage,
+            table,
+            kind="cosmos.opposed",
+            hidden=hidden,
+            result=dataclasses.asdict(result),
+            embed=render.opposed(result, interaction.user.display_name),
         )
-        roll_id = await self.storage.rolls.record(entry)
-        await send_roll(interaction, roll_id, hidden=hidden, embed=embed)
 
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
     @app_commands.describe(
