@@ -1,13 +1,32 @@
 """Pure game rules: dice, exact odds and one module per system.
 
 Nothing here imports discord, storage or does I/O; every random function takes an injected
-``numpy.random.Generator``.
+``numpy.random.Generator``. The engine at a glance:
+
+- ``randomness``: the injectable source (``new_rng``, ``roll_dice``).
+- ``odds``: exact distributions (dice sums, keep-k of n, thresholds) for every system's odds.
+- ``expressions``: standard dice notation for ``/roll`` (on avrae's d20).
+- ``campaigns``, ``choices``, ``systems``: campaign settings and the five systems.
+- one module per system: ``cosmos`` (Cosmos Engine).
 """
 
 from __future__ import annotations
 
+from rules import campaigns, choices, cosmos, expressions, odds
 from rules.errors import RulesError
 from rules.randomness import Rng, new_rng, roll_dice, roll_die
 from rules.systems import System
 
-__all__ = ["Rng", "RulesError", "System", "new_rng", "roll_dice", "roll_die"]
+__all__ = [
+    "Rng",
+    "RulesError",
+    "System",
+    "campaigns",
+    "choices",
+    "cosmos",
+    "expressions",
+    "new_rng",
+    "odds",
+    "roll_dice",
+    "roll_die",
+]
