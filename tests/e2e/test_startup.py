@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import sys
 from pathlib import Path
 
+import pytest
+
+from bot.client import create_bot
+from bot.config import Settings
+from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
 STARTUP_TIMEOUT_SECONDS = 30
@@ -44,8 +50,9 @@ async def test_bot_process_starts_syncs_and_answers(
     try:
         async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
             await fake_discord.wait_until(
-                lambda: bool(fake_discord.synced_commands(guild=True))
-                and fake_discord.bot_connected,
+                lambda: (
+                    bool(fake_discord.synced_commands(guild=True)) and fake_discord.bot_connected
+                ),
                 "command sync and gateway connection",
             )
         reply = await fake_discord.invoke("roll", {"expression": "2d6"}, user="player")
@@ -70,3 +77,39 @@ async def test_token_rejected_by_discord_exits_2_naming_the_variable(
     assert process.returncode == 2
     assert "Traceback" not in stderr.decode()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
+
+
+async def test_without_guild_id_commands_sync_globally(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    settings = Settings(
+        token=fake_discord.token,
+        database_path=tmp_path / "bot.db",
+        api_base=fake_discord.api_base,
+        gateway_url=fake_discord.gateway_url,
+    )
+    async with run_bot(fake_discord, create_bot(settings)):
+        global_names = {command["name"] for command in fake_discord.synced_commands(guild=False)}
+        assert {"campaign", "cosmos", "roll"} <= global_names
+        assert fake_discord.synced_commands(guild=True) == []
+
+
+async def test_second_start_applies_no_migration_and_keeps_state(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(
+        token=fake_discord.token,
+        database_path=tmp_path / "bot.db",
+        guild_id=fake_discord.guild_id,
+        api_base=fake_discord.api_base,
+        gateway_url=fake_discord.gateway_url,
+    )
+    caplog.set_level(logging.INFO, logger="bot.storage.database")
+    async with run_bot(fake_discord, create_bot(settings)):
+        await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Kept"})
+    assert "Applied migrations 0001_foundation" in caplog.text
+    caplog.clear()
+    async with run_bot(fake_discord, create_bot(settings)):
+        reply = await fake_discord.invoke("campaign info", {}, user="player")
+        assert reply.embeds[0]["title"] == "📖 Kept"
+    assert "Applied migrations" not in caplog.text
