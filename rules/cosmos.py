@@ -121,6 +121,14 @@ def _require_whole(label: str, value: object, low: int, high: int) -> int:
     return int(value)
 
 
+def _require_modifiers(attribute: object, skill: object, side: str = "") -> tuple[int, int]:
+    """Return Attribute and Skill checked against 0-5; ``side`` prefixes the messages."""
+    return (
+        _require_whole(f"{side}Attribute".capitalize(), attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX),
+        _require_whole(f"{side}Skill".capitalize(), skill, SKILL_MIN, SKILL_MAX),
+    )
+
+
 def _require_count(label: str, value: object) -> int:
     """Return an advantage/disadvantage source count, refusing negatives with a hint."""
     if isinstance(value, int | np.integer) and not isinstance(value, bool) and value < 0:
@@ -475,8 +483,7 @@ def roll(
         ValueError: a scale is given without the ``effects`` table (a bug in the caller).
     """
     pool = Pool(advantage, disadvantage)
-    attribute = _require_whole("Attribute", attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX)
-    skill = _require_whole("Skill", skill, SKILL_MIN, SKILL_MAX)
+    attribute, skill = _require_modifiers(attribute, skill)
     label = difficulty(tn)
     if (scale is None) != (action is None):
         raise RulesError("Give both a scale and an action for critical effects, or neither.")
@@ -526,10 +533,8 @@ def opposed(
         defender_pool = Pool(vs_advantage, vs_disadvantage)
     except RulesError as error:
         raise RulesError(f"Defender: {error}") from None
-    attribute = _require_whole("Attribute", attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX)
-    skill = _require_whole("Skill", skill, SKILL_MIN, SKILL_MAX)
-    vs_attribute = _require_whole("Defender attribute", vs_attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX)
-    vs_skill = _require_whole("Defender skill", vs_skill, SKILL_MIN, SKILL_MAX)
+    attribute, skill = _require_modifiers(attribute, skill)
+    vs_attribute, vs_skill = _require_modifiers(vs_attribute, vs_skill, side="Defender ")
     attacker = _roll_pool(rng, attribute, skill, attacker_pool)
     defender = _roll_pool(rng, vs_attribute, vs_skill, defender_pool)
     winner = Side.ATTACKER if attacker.total > defender.total else Side.DEFENDER
@@ -573,8 +578,7 @@ def odds(
 ) -> CosmosOdds:
     """Return the exact chances of success and criticals for one roll (no sampling)."""
     pool = Pool(advantage, disadvantage)
-    attribute = _require_whole("Attribute", attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX)
-    skill = _require_whole("Skill", skill, SKILL_MIN, SKILL_MAX)
+    attribute, skill = _require_modifiers(attribute, skill)
     modifier = attribute + skill
     label = difficulty(tn)
     kept = keep(pool.dice, DIE_SIDES, KEPT_DICE, pool.keep)
