@@ -138,9 +138,7 @@ def conversion(result: Conversion) -> discord.Embed:
         lines.append(f"Era {result.era.value}: +{result.era_dice} advantage")
     if result.situational:
         kind = "advantage" if result.situational_dice >= 0 else "disadvantage"
-        lines.append(
-            f"Situational {result.situational:+d}: +{abs(result.situational_dice)} {kind}"
-        )
+        lines.append(f"Situational {result.situational:+d}: +{abs(result.situational_dice)} {kind}")
     if result.rating:
         lines.append(f"System rating {result.rating}: +{result.rating_dice} advantage")
     pool = result.pool

@@ -108,11 +108,14 @@ class ChallengeStore:
 
     async def open_challenges(self, campaign: Campaign) -> list[Challenge]:
         """List the campaign's open challenges, oldest first."""
-        async with self._database.read() as connection, connection.execute(
-            f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
-            " AND status = 'open' ORDER BY id",
-            (campaign.id,),
-        ) as cursor:
+        async with (
+            self._database.read() as connection,
+            connection.execute(
+                f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
+                " AND status = 'open' ORDER BY id",
+                (campaign.id,),
+            ) as cursor,
+        ):
             return [_challenge(row) async for row in cursor]
 
     async def count_roll(

@@ -123,10 +123,21 @@ class Reply:
     message: FakeMessage | None = None  # "@original": the response message
     followups: list[FakeMessage] = field(default_factory=list)
     completed: bool = False  # a deferral was followed by an edit or a followup
+    # time.perf_counter() when the fake sent the interaction and when the bot's callback had
+    # fully arrived (body read), for benchmarks; None until then.
+    sent_at: float | None = None
+    answered_at: float | None = None
 
     @property
     def callback_type(self) -> int | None:
         return None if self.raw is None else int(self.raw["type"])
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from sending the interaction to the callback's arrival, once answered."""
+        if self.sent_at is None or self.answered_at is None:
+            return None
+        return self.answered_at - self.sent_at
 
     @property
     def deferred(self) -> bool:

@@ -21,6 +21,13 @@ general ``wait_until``. Every wait gives up after ``fake.timeout`` seconds (5 by
 a TimeoutError naming what it waited for; wrap a call in ``asyncio.timeout()`` to wait less
 (there is no per-call ``timeout=``: ruff's ASYNC109 asks for exactly that).
 
+For load generation (bench/), ``send`` sends a slash command like ``invoke`` but returns its
+``Reply`` at once; ``wait_answered(replies)`` waits for many, and ``forget(replies)`` lets the
+fake drop answered ones. Each Reply stamps ``sent_at`` and ``answered_at``
+(``time.perf_counter()``, the callback's body fully read), so ``reply.latency`` does not depend
+on when the waiting task wakes up. ``identified_at`` and ``synced_at`` stamp the bot's gateway
+IDENTIFY and its latest command sync the same way.
+
 Every request to a route the fake does not implement is answered 404 and recorded in
 ``unhandled_requests``; every log record at ERROR or above is recorded in ``error_logs``.
 ``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs).
@@ -35,6 +42,7 @@ import logging
 import re
 import secrets
 import socket
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -101,6 +109,8 @@ class FakeDiscord:
         self.error_logs: list[str] = []
         self.errors_expected = False
         self.sync_count = 0
+        self.synced_at: float | None = None  # time.perf_counter() of the latest sync
+        self.identified_at: float | None = None  # ... and of the latest gateway IDENTIFY
         self._synced: dict[int | None, list[JSON]] = {}  # guild id (None: global) -> commands
         self._replies: dict[str, Reply] = {}  # interaction token -> reply
         self._channel_messages: dict[int, list[FakeMessage]] = {}
@@ -196,6 +206,22 @@ class FakeDiscord:
         ``stale_client=True`` skips the choice and range checks, as a Discord client holding an
         outdated copy of the commands would (a choice since removed, a changed range).
         """
+        reply = await self.send(
+            command, options, user=user, channel=channel, stale_client=stale_client
+        )
+        await self._wait_settled(reply, f"/{command}", wait_deferred)
+        return reply
+
+    async def send(
+        self,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        user: str | FakeUser = "gm",
+        channel: int | None = None,
+        stale_client: bool = False,
+    ) -> Reply:
+        """Send a slash command like ``invoke``, but return its Reply at once, unanswered."""
         root, *path = command.split()
         definition, from_guild_tree = self._find_command(root)
         resolved: JSON = {}
@@ -212,7 +238,7 @@ class FakeDiscord:
         if from_guild_tree:
             data["guild_id"] = str(self.guild_id)
         payload = self._interaction(2, data, self._person(user), channel or self.channel_id)
-        return await self._send_interaction(payload, None, f"/{command}", wait_deferred)
+        return await self._send_interaction(payload, None)
 
     async def click(
         self,
@@ -240,9 +266,29 @@ class FakeDiscord:
             data["values"] = values
         payload = self._interaction(3, data, self._person(user), message.channel_id)
         payload["message"] = message.raw
-        return await self._send_interaction(
-            payload, message, f"the click on {custom_id!r}", wait_deferred
+        reply = await self._send_interaction(payload, message)
+        await self._wait_settled(reply, f"the click on {custom_id!r}", wait_deferred)
+        return reply
+
+    async def wait_answered(self, replies: list[Reply], *, wait_deferred: bool = True) -> None:
+        """Wait until the bot has answered every one of ``replies`` (from ``send``)."""
+        settled = 0  # replies[:settled] are answered; checked in order, so waking is cheap
+
+        def all_settled() -> bool:
+            nonlocal settled
+            while settled < len(replies) and replies[settled].settled(wait_deferred):
+                settled += 1
+            return settled == len(replies)
+
+        await self.wait_until(
+            all_settled, f"the bot to answer {len(replies)} interactions (answered {settled})"
         )
+
+    def forget(self, replies: list[Reply]) -> None:
+        """Drop answered replies, so a long benchmark does not keep every one; the bot can no
+        longer edit them or send followups to them."""
+        for reply in replies:
+            self._replies.pop(reply.interaction["token"], None)
 
     async def wait_until(self, predicate: Callable[[], object], what: str) -> None:
         """Wait until ``predicate()`` is true; raise TimeoutError naming ``what`` otherwise."""
@@ -396,18 +442,15 @@ class FakeDiscord:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
 
-    async def _send_interaction(
-        self,
-        payload: JSON,
-        source: FakeMessage | None,
-        what: str,
-        wait_deferred: bool,
-    ) -> Reply:
+    async def _send_interaction(self, payload: JSON, source: FakeMessage | None) -> Reply:
         reply = Reply(interaction=payload, source=source)
         self._replies[payload["token"]] = reply
+        reply.sent_at = time.perf_counter()
         await self._dispatch("INTERACTION_CREATE", payload)
-        await self.wait_until(lambda: reply.settled(wait_deferred), f"the bot to answer {what}")
         return reply
+
+    async def _wait_settled(self, reply: Reply, what: str, wait_deferred: bool) -> None:
+        await self.wait_until(lambda: reply.settled(wait_deferred), f"the bot to answer {what}")
 
     # -- gateway ---------------------------------------------------------------------------
 
@@ -436,6 +479,7 @@ class FakeDiscord:
         if op == 1:  # heartbeat
             await websocket.send_json({"op": 11})
         elif op == 2:  # identify
+            self.identified_at = time.perf_counter()
             self._gateway = websocket
             await self._dispatch("READY", self._ready_payload())
             await self._dispatch("GUILD_CREATE", self._guild_payload())
@@ -493,6 +537,7 @@ class FakeDiscord:
         commands = [self._registered(command, guild_id) for command in await request.json()]
         self._synced[guild_id] = commands
         self.sync_count += 1
+        self.synced_at = time.perf_counter()
         self._notify()
         return _json(commands)
 
@@ -522,6 +567,7 @@ class FakeDiscord:
         if reply.raw is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         body, files = await _read_body(request)
+        reply.answered_at = time.perf_counter()
         kind = int(body["type"])
         data = body.get("data") or {}
         if kind in (4, 5):  # a new message; type 5 shows "is thinking…" until completed

@@ -183,6 +183,18 @@ async def test_button_click_edits_the_message(fake: FakeDiscord) -> None:
     assert reply.content == "player chose yes"  # the same message, edited in place
 
 
+async def test_send_returns_at_once_and_stamps_the_answer(fake: FakeDiscord) -> None:
+    replies = [await fake.send("roll", {"dice": f"{n}d6"}) for n in range(1, 4)]
+    assert fake.sync_count and fake.synced_at and fake.identified_at
+
+    await fake.wait_answered(replies)
+
+    assert [reply.embeds[0]["title"] for reply in replies] == ["Roll 1d6", "Roll 2d6", "Roll 3d6"]
+    assert all(reply.latency is not None and reply.latency > 0 for reply in replies)
+    fake.forget(replies)
+    assert not fake._replies
+
+
 async def test_invoke_rejects_options_the_command_does_not_take(fake: FakeDiscord) -> None:
     with pytest.raises(ValueError, match="unknown option"):
         await fake.invoke("roll", {"dice": "d20", "nope": 1})
