@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.errors import CommandError
-from bot.storage.database import Database
+from bot.storage.database import Database, fetch_one
 from rules.campaigns import CampaignSettings, EdgeOption, Skin
 from rules.systems import System
 
@@ -49,16 +49,16 @@ class TrackSummary:
     maximum: int
 
 
-_CAMPAIGN_COLUMNS = (
-    "id, guild_id, channel_id, system, name, skin, edge_option, lingering_taint, created_by"
+# One query per campaign, GMs included: each query is a trip to the database thread.
+_ACTIVE_CAMPAIGN = (
+    "SELECT id, guild_id, channel_id, system, name, skin, edge_option, lingering_taint,"
+    " created_by, (SELECT group_concat(user_id) FROM campaign_gms"
+    " WHERE campaign_id = campaigns.id) AS gm_ids"
+    " FROM campaigns WHERE channel_id = ? AND ended_at IS NULL"
 )
 
 
-async def _load_campaign(connection: aiosqlite.Connection, row: aiosqlite.Row) -> Campaign:
-    async with connection.execute(
-        "SELECT user_id FROM campaign_gms WHERE campaign_id = ?", (row["id"],)
-    ) as cursor:
-        gm_ids = frozenset(gm["user_id"] for gm in await cursor.fetchall())
+def _campaign(row: aiosqlite.Row) -> Campaign:
     return Campaign(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -71,25 +71,21 @@ async def _load_campaign(connection: aiosqlite.Connection, row: aiosqlite.Row) -
             lingering_taint=bool(row["lingering_taint"]),
         ),
         created_by=row["created_by"],
-        gm_ids=gm_ids,
+        gm_ids=frozenset(int(gm) for gm in (row["gm_ids"] or "").split(",") if gm),
     )
 
 
 async def _active_in(connection: aiosqlite.Connection, channel_id: int) -> Campaign | None:
-    async with connection.execute(
-        f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE channel_id = ? AND ended_at IS NULL",
-        (channel_id,),
-    ) as cursor:
-        row = await cursor.fetchone()
-    return None if row is None else await _load_campaign(connection, row)
+    row = await fetch_one(connection, _ACTIVE_CAMPAIGN, (channel_id,))
+    return None if row is None else _campaign(row)
 
 
 async def _require_running(connection: aiosqlite.Connection, campaign: Campaign) -> None:
-    async with connection.execute(
-        "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
-    ) as cursor:
-        if await cursor.fetchone() is None:
-            raise CommandError(f"The campaign **{campaign.settings.name}** has already ended.")
+    row = await fetch_one(
+        connection, "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
+    )
+    if row is None:
+        raise CommandError(f"The campaign **{campaign.settings.name}** has already ended.")
 
 
 class CampaignStore:
@@ -100,8 +96,8 @@ class CampaignStore:
 
     async def active(self, channel_id: int) -> Campaign | None:
         """Return the running campaign of a channel, if any."""
-        async with self._database.read() as connection:
-            return await _active_in(connection, channel_id)
+        row = await self._database.fetch_one(_ACTIVE_CAMPAIGN, (channel_id,))
+        return None if row is None else _campaign(row)
 
     async def start(
         self, *, guild_id: int | None, channel_id: int, user_id: int, settings: CampaignSettings
@@ -180,30 +176,22 @@ class CampaignStore:
 
     async def characters(self, campaign: Campaign) -> list[CharacterSummary]:
         """List the campaign's characters by name."""
-        async with (
-            self._database.read() as connection,
-            connection.execute(
-                "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY name",
-                (campaign.id,),
-            ) as cursor,
-        ):
-            return [
-                CharacterSummary(row["id"], row["user_id"], row["name"]) async for row in cursor
-            ]
+        rows = await self._database.fetch_all(
+            "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY name",
+            (campaign.id,),
+        )
+        return [CharacterSummary(row["id"], row["user_id"], row["name"]) for row in rows]
 
     async def tracks(self, campaign: Campaign) -> list[TrackSummary]:
         """List the campaign's tracks, party tracks first."""
-        async with (
-            self._database.read() as connection,
-            connection.execute(
-                "SELECT tracks.name, characters.name AS character_name, value, maximum"
-                " FROM tracks LEFT JOIN characters ON characters.id = tracks.character_id"
-                " WHERE tracks.campaign_id = ?"
-                " ORDER BY tracks.character_id IS NOT NULL, characters.name, tracks.name",
-                (campaign.id,),
-            ) as cursor,
-        ):
-            return [
-                TrackSummary(row["name"], row["character_name"], row["value"], row["maximum"])
-                async for row in cursor
-            ]
+        rows = await self._database.fetch_all(
+            "SELECT tracks.name, characters.name AS character_name, value, maximum"
+            " FROM tracks LEFT JOIN characters ON characters.id = tracks.character_id"
+            " WHERE tracks.campaign_id = ?"
+            " ORDER BY tracks.character_id IS NOT NULL, characters.name, tracks.name",
+            (campaign.id,),
+        )
+        return [
+            TrackSummary(row["name"], row["character_name"], row["value"], row["maximum"])
+            for row in rows
+        ]

@@ -9,7 +9,7 @@ import aiosqlite
 
 from bot.errors import CommandError
 from bot.storage.campaigns import Campaign
-from bot.storage.database import Database
+from bot.storage.database import Database, fetch_one
 from bot.storage.rolls import RollEntry, insert_roll
 from rules.cosmos import Challenge, ChallengeStatus
 
@@ -39,15 +39,13 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
     )
 
 
-async def _open_row(
-    connection: aiosqlite.Connection, campaign: Campaign, name: str
-) -> aiosqlite.Row:
-    async with connection.execute(
-        f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
-        " AND name = ? COLLATE NOCASE AND status = 'open'",
-        (campaign.id, name.strip()),
-    ) as cursor:
-        row = await cursor.fetchone()
+_OPEN_CHALLENGE = (
+    f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
+    " AND name = ? COLLATE NOCASE AND status = 'open'"
+)
+
+
+def _found(row: aiosqlite.Row | None, name: str) -> aiosqlite.Row:
     if row is None:
         raise CommandError(
             f"There is no open challenge called **{name.strip()}** here. "
@@ -55,6 +53,12 @@ async def _open_row(
             "`/cosmos challenge start`."
         )
     return row
+
+
+async def _open_row(
+    connection: aiosqlite.Connection, campaign: Campaign, name: str
+) -> aiosqlite.Row:
+    return _found(await fetch_one(connection, _OPEN_CHALLENGE, (campaign.id, name.strip())), name)
 
 
 async def _save(connection: aiosqlite.Connection, challenge_id: int, challenge: Challenge) -> None:
@@ -103,20 +107,17 @@ class ChallengeStore:
 
     async def get_open(self, campaign: Campaign, name: str) -> Challenge:
         """Return the open challenge called ``name`` or explain that there is none."""
-        async with self._database.read() as connection:
-            return _challenge(await _open_row(connection, campaign, name))
+        row = await self._database.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip()))
+        return _challenge(_found(row, name))
 
     async def open_challenges(self, campaign: Campaign) -> list[Challenge]:
         """List the campaign's open challenges, oldest first."""
-        async with (
-            self._database.read() as connection,
-            connection.execute(
-                f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
-                " AND status = 'open' ORDER BY id",
-                (campaign.id,),
-            ) as cursor,
-        ):
-            return [_challenge(row) async for row in cursor]
+        rows = await self._database.fetch_all(
+            f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
+            " AND status = 'open' ORDER BY id",
+            (campaign.id,),
+        )
+        return [_challenge(row) for row in rows]
 
     async def count_roll(
         self,

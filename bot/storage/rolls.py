@@ -10,7 +10,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import CommandError
-from bot.storage.database import Database
+from bot.storage.database import Database, fetch_one
 
 __all__ = ["LoggedRoll", "RollEntry", "RollLog", "insert_roll"]
 
@@ -60,21 +60,27 @@ class RollEntry:
     payload: dict[str, Any]
 
 
+_INSERT_ROLL = (
+    "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden, payload)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _roll_values(entry: RollEntry) -> tuple[object, ...]:
+    return (
+        entry.campaign_id,
+        entry.guild_id,
+        entry.channel_id,
+        entry.user_id,
+        entry.kind,
+        int(entry.hidden),
+        json.dumps(entry.payload, separators=(",", ":"), default=_json_default),
+    )
+
+
 async def insert_roll(connection: aiosqlite.Connection, entry: RollEntry) -> int:
     """Log a roll inside the caller's transaction, so a state change and its roll land together."""
-    cursor = await connection.execute(
-        "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden, payload)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            entry.campaign_id,
-            entry.guild_id,
-            entry.channel_id,
-            entry.user_id,
-            entry.kind,
-            int(entry.hidden),
-            json.dumps(entry.payload, separators=(",", ":"), default=_json_default),
-        ),
-    )
+    cursor = await connection.execute(_INSERT_ROLL, _roll_values(entry))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 
@@ -93,26 +99,22 @@ class RollLog:
         self._database = database
 
     async def record(self, entry: RollEntry) -> int:
-        """Log a roll and return its id."""
-        async with self._database.transaction() as connection:
-            return await insert_roll(connection, entry)
+        """Log a roll (one INSERT, its own transaction) and return its id."""
+        return await self._database.insert(_INSERT_ROLL, _roll_values(entry))
 
     async def get(self, roll_id: int) -> LoggedRoll | None:
         """Return a logged roll by id."""
-        async with (
-            self._database.read() as connection,
-            connection.execute(f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)) as cursor,
-        ):
-            row = await cursor.fetchone()
+        row = await self._database.fetch_one(
+            f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
+        )
         return None if row is None else _from_row(row)
 
     async def reveal(self, roll_id: int, channel_id: int) -> LoggedRoll:
         """Mark a hidden roll of this channel revealed and return it; refuse anything else."""
         async with self._database.transaction() as connection:
-            async with connection.execute(
-                f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
+            row = await fetch_one(
+                connection, f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
+            )
             if row is None:
                 raise CommandError(f"There is no roll #{roll_id}.")
             roll = _from_row(row)
@@ -122,11 +124,11 @@ class RollLog:
                 raise CommandError(f"Roll #{roll_id} was not hidden: everyone saw it already.")
             if roll.revealed_at is not None:
                 raise CommandError(f"Roll #{roll_id} was already revealed.")
-            async with connection.execute(
+            revealed = await fetch_one(
+                connection,
                 "UPDATE rolls SET revealed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
                 " WHERE id = ? RETURNING revealed_at",
                 (roll_id,),
-            ) as cursor:
-                revealed = await cursor.fetchone()
+            )
         assert revealed is not None
         return replace(roll, revealed_at=revealed["revealed_at"])

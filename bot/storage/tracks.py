@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.errors import CommandError
-from bot.storage.database import Database
+from bot.storage.database import Database, fetch_one
 
 __all__ = ["TrackChange", "TrackStore"]
 
@@ -43,12 +43,12 @@ class TrackStore:
                 " maximum) VALUES (?, ?, ?, ?, ?, ?)",
                 (campaign_id, character_id, name, start, minimum, maximum),
             )
-            async with connection.execute(
+            row = await fetch_one(
+                connection,
                 "SELECT id, value FROM tracks WHERE campaign_id = ?"
                 " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
                 (campaign_id, character_id, name),
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             assert row is not None
             before = row["value"]
             after = before + delta
@@ -64,13 +64,9 @@ class TrackStore:
         self, campaign_id: int, name: str, *, character_id: int | None = None
     ) -> int | None:
         """Return a track's value, or None if it was never set."""
-        async with (
-            self._database.read() as connection,
-            connection.execute(
-                "SELECT value FROM tracks WHERE campaign_id = ?"
-                " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
-                (campaign_id, character_id, name),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
+        row = await self._database.fetch_one(
+            "SELECT value FROM tracks WHERE campaign_id = ?"
+            " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
+            (campaign_id, character_id, name),
+        )
         return None if row is None else row["value"]

@@ -61,11 +61,9 @@ def test_migrations_upgrade_an_older_database(tmp_path: Path) -> None:
 
 
 async def test_connection_uses_wal_foreign_keys_and_busy_timeout(storage: Storage) -> None:
-    async with storage.database.read() as connection:
-        pragmas = {}
-        for name in ("journal_mode", "foreign_keys", "busy_timeout"):
-            async with connection.execute(f"PRAGMA {name}") as cursor:
-                pragmas[name] = (await cursor.fetchone())[0]
+    pragmas = {}
+    for name in ("journal_mode", "foreign_keys", "busy_timeout"):
+        pragmas[name] = (await storage.database.fetch_one(f"PRAGMA {name}"))[0]
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
 
 
