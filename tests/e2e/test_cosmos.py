@@ -12,6 +12,7 @@ from bot.render.style import Colour
 from rules import cosmos
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -27,6 +28,16 @@ def seed_where(predicate: Callable[[cosmos.CheckResult], bool], **roll_options: 
 
 async def start_campaign(fake: FakeDiscord, system: str = "cosmos") -> None:
     await fake.invoke("campaign start", {"system": system, "name": "Voidrunners"}, user="gm")
+
+
+async def open_challenge(
+    fake: FakeDiscord, name: str, *, tn: int, successes: int, max_rolls: int
+) -> Reply:
+    return await fake.invoke(
+        "cosmos challenge start",
+        {"name": name, "tn": tn, "successes": successes, "max_rolls": max_rolls},
+        user="gm",
+    )
 
 
 async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
@@ -208,11 +219,7 @@ async def test_challenge_counts_rolls_and_announces_the_win(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
-    opened = await fake_discord.invoke(
-        "cosmos challenge start",
-        {"name": "Escape", "tn": 2, "successes": 2, "max_rolls": 5},
-        user="gm",
-    )
+    opened = await open_challenge(fake_discord, "Escape", tn=2, successes=2, max_rolls=5)
     assert not opened.ephemeral and "Escape" in opened.embeds[0]["title"]
     roll_options = {"attribute": 5, "skill": 5, "tn": 2}
     # With +10 against TN 2 only a critical failure fails; pick dice that succeed plainly.
@@ -241,11 +248,7 @@ async def test_challenge_is_lost_when_the_rolls_run_out(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
-    await fake_discord.invoke(
-        "cosmos challenge start",
-        {"name": "Hold the line", "tn": 40, "successes": 1, "max_rolls": 1},
-        user="gm",
-    )
+    await open_challenge(fake_discord, "Hold the line", tn=40, successes=1, max_rolls=1)
     roll_options = {"attribute": 0, "skill": 0, "tn": 40}
     dicebot.rng = new_rng(seed_where(lambda r: not r.success, **roll_options))
     reply = await fake_discord.invoke(
@@ -264,11 +267,7 @@ async def test_roll_into_a_missing_challenge_or_at_the_wrong_tn_rolls_nothing(
         "cosmos roll", {"attribute": 1, "skill": 1, "tn": 12, "challenge": "Nope"}, user="player"
     )
     assert missing.ephemeral and "no open challenge called **Nope**" in missing.content
-    await fake_discord.invoke(
-        "cosmos challenge start",
-        {"name": "Escape", "tn": 12, "successes": 2, "max_rolls": 3},
-        user="gm",
-    )
+    await open_challenge(fake_discord, "Escape", tn=12, successes=2, max_rolls=3)
     wrong_tn = await fake_discord.invoke(
         "cosmos roll", {"attribute": 1, "skill": 1, "tn": 14, "challenge": "Escape"}, user="player"
     )
@@ -282,11 +281,7 @@ async def test_gm_ends_a_challenge_early_and_it_is_announced(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
-    await fake_discord.invoke(
-        "cosmos challenge start",
-        {"name": "Escape", "tn": 12, "successes": 2, "max_rolls": 3},
-        user="gm",
-    )
+    await open_challenge(fake_discord, "Escape", tn=12, successes=2, max_rolls=3)
     refused = await fake_discord.invoke("cosmos challenge end", {"name": "Escape"}, user="player")
     assert refused.ephemeral and "Only a GM can end a challenge" in refused.content
     reply = await fake_discord.invoke("cosmos challenge end", {"name": "Escape"}, user="gm")
@@ -313,11 +308,7 @@ async def test_ruling_ended_challenge_is_announced_publicly_even_after_a_hidden_
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
-    await fake_discord.invoke(
-        "cosmos challenge start",
-        {"name": "Ambush", "tn": 40, "successes": 1, "max_rolls": 1},
-        user="gm",
-    )
+    await open_challenge(fake_discord, "Ambush", tn=40, successes=1, max_rolls=1)
     roll_options = {"attribute": 0, "skill": 0, "tn": 40}
     dicebot.rng = new_rng(seed_where(lambda r: not r.success, **roll_options))
     secret = await fake_discord.invoke(
