@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.options import choices_of
 from bot.render import cosmos as render
-from bot.render.charts import distribution_chart
+from bot.render.charts import draw_chart, warm_up
 from bot.storage.cosmos import ChallengeStore
 from bot.table import Table, publish_roll, send_roll
 from bot.tables import load_table
@@ -47,6 +47,14 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         self.challenges = ChallengeStore(bot.storage.database)
         self.effects = load_table("cosmos/critical_effects.toml", cosmos.parse_critical_effects)
         self.conversion_tables = load_table("cosmos/conversion.toml", cosmos.parse_conversion)
+
+    async def cog_load(self) -> None:
+        # Load the chart renderer in the background: start-up stays fast and the first
+        # /cosmos odds doesn't pay matplotlib's import (~0.8 s) inside Discord's 3 s deadline.
+        self._warm_up = asyncio.create_task(warm_up())
+
+    async def cog_unload(self) -> None:
+        await self._warm_up
 
     @app_commands.command(name="roll", description="Roll 2d10 keep two + Attribute + Skill vs TN")
     @app_commands.describe(
@@ -193,9 +201,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         disadvantage: Sources = 0,
     ) -> None:
         result = cosmos.odds(attribute, skill, tn, advantage, disadvantage)
-        # Drawing takes tens of milliseconds: keep it off the event loop.
-        png = await asyncio.to_thread(
-            distribution_chart,
+        png = await draw_chart(
             result.totals,
             title=f"Totals: {render.describe_pool(result.pool)} + {attribute + skill}",
             marker=tn,

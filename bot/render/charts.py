@@ -5,7 +5,9 @@ figure registry (not thread-safe, and figures leak unless closed).
 
 Speed (an odds reply has a 60 ms budget): building a figure, its axes and tick objects costs as
 much as drawing it, so each thread keeps one figure and only updates its artists per chart (no
-state is shared between threads, and the figure count is bounded by the thread count). The bars
+state is shared between threads, and the figure count is bounded by the thread count). The bot
+draws on one dedicated thread (``draw_chart``): off the event loop, with one figure built once
+(``warm_up``) rather than a new one on each pool thread's first chart. The bars
 are one polygon collection rather than a patch each, ticks are fixed (at most eight on x, four
 on y), the title position and margins are fixed (no tight_layout), PNG compression is fast, and
 a repeated chart comes from a small cache.
@@ -13,16 +15,18 @@ a repeated chart comes from a small cache.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import math
 import threading
-from functools import lru_cache
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache, partial
 
 import numpy as np
 
 from rules.odds import Distribution
 
-__all__ = ["distribution_chart"]
+__all__ = ["distribution_chart", "draw_chart", "warm_up"]
 
 # Same hues as the embed colours (green success, dark grey failure) so chart and embed agree.
 SUCCESS_COLOUR = "#2ecc71"
@@ -44,6 +48,25 @@ def distribution_chart(
     """Render a bar per total, success bars (total >= marker) coloured, and return PNG bytes."""
     weights = tuple(int(weight) for weight in distribution.weights)
     return _render(distribution.offset, weights, title, marker, marker_label)
+
+
+# Drawing holds the GIL almost throughout, so more threads would not draw faster.
+_chart_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="charts")
+
+
+async def draw_chart(
+    distribution: Distribution, *, title: str, marker: int | None, marker_label: str
+) -> bytes:
+    """Render ``distribution_chart`` on the chart thread, keeping the event loop free."""
+    draw = partial(
+        distribution_chart, distribution, title=title, marker=marker, marker_label=marker_label
+    )
+    return await asyncio.get_running_loop().run_in_executor(_chart_thread, draw)
+
+
+async def warm_up() -> None:
+    """Import matplotlib and build the chart thread's figure, so the first odds reply is quick."""
+    await asyncio.get_running_loop().run_in_executor(_chart_thread, _chart_for_this_thread)
 
 
 class _Chart:
@@ -123,6 +146,13 @@ class _Chart:
 _per_thread = threading.local()
 
 
+def _chart_for_this_thread() -> _Chart:
+    chart: _Chart | None = getattr(_per_thread, "chart", None)
+    if chart is None:
+        chart = _per_thread.chart = _Chart()
+    return chart
+
+
 # The same odds query asked again (a table checking one roll) costs nothing; bytes are immutable
 # and 256 charts of ~17 kB stay under 5 MB.
 @lru_cache(maxsize=256)
@@ -130,8 +160,6 @@ def _render(
     offset: int, weights: tuple[int, ...], title: str, marker: int | None, marker_label: str
 ) -> bytes:
     """Draw the chart of the distribution ``offset``/``weights`` on this thread's figure."""
-    chart: _Chart | None = getattr(_per_thread, "chart", None)
-    if chart is None:
-        chart = _per_thread.chart = _Chart()
+    chart = _chart_for_this_thread()
     distribution = Distribution(offset, np.array(weights, dtype=object))
     return chart.draw(distribution, title, marker, marker_label)
