@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,10 +23,18 @@ CONFIRM_TIMEOUT_SECONDS = 120
 class ConfirmEnd(discord.ui.View):
     """The confirm button under `/campaign end`; only the GM who asked can press it."""
 
-    def __init__(self, cog: CampaignCog, requester_id: int) -> None:
+    def __init__(self, cog: CampaignCog, prompt: discord.Interaction) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT_SECONDS)
         self.cog = cog
-        self.requester_id = requester_id
+        self.prompt = prompt
+        self.requester_id = prompt.user.id
+
+    async def on_timeout(self) -> None:
+        # Buttons that no longer answer would only fail when clicked: take them away.
+        with contextlib.suppress(discord.HTTPException):
+            await self.prompt.edit_original_response(
+                content="No answer: the campaign goes on.", view=None
+            )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.requester_id:
@@ -152,7 +162,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         campaign = table.require_campaign()
         table.require_gm("end the campaign")
         await interaction.response.send_message(
-            render.end_prompt(campaign), view=ConfirmEnd(self, table.user_id), ephemeral=True
+            render.end_prompt(campaign), view=ConfirmEnd(self, interaction), ephemeral=True
         )
 
     async def end_confirmed(self, interaction: discord.Interaction) -> None:

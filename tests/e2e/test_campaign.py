@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+
 from bot.client import DiceBot
 from tests.fakediscord.server import FakeDiscord
 
@@ -192,3 +196,16 @@ async def test_ruling_gms_are_founder_co_gms_and_manage_server_members(
     assert "Only a GM" in refused.content
     await fake_discord.invoke("campaign gm add", {"user": fake_discord.users["player"]}, user="gm")
     assert (await fake_discord.invoke("roll", hidden, user="player")).embeds  # co-GM
+
+
+async def test_end_prompt_drops_its_buttons_when_unanswered(
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bot loads cogs as extensions: patch the module it actually runs.
+    monkeypatch.setattr(sys.modules["cogs.campaign"], "CONFIRM_TIMEOUT_SECONDS", 0.05)
+    await start(fake_discord)
+    prompt = await fake_discord.invoke("campaign end", {}, user="gm")
+    assert prompt.components
+    await fake_discord.wait_until(lambda: not prompt.components, "the prompt's buttons removed")
+    assert prompt.content == "No answer: the campaign goes on."
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
