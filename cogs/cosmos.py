@@ -86,8 +86,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing or ended challenge before rolling
-            campaign = table.require_campaign(System.COSMOS)
-            await self.challenges.get_open(campaign, challenge)
+            await self.challenges.get_open(table.require_campaign(System.COSMOS), challenge)
         result = cosmos.roll(
             self.bot.rng,
             attribute=attribute,
@@ -100,15 +99,36 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             effects=self.effects,
         )
         embed = render.check(result, interaction.user.display_name)
-        logged = {"kind": "cosmos.roll", "hidden": hidden, "result": dataclasses.asdict(result)}
         if challenge is None:
-            await publish_roll(interaction, self.storage, table, embed=embed, **logged)
-            return
+            await publish_roll(
+                interaction,
+                self.storage,
+                table,
+                kind="cosmos.roll",
+                hidden=hidden,
+                result=dataclasses.asdict(result),
+                embed=embed,
+            )
+        else:
+            await self._count_towards(interaction, table, challenge, result, hidden, embed)
+
+    async def _count_towards(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        challenge: str,
+        result: cosmos.CheckResult,
+        hidden: bool,
+        embed: discord.Embed,
+    ) -> None:
+        """Count a roll towards a challenge, show it, and announce the challenge's end."""
         counted = await self.challenges.count_roll(
-            campaign,
+            table.require_campaign(System.COSMOS),
             challenge,
             lambda state: cosmos.advance_challenge(state, result),
-            table.roll_entry(embed=embed, **logged),
+            table.roll_entry(
+                kind="cosmos.roll", hidden=hidden, result=dataclasses.asdict(result), embed=embed
+            ),
         )
         embed.add_field(
             name="Challenge", value=render.challenge_progress(counted.after), inline=False
