@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import aiohttp
@@ -18,6 +19,10 @@ EXIT_CONFIGURATION = 2
 
 
 async def _run(settings: Settings) -> None:
+    # A service manager stops the bot with SIGTERM: close it as cleanly as Ctrl-C does.
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
     async with create_bot(settings) as bot:
         await bot.start(settings.token)
 
@@ -47,7 +52,7 @@ def main() -> int:
     except (aiohttp.ClientConnectionError, OSError) as error:
         print(f"error: cannot reach Discord ({error}); check the network.", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         pass
     return 0
 

@@ -43,8 +43,9 @@ async def start_bot_process(
     )
 
 
-async def test_bot_process_starts_syncs_and_answers(
-    fake_discord: FakeDiscord, tmp_path: Path
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM])
+async def test_bot_process_starts_syncs_answers_and_stops_cleanly(
+    fake_discord: FakeDiscord, tmp_path: Path, stop_signal: signal.Signals
 ) -> None:
     process = await start_bot_process(fake_discord, tmp_path, fake_discord.token)
     try:
@@ -59,7 +60,7 @@ async def test_bot_process_starts_syncs_and_answers(
         assert "2d6" in reply.embeds[0]["title"]
         assert (tmp_path / "bot.db").exists()
     finally:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop_signal)
         _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
     log = stderr.decode()
     assert "Synced" in log and "Traceback" not in log
