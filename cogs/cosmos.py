@@ -85,8 +85,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         table.check_hidden(hidden)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
-        if challenge is not None:  # refuse a missing or ended challenge before rolling
-            await self.challenges.get_open(table.require_campaign(System.COSMOS), challenge)
+        if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
+            campaign = table.require_campaign(System.COSMOS)
+            cosmos.check_challenge_roll(await self.challenges.get_open(campaign, challenge), tn)
         result = cosmos.roll(
             self.bot.rng,
             attribute=attribute,

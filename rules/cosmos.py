@@ -65,6 +65,7 @@ __all__ = [
     "abandon_challenge",
     "advance_challenge",
     "challenge_points",
+    "check_challenge_roll",
     "check_scale_action",
     "convert",
     "difficulty",
@@ -798,6 +799,16 @@ def _require_open(challenge: Challenge) -> None:
         )
 
 
+def check_challenge_roll(challenge: Challenge, tn: int) -> None:
+    """Raise RulesError unless a roll at ``tn`` may count towards the challenge."""
+    _require_open(challenge)
+    if tn != challenge.tn:
+        raise RulesError(
+            f"Challenge {challenge.name!r} is at TN {challenge.tn}; roll against TN "
+            f"{challenge.tn} (got {tn})."
+        )
+
+
 def abandon_challenge(challenge: Challenge) -> Challenge:
     """Return the challenge ended early by its GM, neither won nor lost."""
     _require_open(challenge)
@@ -824,12 +835,7 @@ def advance_challenge(challenge: Challenge, result: CheckResult) -> Challenge:
     Raises:
         RulesError: the challenge has ended, or the roll was made against another TN.
     """
-    _require_open(challenge)
-    if result.tn != challenge.tn:
-        raise RulesError(
-            f"Challenge {challenge.name!r} is at TN {challenge.tn}; roll against TN "
-            f"{challenge.tn} (got {result.tn})."
-        )
+    check_challenge_roll(challenge, result.tn)
     successes = max(0, challenge.successes + challenge_points(result))
     rolls_used = challenge.rolls_used + 1
     if successes >= challenge.successes_needed:

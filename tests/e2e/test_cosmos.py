@@ -275,6 +275,12 @@ async def test_roll_into_a_missing_challenge_or_at_the_wrong_tn_rolls_nothing(
     assert await dicebot.storage.rolls.get(1) is None
     status = await fake_discord.invoke("cosmos challenge status", {"name": "escape"}, user="gm")
     assert "0/2 successes, 0/3 rolls used · open" in status.embeds[0]["description"]
+    # No die was drawn: the next roll is the seed's first.
+    expected = cosmos.roll(new_rng(DICE_SEED), attribute=1, skill=1, tn=12)
+    right_tn = await fake_discord.invoke(
+        "cosmos roll", {"attribute": 1, "skill": 1, "tn": 12, "challenge": "Escape"}, user="player"
+    )
+    assert f"= **{expected.roll.total}** vs TN 12" in right_tn.embeds[0]["description"]
 
 
 async def test_gm_ends_a_challenge_early_and_it_is_announced(
