@@ -40,7 +40,7 @@ def test_natural_one_and_twenty_are_flagged() -> None:
     assert roll_expression("3d6", new_rng(1)).natural is Natural.NONE
 
 
-def test_global_random_is_neither_used_nor_left_patched() -> None:
+def test_ruling_dice_come_from_the_injected_source_never_global_random() -> None:
     random.seed(1)
     first = roll_expression("10d6", new_rng(3))
     random.seed(2)

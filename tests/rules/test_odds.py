@@ -40,7 +40,7 @@ def test_brute_force_enumerators_agree(count: int, which: Keep) -> None:
 
 @pytest.mark.parametrize("count", range(2, 8))
 @pytest.mark.parametrize("which", list(Keep))
-def test_keep_two_of_d10_pool_equals_brute_force(count: int, which: Keep) -> None:
+def test_ruling_exact_odds_keep_two_of_d10_pool_equals_brute_force(count: int, which: Keep) -> None:
     counts = kept_counts(count, 10, 2, which)
     distribution = keep(count, 10, 2, which)
     assert distribution.total_weight == 10**count
