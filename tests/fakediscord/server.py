@@ -10,7 +10,9 @@ API: ``start``/``stop``; ``api_base``, ``gateway_url``, ``token``; ``synced_comm
 values=)`` return a ``Reply`` (``.raw`` is the callback body the bot posted; the response
 message itself is ``.message``, a ``FakeMessage``); ``channel_messages(channel_id)`` returns
 message dicts as Discord sends them, each attachment with its bytes under "data". ``invoke``
-refuses options Discord's client would not send (unknown, missing, outside choices or ranges).
+refuses options Discord's client would not send (unknown, missing, outside choices or ranges);
+``stale_client=True`` skips the choice and range checks, as a client holding an outdated copy
+of the commands would. ``bot_connected`` says whether a bot has identified on the gateway.
 
 Timing: ``invoke`` and ``click`` return once the bot has answered the interaction. If the answer
 is a deferral (callback type 5 or 6), they wait on until the deferred message is completed by an
