@@ -61,5 +61,5 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply_ephemeral(
             interaction,
             f"⚠️ Something went wrong on our side (error id `{error_id}`). "
-            "Nothing was changed; please try again, and quote the id if you report it.",
+            "Please try again, and quote the id if you report it.",
         )
