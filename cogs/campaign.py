@@ -12,6 +12,7 @@ from bot.client import DiceBot
 from bot.errors import reply_ephemeral, report_error
 from bot.options import choices_of
 from bot.render import campaign as render
+from bot.storage import Campaign
 from bot.table import Table
 from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, EdgeOption, Skin
 from rules.choices import parse_choice
@@ -23,10 +24,11 @@ CONFIRM_TIMEOUT_SECONDS = 120
 class ConfirmEnd(discord.ui.View):
     """The confirm button under `/campaign end`; only the GM who asked can press it."""
 
-    def __init__(self, cog: CampaignCog, prompt: discord.Interaction) -> None:
+    def __init__(self, cog: CampaignCog, prompt: discord.Interaction, campaign: Campaign) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT_SECONDS)
         self.cog = cog
         self.prompt = prompt
+        self.campaign = campaign  # the campaign the GM was asked about, not whatever runs later
         self.requester_id = prompt.user.id
 
     async def on_timeout(self) -> None:
@@ -45,7 +47,7 @@ class ConfirmEnd(discord.ui.View):
     @discord.ui.button(label="End campaign", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.stop()
-        await self.cog.end_confirmed(interaction)
+        await self.cog.end_confirmed(interaction, self.campaign)
 
     @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
@@ -162,15 +164,16 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         campaign = table.require_campaign()
         table.require_gm("end the campaign")
         await interaction.response.send_message(
-            render.end_prompt(campaign), view=ConfirmEnd(self, interaction), ephemeral=True
+            render.end_prompt(campaign),
+            view=ConfirmEnd(self, interaction, campaign),
+            ephemeral=True,
         )
 
-    async def end_confirmed(self, interaction: discord.Interaction) -> None:
+    async def end_confirmed(self, interaction: discord.Interaction, campaign: Campaign) -> None:
         """End the campaign once its GM pressed the confirm button."""
         table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign()
-        table.require_gm("end the campaign")
-        await self.storage.campaigns.end(campaign, table.user_id)
+        table.require_gm("end the campaign")  # still a GM now, not only when asked
+        await self.storage.campaigns.end(campaign, table.user_id)  # refused if it already ended
         await interaction.response.edit_message(content="Campaign ended.", view=None)
         assert interaction.channel is not None
         await interaction.channel.send(render.campaign_ended(campaign, table.user_id))

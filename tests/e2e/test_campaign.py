@@ -209,3 +209,19 @@ async def test_end_prompt_drops_its_buttons_when_unanswered(
     await fake_discord.wait_until(lambda: not prompt.components, "the prompt's buttons removed")
     assert prompt.content == "No answer: the campaign goes on."
     assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+
+
+async def test_a_stale_end_prompt_never_ends_a_newer_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    stale = await fake_discord.invoke("campaign end", {}, user="gm")
+    fresh = await fake_discord.invoke("campaign end", {}, user="gm")
+    await fake_discord.click(fresh, fresh.components[0]["components"][0]["custom_id"], user="gm")
+    await fake_discord.invoke("campaign start", {"system": "sinew", "name": "Next"}, user="gm")
+    reply = await fake_discord.click(
+        stale, stale.components[0]["components"][0]["custom_id"], user="gm"
+    )
+    assert reply.ephemeral and "**Voidrunners** has already ended" in reply.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign is not None and campaign.settings.name == "Next"
