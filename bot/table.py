@@ -5,14 +5,18 @@ Also the one way a roll is published, so every system logs rolls and honours `hi
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.errors import CommandError
 from bot.storage import Campaign, RollEntry, Storage
 from rules.systems import System
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = ["Table", "campaign_channel_id", "publish_roll", "send_roll"]
 
@@ -87,9 +91,9 @@ class Table:
             )
 
     def roll_entry(
-        self, *, kind: str, hidden: bool, result: Any, embed: discord.Embed
+        self, *, kind: str, hidden: bool, result: DataclassInstance, embed: discord.Embed
     ) -> RollEntry:
-        """Describe a roll made here for the roll log: its result and how it was shown."""
+        """Describe a roll made here for the roll log: its rules result and how it was shown."""
         return RollEntry(
             campaign_id=self.campaign.id if self.campaign else None,
             guild_id=self.guild_id,
@@ -97,7 +101,7 @@ class Table:
             user_id=self.user_id,
             kind=kind,
             hidden=hidden,
-            payload={"result": result, "embed": embed.to_dict()},
+            payload={"result": dataclasses.asdict(result), "embed": embed.to_dict()},
         )
 
 
@@ -127,7 +131,7 @@ async def publish_roll(
     *,
     kind: str,
     hidden: bool,
-    result: Any,
+    result: DataclassInstance,
     embed: discord.Embed,
     files: list[discord.File] | None = None,
 ) -> int:

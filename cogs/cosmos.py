@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
 
 import discord
@@ -107,7 +106,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
                 table,
                 kind="cosmos.roll",
                 hidden=hidden,
-                result=dataclasses.asdict(result),
+                result=result,
                 embed=embed,
             )
         else:
@@ -127,9 +126,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             table.require_campaign(System.COSMOS),
             challenge,
             lambda state: cosmos.advance_challenge(state, result),
-            table.roll_entry(
-                kind="cosmos.roll", hidden=hidden, result=dataclasses.asdict(result), embed=embed
-            ),
+            table.roll_entry(kind="cosmos.roll", hidden=hidden, result=result, embed=embed),
         )
         embed.add_field(
             name="Challenge", value=render.challenge_progress(counted.after), inline=False
@@ -182,7 +179,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             table,
             kind="cosmos.opposed",
             hidden=hidden,
-            result=dataclasses.asdict(result),
+            result=result,
             embed=render.opposed(result, interaction.user.display_name),
         )
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -41,7 +39,7 @@ class DiceCog(commands.Cog):
             table,
             kind="dice",
             hidden=hidden,
-            result=dataclasses.asdict(result),
+            result=result,
             embed=embed,
         )
 
