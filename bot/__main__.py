@@ -11,20 +11,35 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.client import create_bot
+from bot.client import DiceBot, create_bot
 from bot.config import ConfigError, Settings
+from bot.logs import setup_logging
+from bot.storage import DatabaseUnusable
 from bot.tables import TableError
 
 EXIT_CONFIGURATION = 2
 
 
+def _on_stop_signal(bot: DiceBot, main_task: asyncio.Task[None]) -> None:
+    """First SIGTERM or Ctrl-C: answer what is in flight, then close. A second: stop now."""
+    if bot.draining:
+        main_task.cancel()
+        return
+    logging.getLogger(__name__).info("Stopping: answering the interactions in flight first")
+    bot.shutdown_task = asyncio.create_task(bot.shutdown(), name="bot-shutdown")
+
+
 async def _run(settings: Settings) -> None:
-    # A service manager stops the bot with SIGTERM: close it as cleanly as Ctrl-C does.
     main_task = asyncio.current_task()
     assert main_task is not None
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    loop = asyncio.get_running_loop()
     async with create_bot(settings) as bot:
+        # A service manager stops the bot with SIGTERM: treat it as Ctrl-C, and both gracefully.
+        for stop_signal in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(stop_signal, _on_stop_signal, bot, main_task)
         await bot.start(settings.token)
+        if bot.shutdown_task is not None:
+            await bot.shutdown_task
 
 
 def main() -> int:
@@ -34,7 +49,7 @@ def main() -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(getattr(logging, settings.log_level))
     try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:
@@ -43,6 +58,9 @@ def main() -> int:
             "Portal's Bot page and paste the new one into .env.",
             file=sys.stderr,
         )
+        return EXIT_CONFIGURATION
+    except DatabaseUnusable as error:
+        print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
     except commands.ExtensionFailed as error:
         if not isinstance(error.original, TableError):

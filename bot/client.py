@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 import time
@@ -13,13 +14,20 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
-from bot.errors import report_error
+from bot.errors import reply_ephemeral, report_error
+from bot.options import check_payload
 from bot.storage import Storage
 from rules.randomness import Rng, new_rng
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
 
 log = logging.getLogger(__name__)
+
+# On SIGTERM or Ctrl-C the bot answers what it has received before it closes: at most this long,
+DRAIN_TIMEOUT_SECONDS = 5.0
+# and at least until no interaction has arrived for this long (those still on the wire).
+DRAIN_QUIET_SECONDS = 0.2
+RESTARTING_MESSAGE = "⏳ The bot is restarting; try again in a few seconds."
 
 
 def point_at_discord(settings: Settings) -> None:
@@ -35,6 +43,11 @@ class DiceTree(app_commands.CommandTree["DiceBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         interaction.extras["started"] = time.perf_counter()
+        if not self.client.admit(interaction):
+            await reply_ephemeral(interaction, RESTARTING_MESSAGE)
+            return False
+        if interaction.type is discord.InteractionType.application_command:
+            check_payload(self, interaction)  # raises to on_error, which explains the refusal
         return True
 
     async def on_error(
@@ -75,6 +88,44 @@ class DiceBot(commands.Bot):
         )
         self.settings = settings
         self.rng = rng if rng is not None else new_rng()
+        self._in_flight: set[asyncio.Task[object]] = set()
+        self._last_arrival = time.monotonic()
+        self.draining = False
+        self.shutdown_task: asyncio.Task[None] | None = None
+
+    def admit(self, interaction: discord.Interaction) -> bool:
+        """Track the task answering an interaction; return False once the bot is shutting down.
+
+        Commands and button clicks both call this first, from the task discord.py runs them in,
+        so ``shutdown`` can wait for every interaction the bot has started to answer.
+        """
+        task = asyncio.current_task()
+        if task is not None and task not in self._in_flight:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+        self._last_arrival = time.monotonic()
+        return not self.draining
+
+    async def shutdown(self) -> None:
+        """Stop starting new work, finish the interactions in flight (a few seconds at most),
+        then close: every command that changed state has told its user so."""
+        self.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_TIMEOUT_SECONDS
+        current = asyncio.current_task()
+        while (remaining := deadline - loop.time()) > 0:
+            busy = self._in_flight - {current}
+            quiet = time.monotonic() - self._last_arrival >= DRAIN_QUIET_SECONDS
+            if not busy and quiet:
+                break
+            if busy:
+                await asyncio.wait(busy, timeout=min(remaining, DRAIN_QUIET_SECONDS))
+            else:
+                await asyncio.sleep(min(remaining, DRAIN_QUIET_SECONDS / 4))
+        unfinished = len(self._in_flight - {current})
+        if unfinished:
+            log.warning("Closing with %d interactions still unanswered", unfinished)
+        await self.close()
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.settings.database_path)

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 
 import discord
 from discord import app_commands
 
+from bot.options import STALE_COMMAND_MESSAGE, MalformedOptions, StaleCommand
+from bot.render.style import CONTENT_LIMIT, truncate
 from rules.errors import RulesError
 
 __all__ = ["CommandError", "RulesError", "reply_ephemeral", "report_error"]
 
 log = logging.getLogger(__name__)
+
+# Discord's error codes for an interaction that can no longer be answered.
+INTERACTION_GONE = frozenset({10062, 10015})  # Unknown interaction, Unknown Webhook
 
 
 class CommandError(RulesError):
@@ -26,6 +30,7 @@ class CommandError(RulesError):
 
 async def reply_ephemeral(interaction: discord.Interaction, message: str) -> None:
     """Answer an interaction privately, whether or not it was answered already."""
+    message = truncate(message, CONTENT_LIMIT)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
@@ -36,8 +41,10 @@ def _user_message(error: BaseException) -> str | None:
     """Return the message to show for a user mistake, or None for an unexpected error."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, RulesError):
+    if isinstance(error, RulesError | MalformedOptions | StaleCommand):
         return str(error)
+    if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return STALE_COMMAND_MESSAGE
     if isinstance(error, app_commands.TransformerError):
         if isinstance(error.__cause__, RulesError):
             return str(error.__cause__)
@@ -50,16 +57,47 @@ def _user_message(error: BaseException) -> str | None:
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Show a user mistake as an ephemeral reply; log anything else with an id the user sees."""
     message = _user_message(error)
-    command = interaction.command.qualified_name if interaction.command else "component"
+    command = _command_name(interaction)
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, discord.NotFound) and original.code in INTERACTION_GONE:
+        # Discord no longer takes answers to it (its 3 s deadline passed): nobody to tell.
+        log.warning(
+            "/%s by %s: the interaction expired before the answer", command, interaction.user.id
+        )
+        return
     if message is not None:
-        log.info("/%s by %s refused: %s", command, interaction.user.id, message)
-        await reply_ephemeral(interaction, f"❌ {message}")
+        log.info("/%s by %s refused: %s", command, interaction.user.id, truncate(message, 300))
+        await _try_reply(interaction, f"❌ {message}", "refusal")
         return
     error_id = secrets.token_hex(4)
     log.error("Error %s in /%s by %s", error_id, command, interaction.user.id, exc_info=error)
-    with contextlib.suppress(discord.HTTPException):
-        await reply_ephemeral(
-            interaction,
-            f"⚠️ Something went wrong on our side (error id `{error_id}`). "
-            "Please try again, and quote the id if you report it.",
+    await _try_reply(
+        interaction,
+        f"⚠️ Something went wrong on our side (error id `{error_id}`). "
+        "Please try again, and quote the id if you report it.",
+        "error notice",
+    )
+
+
+def _command_name(interaction: discord.Interaction) -> str:
+    # interaction.command is looked up from the payload, which may name no known command.
+    try:
+        command = interaction.command
+    except (AttributeError, KeyError, TypeError):
+        command = None
+    return command.qualified_name if command else "component"
+
+
+async def _try_reply(interaction: discord.Interaction, message: str, what: str) -> None:
+    """Send a refusal or error notice; if Discord won't take it, log that once and go on."""
+    try:
+        await reply_ephemeral(interaction, message)
+    except discord.HTTPException as failure:
+        # Typically the interaction expired (3 s) or was already answered elsewhere.
+        log.warning(
+            "Could not send the %s to %s: %s %s",
+            what,
+            interaction.user.id,
+            failure.status,
+            truncate(failure.text, 200),
         )

@@ -1,16 +1,43 @@
-"""Helpers for slash-command options shared by the cogs."""
+"""Helpers for slash-command options: enum choices, and checking what arrived on the wire.
+
+Discord's client only sends options that match the synced commands, but discord.py trusts the
+payload: a client holding an outdated command list, or a forged request, can send a string where
+an integer belongs, an integer past 2^63, an unresolved user or a 6,000-character name. Each of
+those would fail deep inside a command. ``check_payload`` refuses them first, with a message the
+user can act on.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import discord
 from discord import app_commands
+from discord.enums import AppCommandOptionType as OptionType
 
-__all__ = ["choices_of"]
+__all__ = [
+    "DISCORD_INTEGER_LIMIT",
+    "STALE_COMMAND_MESSAGE",
+    "MalformedOptions",
+    "StaleCommand",
+    "check_payload",
+    "choices_of",
+]
 
 E = TypeVar("E", bound=Enum)
+
+# Discord's integer and number options lie within ±2^53 (what a JavaScript number holds exactly).
+DISCORD_INTEGER_LIMIT = 2**53
+SNOWFLAKE_MAX_DIGITS = 20
+# Discord's own ceiling for a string option without max_length.
+DISCORD_STRING_MAX = 6_000
+STALE_COMMAND_MESSAGE = (
+    "This command changed since your Discord app loaded it: reload Discord "
+    "(Ctrl+R, or restart the app) and try again."
+)
 
 
 def choices_of(
@@ -18,3 +45,114 @@ def choices_of(
 ) -> list[app_commands.Choice[str]]:
     """Offer an enum's members as choices whose values are the members' values."""
     return [app_commands.Choice(name=label(member), value=str(member.value)) for member in enum]
+
+
+class StaleCommand(app_commands.AppCommandError):
+    """The options don't match the command as the bot defines it now."""
+
+    def __init__(self) -> None:
+        super().__init__(STALE_COMMAND_MESSAGE)
+
+
+class MalformedOptions(app_commands.AppCommandError):
+    """An option's value is of the wrong kind or size; the message names the option."""
+
+
+_RESOLVED_KEYS: Mapping[OptionType, tuple[str, ...]] = {
+    OptionType.user: ("users",),
+    OptionType.channel: ("channels",),
+    OptionType.role: ("roles",),
+    OptionType.mentionable: ("users", "roles"),
+    OptionType.attachment: ("attachments",),
+}
+_NOT_FOUND: Mapping[OptionType, str] = {
+    OptionType.user: "member",
+    OptionType.channel: "channel",
+    OptionType.role: "role",
+    OptionType.mentionable: "member or role",
+    OptionType.attachment: "attachment",
+}
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_value(
+    parameter: app_commands.Parameter, value: Any, resolved: Mapping[str, Any]
+) -> None:
+    name = parameter.display_name
+    kind = parameter.type
+    if kind is OptionType.string:
+        if not isinstance(value, str):
+            raise MalformedOptions(f"`{name}` must be text.")
+        limit = parameter.max_value if parameter.max_value is not None else DISCORD_STRING_MAX
+        if len(value) > limit:
+            raise MalformedOptions(
+                f"`{name}` can be at most {int(limit)} characters (got {len(value):,})."
+            )
+    elif kind is OptionType.integer:
+        if not _is_integer(value) or abs(value) > DISCORD_INTEGER_LIMIT:
+            raise MalformedOptions(f"`{name}` must be a whole number within ±2^53.")
+    elif kind is OptionType.number:
+        number_ok = _is_integer(value) or isinstance(value, float)
+        if not number_ok or not math.isfinite(value) or abs(value) > DISCORD_INTEGER_LIMIT:
+            raise MalformedOptions(f"`{name}` must be a number within ±2^53.")
+    elif kind is OptionType.boolean:
+        if not isinstance(value, bool):
+            raise MalformedOptions(f"`{name}` must be true or false.")
+    elif kind in _RESOLVED_KEYS:
+        digits = isinstance(value, str) and value.isdigit() and len(value) <= SNOWFLAKE_MAX_DIGITS
+        known = [resolved.get(key) for key in _RESOLVED_KEYS[kind]]
+        if not digits or not any(isinstance(ids, dict) and value in ids for ids in known):
+            raise MalformedOptions(
+                f"`{name}`: Discord didn't say which {_NOT_FOUND[kind]} that is."
+            )
+
+
+def _leaf(
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group, options: list[Any]
+) -> tuple[app_commands.Command[Any, ..., Any], list[Any]]:
+    """Follow subcommand groups down to the command that runs, and return its options."""
+    while isinstance(command, app_commands.Group):
+        if len(options) != 1 or not isinstance(options[0], dict):
+            raise StaleCommand()
+        child = command.get_command(str(options[0].get("name")))
+        if child is None:
+            raise StaleCommand()
+        command, options = child, options[0].get("options") or []
+        if not isinstance(options, list):
+            raise StaleCommand()
+    return command, options
+
+
+def check_payload(tree: app_commands.CommandTree[Any], interaction: discord.Interaction) -> None:
+    """Refuse a slash command whose options Discord's client would not have sent.
+
+    Raises StaleCommand for unknown, missing or mistyped options (an outdated client), and
+    MalformedOptions for a value of the wrong kind or size. Ranges and choices are left to the
+    commands, which explain them in the game's own words.
+    """
+    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    guild = discord.Object(interaction.guild_id) if interaction.guild_id else None
+    command = tree.get_command(str(data.get("name")), guild=guild) or tree.get_command(
+        str(data.get("name"))
+    )
+    options = data.get("options") or []
+    if command is None or not isinstance(options, list):
+        raise StaleCommand()
+    leaf, options = _leaf(command, options)
+    parameters = {parameter.display_name: parameter for parameter in leaf.parameters}
+    resolved = data.get("resolved")
+    resolved = resolved if isinstance(resolved, dict) else {}
+    seen: set[str] = set()
+    for option in options:
+        if not isinstance(option, dict):
+            raise StaleCommand()
+        parameter = parameters.get(str(option.get("name")))
+        if parameter is None or option.get("type") != parameter.type.value or "value" not in option:
+            raise StaleCommand()
+        seen.add(parameter.display_name)
+        _check_value(parameter, option["value"], resolved)
+    if any(p.required and p.display_name not in seen for p in parameters.values()):
+        raise StaleCommand()

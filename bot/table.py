@@ -30,9 +30,14 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def manages_server(interaction: discord.Interaction) -> bool:
+    """Whether the user has Manage Server here, which makes them a GM of every campaign."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
 def is_gm(campaign: Campaign | None, interaction: discord.Interaction) -> bool:
     """GMs are the campaign's founder and co-GMs, and members who can manage the server."""
-    if interaction.guild_id is not None and interaction.permissions.manage_guild:
+    if manages_server(interaction):
         return True
     return campaign is not None and interaction.user.id in campaign.gm_ids
 
@@ -46,6 +51,7 @@ class Table:
     user_id: int
     campaign: Campaign | None
     is_gm: bool
+    manages_server: bool
 
     @classmethod
     async def of(cls, interaction: discord.Interaction, storage: Storage) -> Table:
@@ -58,6 +64,7 @@ class Table:
             user_id=interaction.user.id,
             campaign=campaign,
             is_gm=is_gm(campaign, interaction),
+            manages_server=manages_server(interaction),
         )
 
     def require_gm(self, action: str) -> None:

@@ -9,20 +9,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DiceBot
-from bot.errors import reply_ephemeral, report_error
+from bot.errors import reply_ephemeral
 from bot.options import choices_of
 from bot.render import campaign as render
 from bot.storage import Campaign
 from bot.table import Table
+from bot.views import TableView
 from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, EdgeOption, Skin
 from rules.choices import parse_choice
 from rules.systems import System
 
 CONFIRM_TIMEOUT_SECONDS = 120
+MAX_ROLL_ID = 2**53  # Discord's largest integer option; SQLite's ids stop at 2^63 - 1
 
 
-class ConfirmEnd(discord.ui.View):
-    """The confirm button under `/campaign end`; only the GM who asked can press it."""
+class ConfirmEnd(TableView):
+    """The confirm button under `/campaign end`; only the GM who asked can press it.
+
+    The view keeps listening after the first answer until it times out, so a second click (a
+    double click, or a client that still shows the buttons) is told so instead of failing.
+    """
 
     def __init__(self, cog: CampaignCog, prompt: discord.Interaction, campaign: Campaign) -> None:
         super().__init__(timeout=CONFIRM_TIMEOUT_SECONDS)
@@ -30,8 +36,11 @@ class ConfirmEnd(discord.ui.View):
         self.prompt = prompt
         self.campaign = campaign  # the campaign the GM was asked about, not whatever runs later
         self.requester_id = prompt.user.id
+        self.answer: str | None = None
 
     async def on_timeout(self) -> None:
+        if self.answer is not None:
+            return
         # Buttons that no longer answer would only fail when clicked: take them away.
         with contextlib.suppress(discord.HTTPException):
             await self.prompt.edit_original_response(
@@ -39,25 +48,29 @@ class ConfirmEnd(discord.ui.View):
             )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not await super().interaction_check(interaction):
+            return False
         if interaction.user.id != self.requester_id:
             await reply_ephemeral(interaction, "❌ Only the GM who asked can confirm this.")
+            return False
+        if self.answer is not None:
+            await reply_ephemeral(interaction, f"❌ This was already answered: {self.answer}")
             return False
         return True
 
     @discord.ui.button(label="End campaign", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.stop()
-        await self.cog.end_confirmed(interaction, self.campaign)
+        self.answer = "the campaign was ended."
+        try:
+            await self.cog.end_confirmed(interaction, self.campaign)
+        except BaseException:
+            self.answer = None  # refused or failed: the GM may try again
+            raise
 
     @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.stop()
+        self.answer = "the campaign goes on."
         await interaction.response.edit_message(content="The campaign goes on.", view=None)
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
-    ) -> None:
-        await report_error(interaction, error)
 
 
 class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Run a campaign"):
@@ -150,11 +163,13 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.describe(roll_id="The number of the hidden roll (shown under it)")
     @app_commands.guild_only()
     async def reveal(
-        self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1]
+        self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1, MAX_ROLL_ID]
     ) -> None:
         table = await Table.of(interaction, self.storage)
         table.require_gm("reveal hidden rolls")
-        roll = await self.storage.rolls.reveal(roll_id, table.channel_id)
+        roll = await self.storage.rolls.reveal(
+            roll_id, table.channel_id, table.user_id, manages_server=table.manages_server
+        )
         await interaction.response.send_message(embed=render.revealed_roll(roll))
 
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")

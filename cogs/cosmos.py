@@ -24,6 +24,7 @@ Attribute = app_commands.Range[int, cosmos.ATTRIBUTE_MIN, cosmos.ATTRIBUTE_MAX]
 Skill = app_commands.Range[int, cosmos.SKILL_MIN, cosmos.SKILL_MAX]
 TargetNumber = app_commands.Range[int, cosmos.TN_MIN, cosmos.TN_MAX]
 Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
+ChallengeName = app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX]
 
 ROLL_HELP = {
     "attribute": "Attribute, 0–5",
@@ -77,7 +78,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         disadvantage: Sources = 0,
         scale: str | None = None,
         action: str | None = None,
-        challenge: app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX] | None = None,
+        challenge: ChallengeName | None = None,
         hidden: bool = False,
     ) -> None:
         table = await Table.of(interaction, self.storage)
@@ -131,9 +132,12 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         embed.add_field(
             name="Challenge", value=render.challenge_progress(counted.after), inline=False
         )
-        await send_roll(interaction, counted.roll_id, hidden=hidden, embed=embed)
-        if counted.after.status is not cosmos.ChallengeStatus.OPEN:
-            await self._announce(interaction, render.challenge_ended(counted.after))
+        try:
+            await send_roll(interaction, counted.roll_id, hidden=hidden, embed=embed)
+        finally:
+            # The challenge ended whether or not the roller's own reply got through.
+            if counted.after.status is not cosmos.ChallengeStatus.OPEN:
+                await self._announce(interaction, render.challenge_ended(counted.after))
 
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
     @app_commands.describe(
@@ -239,7 +243,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     async def challenge_start(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX],
+        name: ChallengeName,
         tn: TargetNumber,
         successes: app_commands.Range[int, 1, cosmos.CHALLENGE_SUCCESSES_MAX],
         max_rolls: app_commands.Range[int, 1, cosmos.CHALLENGE_ROLLS_MAX],
@@ -254,7 +258,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     @challenge.command(name="status", description="Show the open extended challenges")
     @app_commands.describe(name="Only this challenge (default: all open ones)")
     async def challenge_status(
-        self, interaction: discord.Interaction, name: str | None = None
+        self, interaction: discord.Interaction, name: ChallengeName | None = None
     ) -> None:
         table = await Table.of(interaction, self.storage)
         campaign = table.require_campaign(System.COSMOS)
@@ -268,7 +272,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
 
     @challenge.command(name="end", description="End an open challenge early (GM)")
     @app_commands.describe(name="The challenge to end")
-    async def challenge_end(self, interaction: discord.Interaction, name: str) -> None:
+    async def challenge_end(self, interaction: discord.Interaction, name: ChallengeName) -> None:
         table = await Table.of(interaction, self.storage)
         campaign = table.require_campaign(System.COSMOS)
         table.require_gm("end a challenge")

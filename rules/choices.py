@@ -11,6 +11,8 @@ __all__ = ["parse_choice"]
 
 E = TypeVar("E", bound=Enum)
 
+QUOTE_MAX = 40  # how much of an unknown value a refusal repeats back
+
 
 def parse_choice(enum: type[E], text: str, what: str) -> E:
     """Return the member whose value is ``text`` (case-insensitive), else raise RulesError."""
@@ -19,4 +21,5 @@ def parse_choice(enum: type[E], text: str, what: str) -> E:
         if str(member.value).casefold() == wanted:
             return member
     allowed = ", ".join(str(member.value) for member in enum)
-    raise RulesError(f"Unknown {what} `{text}`: choose one of {allowed}.")
+    shown = text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…"
+    raise RulesError(f"Unknown {what} `{shown}`: choose one of {allowed}.")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import discord
 
-__all__ = ["Colour", "truncate"]
+__all__ = ["CONTENT_LIMIT", "EMBED_DESCRIPTION_LIMIT", "Colour", "truncate"]
 
 EMBED_DESCRIPTION_LIMIT = 4096
+CONTENT_LIMIT = 2000  # a message's text; Discord refuses a longer one
 
 
 class Colour:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, TrackSummary
-from bot.storage.database import Database, apply_migrations
+from bot.storage.database import Database, DatabaseUnusable, apply_migrations
 from bot.storage.rolls import LoggedRoll, RollEntry, RollLog, insert_roll
 from bot.storage.tracks import TrackChange, TrackStore
 
@@ -20,6 +20,7 @@ __all__ = [
     "CampaignStore",
     "CharacterSummary",
     "Database",
+    "DatabaseUnusable",
     "LoggedRoll",
     "RollEntry",
     "RollLog",

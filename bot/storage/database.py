@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,7 +15,14 @@ from yoyo import get_backend, read_migrations
 
 from bot.config import PROJECT_ROOT
 
-__all__ = ["MIGRATIONS_DIRECTORY", "Database", "apply_migrations", "fetch_all", "fetch_one"]
+__all__ = [
+    "MIGRATIONS_DIRECTORY",
+    "Database",
+    "DatabaseUnusable",
+    "apply_migrations",
+    "fetch_all",
+    "fetch_one",
+]
 
 log = logging.getLogger(__name__)
 
@@ -21,9 +30,30 @@ MIGRATIONS_DIRECTORY = PROJECT_ROOT / "data" / "migrations"
 BUSY_TIMEOUT_MS = 5_000
 
 
+class DatabaseUnusable(Exception):
+    """The database file can't be opened or created; the message names DATABASE_PATH."""
+
+
+def _unusable(path: Path, problem: str) -> DatabaseUnusable:
+    return DatabaseUnusable(f"DATABASE_PATH={path} can't be used: {problem}.")
+
+
+def check_database_path(path: Path) -> None:
+    """Create the database's folder; raise DatabaseUnusable saying plainly what is wrong."""
+    if path.is_dir():
+        raise _unusable(path, "it is a folder; give the path of a file, e.g. data/bot.db")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise _unusable(path, f"its folder {path.parent} can't be created ({reason})") from None
+    if path.exists() and not path.is_file():
+        raise _unusable(path, "it is not a regular file")
+
+
 def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list[str]:
     """Apply the migrations not yet applied to the database at ``path``; return their ids."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_database_path(path)
     backend = get_backend(f"sqlite:///{path.resolve()}")
     try:
         with backend.lock():
@@ -81,15 +111,29 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path) -> Database:
-        """Migrate the database at ``path`` to the newest schema and connect to it."""
-        applied = await asyncio.to_thread(apply_migrations, path)
-        if applied:
-            log.info("Applied migrations %s to %s", ", ".join(applied), path)
-        # WAL lets readers work beside the writer; NORMAL sync in WAL mode keeps every committed
-        # transaction through a crash of this process (kill -9); only a power cut may lose the
-        # last few, and the database stays consistent either way.
-        writer = await _connect(path, "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL")
-        reader = await _connect(path, "PRAGMA query_only = ON")
+        """Migrate the database at ``path`` to the newest schema and connect to it.
+
+        Raises DatabaseUnusable, naming DATABASE_PATH, when the file can't be created, opened or
+        read as an SQLite database.
+        """
+        try:
+            applied = await asyncio.to_thread(apply_migrations, path)
+            if applied:
+                log.info("Applied migrations %s to %s", ", ".join(applied), path)
+            # WAL lets readers work beside the writer; NORMAL sync in WAL mode keeps every
+            # committed transaction through a crash of this process (kill -9); only a power cut
+            # may lose the last few, and the database stays consistent either way.
+            writer = await _connect(
+                path, "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"
+            )
+            reader = await _connect(path, "PRAGMA query_only = ON")
+        except sqlite3.DatabaseError as error:
+            problem = str(error)
+            if "not a database" in problem or "malformed" in problem:
+                problem = "the file is not an SQLite database (corrupt, or another kind of file)"
+            raise _unusable(path, problem) from None
+        except OSError as error:
+            raise _unusable(path, error.strerror or str(error)) from None
         return cls(writer, reader)
 
     async def close(self) -> None:
@@ -100,15 +144,27 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the body as one write transaction: all of it commits, or none of it."""
+        """Run the body as one write transaction: all of it commits, or none of it.
+
+        Whatever fails, BEGIN itself (or a cancellation while it runs), the body, or COMMIT (a
+        deferred constraint, a full disk), the transaction is rolled back before the lock is
+        released: the next operation always starts on a clean connection.
+        """
         async with self._lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
             try:
+                await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writer
+                await self._writer.execute("COMMIT")
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                await self._roll_back()
                 raise
-            await self._writer.execute("COMMIT")
+
+    async def _roll_back(self) -> None:
+        # Shielded: a second cancellation must not leave the transaction open. aiosqlite runs
+        # statements in order on its thread, so this comes after a BEGIN still in flight.
+        # OperationalError: no transaction was open (BEGIN never ran, or COMMIT ended it).
+        with contextlib.suppress(sqlite3.OperationalError):
+            await asyncio.shield(self._writer.execute("ROLLBACK"))
 
     async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
         """Run one INSERT as its own transaction and return the new row's id."""

@@ -92,6 +92,19 @@ def _json_default(value: object) -> object:
     raise TypeError(f"{type(value).__name__} can't be stored in the roll log")
 
 
+async def _is_gm_of(
+    connection: aiosqlite.Connection, campaign_id: int | None, user_id: int
+) -> bool:
+    if campaign_id is None:
+        return False
+    row = await fetch_one(
+        connection,
+        "SELECT 1 FROM campaign_gms WHERE campaign_id = ? AND user_id = ?",
+        (campaign_id, user_id),
+    )
+    return row is not None
+
+
 class RollLog:
     """Named operations on the roll log."""
 
@@ -109,8 +122,15 @@ class RollLog:
         )
         return None if row is None else _from_row(row)
 
-    async def reveal(self, roll_id: int, channel_id: int) -> LoggedRoll:
-        """Mark a hidden roll of this channel revealed and return it; refuse anything else."""
+    async def reveal(
+        self, roll_id: int, channel_id: int, user_id: int, *, manages_server: bool
+    ) -> LoggedRoll:
+        """Mark a hidden roll of this channel revealed and return it; refuse anything else.
+
+        Only a GM of the campaign the roll was made in may reveal it (a later campaign in the
+        same channel has other GMs), and a roll made outside any campaign only a member with
+        Manage Server, who counts as a GM everywhere.
+        """
         async with self._database.transaction() as connection:
             row = await fetch_one(
                 connection, f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
@@ -120,6 +140,15 @@ class RollLog:
             roll = _from_row(row)
             if roll.channel_id != channel_id:
                 raise CommandError(f"Roll #{roll_id} was made in another channel; reveal it there.")
+            if not manages_server and not await _is_gm_of(connection, roll.campaign_id, user_id):
+                raise CommandError(
+                    f"Only a GM of the campaign roll #{roll_id} was made in can reveal it"
+                    + (
+                        " (it was made outside any campaign: a member with Manage Server)."
+                        if roll.campaign_id is None
+                        else "."
+                    )
+                )
             if not roll.hidden:
                 raise CommandError(f"Roll #{roll_id} was not hidden: everyone saw it already.")
             if roll.revealed_at is not None:

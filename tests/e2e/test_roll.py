@@ -108,6 +108,41 @@ async def test_player_cannot_reveal(fake_discord: FakeDiscord, dicebot: DiceBot)
     assert reply.ephemeral and "Only a GM can reveal" in reply.content
 
 
+async def test_player_cannot_reveal_a_hidden_roll_of_an_earlier_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    secret = await fake_discord.invoke(
+        "roll", {"expression": "1d1+765431", "hidden": True}, user="gm"
+    )
+    assert secret.ephemeral
+    prompt = await fake_discord.invoke("campaign end", {}, user="gm")
+    end_button = prompt.message.custom_ids()[0]
+    await fake_discord.click(prompt, end_button, user="gm")
+    started = await fake_discord.invoke(
+        "campaign start", {"system": "cosmos", "name": "Heist"}, user="player"
+    )
+    assert not started.ephemeral
+    reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="player")
+    assert reply.ephemeral and "Only a GM of the campaign roll #1 was made in" in reply.content
+    assert "765432" not in str(fake_discord.channel_messages(fake_discord.channel_id))
+    assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+
+
+async def test_player_cannot_reveal_an_admins_hidden_roll_made_outside_campaigns(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("roll", {"expression": "1d1+765431", "hidden": True}, user="admin")
+    await fake_discord.invoke(
+        "campaign start", {"system": "cosmos", "name": "Heist"}, user="player"
+    )
+    reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="player")
+    assert reply.ephemeral and "Manage Server" in reply.content
+    assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+    revealed = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="admin")
+    assert not revealed.ephemeral and "765432" in str(revealed.embeds[0])
+
+
 async def test_hidden_roll_in_a_thread_reveals_in_the_thread(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

@@ -51,6 +51,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
+from .limits import message_problems
 from .messages import FakeMessage, Files, Reply, interactive_components
 from .payloads import JSON, LOADING, FakeUser, snowflake
 
@@ -108,6 +109,11 @@ class FakeDiscord:
         }
 
         self.unhandled_requests: list[str] = []
+        self.rejected_messages: list[str] = []  # bodies refused for breaking Discord's limits
+        # The next this-many interactions the bot answers have "expired", as when Discord's 3 s
+        # deadline passed: their callbacks and followups get 404 Unknown interaction / webhook.
+        self.expired_interactions = 0
+        self._expired_tokens: set[str] = set()
         self.error_logs: list[str] = []
         self.errors_expected = False
         self.sync_count = 0
@@ -242,6 +248,38 @@ class FakeDiscord:
         payload = self._interaction(2, data, self._person(user), channel or self.channel_id)
         return await self._send_interaction(payload, None)
 
+    async def send_raw(
+        self,
+        command: str,
+        options: list[JSON],
+        *,
+        resolved: JSON | None = None,
+        user: str | FakeUser = "gm",
+        channel: int | None = None,
+    ) -> Reply:
+        """Send a slash command whose leaf ``options`` go on the wire exactly as given.
+
+        For payloads no Discord client sends (wrong JSON types, missing or unknown options,
+        unresolved users): a hostile or broken client, or a forged request. Returns at once.
+        """
+        root, *path = command.split()
+        definition, from_guild_tree = self._find_command(root)
+        nested: list[JSON] = options
+        node = definition
+        chain: list[JSON] = []
+        for name in path:
+            node = next((o for o in node.get("options", []) if o["name"] == name), {"type": 1})
+            chain.append({"name": name, "type": node["type"]})
+        for level in reversed(chain):
+            nested = [{**level, "options": nested}]
+        data: JSON = {"id": definition["id"], "name": root, "type": 1, "options": nested}
+        if resolved:
+            data["resolved"] = resolved
+        if from_guild_tree:
+            data["guild_id"] = str(self.guild_id)
+        payload = self._interaction(2, data, self._person(user), channel or self.channel_id)
+        return await self._send_interaction(payload, None)
+
     async def click(
         self,
         target: Reply | FakeMessage,
@@ -250,14 +288,19 @@ class FakeDiscord:
         user: str | FakeUser = "gm",
         values: list[str] | None = None,
         wait_deferred: bool = True,
+        stale_client: bool = False,
     ) -> Reply:
-        """Click a button (or pick select ``values``) on a message; return the bot's answer."""
+        """Click a button (or pick select ``values``) on a message; return the bot's answer.
+
+        ``stale_client=True`` clicks a button the message no longer shows, as a client that has
+        not yet seen the edit (or a double click) does.
+        """
         message = target.message if isinstance(target, Reply) else target
         if message is None:
             raise ValueError("the reply has no message to click on")
         component = next(
             (c for c in interactive_components(message.components) if c["custom_id"] == custom_id),
-            None,
+            {"custom_id": custom_id, "type": 2} if stale_client else None,
         )
         if component is None:
             raise ValueError(
@@ -332,6 +375,11 @@ class FakeDiscord:
             problems.append(
                 "the bot used routes the fake does not implement:\n  "
                 + "\n  ".join(self.unhandled_requests)
+            )
+        if self.rejected_messages:
+            problems.append(
+                "the bot sent messages Discord would refuse (400):\n  "
+                + "\n  ".join(self.rejected_messages)
             )
         if self.error_logs and not self.errors_expected:
             problems.append(
@@ -568,7 +616,16 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         if reply.raw is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
+        token = request.match_info["token"]
+        if self.expired_interactions > 0 and token not in self._expired_tokens:
+            self.expired_interactions -= 1
+            self._expired_tokens.add(token)
+        if token in self._expired_tokens:
+            return _error(404, 10062, "Unknown interaction")
         body, files = await _read_body(request)
+        refusal = self._check_limits(body.get("data") or {}, "interaction callback")
+        if refusal is not None:
+            return refusal
         reply.answered_at = time.perf_counter()
         kind = int(body["type"])
         data = body.get("data") or {}
@@ -595,9 +652,12 @@ class FakeDiscord:
 
     async def _post_followup(self, request: web.Request) -> web.Response:
         reply = self._reply_for(request)
-        if reply is None:
+        if reply is None or request.match_info["token"] in self._expired_tokens:
             return _error(404, 10015, "Unknown Webhook")
         body, files = await _read_body(request)
+        refusal = self._check_limits(body, "followup")
+        if refusal is not None:
+            return refusal
         message = reply.message
         if reply.callback_type == 5 and message is not None and message.loading:
             message.apply(body, files)  # the first followup fills the deferred message
@@ -625,7 +685,7 @@ class FakeDiscord:
             message = next((m for m in candidates if m is not None and str(m.id) == wanted), None)
         if message is None or message.deleted:
             return _error(404, 10008, "Unknown Message")
-        response = await _message_request(request, message)
+        response = await self._message_request(request, message)
         if request.method == "PATCH" and message is reply.message and reply.deferred:
             reply.completed = True
         self._notify()
@@ -640,6 +700,9 @@ class FakeDiscord:
         if channel_id not in self._channels:
             return _error(404, 10003, "Unknown Channel")
         body, files = await _read_body(request)
+        refusal = self._check_limits(body, "channel message")
+        if refusal is not None:
+            return refusal
         message = self._new_message(channel_id, body, files)
         self._channel_messages.setdefault(channel_id, []).append(message)
         self._notify()
@@ -653,9 +716,31 @@ class FakeDiscord:
         message = next((m for m in messages if str(m.id) == wanted and not m.deleted), None)
         if message is None:
             return _error(404, 10008, "Unknown Message")
-        response = await _message_request(request, message)
+        response = await self._message_request(request, message)
         self._notify()
         return response
+
+    async def _message_request(self, request: web.Request, message: FakeMessage) -> web.Response:
+        """Answer GET, PATCH or DELETE on a stored message."""
+        if request.method == "DELETE":
+            message.deleted = True
+            return web.Response(status=204)
+        if request.method == "PATCH":
+            body, files = await _read_body(request)
+            refusal = self._check_limits(body, "message edit")
+            if refusal is not None:
+                return refusal
+            message.apply(body, files)
+        return _json(message.raw)
+
+    def _check_limits(self, body: JSON, what: str) -> web.Response | None:
+        """Refuse a body over Discord's size limits with 400, as Discord does; record it."""
+        problems = message_problems(body)
+        if not problems:
+            return None
+        self.rejected_messages.append(f"{what}: {'; '.join(problems)}")
+        self._notify()
+        return _error(400, 50035, f"Invalid Form Body: {'; '.join(problems)}")
 
     async def _unhandled(self, request: web.Request) -> web.Response:
         self.unhandled_requests.append(f"{request.method} {request.path}")
@@ -720,17 +805,6 @@ async def _read_body(request: web.Request) -> tuple[JSON, Files]:
             index = int(name.removeprefix("files[").removesuffix("]"))
             files[index] = (value.filename, value.file.read())
     return json.loads(str(form["payload_json"])), files
-
-
-async def _message_request(request: web.Request, message: FakeMessage) -> web.Response:
-    """Answer GET, PATCH or DELETE on a stored message."""
-    if request.method == "DELETE":
-        message.deleted = True
-        return web.Response(status=204)
-    if request.method == "PATCH":
-        body, files = await _read_body(request)
-        message.apply(body, files)
-    return _json(message.raw)
 
 
 def _json(body: Any, status: int = 200) -> web.Response:

@@ -164,14 +164,59 @@ async def test_reveal_checks_channel_hidden_and_once(storage: Storage) -> None:
         await record(False),
         await record(True, OTHER_CHANNEL),
     )
+
+    def reveal(roll_id: int, channel_id: int = CHANNEL):
+        return storage.rolls.reveal(roll_id, channel_id, GM, manages_server=True)
+
     with pytest.raises(CommandError, match="another channel"):
-        await storage.rolls.reveal(elsewhere_id, CHANNEL)
+        await reveal(elsewhere_id)
     with pytest.raises(CommandError, match="was not hidden"):
-        await storage.rolls.reveal(public_id, CHANNEL)
+        await reveal(public_id)
     with pytest.raises(CommandError, match="no roll #999"):
-        await storage.rolls.reveal(999, CHANNEL)
-    revealed = await storage.rolls.reveal(hidden_id, CHANNEL)
+        await reveal(999)
+    revealed = await reveal(hidden_id)
     assert revealed.revealed_at is not None
     assert revealed.payload["result"] == {"total": 7}
     with pytest.raises(CommandError, match="already revealed"):
-        await storage.rolls.reveal(hidden_id, CHANNEL)
+        await reveal(hidden_id)
+
+
+async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
+    storage: Storage,
+) -> None:
+    old = await start_campaign(storage)
+    entry = RollEntry(
+        campaign_id=old.id,
+        guild_id=1,
+        channel_id=CHANNEL,
+        user_id=GM,
+        kind="dice",
+        hidden=True,
+        payload={"result": {"total": 765432}, "embed": {"title": "1d1+765431"}},
+    )
+    roll_id = await storage.rolls.record(entry)
+    await storage.campaigns.end(old, GM)
+    # A player starts the next campaign in the same channel and is its GM, not the old one's.
+    await storage.campaigns.start(
+        guild_id=1,
+        channel_id=CHANNEL,
+        user_id=PLAYER,
+        settings=CampaignSettings.create(System.COSMOS, "Next"),
+    )
+    with pytest.raises(CommandError, match="Only a GM of the campaign roll #1 was made in"):
+        await storage.rolls.reveal(roll_id, CHANNEL, PLAYER, manages_server=False)
+    assert (await storage.rolls.get(roll_id)).revealed_at is None
+    revealed = await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+    assert revealed.payload["result"] == {"total": 765432}
+
+
+async def test_reveal_of_a_roll_made_outside_campaigns_needs_manage_server(
+    storage: Storage,
+) -> None:
+    roll_id = await storage.rolls.record(
+        RollEntry(None, 1, CHANNEL, GM, "dice", True, {"result": {}, "embed": {}})
+    )
+    await start_campaign(storage)  # GM runs a campaign here now, but the roll predates it
+    with pytest.raises(CommandError, match="outside any campaign: a member with Manage Server"):
+        await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+    assert (await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=True)).revealed_at
