@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -20,7 +21,11 @@ STARTUP_TIMEOUT_SECONDS = 30
 
 
 async def start_bot_process(
-    fake: FakeDiscord, tmp_path: Path, token: str
+    fake: FakeDiscord,
+    tmp_path: Path,
+    token: str,
+    database_path: Path | None = None,
+    **variables: str,
 ) -> asyncio.subprocess.Process:
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith("DISCORD_")
@@ -29,8 +34,9 @@ async def start_bot_process(
         DISCORD_TOKEN=token,
         DISCORD_API_BASE=fake.api_base,
         DISCORD_GATEWAY_URL=fake.gateway_url,
-        DATABASE_PATH=str(tmp_path / "bot.db"),
+        DATABASE_PATH=str(database_path or tmp_path / "bot.db"),
         GUILD_ID=str(fake.guild_id),
+        **variables,
     )
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -66,6 +72,68 @@ async def test_bot_process_starts_syncs_answers_and_stops_cleanly(
     assert "Synced" in log and "Traceback" not in log
     assert fake_discord.token not in log
     assert process.returncode == 0
+
+
+async def wait_until_ready(fake: FakeDiscord) -> None:
+    async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
+        await fake.wait_until(
+            lambda: bool(fake.synced_commands(guild=True)) and fake.bot_connected,
+            "command sync and gateway connection",
+        )
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM])
+async def test_stop_under_load_answers_every_interaction_received_then_exits_0(
+    fake_discord: FakeDiscord, tmp_path: Path, stop_signal: signal.Signals
+) -> None:
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token)
+    try:
+        await wait_until_ready(fake_discord)
+        await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Load"})
+        cosmos_roll = {"attribute": 3, "skill": 2, "tn": 12}
+        replies = [
+            await fake_discord.send("cosmos roll", cosmos_roll, user="player")
+            if number % 4 == 0
+            else await fake_discord.send("roll", {"expression": "4d6kh3"}, user="player")
+            for number in range(100)
+        ]
+        process.send_signal(stop_signal)
+        await fake_discord.wait_answered(replies)
+    finally:
+        if process.returncode is None:
+            process.send_signal(stop_signal)
+        _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    log = stderr.decode()
+    assert process.returncode == 0, log
+    assert "Traceback" not in log and "Session is closed" not in log and "ERROR" not in log
+    # Every roll that was logged (committed) was also shown to its roller.
+    with sqlite3.connect(tmp_path / "bot.db") as connection:
+        logged = {row[0] for row in connection.execute("SELECT id FROM rolls")}
+    shown = {
+        int(reply.embeds[0]["footer"]["text"].removeprefix("Roll #"))
+        for reply in replies
+        if reply.embeds
+    }
+    assert logged == shown
+    restarting = [reply for reply in replies if "restarting" in (reply.content or "")]
+    assert len(shown) + len(restarting) == len(replies)
+
+
+async def test_debug_log_carries_no_interaction_token(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token, LOG_LEVEL="DEBUG")
+    try:
+        await wait_until_ready(fake_discord)
+        reply = await fake_discord.invoke("roll", {"expression": "2d6"}, user="player")
+        await fake_discord.invoke("roll", {"expression": "1d4", "hidden": True}, user="player")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    log = stderr.decode()
+    assert "/interactions/" in log and "<redacted>" in log  # DEBUG lines were written
+    assert reply.interaction["token"] not in log
+    assert fake_discord.token not in log
 
 
 async def test_token_rejected_by_discord_exits_2_naming_the_variable(
@@ -114,3 +182,47 @@ async def test_second_start_applies_no_migration_and_keeps_state(
         reply = await fake_discord.invoke("campaign info", {}, user="player")
         assert reply.embeds[0]["title"] == "📖 Kept"
     assert "Applied migrations" not in caplog.text
+
+
+def _corrupt_file(tmp_path: Path) -> Path:
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(b"this is not an SQLite database, just some bytes" * 100)
+    return path
+
+
+def _directory(tmp_path: Path) -> Path:
+    path = tmp_path / "folder.db"
+    path.mkdir()
+    return path
+
+
+def _under_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "notes.txt").write_text("a regular file")
+    return tmp_path / "notes.txt" / "bot.db"
+
+
+def _under_proc(tmp_path: Path) -> Path:
+    return Path("/proc/dicebot/bot.db")
+
+
+@pytest.mark.parametrize(
+    ("make_path", "problem"),
+    [
+        (_corrupt_file, "not an SQLite database"),
+        (_directory, "it is a folder"),
+        (_under_a_file, "can't be created"),
+        (_under_proc, "can't be created"),
+    ],
+)
+async def test_unusable_database_path_exits_2_with_one_line_naming_it(
+    fake_discord: FakeDiscord, tmp_path: Path, make_path, problem: str
+) -> None:
+    database_path = make_path(tmp_path)
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token, database_path)
+    _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    log = stderr.decode()
+    lines = [line for line in log.splitlines() if line.startswith("error:")]
+    assert process.returncode == 2, log
+    assert "Traceback" not in log and "check the network" not in log
+    assert len(lines) == 1, log
+    assert f"DATABASE_PATH={database_path}" in lines[0] and problem in lines[0]

@@ -113,6 +113,45 @@ async def test_failed_transaction_leaves_no_half_change(storage: Storage) -> Non
     assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
 
 
+async def test_failed_commit_is_rolled_back_and_later_writes_work(storage: Storage) -> None:
+    campaign = await start_campaign(storage)
+    # A deferred foreign key is checked at COMMIT, which then fails and leaves the
+    # transaction open unless it is rolled back.
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with storage.database.transaction() as connection:
+            await connection.execute("PRAGMA defer_foreign_keys = ON")
+            await connection.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, added_by) VALUES (?, ?, ?)",
+                (campaign.id + 999, PLAYER, GM),
+            )
+    updated = await storage.campaigns.add_gm(campaign, PLAYER, GM)
+    assert updated.gm_ids == {GM, PLAYER}
+    rows = await storage.database.fetch_all("SELECT campaign_id FROM campaign_gms")
+    assert sorted(row["campaign_id"] for row in rows) == [campaign.id, campaign.id]
+
+
+async def test_cancellation_while_begin_runs_leaves_no_open_transaction(
+    storage: Storage,
+) -> None:
+    campaign = await start_campaign(storage)
+
+    async def write() -> None:
+        async with storage.database.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, added_by) VALUES (?, ?, ?)",
+                (campaign.id, PLAYER, GM),
+            )
+
+    task = asyncio.create_task(write())
+    await asyncio.sleep(0)  # the task now waits on BEGIN IMMEDIATE in aiosqlite's thread
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # The next operation starts its own transaction; with BEGIN left open it would fail.
+    updated = await storage.campaigns.add_gm(campaign, 33, GM)
+    assert updated.gm_ids == {GM, 33}
+
+
 async def test_second_campaign_in_a_channel_is_refused(storage: Storage) -> None:
     await start_campaign(storage)
     with pytest.raises(CommandError, match="already runs the Cosmos Engine campaign"):
