@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -25,6 +26,7 @@ async def start_bot_process(
     tmp_path: Path,
     token: str,
     database_path: Path | None = None,
+    stderr: int | IO[bytes] = asyncio.subprocess.PIPE,
     **variables: str,
 ) -> asyncio.subprocess.Process:
     environment = {
@@ -45,7 +47,7 @@ async def start_bot_process(
         cwd=tmp_path,
         env=environment,
         stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+        stderr=stderr,
     )
 
 
