@@ -155,9 +155,13 @@ class DiceBot(commands.Bot):
         _log_latency(interaction, "answered")
 
     async def close(self) -> None:
-        await super().close()
-        if hasattr(self, "storage"):
-            await self.storage.close()
+        try:
+            await super().close()
+        finally:
+            # Even when cancelled (a second Ctrl-C): aiosqlite's threads would keep the process
+            # alive, and closing commits nothing half-done (an open transaction rolls back).
+            if hasattr(self, "storage"):
+                await self.storage.close()
 
 
 def create_bot(settings: Settings, *, rng: Rng | None = None) -> DiceBot:

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS_DIRECTORY = PROJECT_ROOT / "data" / "migrations"
 BUSY_TIMEOUT_MS = 5_000
+CLOSE_TIMEOUT_SECONDS = 2.0
 
 
 class DatabaseUnusable(Exception):
@@ -137,10 +138,13 @@ class Database:
         return cls(writer, reader)
 
     async def close(self) -> None:
-        """Close both connections once pending transactions are done."""
-        async with self._lock:
-            await self._reader.close()
-            await self._writer.close()
+        """Close both connections once the transaction under way is done (a few seconds at
+        most: past that it is rolled back, as closing SQLite does with an open transaction)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CLOSE_TIMEOUT_SECONDS):
+                await self._lock.acquire()
+        await self._reader.close()
+        await self._writer.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

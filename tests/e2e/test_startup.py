@@ -99,12 +99,10 @@ async def test_stop_under_load_answers_every_interaction_received_then_exits_0(
             else await fake_discord.send("roll", {"expression": "4d6kh3"}, user="player")
             for number in range(100)
         ]
-        process.send_signal(stop_signal)
-        await fake_discord.wait_answered(replies)
     finally:
-        if process.returncode is None:
-            process.send_signal(stop_signal)
-        _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+        process.send_signal(stop_signal)
+    await fake_discord.wait_answered(replies)
+    _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
     log = stderr.decode()
     assert process.returncode == 0, log
     assert "Traceback" not in log and "Session is closed" not in log and "ERROR" not in log
@@ -119,6 +117,20 @@ async def test_stop_under_load_answers_every_interaction_received_then_exits_0(
     assert logged == shown
     restarting = [reply for reply in replies if "restarting" in (reply.content or "")]
     assert len(shown) + len(restarting) == len(replies)
+
+
+async def test_a_second_signal_stops_at_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token)
+    try:
+        await wait_until_ready(fake_discord)
+        for _ in range(50):
+            await fake_discord.send("roll", {"expression": "4d6kh3"}, user="player")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
+    _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    assert process.returncode == 0, stderr.decode()
+    assert "Traceback" not in stderr.decode()
 
 
 async def test_debug_log_carries_no_interaction_token(
