@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 MIGRATIONS_DIRECTORY = PROJECT_ROOT / "data" / "migrations"
 BUSY_TIMEOUT_MS = 5_000
 CLOSE_TIMEOUT_SECONDS = 2.0
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+NOT_A_DATABASE = "the file is not an SQLite database (corrupt, or another kind of file)"
 
 
 class DatabaseUnusable(Exception):
@@ -50,6 +52,14 @@ def check_database_path(path: Path) -> None:
         raise _unusable(path, f"its folder {path.parent} can't be created ({reason})") from None
     if path.exists() and not path.is_file():
         raise _unusable(path, "it is not a regular file")
+    if path.is_file() and path.stat().st_size > 0:
+        try:
+            with path.open("rb") as file:
+                header = file.read(len(SQLITE_HEADER))
+        except OSError as error:
+            raise _unusable(path, error.strerror or type(error).__name__) from None
+        if header != SQLITE_HEADER:  # caught here, before the migration tool retries its lock
+            raise _unusable(path, NOT_A_DATABASE)
 
 
 def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list[str]:
@@ -131,7 +141,7 @@ class Database:
         except sqlite3.DatabaseError as error:
             problem = str(error)
             if "not a database" in problem or "malformed" in problem:
-                problem = "the file is not an SQLite database (corrupt, or another kind of file)"
+                problem = NOT_A_DATABASE
             raise _unusable(path, problem) from None
         except OSError as error:
             raise _unusable(path, error.strerror or str(error)) from None

@@ -46,6 +46,21 @@ async def test_bad_expression_gets_an_ephemeral_explanation(
     assert await dicebot.storage.rolls.get(1) is None
 
 
+async def test_endless_explosions_are_refused_and_others_still_roll(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    bombs = [
+        await fake_discord.send("roll", {"expression": expression}, user="player")
+        for expression in ["1d1e1", "1d2e<3", "1d1e>0"] * 8
+    ]
+    plain = await fake_discord.send("roll", {"expression": "1d20"}, user="gm")
+    await fake_discord.wait_answered([*bombs, plain])
+    for reply in bombs:
+        assert reply.ephemeral and "would explode forever" in reply.content
+    assert not plain.ephemeral and "1d20" in plain.embeds[0]["title"]
+    assert await dicebot.storage.rolls.get(2) is None  # only the 1d20 was rolled and logged
+
+
 async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
