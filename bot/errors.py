@@ -9,7 +9,9 @@ import discord
 from discord import app_commands
 
 from bot.options import STALE_COMMAND_MESSAGE, MalformedOptions, StaleCommand
+from bot.render.errors import describe
 from bot.render.style import CONTENT_LIMIT, truncate
+from bot.storage.errors import StorageError
 from rules.errors import RulesError
 
 __all__ = ["CommandError", "RulesError", "reply_ephemeral", "report_error"]
@@ -43,6 +45,8 @@ def _user_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, RulesError | MalformedOptions | StaleCommand):
         return str(error)
+    if isinstance(error, StorageError):
+        return describe(error)
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         return STALE_COMMAND_MESSAGE
     if isinstance(error, app_commands.TransformerError):

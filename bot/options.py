@@ -9,14 +9,17 @@ user can act on.
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Optional, TypeVar
 
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
+
+from rules.declarations import Setting
 
 __all__ = [
     "DISCORD_INTEGER_LIMIT",
@@ -25,6 +28,7 @@ __all__ = [
     "StaleCommand",
     "check_payload",
     "choices_of",
+    "with_setting_options",
 ]
 
 E = TypeVar("E", bound=Enum)
@@ -38,6 +42,38 @@ STALE_COMMAND_MESSAGE = (
     "This command changed since your Discord app loaded it: reload Discord "
     "(Ctrl+R, or restart the app) and try again."
 )
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:  # type: ignore[type-arg]
+    """Give a command callback one optional option per declared campaign setting.
+
+    The callback takes them as ``**chosen``. discord.py builds a command's options from its
+    callback's signature, so the declared settings become parameters of that signature (with
+    their help and, for a choice, its values): a new setting is declared only in its system.
+    """
+    settings = tuple(settings)
+
+    def decorate(callback: F) -> F:
+        signature = inspect.signature(callback)
+        fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        added = [
+            inspect.Parameter(
+                setting.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=None,
+                annotation=Optional[bool] if setting.kind is bool else Optional[str],  # noqa: UP045
+            )
+            for setting in settings
+        ]
+        callback.__signature__ = signature.replace(parameters=[*fixed, *added])  # type: ignore[attr-defined]
+        callback = app_commands.describe(**{s.name: s.help for s in settings})(callback)
+        choices = {s.name: choices_of(s.kind) for s in settings if issubclass(s.kind, Enum)}
+        return app_commands.choices(**choices)(callback) if choices else callback
+
+    return decorate
 
 
 def choices_of(

@@ -10,12 +10,12 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.errors import reply_ephemeral
-from bot.options import choices_of
+from bot.options import choices_of, with_setting_options
 from bot.render import campaign as render
 from bot.storage import Campaign
 from bot.table import Table
 from bot.views import TableView
-from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, EdgeOption, Skin
+from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, Skin, setting_owners
 from rules.choices import parse_choice
 from rules.systems import System
 
@@ -87,32 +87,26 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         system="The game system the campaign plays",
         name=f"The campaign's name (up to {MAX_CAMPAIGN_NAME_LENGTH} characters)",
         skin="Flavour of announcements: fantasy (default) or sci-fi",
-        edge_option="Six-pool d20 only: Edge rule A (free +Edge) or B (cheap first points)",
-        lingering_taint="Sinew & Steel only: a Crisis leaves Pressure at 1 instead of 0",
     )
     @app_commands.choices(
         system=choices_of(System, lambda system: system.display_name),
         skin=choices_of(Skin),
-        edge_option=choices_of(EdgeOption),
     )
     @app_commands.guild_only()
+    @with_setting_options(setting for _, setting in setting_owners().values())
     async def start(
         self,
         interaction: discord.Interaction,
         system: str,
         name: app_commands.Range[str, 1, MAX_CAMPAIGN_NAME_LENGTH],
         skin: str | None = None,
-        edge_option: str | None = None,
-        lingering_taint: bool | None = None,
+        **chosen: object,
     ) -> None:
         settings = CampaignSettings.create(
             parse_choice(System, system, "system"),
             name,
             skin=parse_choice(Skin, skin, "skin") if skin else None,
-            edge_option=parse_choice(EdgeOption, edge_option, "edge option")
-            if edge_option
-            else None,
-            lingering_taint=lingering_taint,
+            chosen=chosen,
         )
         table = await Table.of(interaction, self.storage)
         campaign = await self.storage.campaigns.start(

@@ -1,16 +1,22 @@
-"""Campaign settings: which options a system takes, and their defaults."""
+"""Campaign settings: the name and skin every campaign has, and each system's own settings."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
+from typing import TypeVar
 
+from rules.declarations import JsonValue, Setting, declaration
 from rules.errors import RulesError
 from rules.systems import System
 
-__all__ = ["MAX_CAMPAIGN_NAME_LENGTH", "CampaignSettings", "EdgeOption", "Skin"]
+__all__ = ["MAX_CAMPAIGN_NAME_LENGTH", "CampaignSettings", "Skin", "setting_owners"]
 
 MAX_CAMPAIGN_NAME_LENGTH = 100
+
+T = TypeVar("T")
 
 
 class Skin(StrEnum):
@@ -20,22 +26,41 @@ class Skin(StrEnum):
     SCIFI = "scifi"
 
 
-class EdgeOption(StrEnum):
-    """Six-pool d20 Edge rule: A = free +Edge on every roll; B = first Edge+1 points give +2."""
-
-    A = "A"
-    B = "B"
+def setting_owners() -> dict[str, tuple[System, Setting]]:  # type: ignore[type-arg]
+    """Return every system setting by option name, with the system that declares it."""
+    return {
+        setting.name: (system, setting)
+        for system in System
+        for setting in declaration(system).settings
+    }
 
 
 @dataclass(frozen=True, slots=True)
 class CampaignSettings:
-    """A campaign's system and the per-system options chosen at its start."""
+    """A campaign's system, name and skin, and the values of its system's settings.
+
+    ``options`` holds every declared setting of the system, as stored (JSON values); read one
+    typed with ``get``.
+    """
 
     system: System
     name: str
     skin: Skin = Skin.FANTASY
-    edge_option: EdgeOption | None = None
-    lingering_taint: bool = False
+    options: Mapping[str, JsonValue] = field(default_factory=lambda: MappingProxyType({}))
+
+    def get(self, setting: Setting[T]) -> T:
+        """Return a setting's value (its default if the campaign predates it)."""
+        raw = self.options.get(setting.name)
+        return setting.default if raw is None else setting.parse(raw, self.system)
+
+    def info_lines(self) -> list[str]:
+        """Return the settings as `/campaign info` lists them."""
+        lines = [f"Skin: {self.skin.value}"]
+        for setting in declaration(self.system).settings:
+            line = setting.describe(self.get(setting))
+            if line is not None:
+                lines.append(line)
+        return lines
 
     @classmethod
     def create(
@@ -44,10 +69,12 @@ class CampaignSettings:
         name: str,
         *,
         skin: Skin | None = None,
-        edge_option: EdgeOption | None = None,
-        lingering_taint: bool | None = None,
+        chosen: Mapping[str, object] | None = None,
     ) -> CampaignSettings:
-        """Validate options for ``system``; refuse an option that system doesn't use."""
+        """Validate a new campaign's settings; refuse one its system doesn't use.
+
+        ``chosen`` maps setting names to what the user gave (None or absent: the default).
+        """
         clean_name = " ".join(name.split())
         if not clean_name:
             raise RulesError("Give the campaign a name.")
@@ -56,22 +83,37 @@ class CampaignSettings:
                 f"Campaign names can be at most {MAX_CAMPAIGN_NAME_LENGTH} characters "
                 f"(got {len(clean_name)})."
             )
-        if edge_option is not None and system is not System.SIXPOOL:
-            raise RulesError(
-                f"`edge_option` is a six-pool d20 setting; a {system.display_name} campaign "
-                "doesn't use it."
+        given = {key: value for key, value in (chosen or {}).items() if value is not None}
+        own = {setting.name: setting for setting in declaration(system).settings}
+        for key in given:
+            if key not in own:
+                owner = setting_owners().get(key)
+                whose = f"a {owner[0].in_sentence} setting" if owner else "not a setting"
+                raise RulesError(
+                    f"`{key}` is {whose}; a {system.display_name} campaign doesn't use it."
+                )
+        options = {
+            key: setting.to_json(
+                setting.parse(given[key], system) if key in given else setting.default
             )
-        if lingering_taint is not None and system is not System.SINEW:
-            raise RulesError(
-                f"`lingering_taint` is a Sinew & Steel setting; a {system.display_name} campaign "
-                "doesn't use it."
-            )
-        if system is System.SIXPOOL and edge_option is None:
-            edge_option = EdgeOption.A
+            for key, setting in own.items()
+        }
         return cls(
             system=system,
             name=clean_name,
             skin=skin or Skin.FANTASY,
-            edge_option=edge_option,
-            lingering_taint=bool(lingering_taint),
+            options=MappingProxyType(options),
         )
+
+    @classmethod
+    def stored(
+        cls, system: System, name: str, skin: Skin, options: Mapping[str, object]
+    ) -> CampaignSettings:
+        """Rebuild settings read from storage, validating each declared value."""
+        own = declaration(system).settings
+        values = {
+            setting.name: setting.to_json(setting.parse(options[setting.name], system))
+            for setting in own
+            if setting.name in options
+        }
+        return cls(system=system, name=name, skin=skin, options=MappingProxyType(values))

@@ -21,6 +21,11 @@ class System(StrEnum):
         """Return the system's name as its rule document spells it."""
         return _TITLES[self]
 
+    @property
+    def in_sentence(self) -> str:
+        """Return the name as written mid-sentence ("a six-pool d20 campaign")."""
+        return _IN_SENTENCE.get(self, self.display_name)
+
 
 _TITLES = {
     System.COSMOS: "Cosmos Engine",
@@ -29,3 +34,4 @@ _TITLES = {
     System.AETHELGARD: "Aethelgard",
     System.SIXPOOL: "Six-pool d20",
 }
+_IN_SENTENCE = {System.SIXPOOL: "six-pool d20"}

@@ -17,13 +17,7 @@ def _gm_list(campaign: Campaign) -> str:
 
 
 def _settings_lines(campaign: Campaign) -> list[str]:
-    settings = campaign.settings
-    lines = [f"Skin: {settings.skin.value}"]
-    if settings.edge_option is not None:
-        lines.append(f"Edge option: {settings.edge_option.value}")
-    if settings.lingering_taint:
-        lines.append("Lingering taint: on (a Crisis leaves Pressure at 1)")
-    return lines
+    return campaign.settings.info_lines()
 
 
 def campaign_started(campaign: Campaign) -> discord.Embed:

@@ -6,7 +6,9 @@ from fractions import Fraction
 
 import discord
 
+from bot.render.errors import describe
 from bot.render.style import Colour
+from bot.storage.cosmos import ChallengeNameTaken, ChallengeNotFound
 from rules.cosmos import (
     ADVANTAGE_CAP,
     Challenge,
@@ -222,3 +224,20 @@ def odds(result: CosmosOdds) -> discord.Embed:
     embed.set_image(url="attachment://odds.png")
     embed.set_footer(text="Exact values, not simulated. Criticals decide alone, whatever the TN.")
     return embed
+
+
+@describe.register
+def _(error: ChallengeNotFound) -> str:
+    return (
+        f"There is no open challenge called **{error.name}** here. "
+        "See them with `/cosmos challenge status`; a GM opens one with "
+        "`/cosmos challenge start`."
+    )
+
+
+@describe.register
+def _(error: ChallengeNameTaken) -> str:
+    return (
+        f"A challenge called **{error.name}** is already open here; "
+        "pick another name or end it first."
+    )

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.errors import CommandError
 from bot.storage.database import Database, fetch_one
-from rules.campaigns import CampaignSettings, EdgeOption, Skin
+from bot.storage.errors import (
+    AlreadyGM,
+    CampaignAlreadyRunning,
+    CampaignEnded,
+    FounderStaysGM,
+    NotCoGM,
+)
+from rules.campaigns import CampaignSettings, Skin
 from rules.systems import System
 
 __all__ = ["Campaign", "CampaignStore", "CharacterSummary", "TrackSummary"]
@@ -51,7 +58,7 @@ class TrackSummary:
 
 # One query per campaign, GMs included: each query is a trip to the database thread.
 _ACTIVE_CAMPAIGN = (
-    "SELECT id, guild_id, channel_id, system, name, skin, edge_option, lingering_taint,"
+    "SELECT id, guild_id, channel_id, system, name, skin, settings,"
     " created_by, (SELECT group_concat(user_id) FROM campaign_gms"
     " WHERE campaign_id = campaigns.id) AS gm_ids"
     " FROM campaigns WHERE channel_id = ? AND ended_at IS NULL"
@@ -63,12 +70,8 @@ def _campaign(row: aiosqlite.Row) -> Campaign:
         id=row["id"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
-        settings=CampaignSettings(
-            system=System(row["system"]),
-            name=row["name"],
-            skin=Skin(row["skin"]),
-            edge_option=EdgeOption(row["edge_option"]) if row["edge_option"] else None,
-            lingering_taint=bool(row["lingering_taint"]),
+        settings=CampaignSettings.stored(
+            System(row["system"]), row["name"], Skin(row["skin"]), json.loads(row["settings"])
         ),
         created_by=row["created_by"],
         gm_ids=frozenset(int(gm) for gm in (row["gm_ids"] or "").split(",") if gm),
@@ -85,7 +88,7 @@ async def _require_running(connection: aiosqlite.Connection, campaign: Campaign)
         connection, "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
     )
     if row is None:
-        raise CommandError(f"The campaign **{campaign.settings.name}** has already ended.")
+        raise CampaignEnded(campaign.settings.name)
 
 
 class CampaignStore:
@@ -106,21 +109,17 @@ class CampaignStore:
         async with self._database.transaction() as connection:
             existing = await _active_in(connection, channel_id)
             if existing is not None:
-                raise CommandError(
-                    f"This channel already runs the {existing.system.display_name} campaign "
-                    f"**{existing.settings.name}**. A GM can end it with `/campaign end` first."
-                )
+                raise CampaignAlreadyRunning(existing.system.display_name, existing.settings.name)
             cursor = await connection.execute(
-                "INSERT INTO campaigns (guild_id, channel_id, system, name, skin, edge_option,"
-                " lingering_taint, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO campaigns (guild_id, channel_id, system, name, skin, settings,"
+                " created_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
                     settings.system.value,
                     settings.name,
                     settings.skin.value,
-                    settings.edge_option.value if settings.edge_option else None,
-                    int(settings.lingering_taint),
+                    json.dumps(dict(settings.options)),
                     user_id,
                 ),
             )
@@ -143,7 +142,7 @@ class CampaignStore:
                 (campaign.id, user_id, added_by),
             )
             if cursor.rowcount == 0:
-                raise CommandError(f"<@{user_id}> is already a GM of this campaign.")
+                raise AlreadyGM(user_id)
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
         return updated
@@ -151,7 +150,7 @@ class CampaignStore:
     async def remove_gm(self, campaign: Campaign, user_id: int) -> Campaign:
         """Remove a co-GM; the campaign's founder always stays a GM."""
         if user_id == campaign.created_by:
-            raise CommandError(f"<@{user_id}> started this campaign and always stays its GM.")
+            raise FounderStaysGM(user_id)
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
             cursor = await connection.execute(
@@ -159,7 +158,7 @@ class CampaignStore:
                 (campaign.id, user_id),
             )
             if cursor.rowcount == 0:
-                raise CommandError(f"<@{user_id}> is not a co-GM of this campaign.")
+                raise NotCoGM(user_id)
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
         return updated

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot.errors import CommandError
 from bot.storage.campaigns import Campaign
 from bot.storage.database import Database, fetch_one
+from bot.storage.errors import StorageError
 from bot.storage.rolls import RollEntry, insert_roll
 from rules.cosmos import Challenge, ChallengeStatus
 
-__all__ = ["ChallengeStore", "CountedRoll"]
+__all__ = ["ChallengeNameTaken", "ChallengeNotFound", "ChallengeStore", "CountedRoll"]
 
 _COLUMNS = "id, name, tn, successes_needed, max_rolls, successes, rolls_used, status"
 
@@ -45,13 +45,23 @@ _OPEN_CHALLENGE = (
 )
 
 
+@dataclass(eq=False)
+class ChallengeNotFound(StorageError):
+    """No open challenge of the campaign has this name."""
+
+    name: str
+
+
+@dataclass(eq=False)
+class ChallengeNameTaken(StorageError):
+    """A challenge of this name is open already."""
+
+    name: str
+
+
 def _found(row: aiosqlite.Row | None, name: str) -> aiosqlite.Row:
     if row is None:
-        raise CommandError(
-            f"There is no open challenge called **{name.strip()}** here. "
-            "See them with `/cosmos challenge status`; a GM opens one with "
-            "`/cosmos challenge start`."
-        )
+        raise ChallengeNotFound(name.strip())
     return row
 
 
@@ -99,10 +109,7 @@ class ChallengeStore:
                     ),
                 )
             except aiosqlite.IntegrityError:
-                raise CommandError(
-                    f"A challenge called **{challenge.name}** is already open here; "
-                    "pick another name or end it first."
-                ) from None
+                raise ChallengeNameTaken(challenge.name) from None
         return challenge
 
     async def get_open(self, campaign: Campaign, name: str) -> Challenge:

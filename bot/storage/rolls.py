@@ -9,8 +9,14 @@ from typing import Any
 
 import aiosqlite
 
-from bot.errors import CommandError
 from bot.storage.database import Database, fetch_one
+from bot.storage.errors import (
+    RevealNotAllowed,
+    RollAlreadyRevealed,
+    RollInAnotherChannel,
+    RollNotFound,
+    RollNotHidden,
+)
 
 __all__ = ["LoggedRoll", "RollEntry", "RollLog", "insert_roll"]
 
@@ -136,23 +142,16 @@ class RollLog:
                 connection, f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
             )
             if row is None:
-                raise CommandError(f"There is no roll #{roll_id}.")
+                raise RollNotFound(roll_id)
             roll = _from_row(row)
             if roll.channel_id != channel_id:
-                raise CommandError(f"Roll #{roll_id} was made in another channel; reveal it there.")
+                raise RollInAnotherChannel(roll_id)
             if not manages_server and not await _is_gm_of(connection, roll.campaign_id, user_id):
-                raise CommandError(
-                    f"Only a GM of the campaign roll #{roll_id} was made in can reveal it"
-                    + (
-                        " (it was made outside any campaign: a member with Manage Server)."
-                        if roll.campaign_id is None
-                        else "."
-                    )
-                )
+                raise RevealNotAllowed(roll_id, outside_campaigns=roll.campaign_id is None)
             if not roll.hidden:
-                raise CommandError(f"Roll #{roll_id} was not hidden: everyone saw it already.")
+                raise RollNotHidden(roll_id)
             if roll.revealed_at is not None:
-                raise CommandError(f"Roll #{roll_id} was already revealed.")
+                raise RollAlreadyRevealed(roll_id)
             revealed = await fetch_one(
                 connection,
                 "UPDATE rolls SET revealed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"

@@ -1,13 +1,21 @@
-"""Counters kept per campaign or per character (Pressure, challenge progress, ...)."""
+"""Counters a system declares on the party or on characters (Pressure, ...).
+
+Only tracks a system declares exist (``rules.declarations.TrackSpec``): their limits and start
+come from the declaration, and any other name is refused with ``UnknownTrack``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import CommandError
-from bot.storage.database import Database, fetch_one
+import aiosqlite
 
-__all__ = ["TrackChange", "TrackStore"]
+from bot.storage.campaigns import Campaign
+from bot.storage.database import Database, fetch_one
+from bot.storage.errors import TrackOutOfRange, UnknownTrack
+from rules.declarations import TrackSpec, declaration
+
+__all__ = ["TrackChange", "TrackStore", "change_track", "track_spec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +27,49 @@ class TrackChange:
     after: int
 
 
+def track_spec(campaign: Campaign, name: str, *, on_character: bool) -> TrackSpec:
+    """Return the declared track ``name`` of the campaign's system; refuse any other."""
+    system_declaration = declaration(campaign.system)
+    spec = system_declaration.track(name)
+    if spec is None or not (spec.per_character if on_character else spec.party):
+        known = tuple(
+            track.name
+            for track in system_declaration.tracks
+            if (track.per_character if on_character else track.party)
+        )
+        raise UnknownTrack(name, campaign.system.display_name, known)
+    return spec
+
+
+_SELECT_TRACK = (
+    "SELECT id, value FROM tracks WHERE campaign_id = ?"
+    " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?"
+)
+
+
+async def change_track(
+    connection: aiosqlite.Connection,
+    campaign_id: int,
+    spec: TrackSpec,
+    delta: int,
+    character_id: int | None = None,
+) -> TrackChange:
+    """Add ``delta`` to a track inside the caller's transaction; refuse to leave its limits."""
+    await connection.execute(
+        "INSERT OR IGNORE INTO tracks (campaign_id, character_id, name, value, minimum,"
+        " maximum) VALUES (?, ?, ?, ?, ?, ?)",
+        (campaign_id, character_id, spec.name, spec.start, spec.minimum, spec.maximum),
+    )
+    row = await fetch_one(connection, _SELECT_TRACK, (campaign_id, character_id, spec.name))
+    assert row is not None
+    before = row["value"]
+    after = before + delta
+    if not spec.check(after):
+        raise TrackOutOfRange(spec.name, before, delta, spec.minimum, spec.maximum)
+    await connection.execute("UPDATE tracks SET value = ? WHERE id = ?", (after, row["id"]))
+    return TrackChange(name=spec.name, before=before, after=after)
+
+
 class TrackStore:
     """Named operations on tracks; a change is read, checked and written in one transaction."""
 
@@ -26,47 +77,19 @@ class TrackStore:
         self._database = database
 
     async def change(
-        self,
-        campaign_id: int,
-        name: str,
-        delta: int,
-        *,
-        minimum: int,
-        maximum: int,
-        character_id: int | None = None,
-        start: int = 0,
+        self, campaign: Campaign, name: str, delta: int, *, character_id: int | None = None
     ) -> TrackChange:
-        """Add ``delta`` to a track (created at ``start``); refuse to leave minimum..maximum."""
+        """Add ``delta`` to a declared track of the party or of a character."""
+        spec = track_spec(campaign, name, on_character=character_id is not None)
         async with self._database.transaction() as connection:
-            await connection.execute(
-                "INSERT OR IGNORE INTO tracks (campaign_id, character_id, name, value, minimum,"
-                " maximum) VALUES (?, ?, ?, ?, ?, ?)",
-                (campaign_id, character_id, name, start, minimum, maximum),
-            )
-            row = await fetch_one(
-                connection,
-                "SELECT id, value FROM tracks WHERE campaign_id = ?"
-                " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
-                (campaign_id, character_id, name),
-            )
-            assert row is not None
-            before = row["value"]
-            after = before + delta
-            if not minimum <= after <= maximum:
-                raise CommandError(
-                    f"{name} is {before}; changing it by {delta:+d} would leave "
-                    f"{minimum}–{maximum}."
-                )
-            await connection.execute("UPDATE tracks SET value = ? WHERE id = ?", (after, row["id"]))
-        return TrackChange(name=name, before=before, after=after)
+            return await change_track(connection, campaign.id, spec, delta, character_id)
 
-    async def value(
-        self, campaign_id: int, name: str, *, character_id: int | None = None
-    ) -> int | None:
-        """Return a track's value, or None if it was never set."""
+    async def value(self, campaign: Campaign, name: str, *, character_id: int | None = None) -> int:
+        """Return a declared track's value (its start if it never changed)."""
+        spec = track_spec(campaign, name, on_character=character_id is not None)
         row = await self._database.fetch_one(
             "SELECT value FROM tracks WHERE campaign_id = ?"
             " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
-            (campaign_id, character_id, name),
+            (campaign.id, character_id, spec.name),
         )
-        return None if row is None else row["value"]
+        return spec.start if row is None else row["value"]

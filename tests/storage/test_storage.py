@@ -10,9 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import CommandError
 from bot.storage import RollEntry, Storage, apply_migrations
 from bot.storage.database import MIGRATIONS_DIRECTORY
+from bot.storage.errors import (
+    AlreadyGM,
+    CampaignAlreadyRunning,
+    CampaignEnded,
+    FounderStaysGM,
+    NotCoGM,
+    RevealNotAllowed,
+    RollAlreadyRevealed,
+    RollInAnotherChannel,
+    RollNotFound,
+    RollNotHidden,
+    TrackOutOfRange,
+    UnknownTrack,
+)
+from rules import sinew, sixpool
 from rules.campaigns import CampaignSettings
 from rules.systems import System
 
@@ -29,12 +43,14 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
     await opened.close()
 
 
-async def start_campaign(storage: Storage, channel_id: int = CHANNEL):
+async def start_campaign(
+    storage: Storage, channel_id: int = CHANNEL, system: System = System.COSMOS
+):
     return await storage.campaigns.start(
         guild_id=1,
         channel_id=channel_id,
         user_id=GM,
-        settings=CampaignSettings.create(System.COSMOS, "Voidrunners"),
+        settings=CampaignSettings.create(system, "Voidrunners"),
     )
 
 
@@ -60,6 +76,40 @@ def test_migrations_upgrade_an_older_database(tmp_path: Path) -> None:
     assert {"campaigns", "rolls", "example"} <= tables
 
 
+async def test_migration_moves_system_settings_into_the_declared_json(tmp_path: Path) -> None:
+    before = tmp_path / "before"
+    before.mkdir()
+    for name in ("0001_foundation.sql", "0002_cosmos.sql"):
+        shutil.copy(MIGRATIONS_DIRECTORY / name, before)
+    path = tmp_path / "bot.db"
+    apply_migrations(path, before)
+    with sqlite3.connect(path) as connection:
+        connection.executemany(
+            "INSERT INTO campaigns (channel_id, system, name, skin, edge_option, lingering_taint,"
+            " created_by) VALUES (?, ?, ?, 'fantasy', ?, ?, 1)",
+            [
+                (1, "sixpool", "Pools", "B", 0),
+                (2, "sinew", "Grit", None, 1),
+                (3, "cosmos", "X", None, 0),
+            ],
+        )
+    assert apply_migrations(path) == ["0003_system_settings"]
+    opened = await Storage.open(path)
+    try:
+        pools, grit, cosmos_campaign = [
+            await opened.campaigns.active(channel) for channel in (1, 2, 3)
+        ]
+    finally:
+        await opened.close()
+    assert pools.settings.get(sixpool.EDGE_OPTION) is sixpool.EdgeOption.B
+    assert grit.settings.get(sinew.LINGERING_TAINT) is True
+    assert cosmos_campaign.settings.options == {}
+    assert grit.settings.info_lines() == [
+        "Skin: fantasy",
+        "Lingering taint: on (a Crisis leaves Pressure at 1)",
+    ]
+
+
 async def test_connection_uses_wal_foreign_keys_and_busy_timeout(storage: Storage) -> None:
     pragmas = {}
     for name in ("journal_mode", "foreign_keys", "busy_timeout"):
@@ -67,38 +117,59 @@ async def test_connection_uses_wal_foreign_keys_and_busy_timeout(storage: Storag
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
 
 
-async def test_two_hundred_concurrent_track_changes_end_exactly_right(storage: Storage) -> None:
-    campaign = await start_campaign(storage)
+async def test_concurrent_pressure_adds_stop_exactly_at_the_declared_maximum(
+    storage: Storage,
+) -> None:
+    campaign = await start_campaign(storage, system=System.SINEW)
 
-    async def bump() -> None:
-        await storage.tracks.change(campaign.id, "counter", 1, minimum=0, maximum=1000)
-
-    await asyncio.gather(*(bump() for _ in range(200)))
-    assert await storage.tracks.value(campaign.id, "counter") == 200
-
-
-async def test_concurrent_spends_never_go_below_the_minimum(storage: Storage) -> None:
-    campaign = await start_campaign(storage)
-    await storage.tracks.change(campaign.id, "tokens", 5, minimum=0, maximum=10)
-
-    async def spend() -> bool:
+    async def add() -> bool:
         try:
-            await storage.tracks.change(campaign.id, "tokens", -1, minimum=0, maximum=10)
-        except CommandError:
+            await storage.tracks.change(campaign, "pressure", 1)
+        except TrackOutOfRange:
             return False
         return True
 
-    outcomes = await asyncio.gather(*(spend() for _ in range(50)))
-    assert outcomes.count(True) == 5
-    assert await storage.tracks.value(campaign.id, "tokens") == 0
+    outcomes = await asyncio.gather(*(add() for _ in range(50)))
+    assert outcomes.count(True) == 5  # PRESSURE_MAX, declared by Sinew & Steel
+    assert await storage.tracks.value(campaign, "pressure") == 5
+
+
+async def test_concurrent_removals_never_go_below_the_minimum(storage: Storage) -> None:
+    campaign = await start_campaign(storage, system=System.SINEW)
+    await storage.tracks.change(campaign, "pressure", 4)
+
+    async def remove() -> bool:
+        try:
+            await storage.tracks.change(campaign, "pressure", -1)
+        except TrackOutOfRange:
+            return False
+        return True
+
+    outcomes = await asyncio.gather(*(remove() for _ in range(50)))
+    assert outcomes.count(True) == 4
+    assert await storage.tracks.value(campaign, "pressure") == 0
 
 
 async def test_track_change_out_of_range_changes_nothing(storage: Storage) -> None:
-    campaign = await start_campaign(storage)
-    await storage.tracks.change(campaign.id, "pressure", 3, minimum=0, maximum=5)
-    with pytest.raises(CommandError, match="would leave 0–5"):
-        await storage.tracks.change(campaign.id, "pressure", 3, minimum=0, maximum=5)
-    assert await storage.tracks.value(campaign.id, "pressure") == 3
+    campaign = await start_campaign(storage, system=System.SINEW)
+    await storage.tracks.change(campaign, "pressure", 3)
+    with pytest.raises(TrackOutOfRange) as refused:
+        await storage.tracks.change(campaign, "pressure", 3)
+    assert (refused.value.before, refused.value.minimum, refused.value.maximum) == (3, 0, 5)
+    assert await storage.tracks.value(campaign, "pressure") == 3
+
+
+async def test_a_track_the_system_does_not_declare_is_refused(storage: Storage) -> None:
+    cosmos_campaign = await start_campaign(storage)
+    with pytest.raises(UnknownTrack) as refused:
+        await storage.tracks.change(cosmos_campaign, "pressure", 1)
+    assert refused.value.known == ()
+    sinew_campaign = await start_campaign(storage, OTHER_CHANNEL, System.SINEW)
+    with pytest.raises(UnknownTrack) as mistyped:
+        await storage.tracks.change(sinew_campaign, "presure", 1)
+    assert mistyped.value.known == ("pressure",)
+    rows = await storage.database.fetch_all("SELECT name FROM tracks")
+    assert rows == []
 
 
 async def test_failed_transaction_leaves_no_half_change(storage: Storage) -> None:
@@ -154,7 +225,7 @@ async def test_cancellation_while_begin_runs_leaves_no_open_transaction(
 
 async def test_second_campaign_in_a_channel_is_refused(storage: Storage) -> None:
     await start_campaign(storage)
-    with pytest.raises(CommandError, match="already runs the Cosmos Engine campaign"):
+    with pytest.raises(CampaignAlreadyRunning):
         await start_campaign(storage)
     other = await start_campaign(storage, OTHER_CHANNEL)
     assert other.channel_id == OTHER_CHANNEL
@@ -164,7 +235,7 @@ async def test_ending_frees_the_channel_and_keeps_the_record(storage: Storage) -
     campaign = await start_campaign(storage)
     await storage.campaigns.end(campaign, GM)
     assert await storage.campaigns.active(CHANNEL) is None
-    with pytest.raises(CommandError, match="already ended"):
+    with pytest.raises(CampaignEnded):
         await storage.campaigns.end(campaign, GM)
     again = await start_campaign(storage)
     assert again.id != campaign.id
@@ -174,13 +245,13 @@ async def test_gm_add_and_remove(storage: Storage) -> None:
     campaign = await start_campaign(storage)
     with_player = await storage.campaigns.add_gm(campaign, PLAYER, GM)
     assert with_player.gm_ids == {GM, PLAYER}
-    with pytest.raises(CommandError, match="already a GM"):
+    with pytest.raises(AlreadyGM):
         await storage.campaigns.add_gm(campaign, PLAYER, GM)
     without = await storage.campaigns.remove_gm(campaign, PLAYER)
     assert without.gm_ids == {GM}
-    with pytest.raises(CommandError, match="not a co-GM"):
+    with pytest.raises(NotCoGM):
         await storage.campaigns.remove_gm(campaign, PLAYER)
-    with pytest.raises(CommandError, match="always stays its GM"):
+    with pytest.raises(FounderStaysGM):
         await storage.campaigns.remove_gm(campaign, GM)
 
 
@@ -207,16 +278,16 @@ async def test_reveal_checks_channel_hidden_and_once(storage: Storage) -> None:
     def reveal(roll_id: int, channel_id: int = CHANNEL):
         return storage.rolls.reveal(roll_id, channel_id, GM, manages_server=True)
 
-    with pytest.raises(CommandError, match="another channel"):
+    with pytest.raises(RollInAnotherChannel):
         await reveal(elsewhere_id)
-    with pytest.raises(CommandError, match="was not hidden"):
+    with pytest.raises(RollNotHidden):
         await reveal(public_id)
-    with pytest.raises(CommandError, match="no roll #999"):
+    with pytest.raises(RollNotFound):
         await reveal(999)
     revealed = await reveal(hidden_id)
     assert revealed.revealed_at is not None
     assert revealed.payload["result"] == {"total": 7}
-    with pytest.raises(CommandError, match="already revealed"):
+    with pytest.raises(RollAlreadyRevealed):
         await reveal(hidden_id)
 
 
@@ -242,7 +313,7 @@ async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
         user_id=PLAYER,
         settings=CampaignSettings.create(System.COSMOS, "Next"),
     )
-    with pytest.raises(CommandError, match="Only a GM of the campaign roll #1 was made in"):
+    with pytest.raises(RevealNotAllowed):
         await storage.rolls.reveal(roll_id, CHANNEL, PLAYER, manages_server=False)
     assert (await storage.rolls.get(roll_id)).revealed_at is None
     revealed = await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
@@ -256,6 +327,7 @@ async def test_reveal_of_a_roll_made_outside_campaigns_needs_manage_server(
         RollEntry(None, 1, CHANNEL, GM, "dice", True, {"result": {}, "embed": {}})
     )
     await start_campaign(storage)  # GM runs a campaign here now, but the roll predates it
-    with pytest.raises(CommandError, match="outside any campaign: a member with Manage Server"):
+    with pytest.raises(RevealNotAllowed) as refused:
         await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+    assert refused.value.outside_campaigns
     assert (await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=True)).revealed_at

@@ -1,0 +1,135 @@
+"""The words for what storage refused: one function, extended by each system's renderer."""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from bot.storage.errors import (
+    AlreadyGM,
+    CampaignAlreadyRunning,
+    CampaignEnded,
+    CharacterNameTaken,
+    CharacterNotFound,
+    FounderStaysGM,
+    NotCoGM,
+    RevealNotAllowed,
+    RollAlreadyRevealed,
+    RollInAnotherChannel,
+    RollNotFound,
+    RollNotHidden,
+    StorageError,
+    TooManyCharacters,
+    TrackOutOfRange,
+    UnknownTrack,
+    WhichCharacter,
+)
+
+__all__ = ["describe"]
+
+
+@singledispatch
+def describe(error: StorageError) -> str:
+    """Return what a user reads when storage refused: what was wrong and what is allowed.
+
+    A system registers words for its own errors with ``@describe.register`` in its render
+    module.
+    """
+    return "That can't be done right now; nothing was changed."
+
+
+@describe.register
+def _(error: CampaignAlreadyRunning) -> str:
+    return (
+        f"This channel already runs the {error.system_name} campaign "
+        f"**{error.campaign_name}**. A GM can end it with `/campaign end` first."
+    )
+
+
+@describe.register
+def _(error: CampaignEnded) -> str:
+    return f"The campaign **{error.campaign_name}** has already ended."
+
+
+@describe.register
+def _(error: AlreadyGM) -> str:
+    return f"<@{error.user_id}> is already a GM of this campaign."
+
+
+@describe.register
+def _(error: FounderStaysGM) -> str:
+    return f"<@{error.user_id}> started this campaign and always stays its GM."
+
+
+@describe.register
+def _(error: NotCoGM) -> str:
+    return f"<@{error.user_id}> is not a co-GM of this campaign."
+
+
+@describe.register
+def _(error: RollNotFound) -> str:
+    return f"There is no roll #{error.roll_id}."
+
+
+@describe.register
+def _(error: RollInAnotherChannel) -> str:
+    return f"Roll #{error.roll_id} was made in another channel; reveal it there."
+
+
+@describe.register
+def _(error: RevealNotAllowed) -> str:
+    who = (
+        " (it was made outside any campaign: a member with Manage Server)."
+        if error.outside_campaigns
+        else "."
+    )
+    return f"Only a GM of the campaign roll #{error.roll_id} was made in can reveal it{who}"
+
+
+@describe.register
+def _(error: RollNotHidden) -> str:
+    return f"Roll #{error.roll_id} was not hidden: everyone saw it already."
+
+
+@describe.register
+def _(error: RollAlreadyRevealed) -> str:
+    return f"Roll #{error.roll_id} was already revealed."
+
+
+@describe.register
+def _(error: UnknownTrack) -> str:
+    known = ", ".join(error.known) or "none"
+    return f"{error.system_name} has no track called `{error.name}` (it has: {known})."
+
+
+@describe.register
+def _(error: TrackOutOfRange) -> str:
+    return (
+        f"{error.name} is {error.before}; changing it by {error.delta:+d} would leave "
+        f"{error.minimum}–{error.maximum}."
+    )
+
+
+@describe.register
+def _(error: CharacterNotFound) -> str:
+    if error.name is None:
+        return f"<@{error.user_id}> has no character in this campaign yet."
+    return f"<@{error.user_id}> has no character called **{error.name}** in this campaign."
+
+
+@describe.register
+def _(error: WhichCharacter) -> str:
+    names = ", ".join(f"**{name}**" for name in error.names)
+    return f"<@{error.user_id}> has several characters ({names}): say which one."
+
+
+@describe.register
+def _(error: CharacterNameTaken) -> str:
+    return f"There is already a character called **{error.name}** in this campaign."
+
+
+@describe.register
+def _(error: TooManyCharacters) -> str:
+    return (
+        f"<@{error.user_id}> already has {error.limit} character"
+        f"{'s' if error.limit != 1 else ''} in this campaign, the most this system allows."
+    )

@@ -1,0 +1,124 @@
+"""What a storage operation refuses, as typed errors carrying the facts, never sentences.
+
+Storage knows nothing of slash commands or wording: ``bot.render.errors.describe`` turns each
+error into the words a user reads, and a system's render module registers words for its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "AlreadyGM",
+    "CampaignAlreadyRunning",
+    "CampaignEnded",
+    "CharacterNameTaken",
+    "CharacterNotFound",
+    "FounderStaysGM",
+    "NotCoGM",
+    "RevealNotAllowed",
+    "RollAlreadyRevealed",
+    "RollInAnotherChannel",
+    "RollNotFound",
+    "RollNotHidden",
+    "StorageError",
+    "TooManyCharacters",
+    "TrackOutOfRange",
+    "UnknownTrack",
+    "WhichCharacter",
+]
+
+
+class StorageError(Exception):
+    """An operation refused: nothing was changed. Subclasses carry what the words need."""
+
+
+@dataclass(eq=False)
+class CampaignAlreadyRunning(StorageError):
+    system_name: str
+    campaign_name: str
+
+
+@dataclass(eq=False)
+class CampaignEnded(StorageError):
+    campaign_name: str
+
+
+@dataclass(eq=False)
+class AlreadyGM(StorageError):
+    user_id: int
+
+
+@dataclass(eq=False)
+class NotCoGM(StorageError):
+    user_id: int
+
+
+@dataclass(eq=False)
+class FounderStaysGM(StorageError):
+    user_id: int
+
+
+@dataclass(eq=False)
+class RollNotFound(StorageError):
+    roll_id: int
+
+
+@dataclass(eq=False)
+class RollInAnotherChannel(StorageError):
+    roll_id: int
+
+
+@dataclass(eq=False)
+class RevealNotAllowed(StorageError):
+    roll_id: int
+    outside_campaigns: bool  # the roll was made where no campaign ran
+
+
+@dataclass(eq=False)
+class RollNotHidden(StorageError):
+    roll_id: int
+
+
+@dataclass(eq=False)
+class RollAlreadyRevealed(StorageError):
+    roll_id: int
+
+
+@dataclass(eq=False)
+class UnknownTrack(StorageError):
+    name: str
+    system_name: str
+    known: tuple[str, ...]
+
+
+@dataclass(eq=False)
+class TrackOutOfRange(StorageError):
+    name: str
+    before: int
+    delta: int
+    minimum: int
+    maximum: int
+
+
+@dataclass(eq=False)
+class CharacterNotFound(StorageError):
+    user_id: int
+    name: str | None  # None: the player has no character at all
+
+
+@dataclass(eq=False)
+class WhichCharacter(StorageError):
+    user_id: int
+    names: tuple[str, ...]  # the player has several: say which
+
+
+@dataclass(eq=False)
+class CharacterNameTaken(StorageError):
+    name: str
+
+
+@dataclass(eq=False)
+class TooManyCharacters(StorageError):
+    user_id: int
+    limit: int

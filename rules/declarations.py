@@ -1,0 +1,117 @@
+"""What each system declares about its campaign state: settings, tracks, characters.
+
+A system module (``rules/<system>.py``, named after ``System``'s value) exposes
+``DECLARATION = SystemDeclaration(...)``. `/campaign start` and `/campaign info`, the track store
+and the character store read it from there, so a new setting or track touches only its system.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Generic, TypeVar
+
+from rules.errors import RulesError
+from rules.systems import System
+
+__all__ = [
+    "JsonValue",
+    "Setting",
+    "SystemDeclaration",
+    "TrackSpec",
+    "declaration",
+]
+
+T = TypeVar("T")
+JsonValue = bool | str  # how a setting's value is stored
+
+
+def _default_info(label: str) -> Callable[[object], str | None]:
+    return lambda value: f"{label}: {value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Setting(Generic[T]):
+    """One campaign setting of a system, chosen at `/campaign start`.
+
+    ``kind`` is ``bool`` or a StrEnum (offered as choices). ``info`` returns the line
+    `/campaign info` shows for a value, or None to show nothing (e.g. a switch left off).
+    """
+
+    name: str  # the option's name in /campaign start
+    label: str
+    help: str  # the option's description in Discord (≤ 100 characters)
+    kind: type[T]
+    default: T
+    info: Callable[[T], str | None] | None = None
+
+    def parse(self, raw: object, system: System) -> T:
+        """Validate a value from the user or the database; raise RulesError if illegal."""
+        if self.kind is bool:
+            if isinstance(raw, bool):
+                return raw  # type: ignore[return-value]
+        elif isinstance(raw, str):
+            wanted = raw.strip().casefold()
+            for member in self.kind:  # type: ignore[attr-defined]
+                if str(member.value).casefold() == wanted:
+                    return member  # type: ignore[no-any-return]
+        allowed = "true or false" if self.kind is bool else ", ".join(map(str, self.kind))  # type: ignore[call-overload]
+        raise RulesError(f"`{self.name}` for a {system.display_name} campaign must be {allowed}.")
+
+    def to_json(self, value: T) -> JsonValue:
+        return value if isinstance(value, bool) else str(value.value)
+
+    def describe(self, value: T) -> str | None:
+        """Return the line `/campaign info` shows for ``value``, or None."""
+        info = self.info or _default_info(self.label)
+        return info(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TrackSpec:
+    """A counter a system keeps: on the party (one per campaign) and/or on each character."""
+
+    name: str
+    minimum: int
+    maximum: int
+    start: int = 0
+    party: bool = True
+    per_character: bool = False
+
+    def check(self, value: int) -> bool:
+        return self.minimum <= value <= self.maximum
+
+
+@dataclass(frozen=True, slots=True)
+class SystemDeclaration:
+    """A system's campaign settings, tracks and how many characters a player may have."""
+
+    settings: tuple[Setting, ...] = ()  # type: ignore[type-arg]
+    tracks: tuple[TrackSpec, ...] = ()
+    characters_per_player: int = 1
+    _tracks_by_name: Mapping[str, TrackSpec] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_tracks_by_name", {track.name: track for track in self.tracks})
+
+    def track(self, name: str) -> TrackSpec | None:
+        """Return the track declared under ``name``, or None."""
+        return self._tracks_by_name.get(name)
+
+
+@cache
+def declaration(system: System) -> SystemDeclaration:
+    """Return what ``system``'s rules module declares (nothing, for a system not built yet)."""
+    name = f"rules.{system.value}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the module exists but imports something missing
+            raise
+        return SystemDeclaration()
+    found = getattr(module, "DECLARATION", SystemDeclaration())
+    if not isinstance(found, SystemDeclaration):
+        raise TypeError(f"rules.{system.value}.DECLARATION must be a SystemDeclaration")
+    return found
