@@ -111,15 +111,17 @@ def _(error: TrackOutOfRange) -> str:
 
 @describe.register
 def _(error: CharacterNotFound) -> str:
+    who = "There is" if error.user_id is None else f"<@{error.user_id}> has"
     if error.name is None:
-        return f"<@{error.user_id}> has no character in this campaign yet."
-    return f"<@{error.user_id}> has no character called **{error.name}** in this campaign."
+        return f"{who} no character in this campaign yet."
+    return f"{who} no character called **{error.name}** in this campaign."
 
 
 @describe.register
 def _(error: WhichCharacter) -> str:
     names = ", ".join(f"**{name}**" for name in error.names)
-    return f"<@{error.user_id}> has several characters ({names}): say which one."
+    who = "This player has" if error.user_id is None else f"<@{error.user_id}> has"
+    return f"{who} several characters ({names}): say which one."
 
 
 @describe.register

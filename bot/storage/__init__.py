@@ -1,6 +1,7 @@
 """The only place with SQL: named operations, each in one transaction.
 
-``Storage`` bundles the foundation's stores. A game system that needs tables of its own adds a
+``Storage`` bundles the foundation's stores. A system's characters use the shared
+``CharacterStore`` with the system's sheet codec; a system that needs tables of its own adds a
 migration under ``data/migrations`` and a store module here, built by its cog from
 ``storage.database``.
 """
@@ -11,13 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, TrackSummary
+from bot.storage.characters import Character, CharacterStore
 from bot.storage.database import Database, DatabaseUnusable, apply_migrations
-from bot.storage.rolls import LoggedRoll, RollEntry, RollLog, insert_roll
+from bot.storage.rolls import Change, LoggedRoll, RollEntry, RollLog, insert_roll
 from bot.storage.tracks import TrackChange, TrackStore
 
 __all__ = [
     "Campaign",
     "CampaignStore",
+    "Change",
+    "Character",
+    "CharacterStore",
     "CharacterSummary",
     "Database",
     "DatabaseUnusable",

@@ -103,13 +103,13 @@ class TrackOutOfRange(StorageError):
 
 @dataclass(eq=False)
 class CharacterNotFound(StorageError):
-    user_id: int
+    user_id: int | None  # None: looked up by name alone
     name: str | None  # None: the player has no character at all
 
 
 @dataclass(eq=False)
 class WhichCharacter(StorageError):
-    user_id: int
+    user_id: int | None
     names: tuple[str, ...]  # the player has several: say which
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
@@ -18,7 +18,7 @@ from bot.storage.errors import (
     RollNotHidden,
 )
 
-__all__ = ["LoggedRoll", "RollEntry", "RollLog", "insert_roll"]
+__all__ = ["Change", "LoggedRoll", "RollEntry", "RollLog", "insert_roll"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,18 @@ def _from_row(row: aiosqlite.Row) -> LoggedRoll:
         created_at=row["created_at"],
         revealed_at=row["revealed_at"],
     )
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Change(Generic[S]):
+    """A state before and after one operation, and the roll logged with it (if any)."""
+
+    before: S
+    after: S
+    roll_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

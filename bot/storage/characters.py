@@ -1,0 +1,148 @@
+"""Characters: one shared model for every system, each carrying its system's sheet.
+
+A character belongs to a player in a campaign and has a name unique in that campaign. How many
+a player may have comes from the system's declaration (one unless it says otherwise); when a
+player has several, commands name the one they mean. The sheet is the system's own frozen
+dataclass, stored as JSON and checked by its codec on every read and write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import aiosqlite
+
+from bot.storage.campaigns import Campaign
+from bot.storage.database import Database, fetch_one
+from bot.storage.errors import (
+    CharacterNameTaken,
+    CharacterNotFound,
+    TooManyCharacters,
+    WhichCharacter,
+)
+from bot.storage.rolls import Change, RollEntry, insert_roll
+from rules.declarations import declaration
+from rules.sheets import SheetCodec
+
+__all__ = ["Character", "CharacterStore"]
+
+S = TypeVar("S")
+
+_COLUMNS = "id, campaign_id, user_id, name, sheet"
+
+
+@dataclass(frozen=True, slots=True)
+class Character(Generic[S]):
+    """A player's character in a campaign, with its system's sheet."""
+
+    id: int
+    campaign_id: int
+    user_id: int
+    name: str
+    sheet: S
+
+
+class CharacterStore(Generic[S]):
+    """Named operations on one system's characters; each is one transaction."""
+
+    def __init__(self, database: Database, codec: SheetCodec[S]) -> None:
+        self._database = database
+        self._codec = codec
+
+    def _character(self, row: aiosqlite.Row) -> Character[S]:
+        return Character(
+            id=row["id"],
+            campaign_id=row["campaign_id"],
+            user_id=row["user_id"],
+            name=row["name"],
+            sheet=self._codec.load(json.loads(row["sheet"])),
+        )
+
+    def _dump(self, sheet: S) -> str:
+        return json.dumps(self._codec.dump(sheet), separators=(",", ":"))
+
+    async def create(self, campaign: Campaign, user_id: int, name: str, sheet: S) -> Character[S]:
+        """Create a character; refuse a taken name or more than the system allows a player."""
+        limit = declaration(campaign.system).characters_per_player
+        async with self._database.transaction() as connection:
+            owned = await fetch_one(
+                connection,
+                "SELECT count(*) AS owned FROM characters WHERE campaign_id = ? AND user_id = ?",
+                (campaign.id, user_id),
+            )
+            assert owned is not None
+            if owned["owned"] >= limit:
+                raise TooManyCharacters(user_id, limit)
+            try:
+                row = await fetch_one(
+                    connection,
+                    "INSERT INTO characters (campaign_id, user_id, name, sheet)"
+                    f" VALUES (?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    (campaign.id, user_id, name, self._dump(sheet)),
+                )
+            except aiosqlite.IntegrityError:
+                raise CharacterNameTaken(name) from None
+        assert row is not None
+        return self._character(row)
+
+    async def find(
+        self, campaign: Campaign, *, user_id: int | None = None, name: str | None = None
+    ) -> Character[S]:
+        """Return a character by name (any player's, or ``user_id``'s), or a player's only one.
+
+        Raises CharacterNotFound, or WhichCharacter when the player has several and gave no name.
+        """
+        conditions, parameters = ["campaign_id = ?"], [campaign.id]
+        if user_id is not None:
+            conditions.append("user_id = ?")
+            parameters.append(user_id)
+        if name is not None:
+            conditions.append("name = ?")
+            parameters.append(name.strip())
+        rows = await self._database.fetch_all(
+            f"SELECT {_COLUMNS} FROM characters WHERE {' AND '.join(conditions)} ORDER BY name",
+            parameters,
+        )
+        if not rows:
+            raise CharacterNotFound(user_id, name.strip() if name else None)
+        if len(rows) > 1:
+            raise WhichCharacter(user_id, tuple(row["name"] for row in rows))
+        return self._character(rows[0])
+
+    async def all(self, campaign: Campaign) -> list[Character[S]]:
+        """List the campaign's characters by name."""
+        rows = await self._database.fetch_all(
+            f"SELECT {_COLUMNS} FROM characters WHERE campaign_id = ? ORDER BY name",
+            (campaign.id,),
+        )
+        return [self._character(row) for row in rows]
+
+    async def update(
+        self,
+        character: Character[S],
+        change: Callable[[S], S],
+        log: Callable[[Character[S]], RollEntry] | None = None,
+    ) -> Change[Character[S]]:
+        """Apply a pure rule to the sheet as stored now, save it, and log the roll if any.
+
+        ``change`` may raise RulesError: then nothing is written. ``log`` builds the roll-log
+        entry from the character after the change, so the logged embed shows the new state.
+        """
+        async with self._database.transaction() as connection:
+            row = await fetch_one(
+                connection, f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character.id,)
+            )
+            if row is None:
+                raise CharacterNotFound(character.user_id, character.name)
+            before = self._character(row)
+            after = Character(
+                before.id, before.campaign_id, before.user_id, before.name, change(before.sheet)
+            )
+            await connection.execute(
+                "UPDATE characters SET sheet = ? WHERE id = ?", (self._dump(after.sheet), after.id)
+            )
+            roll_id = None if log is None else await insert_roll(connection, log(after))
+        return Change(before=before, after=after, roll_id=roll_id)
