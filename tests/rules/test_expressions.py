@@ -122,19 +122,20 @@ class _Randrange:
 
 
 def _seconds_to_roll(expression: str, seed: int = 0) -> float:
-    """The best of three timings of parse, roll, breakdown and total, ignoring d20's parse cache.
+    """The best of five timings of parse, roll, breakdown and total, ignoring d20's parse cache.
 
-    The best of three keeps a busy machine from failing the test; the work itself is the same
-    each time, since the seed is.
+    CPU time of this thread, which is what a roll takes from the event loop: other processes
+    on a busy machine (CI) don't count, and the best of five drops cache and scheduler noise.
+    The work itself is the same each time, since the seed is.
     """
     best = math.inf
-    for _ in range(3):
+    for _ in range(5):
         expressions._roller._parse_cache.clear()  # a hostile user never repeats an expression
         gc.collect()  # so no full collection of the test session's heap is charged to this roll
-        start = time.perf_counter()
+        start = time.thread_time()
         with contextlib.suppress(RulesError):
             roll_expression(expression, new_rng(seed))
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
 
 
@@ -347,12 +348,12 @@ _EXPRESSION = st.recursive(_DICE | _LITERAL, _compound, max_leaves=6)
 def test_any_expression_from_the_grammar_rolls_or_is_refused_within_the_budget(
     expression: str, seed: int
 ) -> None:
-    start = time.perf_counter()
+    start = time.thread_time()
     try:
         roll = roll_expression(expression, new_rng(seed))
     except RulesError:
         pass
     else:
         assert isinstance(roll.total, int)
-    if time.perf_counter() - start > ROLL_BUDGET_SECONDS:  # measure again before failing
+    if time.thread_time() - start > ROLL_BUDGET_SECONDS:  # measure again before failing
         assert _seconds_to_roll(expression, seed) <= ROLL_BUDGET_SECONDS

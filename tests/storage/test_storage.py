@@ -93,7 +93,7 @@ async def test_migration_moves_system_settings_into_the_declared_json(tmp_path: 
                 (3, "cosmos", "X", None, 0),
             ],
         )
-    assert apply_migrations(path) == ["0003_system_settings"]
+    assert apply_migrations(path)[0] == "0003_system_settings"
     opened = await Storage.open(path)
     try:
         pools, grit, cosmos_campaign = [
