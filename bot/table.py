@@ -1,24 +1,16 @@
-"""Who is asking, where, and under which campaign: what every command needs first.
-
-Also the one way a roll is published, so every system logs rolls and honours `hidden` alike.
-"""
+"""Who is asking, where, and under which campaign: what every command needs first."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.errors import CommandError
-from bot.storage import Campaign, RollEntry, Storage
+from bot.storage import Campaign, Storage
 from rules.systems import System
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
-__all__ = ["Table", "campaign_channel_id", "publish_roll", "send_roll"]
+__all__ = ["Table", "campaign_channel_id", "is_gm", "manages_server"]
 
 
 def campaign_channel_id(interaction: discord.Interaction) -> int:
@@ -96,55 +88,3 @@ class Table:
             raise CommandError(
                 "Only a GM can roll hidden. Roll without `hidden`, or ask your GM to roll for you."
             )
-
-    def roll_entry(
-        self, *, kind: str, hidden: bool, result: DataclassInstance, embed: discord.Embed
-    ) -> RollEntry:
-        """Describe a roll made here for the roll log: its rules result and how it was shown."""
-        return RollEntry(
-            campaign_id=self.campaign.id if self.campaign else None,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            user_id=self.user_id,
-            kind=kind,
-            hidden=hidden,
-            payload={"result": dataclasses.asdict(result), "embed": embed.to_dict()},
-        )
-
-
-async def send_roll(
-    interaction: discord.Interaction,
-    roll_id: int,
-    *,
-    hidden: bool,
-    embed: discord.Embed,
-    files: list[discord.File] | None = None,
-) -> None:
-    """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden."""
-    if hidden:
-        embed.set_footer(
-            text=f"Hidden roll #{roll_id}: only you see it. "
-            f"Show it to the table with /campaign reveal roll_id:{roll_id}"
-        )
-    else:
-        embed.set_footer(text=f"Roll #{roll_id}")
-    await interaction.response.send_message(embed=embed, ephemeral=hidden, files=files or [])
-
-
-async def publish_roll(
-    interaction: discord.Interaction,
-    storage: Storage,
-    table: Table,
-    *,
-    kind: str,
-    hidden: bool,
-    result: DataclassInstance,
-    embed: discord.Embed,
-    files: list[discord.File] | None = None,
-) -> int:
-    """Log a roll that changes no other state, then show it."""
-    roll_id = await storage.rolls.record(
-        table.roll_entry(kind=kind, hidden=hidden, result=result, embed=embed)
-    )
-    await send_roll(interaction, roll_id, hidden=hidden, embed=embed, files=files)
-    return roll_id

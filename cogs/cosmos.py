@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -11,10 +12,11 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.options import choices_of
+from bot.publish import Roll, StateChange, announce, publish_roll
 from bot.render import cosmos as render
 from bot.render.charts import draw_chart, warm_up
 from bot.storage.cosmos import ChallengeStore
-from bot.table import Table, publish_roll, send_roll
+from bot.table import Table
 from bot.tables import load_table
 from rules import cosmos
 from rules.choices import parse_choice
@@ -99,45 +101,22 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             action=chosen_action,
             effects=self.effects,
         )
-        embed = render.check(result, interaction.user.display_name)
-        if challenge is None:
-            await publish_roll(
-                interaction,
-                self.storage,
-                table,
-                kind="cosmos.roll",
-                hidden=hidden,
-                result=result,
-                embed=embed,
+        roll = Roll(
+            "cosmos.roll", result, render.roll_result(result, interaction.user.display_name)
+        )
+        change = None
+        if challenge is not None:
+            change = StateChange(
+                apply=partial(
+                    self.challenges.count_roll,
+                    campaign,
+                    challenge,
+                    partial(cosmos.advance_challenge, result=result),
+                ),
+                show=render.add_challenge_progress,
+                announce=render.challenge_announcement,
             )
-        else:
-            await self._count_towards(interaction, table, challenge, result, hidden, embed)
-
-    async def _count_towards(
-        self,
-        interaction: discord.Interaction,
-        table: Table,
-        challenge: str,
-        result: cosmos.CheckResult,
-        hidden: bool,
-        embed: discord.Embed,
-    ) -> None:
-        """Count a roll towards a challenge, show it, and announce the challenge's end."""
-        counted = await self.challenges.count_roll(
-            table.require_campaign(System.COSMOS),
-            challenge,
-            lambda state: cosmos.advance_challenge(state, result),
-            table.roll_entry(kind="cosmos.roll", hidden=hidden, result=result, embed=embed),
-        )
-        embed.add_field(
-            name="Challenge", value=render.challenge_progress(counted.after), inline=False
-        )
-        try:
-            await send_roll(interaction, counted.roll_id, hidden=hidden, embed=embed)
-        finally:
-            # The challenge ended whether or not the roller's own reply got through.
-            if counted.after.status is not cosmos.ChallengeStatus.OPEN:
-                await self._announce(interaction, render.challenge_ended(counted.after))
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, change=change)
 
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
     @app_commands.describe(
@@ -177,15 +156,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             vs_advantage=vs_advantage,
             vs_disadvantage=vs_disadvantage,
         )
-        await publish_roll(
-            interaction,
-            self.storage,
-            table,
-            kind="cosmos.opposed",
-            hidden=hidden,
-            result=result,
-            embed=render.opposed(result, interaction.user.display_name),
-        )
+        embed = render.opposed(result, interaction.user.display_name)
+        roll = Roll("cosmos.opposed", result, embed)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
 
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
     @app_commands.describe(
@@ -280,12 +253,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         await interaction.response.send_message(
             f"Challenge **{ended.name}** ended.", ephemeral=True
         )
-        await self._announce(interaction, render.challenge_ended(ended))
-
-    async def _announce(self, interaction: discord.Interaction, embed: discord.Embed) -> None:
-        """Post to the whole channel, never hidden (RULINGS: ended challenges are announced)."""
-        assert interaction.channel is not None
-        await interaction.channel.send(embed=embed)
+        await announce(interaction, render.challenge_ended(ended))  # RULINGS: announced
 
 
 async def setup(bot: DiceBot) -> None:

@@ -7,8 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DiceBot
+from bot.publish import Roll, publish_roll
 from bot.render import dice as render
-from bot.table import Table, publish_roll
+from bot.table import Table
 from rules.expressions import MAX_EXPRESSION_LENGTH, roll_expression
 
 
@@ -34,13 +35,7 @@ class DiceCog(commands.Cog):
         result = roll_expression(expression, self.bot.rng)
         embed = render.expression_roll(result, interaction.user.display_name)
         await publish_roll(
-            interaction,
-            self.bot.storage,
-            table,
-            kind="dice",
-            hidden=hidden,
-            result=result,
-            embed=embed,
+            interaction, self.bot.storage, table, Roll("dice", result, embed), hidden=hidden
         )
 
 

@@ -24,15 +24,17 @@ from rules.cosmos import (
 )
 
 __all__ = [
+    "add_challenge_progress",
+    "challenge_announcement",
     "challenge_ended",
     "challenge_opened",
     "challenge_progress",
     "challenge_status",
-    "check",
     "conversion",
     "odds",
     "opposed",
     "percent",
+    "roll_result",
 ]
 
 
@@ -77,7 +79,7 @@ def _total(roll: PoolRoll) -> str:
     return f"{kept} + {roll.attribute} + {roll.skill} = **{roll.total}**"
 
 
-def check(result: CheckResult, roller: str) -> discord.Embed:
+def roll_result(result: CheckResult, roller: str) -> discord.Embed:
     """Show a roll against a TN; a critical is unmistakable in colour and wording."""
     roll = result.roll
     if roll.critical_success:
@@ -195,6 +197,16 @@ _ENDINGS = {
     ChallengeStatus.LOST: ("🪦", "lost", Colour.CRITICAL_FAILURE),
     ChallengeStatus.ABANDONED: ("🛑", "ended by the GM", Colour.FAILURE),
 }
+
+
+def add_challenge_progress(embed: discord.Embed, challenge: Challenge) -> None:
+    """Show, under a roll that counted towards it, where the challenge stands now."""
+    embed.add_field(name="Challenge", value=challenge_progress(challenge), inline=False)
+
+
+def challenge_announcement(challenge: Challenge) -> discord.Embed | None:
+    """Return the channel's announcement once a roll has won or lost a challenge, else None."""
+    return None if challenge.status is ChallengeStatus.OPEN else challenge_ended(challenge)
 
 
 def challenge_ended(challenge: Challenge) -> discord.Embed:

@@ -10,21 +10,12 @@ import aiosqlite
 from bot.storage.campaigns import Campaign
 from bot.storage.database import Database, fetch_one
 from bot.storage.errors import StorageError
-from bot.storage.rolls import RollEntry, insert_roll
+from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.cosmos import Challenge, ChallengeStatus
 
-__all__ = ["ChallengeNameTaken", "ChallengeNotFound", "ChallengeStore", "CountedRoll"]
+__all__ = ["ChallengeNameTaken", "ChallengeNotFound", "ChallengeStore"]
 
 _COLUMNS = "id, name, tn, successes_needed, max_rolls, successes, rolls_used, status"
-
-
-@dataclass(frozen=True, slots=True)
-class CountedRoll:
-    """A roll logged together with the challenge it moved."""
-
-    roll_id: int
-    before: Challenge
-    after: Challenge
 
 
 def _challenge(row: aiosqlite.Row) -> Challenge:
@@ -131,20 +122,21 @@ class ChallengeStore:
         campaign: Campaign,
         name: str,
         advance: Callable[[Challenge], Challenge],
-        entry: RollEntry,
-    ) -> CountedRoll:
+        log: Callable[[Challenge], RollEntry],
+    ) -> Change[Challenge]:
         """Apply a roll to a challenge and log it, together or not at all.
 
         ``advance`` is the pure rule applied to the challenge as stored at this moment, so two
-        rolls landing at once are both counted, one after the other.
+        rolls landing at once are both counted, one after the other; ``log`` builds the roll's
+        log entry from the challenge after it.
         """
         async with self._database.transaction() as connection:
             row = await _open_row(connection, campaign, name)
             before = _challenge(row)
             after = advance(before)
             await _save(connection, row["id"], after)
-            roll_id = await insert_roll(connection, entry)
-        return CountedRoll(roll_id=roll_id, before=before, after=after)
+            roll_id = await insert_roll(connection, log(after))
+        return Change(before=before, after=after, roll_id=roll_id)
 
     async def change(
         self, campaign: Campaign, name: str, change: Callable[[Challenge], Challenge]

@@ -244,6 +244,21 @@ async def test_challenge_counts_rolls_and_announces_the_win(
     assert ended.ephemeral and "no open challenge called **Escape**" in ended.content
 
 
+async def test_revealed_hidden_challenge_roll_shows_its_challenge_as_the_gm_saw_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    await open_challenge(fake_discord, "Escape", tn=2, successes=3, max_rolls=5)
+    roll_options = {"attribute": 5, "skill": 5, "tn": 2, "challenge": "Escape", "hidden": True}
+    secret = await fake_discord.invoke("cosmos roll", roll_options, user="gm")
+    assert secret.ephemeral
+    [field] = [f for f in secret.embeds[0]["fields"] if f["name"] == "Challenge"]
+    revealed = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
+    assert field in revealed.embeds[0]["fields"]
+    logged = await dicebot.storage.rolls.get(1)
+    assert field in logged.payload["embed"]["fields"]
+
+
 async def test_challenge_is_lost_when_the_rolls_run_out(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

@@ -1,0 +1,138 @@
+"""The one way a roll reaches the table: logged (with any state it changes), shown, announced.
+
+Every system's roll command ends here, public or hidden, with or without a state change:
+
+    roll = Roll("cosmos.roll", result, render.roll_result(result, roller))
+    await publish_roll(interaction, storage, table, roll, hidden=hidden, change=StateChange(
+        apply=partial(challenges.count_roll, campaign, name, advance),  # one transaction
+        show=render.add_challenge_progress,   # the new state, on the roll's own embed
+        announce=render.challenge_announcement,  # to the whole channel, or None
+    ))
+
+The state change and the roll-log entry commit together, and the logged embed is the one shown
+(with the new state on it), so a hidden roll revealed later looks exactly as the GM saw it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+import discord
+
+from bot.storage import Change, RollEntry, Storage
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = ["Roll", "StateChange", "announce", "publish_roll", "show_roll"]
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A rules result about to be published: its log kind, the result, and its embed."""
+
+    kind: str  # 'dice' for /roll, else '<system>.<command>'
+    result: DataclassInstance
+    embed: discord.Embed
+    files: list[discord.File] = field(default_factory=list)
+
+    def entry(self, table: Table, *, hidden: bool) -> RollEntry:
+        """Describe this roll for the roll log: its rules result and how it was shown."""
+        return RollEntry(
+            campaign_id=table.campaign.id if table.campaign else None,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            user_id=table.user_id,
+            kind=self.kind,
+            hidden=hidden,
+            payload={
+                "result": dataclasses.asdict(self.result),
+                "embed": self.embed.to_dict(),
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StateChange(Generic[S]):
+    """What a roll changes, as three steps the publish path runs in order.
+
+    ``apply`` is a storage operation (bound to everything but the log entry) that reads the
+    state, applies a pure rule, writes it and logs the roll in one transaction. ``show`` adds
+    the new state to the roll's embed before it is logged; ``announce`` returns an embed for
+    the whole channel (a challenge won, a Crisis) or None.
+    """
+
+    apply: Callable[[Callable[[S], RollEntry]], Awaitable[Change[S]]]
+    show: Callable[[discord.Embed, S], None] = lambda embed, state: None
+    announce: Callable[[S], discord.Embed | None] = lambda state: None
+
+
+@dataclass(frozen=True, slots=True)
+class Published(Generic[S]):
+    """A published roll: its id in the log, and the state change it made (if any)."""
+
+    roll_id: int
+    change: Change[S] | None
+
+
+async def publish_roll(
+    interaction: discord.Interaction,
+    storage: Storage,
+    table: Table,
+    roll: Roll,
+    *,
+    hidden: bool,
+    change: StateChange[S] | None = None,
+) -> Published[S]:
+    """Log a roll (and the state it changes, in the same transaction), show it, announce."""
+    if change is None:
+        roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden))
+        changed = None
+    else:
+
+        def log(state: S) -> RollEntry:
+            change.show(roll.embed, state)
+            return roll.entry(table, hidden=hidden)
+
+        changed = await change.apply(log)
+        assert changed.roll_id is not None
+        roll_id = changed.roll_id
+    try:
+        await show_roll(interaction, roll_id, hidden=hidden, embed=roll.embed, files=roll.files)
+    finally:
+        # What the channel must hear happened, whether or not the roller's reply got through.
+        announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
+        if announcement is not None:
+            await announce(interaction, announcement)
+    return Published(roll_id, changed)
+
+
+async def show_roll(
+    interaction: discord.Interaction,
+    roll_id: int,
+    *,
+    hidden: bool,
+    embed: discord.Embed,
+    files: list[discord.File] | None = None,
+) -> None:
+    """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden."""
+    if hidden:
+        embed.set_footer(
+            text=f"Hidden roll #{roll_id}: only you see it. "
+            f"Show it to the table with /campaign reveal roll_id:{roll_id}"
+        )
+    else:
+        embed.set_footer(text=f"Roll #{roll_id}")
+    await interaction.response.send_message(embed=embed, ephemeral=hidden, files=files or [])
+
+
+async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:
+    """Post to the whole channel as a message of its own, never hidden."""
+    assert interaction.channel is not None
+    await interaction.channel.send(embed=embed)
