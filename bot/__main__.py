@@ -13,9 +13,9 @@ from discord.ext import commands
 
 from bot.client import DiceBot, create_bot
 from bot.config import ConfigError, Settings
+from bot.data_tables import TableError
 from bot.logs import setup_logging
 from bot.storage import DatabaseUnusable
-from bot.tables import TableError
 
 EXIT_CONFIGURATION = 2
 

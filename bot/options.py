@@ -23,6 +23,7 @@ from rules.declarations import Setting
 
 __all__ = [
     "DISCORD_INTEGER_LIMIT",
+    "HIDDEN_HELP",
     "STALE_COMMAND_MESSAGE",
     "MalformedOptions",
     "StaleCommand",
@@ -38,6 +39,7 @@ DISCORD_INTEGER_LIMIT = 2**53
 SNOWFLAKE_MAX_DIGITS = 20
 # Discord's own ceiling for a string option without max_length.
 DISCORD_STRING_MAX = 6_000
+HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
 STALE_COMMAND_MESSAGE = (
     "This command changed since your Discord app loaded it: reload Discord "
     "(Ctrl+R, or restart the app) and try again."

@@ -11,13 +11,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DiceBot
-from bot.options import choices_of
+from bot.data_tables import load_table
+from bot.options import HIDDEN_HELP, choices_of
 from bot.publish import Roll, StateChange, announce, publish_roll
 from bot.render import cosmos as render
 from bot.render.charts import draw_chart, warm_up
 from bot.storage.cosmos import ChallengeStore
 from bot.table import Table
-from bot.tables import load_table
 from rules import cosmos
 from rules.choices import parse_choice
 from rules.systems import System
@@ -28,14 +28,16 @@ TargetNumber = app_commands.Range[int, cosmos.TN_MIN, cosmos.TN_MAX]
 Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
 ChallengeName = app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX]
 
+ATTRIBUTE_RANGE = f"{cosmos.ATTRIBUTE_MIN}–{cosmos.ATTRIBUTE_MAX}"
+SKILL_RANGE = f"{cosmos.SKILL_MIN}–{cosmos.SKILL_MAX}"
+TN_RANGE = f"{cosmos.TN_MIN}–{cosmos.TN_MAX}"
 ROLL_HELP = {
-    "attribute": "Attribute, 0–5",
-    "skill": "Skill, 0–5",
-    "tn": "Target number, 2–40 (Easy ≤10, Moderate 11–14, Hard 15–18, Extreme ≥19)",
+    "attribute": f"Attribute, {ATTRIBUTE_RANGE}",
+    "skill": f"Skill, {SKILL_RANGE}",
+    "tn": f"Target number, {TN_RANGE} ({cosmos.describe_difficulties()})",
     "advantage": "Advantage sources (each adds a d10, keep the two highest); cancels disadvantage",
     "disadvantage": "Disadvantage sources (each adds a d10, keep the two lowest)",
 }
-HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
 
 
 class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmos Engine"):
@@ -120,10 +122,10 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
 
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
     @app_commands.describe(
-        attribute="Your Attribute, 0–5",
-        skill="Your Skill, 0–5",
-        vs_attribute="The defender's Attribute, 0–5",
-        vs_skill="The defender's Skill, 0–5",
+        attribute=f"Your Attribute, {ATTRIBUTE_RANGE}",
+        skill=f"Your Skill, {SKILL_RANGE}",
+        vs_attribute=f"The defender's Attribute, {ATTRIBUTE_RANGE}",
+        vs_skill=f"The defender's Skill, {SKILL_RANGE}",
         advantage="Your advantage sources",
         disadvantage="Your disadvantage sources",
         vs_advantage="The defender's advantage sources",
@@ -209,7 +211,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     @challenge.command(name="start", description="Open an extended challenge here (GM)")
     @app_commands.describe(
         name="What the challenge is called; rolls name it with challenge:",
-        tn="Target number of every roll, 2–40",
+        tn=f"Target number of every roll, {TN_RANGE}",
         successes=f"Successes needed to win, 1–{cosmos.CHALLENGE_SUCCESSES_MAX}",
         max_rolls=f"Rolls allowed before it is lost, 1–{cosmos.CHALLENGE_ROLLS_MAX}",
     )

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DiceBot
+from bot.options import HIDDEN_HELP
 from bot.publish import Roll, publish_roll
 from bot.render import dice as render
 from bot.table import Table
@@ -22,7 +23,7 @@ class DiceCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice notation, e.g. 4d6kh3+2 or 2d20kl1")
     @app_commands.describe(
         expression="Dice like 4d6kh3+2, 2d20kl1, 3d10+5, 1d20+1d4 (kh/kl keep, e explodes)",
-        hidden="GMs only: show the result to you alone and log it for /campaign reveal",
+        hidden=HIDDEN_HELP,
     )
     async def roll(
         self,

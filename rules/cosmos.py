@@ -23,6 +23,7 @@ import numpy as np
 from rules.errors import RulesError
 from rules.odds import Distribution, Keep, keep, kept_all_equal
 from rules.randomness import Rng, roll_dice
+from rules.tables import require_int, require_keys, require_table
 
 __all__ = [
     "ACTIONS_BY_SCALE",
@@ -37,6 +38,7 @@ __all__ = [
     "CRITICAL_FAILURE_POINTS",
     "CRITICAL_SUCCESS_POINTS",
     "DIE_SIDES",
+    "DIFFICULTY_BANDS",
     "KEPT_DICE",
     "RATING_MAX",
     "SITUATIONAL_LIMIT",
@@ -68,6 +70,7 @@ __all__ = [
     "check_challenge_roll",
     "check_scale_action",
     "convert",
+    "describe_difficulties",
     "difficulty",
     "odds",
     "opposed",
@@ -153,16 +156,30 @@ class Difficulty(StrEnum):
     EXTREME = "Extreme"
 
 
+# The highest TN of each label (RULINGS); anything above the last is Extreme.
+DIFFICULTY_BANDS: tuple[tuple[Difficulty, int], ...] = (
+    (Difficulty.EASY, 10),
+    (Difficulty.MODERATE, 14),
+    (Difficulty.HARD, 18),
+)
+
+
 def difficulty(tn: int) -> Difficulty:
     """Return the label of a legal TN."""
     tn = _require_whole("TN", tn, TN_MIN, TN_MAX)
-    if tn <= 10:
-        return Difficulty.EASY
-    if tn <= 14:
-        return Difficulty.MODERATE
-    if tn <= 18:
-        return Difficulty.HARD
+    for label, highest in DIFFICULTY_BANDS:
+        if tn <= highest:
+            return label
     return Difficulty.EXTREME
+
+
+def describe_difficulties() -> str:
+    """Return the TN labels as a line of help: "Easy ≤10, Moderate 11–14, …, Extreme ≥19"."""
+    parts, low = [], None
+    for label, highest in DIFFICULTY_BANDS:
+        parts.append(f"{label} ≤{highest}" if low is None else f"{label} {low}–{highest}")
+        low = highest + 1
+    return ", ".join([*parts, f"{Difficulty.EXTREME} ≥{low}"])
 
 
 def succeeds(total: int, tn: int, *, critical_success: bool, critical_failure: bool) -> bool:
@@ -333,24 +350,6 @@ class CriticalEffects:
         return self.texts[scale][action]
 
 
-def _require_table(path: str, value: object) -> Mapping[str, object]:
-    """Return ``value`` if it is a table, else raise ValueError naming ``path``."""
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{path}: expected a table (got {type(value).__name__})")
-    return value
-
-
-def _require_keys(path: str, table: Mapping[str, object], expected: list[str]) -> None:
-    """Raise ValueError naming the first unknown or missing key of ``table``."""
-    prefix = f"{path}." if path else ""
-    for key in table:
-        if key not in expected:
-            raise ValueError(f"{prefix}{key}: unknown key; expected one of: {', '.join(expected)}")
-    for key in expected:
-        if key not in table:
-            raise ValueError(f"{prefix}{key}: missing")
-
-
 def parse_critical_effects(mapping: Mapping[str, object]) -> CriticalEffects:
     """Validate a ``{scale: {action: text}}`` mapping (critical_effects.toml) and freeze it.
 
@@ -358,11 +357,11 @@ def parse_critical_effects(mapping: Mapping[str, object]) -> CriticalEffects:
         ValueError: naming the bad key (e.g. ``vehicle.social``) when a scale or action is
             unknown or missing, or a text is empty.
     """
-    _require_keys("", _require_table("critical effects", mapping), [scale.value for scale in Scale])
+    require_keys("", require_table("critical effects", mapping), [scale.value for scale in Scale])
     texts: dict[Scale, Mapping[Action, str]] = {}
     for scale in Scale:
-        table = _require_table(scale.value, mapping[scale.value])
-        _require_keys(scale.value, table, [action.value for action in ACTIONS_BY_SCALE[scale]])
+        table = require_table(scale.value, mapping[scale.value])
+        require_keys(scale.value, table, [action.value for action in ACTIONS_BY_SCALE[scale]])
         by_action: dict[Action, str] = {}
         for action in ACTIONS_BY_SCALE[scale]:
             text = table[action.value]
@@ -644,13 +643,6 @@ class ConversionTables:
     rating: tuple[Band, ...]
 
 
-def _require_table_int(path: str, value: object, low: int, high: int) -> int:
-    """Return ``value`` if it is an int in range, else raise ValueError naming ``path``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{path}: expected a whole number from {low} to {high} (got {value!r})")
-    return value
-
-
 def _parse_bands(path: str, value: object) -> tuple[Band, ...]:
     """Validate a list of ``{from, to, dice}`` bands: from 0, contiguous, only the last open."""
     if not isinstance(value, list) or not value:
@@ -659,14 +651,14 @@ def _parse_bands(path: str, value: object) -> tuple[Band, ...]:
     expected_low = 0
     for index, entry in enumerate(value):
         where = f"{path}[{index}]"
-        table = _require_table(where, entry)
+        table = require_table(where, entry)
         last = index == len(value) - 1
         if last and "to" in table:
             raise ValueError(f"{where}.to: the last band must be open-ended (no 'to')")
-        _require_keys(where, table, ["from", "dice"] if last else ["from", "to", "dice"])
-        low = _require_table_int(f"{where}.from", table["from"], expected_low, expected_low)
-        dice = _require_table_int(f"{where}.dice", table["dice"], 0, ADVANTAGE_CAP)
-        high = None if last else _require_table_int(f"{where}.to", table["to"], low, 10**6)
+        require_keys(where, table, ["from", "dice"] if last else ["from", "to", "dice"])
+        low = require_int(f"{where}.from", table["from"], expected_low, expected_low)
+        dice = require_int(f"{where}.dice", table["dice"], 0, ADVANTAGE_CAP)
+        high = None if last else require_int(f"{where}.to", table["to"], low, 10**6)
         bands.append(Band(low, high, dice))
         if high is not None:
             expected_low = high + 1
@@ -679,11 +671,11 @@ def parse_conversion(mapping: Mapping[str, object]) -> ConversionTables:
     Raises:
         ValueError: naming the bad key (e.g. ``era.cosmic`` or ``rating[2].from``).
     """
-    _require_keys("", _require_table("conversion", mapping), ["era", "situational", "rating"])
-    era_table = _require_table("era", mapping["era"])
-    _require_keys("era", era_table, [era.value for era in Era])
+    require_keys("", require_table("conversion", mapping), ["era", "situational", "rating"])
+    era_table = require_table("era", mapping["era"])
+    require_keys("era", era_table, [era.value for era in Era])
     era = {
-        member: _require_table_int(f"era.{member.value}", era_table[member.value], 0, ADVANTAGE_CAP)
+        member: require_int(f"era.{member.value}", era_table[member.value], 0, ADVANTAGE_CAP)
         for member in Era
     }
     return ConversionTables(

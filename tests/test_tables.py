@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import TableError, load_table
+from bot.data_tables import TableError, load_table
 
 
 def require_answer(raw: Mapping[str, Any]) -> int:

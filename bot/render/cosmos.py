@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import discord
 
 from bot.render.errors import describe
+from bot.render.numbers import percent, signed
 from bot.render.style import Colour
 from bot.storage.cosmos import ChallengeNameTaken, ChallengeNotFound
 from rules.cosmos import (
     ADVANTAGE_CAP,
+    CRITICAL_FAILURE_POINTS,
+    CRITICAL_SUCCESS_POINTS,
+    SUCCESS_POINTS,
     Challenge,
     ChallengeStatus,
     CheckResult,
@@ -33,21 +35,8 @@ __all__ = [
     "conversion",
     "odds",
     "opposed",
-    "percent",
     "roll_result",
 ]
-
-
-def percent(chance: Fraction) -> str:
-    """Show an exact chance as a percentage, keeping tiny non-zero chances visible."""
-    value = float(chance) * 100
-    if chance == 0:
-        return "0%"
-    if chance == 1:
-        return "100%"
-    if value < 0.01:
-        return f"{value:.2g}%"
-    return f"{value:.2f}%"
 
 
 def describe_pool(pool: Pool) -> str:
@@ -173,9 +162,10 @@ def challenge_opened(challenge: Challenge) -> discord.Embed:
         title=f"🧭 Extended challenge: {challenge.name}",
         description=(
             f"Reach **{challenge.successes_needed} successes** at **TN {challenge.tn}** within "
-            f"**{challenge.max_rolls} rolls**. Success +1, critical success +2, "
-            f"critical failure −1.\nRoll into it with `/cosmos roll … tn:{challenge.tn} "
-            f"challenge:{challenge.name}`."
+            f"**{challenge.max_rolls} rolls**. Success {signed(SUCCESS_POINTS)}, critical success "
+            f"{signed(CRITICAL_SUCCESS_POINTS)}, critical failure "
+            f"{signed(CRITICAL_FAILURE_POINTS)}.\nRoll into it with "
+            f"`/cosmos roll … tn:{challenge.tn} challenge:{challenge.name}`."
         ),
         colour=Colour.CAMPAIGN,
     )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.client import DiceBot
-from bot.render.cosmos import percent
+from bot.render.numbers import percent
 from bot.render.style import Colour
 from rules import cosmos
 from rules.randomness import new_rng
