@@ -1,0 +1,157 @@
+"""Every operation that changes state, fired N times at once, ends in the serial result.
+
+Each operation reads, checks and writes in one transaction; without it, these interleave at
+every await and lose updates or let two callers both pass a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.storage import RollEntry, Storage
+from bot.storage.cosmos import ChallengeNotFound, ChallengeStore
+from bot.storage.errors import (
+    AlreadyGM,
+    CampaignAlreadyRunning,
+    CampaignEnded,
+    NotCoGM,
+    RollAlreadyRevealed,
+)
+from rules import cosmos
+from rules.campaigns import CampaignSettings
+from rules.systems import System
+from tests.storage.concurrency import fire, succeeded
+
+CHANNEL = 7001
+GM = 1
+N = 30
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(tmp_path / "bot.db")
+    yield opened
+    await opened.close()
+
+
+def start(storage: Storage, user_id: int = GM):
+    return storage.campaigns.start(
+        guild_id=1,
+        channel_id=CHANNEL,
+        user_id=user_id,
+        settings=CampaignSettings.create(System.COSMOS, f"Campaign of {user_id}"),
+    )
+
+
+def entry(campaign_id: int | None, hidden: bool = False, payload: dict | None = None) -> RollEntry:
+    return RollEntry(campaign_id, 1, CHANNEL, GM, "dice", hidden, payload or {"result": {}})
+
+
+async def test_concurrent_campaign_starts_in_one_channel_make_one(storage: Storage) -> None:
+    outcomes = await fire(N, lambda user: start(storage, 100 + user))
+    [campaign] = succeeded(outcomes)
+    assert sum(isinstance(o, CampaignAlreadyRunning) for o in outcomes) == N - 1
+    assert (await storage.campaigns.active(CHANNEL)).id == campaign.id
+
+
+async def test_concurrent_gm_adds_of_different_users_all_land(storage: Storage) -> None:
+    campaign = await start(storage)
+    succeeded(await fire(N, lambda user: storage.campaigns.add_gm(campaign, 100 + user, GM)))
+    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM} | set(range(100, 100 + N))
+
+
+async def test_concurrent_adds_of_one_user_add_them_once(storage: Storage) -> None:
+    campaign = await start(storage)
+    outcomes = await fire(N, lambda _: storage.campaigns.add_gm(campaign, 55, GM))
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, AlreadyGM) for o in outcomes) == N - 1
+
+
+async def test_concurrent_removals_of_one_co_gm_remove_them_once(storage: Storage) -> None:
+    campaign = await start(storage)
+    await storage.campaigns.add_gm(campaign, 55, GM)
+    outcomes = await fire(N, lambda _: storage.campaigns.remove_gm(campaign, 55))
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, NotCoGM) for o in outcomes) == N - 1
+    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+
+
+async def test_concurrent_ends_end_the_campaign_once(storage: Storage) -> None:
+    campaign = await start(storage)
+    outcomes = await fire(N, lambda user: storage.campaigns.end(campaign, 100 + user))
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, CampaignEnded) for o in outcomes) == N - 1
+    row = await storage.database.fetch_one("SELECT count(*) FROM campaigns WHERE ended_by")
+    assert row[0] == 1
+
+
+async def test_concurrent_rolls_are_all_logged_with_distinct_ids(storage: Storage) -> None:
+    ids = succeeded(await fire(N, lambda _: storage.rolls.record(entry(None))))
+    assert sorted(ids) == list(range(1, N + 1))
+
+
+async def test_concurrent_reveals_of_one_roll_reveal_it_once(storage: Storage) -> None:
+    campaign = await start(storage)
+    roll_id = await storage.rolls.record(entry(campaign.id, hidden=True))
+    outcomes = await fire(
+        N, lambda _: storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+    )
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, RollAlreadyRevealed) for o in outcomes) == N - 1
+
+
+async def test_concurrent_opens_of_one_challenge_name_open_one(storage: Storage) -> None:
+    campaign = await start(storage)
+    challenges = ChallengeStore(storage.database)
+    challenge = cosmos.start_challenge("Escape", 12, 3, 5)
+    outcomes = await fire(N, lambda user: challenges.open(campaign, challenge, 100 + user))
+    assert len(succeeded(outcomes)) == 1
+    assert len(await challenges.open_challenges(campaign)) == 1
+
+
+async def test_concurrent_challenge_rolls_all_count_and_are_all_logged(
+    storage: Storage,
+) -> None:
+    campaign = await start(storage)
+    challenges = ChallengeStore(storage.database)
+    await challenges.open(
+        campaign, cosmos.start_challenge("Escape", 12, 20, cosmos.CHALLENGE_ROLLS_MAX), GM
+    )
+
+    def one_success(challenge: cosmos.Challenge) -> cosmos.Challenge:
+        return replace(
+            challenge, successes=challenge.successes + 1, rolls_used=challenge.rolls_used + 1
+        )
+
+    outcomes = await fire(
+        N,
+        lambda _: challenges.count_roll(
+            campaign,
+            "Escape",
+            one_success,
+            lambda after: entry(campaign.id, payload={"after": after.successes}),
+        ),
+    )
+    changes = succeeded(outcomes)
+    assert len(changes) == N
+    challenge = await challenges.get_open(campaign, "Escape")
+    assert (challenge.successes, challenge.rolls_used) == (N, N)
+    # Each roll saw the tally left by the one before it: 1, 2, …, N, each logged once.
+    assert sorted(change.after.successes for change in changes) == list(range(1, N + 1))
+    rows = await storage.database.fetch_all("SELECT payload FROM rolls")
+    assert len(rows) == N
+
+
+async def test_concurrent_ends_of_one_challenge_end_it_once(storage: Storage) -> None:
+    campaign = await start(storage)
+    challenges = ChallengeStore(storage.database)
+    await challenges.open(campaign, cosmos.start_challenge("Escape", 12, 3, 5), GM)
+    outcomes = await fire(
+        N, lambda _: challenges.change(campaign, "Escape", cosmos.abandon_challenge)
+    )
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, ChallengeNotFound) for o in outcomes) == N - 1
