@@ -24,14 +24,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness import BotProcess, FakeDiscord, Reply, freeze_garbage, pin_self
 
-from bot.errors import CommandError
-from bot.storage import Storage
+from bot.storage import CharacterStore, Storage
+from bot.storage.errors import StorageError
 from rules.campaigns import CampaignSettings
+from rules.errors import RulesError
+from rules.sheets import DataclassSheet
+from rules.sinew import PRESSURE_MAX
 from rules.systems import System
 
 IN_FLIGHT = 128
@@ -177,50 +180,98 @@ def read_rolls(database: Path) -> dict[int, str | None]:
     return dict(rows)
 
 
+@dataclass(frozen=True, slots=True)
+class CounterSheet:
+    """A character sheet holding one counter, capped like a pool of points."""
+
+    value: int
+    maximum: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.value <= self.maximum:
+            raise RulesError(f"the counter must stay within 0..{self.maximum}")
+
+
+def bump(sheet: CounterSheet) -> CounterSheet:
+    return replace(sheet, value=sheet.value + 1)
+
+
 async def counters() -> list[str]:
-    """500 concurrent changes of one counter through two connections end exactly right."""
+    """500 concurrent changes of one character, and of one declared track, through two
+    connections (as two processes would), end exactly right."""
     lines = []
     with tempfile.TemporaryDirectory(prefix="bench-counter-") as tmp:
         path = Path(tmp) / "bot.db"
         first = await Storage.open(path)
         second = await Storage.open(path)  # a second process's connection, in effect
         try:
-            settings = CampaignSettings.create(System("cosmos"), "Counters")
+            settings = CampaignSettings.create(System.SINEW, "Counters")
             campaign = await first.campaigns.start(
                 guild_id=1, channel_id=2, user_id=3, settings=settings
             )
-            stores = [first.tracks, second.tracks]
-
-            async def change(index: int, name: str, maximum: int) -> int | None:
-                store = stores[index % 2]
-                try:
-                    result = await store.change(campaign.id, name, +1, minimum=0, maximum=maximum)
-                except CommandError:
-                    return None
-                return result.after
-
-            for name, maximum in (("unbounded", 10_000), ("bounded", 300)):
-                started = time.perf_counter()
-                afters = await asyncio.gather(
-                    *(change(index, name, maximum) for index in range(CHANGES))
+            codec = DataclassSheet(CounterSheet)
+            stores = [CharacterStore(first.database, codec), CharacterStore(second.database, codec)]
+            for user, maximum in ((10, 10_000), (11, 300)):
+                character = await stores[0].create(
+                    campaign, user, f"counter {maximum}", CounterSheet(0, maximum)
                 )
-                elapsed = time.perf_counter() - started
-                value = await first.tracks.value(campaign.id, name)
-                done = [after for after in afters if after is not None]
-                expected = min(CHANGES, maximum)
-                repeats = sum(count - 1 for count in Counter(done).values() if count > 1)
-                ok = value == expected and len(done) == expected and not repeats
-                ok = ok and sorted(done) == list(range(1, expected + 1))
+
+                async def change(index: int, character=character) -> int | None:
+                    try:
+                        changed = await stores[index % 2].update(character, bump)
+                    except RulesError:
+                        return None
+                    return changed.after.sheet.value
+
                 lines.append(
-                    f"counter {name} (max {maximum}): {CHANGES} concurrent +1 → value {value} "
-                    f"(expected {expected}), applied {len(done)}, refused "
-                    f"{CHANGES - len(done)}, values handed out twice {repeats}; "
-                    f"{elapsed * 1000:.0f} ms: {'PASS' if ok else 'FAIL'}"
+                    await _measure(
+                        f"character counter (max {maximum})",
+                        change,
+                        lambda character=character: stores[0].find(campaign, name=character.name),
+                        lambda found: found.sheet.value,
+                        min(CHANGES, maximum),
+                    )
                 )
+
+            tracks = [first.tracks, second.tracks]
+
+            async def add_pressure(index: int) -> int | None:
+                try:
+                    changed = await tracks[index % 2].change(campaign, "pressure", +1)
+                except StorageError:
+                    return None
+                return changed.after
+
+            lines.append(
+                await _measure(
+                    f"party Pressure (max {PRESSURE_MAX})",
+                    add_pressure,
+                    lambda: first.tracks.value(campaign, "pressure"),
+                    lambda value: value,
+                    min(CHANGES, PRESSURE_MAX),
+                )
+            )
         finally:
             await first.close()
             await second.close()
     return lines
+
+
+async def _measure(name, change, read, value_of, expected) -> str:
+    """Fire CHANGES concurrent +1 changes and report whether the serial result came out."""
+    started = time.perf_counter()
+    afters = await asyncio.gather(*(change(index) for index in range(CHANGES)))
+    elapsed = time.perf_counter() - started
+    value = value_of(await read())
+    done = [after for after in afters if after is not None]
+    repeats = sum(count - 1 for count in Counter(done).values() if count > 1)
+    ok = value == expected and len(done) == expected and not repeats
+    ok = ok and sorted(done) == list(range(1, expected + 1))
+    return (
+        f"{name}: {CHANGES} concurrent +1 → value {value} (expected {expected}), applied "
+        f"{len(done)}, refused {CHANGES - len(done)}, values handed out twice {repeats}; "
+        f"{elapsed * 1000:.0f} ms: {'PASS' if ok else 'FAIL'}"
+    )
 
 
 def main() -> int:
