@@ -241,12 +241,7 @@ class FakeDiscord:
                 definition, path, dict(options or {}), resolved, check=not stale_client
             ),
         }
-        if resolved:
-            data["resolved"] = resolved
-        if from_guild_tree:
-            data["guild_id"] = str(self.guild_id)
-        payload = self._interaction(2, data, self._person(user), channel or self.channel_id)
-        return await self._send_interaction(payload, None)
+        return await self._send_command(data, resolved, from_guild_tree, user, channel)
 
     async def send_raw(
         self,
@@ -273,6 +268,16 @@ class FakeDiscord:
         for level in reversed(chain):
             nested = [{**level, "options": nested}]
         data: JSON = {"id": definition["id"], "name": root, "type": 1, "options": nested}
+        return await self._send_command(data, resolved, from_guild_tree, user, channel)
+
+    async def _send_command(
+        self,
+        data: JSON,
+        resolved: JSON | None,
+        from_guild_tree: bool,
+        user: str | FakeUser,
+        channel: int | None,
+    ) -> Reply:
         if resolved:
             data["resolved"] = resolved
         if from_guild_tree:
