@@ -53,6 +53,7 @@ MAX_SIDES = 10_000
 # and take ~40 ms.
 MAX_DIE_CHECKS = 10_000
 EXAMPLES = "`4d6kh3+2`, `2d20kl1`, `3d10+5`, `1d20+1d4`"
+SHOWN_TOKEN_MAX = 20  # how much of an unreadable part a syntax error repeats back
 
 
 class Natural(Enum):
@@ -69,7 +70,9 @@ class ExpressionRoll:
 
     expression: str
     total: int
-    breakdown: str  # d20's Markdown rendering, e.g. "4d6kh3 (6, ~~1~~, 4, 5) + 2 = `17`"
+    breakdown: (
+        str  # Markdown, e.g. "4d6kh3 (**6**, ~~1~~, **4**, **5**) + 2": bold kept, struck dropped
+    )
     natural: Natural
 
 
@@ -459,6 +462,32 @@ class _Roller(d20.Roller):
 _roller = _Roller(_Budget())
 
 
+class _Breakdown(d20.MarkdownStringifier):
+    """d20's Markdown without its total, where bold means what it means across the bot: kept.
+
+    In a term that dropped dice (`4d6kh3`) the kept dice are bold and the dropped struck
+    through; a term that keeps everything shows plain faces. d20's own bolding of each die's
+    highest and lowest face is left out, so no die is ever bold and struck through at once.
+    """
+
+    def _str_expression(self, node: d20.expression.Expression) -> str:
+        return self._stringify(node.roll)
+
+    def _str_dice(self, node: d20.expression.Dice) -> str:
+        dropped_any = any(not die.kept for die in node.values)
+        faces = []
+        for die in node.values:
+            face = self._stringify(die)
+            faces.append(f"**{face}**" if dropped_any and die.kept else face)
+        return f"{node.num}d{node.size}{self._str_ops(node.operations)} ({', '.join(faces)})"
+
+    def _str_die(self, node: d20.expression.Die) -> str:
+        return ", ".join(self._stringify(value) for value in node.values)
+
+
+_BREAKDOWN = _Breakdown()
+
+
 def parse_expression(expression: str) -> d20.diceast.Expression:
     """Parse and check an expression; raise RulesError saying what is wrong and what is allowed."""
     text = expression.strip()
@@ -471,9 +500,14 @@ def parse_expression(expression: str) -> d20.diceast.Expression:
     try:
         tree = _roller.parse(text)
     except d20.RollSyntaxError as error:
+        got = str(getattr(error.got, "value", error.got))
+        if not got:  # the parser reached the end still wanting a number or a die
+            problem = "the expression ends too soon (something must follow the last operator)"
+        else:
+            shown = got if len(got) <= SHOWN_TOKEN_MAX else got[:SHOWN_TOKEN_MAX] + "…"
+            problem = f"unexpected `{shown}` at character {error.col}"
         raise RulesError(
-            f"Couldn't read `{text}` as dice: unexpected `{error.got}` at character {error.col}. "
-            f"Examples: {EXAMPLES}."
+            f"Couldn't read `{text}` as dice: {problem}. Examples: {EXAMPLES}."
         ) from None
     _check_limits(tree)
     return tree
@@ -484,7 +518,7 @@ def roll_expression(expression: str, rng: Rng) -> ExpressionRoll:
     tree = parse_expression(expression)
     try:
         with _dice_from(rng):
-            result = _roller.roll(tree)
+            result = _roller.roll(tree, stringifier=_BREAKDOWN)
         total, breakdown = result.total, result.result  # d20 evaluates these lazily
     except d20.TooManyRolls:
         raise RulesError(

@@ -30,9 +30,25 @@ async def test_ruling_stateless_roll_works_without_campaign_and_is_logged(
     assert logged.payload["result"]["total"] == expected.total
 
 
+async def test_roll_shows_its_total_once_and_bold_only_on_kept_dice(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    expected = roll_expression("4d6kh3+2", new_rng(DICE_SEED))
+    reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
+    description = reply.embeds[0]["description"]
+    assert description.count(str(expected.total)) >= 1
+    assert "= `" not in description and description.count("Total") == 1
+    # every die is either bold (kept) or struck through (dropped), never both
+    faces = description.split("(")[1].split(")")[0].split(", ")
+    assert sum(face.startswith("**") for face in faces) == 3
+    assert sum(face.startswith("~~") for face in faces) == 1
+    assert not any("**" in face and "~~" in face for face in faces)
+
+
 @pytest.mark.parametrize(
     ("expression", "message"),
     [
+        ("4d6kh3+", "the expression ends too soon"),
         ("1000000d6", "At most 1000 dice"),
         ("d0", "at least 1 side"),
         ("abc", "Couldn't read `abc` as dice"),

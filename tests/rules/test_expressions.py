@@ -26,14 +26,14 @@ def test_seeded_keep_highest_gives_known_dice() -> None:
     # new_rng(7) draws 6, 4, 5, 6: keep the three highest, plus 2.
     roll = roll_expression("4d6kh3+2", new_rng(7))
     assert roll.total == 6 + 5 + 6 + 2
-    assert roll.breakdown == "4d6kh3 (**6**, ~~4~~, 5, **6**) + 2 = `19`"
+    assert roll.breakdown == "4d6kh3 (**6**, ~~4~~, **5**, **6**) + 2"  # bold: kept
 
 
 def test_seeded_keep_lowest_of_two_d20() -> None:
     rng = new_rng(7)
     roll_expression("4d6kh3+2", rng)
     roll = roll_expression("2d20kl1", rng)
-    assert (roll.total, roll.breakdown) == (12, "2d20kl1 (12, ~~16~~) = `12`")
+    assert (roll.total, roll.breakdown) == (12, "2d20kl1 (**12**, ~~16~~)")
 
 
 def test_natural_one_and_twenty_are_flagged() -> None:
@@ -242,7 +242,10 @@ def test_operations_give_the_same_dice_as_stock_d20(
 ) -> None:
     # Rerolls of several dice are left out: stock d20 rerolls them in an address-dependent order.
     monkeypatch.setattr(d20.expression, "random", _Randrange(new_rng(seed)))
-    reference = d20.Roller(d20.RollContext(max_rolls=1000)).roll(expression)
+    # Stock d20's rendering of the same dice, as ours renders them (bold kept, no total).
+    reference = d20.Roller(d20.RollContext(max_rolls=1000)).roll(
+        expression, stringifier=expressions._BREAKDOWN
+    )
     monkeypatch.undo()
     ours = roll_expression(expression, new_rng(seed))
     assert (ours.total, ours.breakdown) == (reference.total, reference.result)
@@ -295,6 +298,25 @@ HOSTILE_EXPRESSIONS = [
     "9" * 99 + "*" + "9" * 99,
     "9" * 198 + "/7",
 ]
+
+
+def test_breakdown_bolds_kept_dice_only_where_dice_were_dropped_and_has_no_total() -> None:
+    # numpy's default_rng(3) draws 5, 1, 2, 2 for four d6 (checked by hand below).
+    faces = (1 + new_rng(3).integers(0, 6, size=4)).tolist()
+    assert faces == [5, 1, 2, 2]
+    kept = roll_expression("4d6kh3+2", new_rng(3))
+    assert kept.breakdown == "4d6kh3 (**5**, ~~1~~, **2**, **2**) + 2"
+    assert kept.total == 11
+    plain = roll_expression("4d6+2", new_rng(3))
+    assert plain.breakdown == "4d6 (5, 1, 2, 2) + 2"
+    assert "=" not in plain.breakdown
+
+
+def test_an_expression_that_ends_too_soon_says_so() -> None:
+    with pytest.raises(RulesError, match="the expression ends too soon"):
+        roll_expression("4d6kh3+", new_rng(0))
+    with pytest.raises(RulesError, match=r"unexpected `\)` at character 8"):
+        roll_expression("4d6kh3+)", new_rng(0))
 
 
 @pytest.mark.parametrize("expression", HOSTILE_EXPRESSIONS)
