@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import discord
 
 from bot.render.style import Colour, truncate
 from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary
 
-__all__ = ["campaign_ended", "campaign_info", "campaign_started", "end_prompt", "revealed_roll"]
+__all__ = [
+    "campaign_ended",
+    "campaign_info",
+    "campaign_started",
+    "discord_time",
+    "end_prompt",
+    "revealed_roll",
+]
 
 
 def _gm_list(campaign: Campaign) -> str:
@@ -72,9 +81,19 @@ def campaign_ended(campaign: Campaign, ended_by: int) -> str:
     return f"📕 The campaign **{campaign.settings.name}** has ended (ended by <@{ended_by}>)."
 
 
+def discord_time(iso_utc: str) -> str:
+    """Show a stored UTC time as a Discord timestamp: each reader sees it in their own zone."""
+    moment = datetime.fromisoformat(iso_utc)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    epoch = int(moment.timestamp())
+    return f"<t:{epoch}:f> (<t:{epoch}:R>)"
+
+
 def revealed_roll(roll: LoggedRoll) -> discord.Embed:
-    """Re-show a hidden roll to the table exactly as the GM saw it."""
+    """Re-show a hidden roll to the table exactly as the GM saw it, and when it was rolled."""
     embed = discord.Embed.from_dict(roll.payload["embed"])
     embed.title = truncate(f"🔓 Revealed: {embed.title or 'hidden roll'}", 256)
-    embed.set_footer(text=f"Roll #{roll.id}, rolled in secret by the GM at {roll.created_at} UTC")
+    embed.add_field(name="Rolled in secret", value=discord_time(roll.created_at), inline=False)
+    embed.set_footer(text=f"Roll #{roll.id}, rolled in secret by the GM")
     return embed

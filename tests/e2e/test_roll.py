@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from bot.client import DiceBot
@@ -93,6 +95,10 @@ async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     assert not revealed.ephemeral
     assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
     assert reply.embeds[0]["description"] == revealed.embeds[0]["description"]
+    [when] = [f for f in revealed.embeds[0]["fields"] if f["name"] == "Rolled in secret"]
+    rolled_at = datetime.fromisoformat(logged.created_at).timestamp()
+    assert when["value"] == f"<t:{int(rolled_at)}:f> (<t:{int(rolled_at)}:R>)"
+    assert "UTC" not in str(revealed.embeds[0])
     assert (await dicebot.storage.rolls.get(roll_id)).revealed_at is not None
 
 
