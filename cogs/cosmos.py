@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.data_tables import load_table
+from bot.errors import CommandError
 from bot.options import HIDDEN_HELP, choices_of
 from bot.publish import Roll, StateChange, announce, publish_roll
 from bot.render import cosmos as render
@@ -27,6 +28,7 @@ Skill = app_commands.Range[int, cosmos.SKILL_MIN, cosmos.SKILL_MAX]
 TargetNumber = app_commands.Range[int, cosmos.TN_MIN, cosmos.TN_MAX]
 Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
 ChallengeName = app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX]
+DEFENDER_NAME_MAX = 60
 
 ATTRIBUTE_RANGE = f"{cosmos.ATTRIBUTE_MIN}–{cosmos.ATTRIBUTE_MAX}"
 SKILL_RANGE = f"{cosmos.SKILL_MIN}–{cosmos.SKILL_MAX}"
@@ -130,6 +132,8 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         disadvantage="Your disadvantage sources",
         vs_advantage="The defender's advantage sources",
         vs_disadvantage="The defender's disadvantage sources",
+        vs_user="The defender, if a member of this server (or give vs_name)",
+        vs_name=f"The defender's name, e.g. a foe (up to {DEFENDER_NAME_MAX} characters)",
         hidden=HIDDEN_HELP,
     )
     async def opposed(
@@ -143,10 +147,15 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         disadvantage: Sources = 0,
         vs_advantage: Sources = 0,
         vs_disadvantage: Sources = 0,
+        vs_user: discord.Member | None = None,
+        vs_name: app_commands.Range[str, 1, DEFENDER_NAME_MAX] | None = None,
         hidden: bool = False,
     ) -> None:
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
+        if vs_user is not None and vs_name is not None:
+            raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
+        defender = vs_user.display_name if vs_user is not None else vs_name
         result = cosmos.opposed(
             self.bot.rng,
             attribute=attribute,
@@ -158,7 +167,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             vs_advantage=vs_advantage,
             vs_disadvantage=vs_disadvantage,
         )
-        embed = render.opposed(result, interaction.user.display_name)
+        embed = render.opposed(result, interaction.user.display_name, defender)
         roll = Roll("cosmos.opposed", result, embed)
         await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
 

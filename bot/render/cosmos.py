@@ -6,7 +6,7 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.numbers import percent, signed
-from bot.render.style import Colour
+from bot.render.style import Colour, truncate
 from bot.storage.cosmos import ChallengeNameTaken, ChallengeNotFound
 from rules.cosmos import (
     ADVANTAGE_CAP,
@@ -96,28 +96,33 @@ def roll_result(result: CheckResult, roller: str) -> discord.Embed:
     return embed
 
 
-def opposed(result: OpposedResult, roller: str) -> discord.Embed:
-    """Show both sides of an opposed roll and who won (a tie goes to the defender)."""
+def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> discord.Embed:
+    """Show both sides of an opposed roll and who won (a tie goes to the defender).
+
+    ``defender`` is the name the roller gave the other side; without one it is "the defender".
+    """
     attacker_won = result.winner is Side.ATTACKER
     tie = result.margin == 0
-    verdict = (
-        f"**{roller} wins** by {result.margin}"
-        if attacker_won
-        else ("**Tie: the defender wins**" if tie else f"**The defender wins** by {-result.margin}")
-    )
+    them = discord.utils.escape_markdown(defender) if defender else "the defender"
+    if attacker_won:
+        verdict = f"**{roller} wins** by {result.margin}"
+    elif tie:
+        verdict = f"**Tie: {them} wins**"
+    else:
+        verdict = f"**{them if defender else 'The defender'} wins** by {-result.margin}"
     embed = discord.Embed(
-        title=f"⚔️ Opposed roll · {roller} vs defender",
+        title=truncate(f"⚔️ Opposed roll · {roller} vs {defender or 'defender'}", 256),
         description=verdict,
         colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
     )
-    for name, side in ((roller, result.attacker), ("Defender", result.defender)):
+    for name, side in ((roller, result.attacker), (defender or "Defender", result.defender)):
         flags = ""
         if side.critical_success:
             flags = " ✨ critical success"
         elif side.critical_failure:
             flags = " 💀 critical failure"
         embed.add_field(
-            name=f"{name}{flags}",
+            name=truncate(f"{name}{flags}", 256),
             value=f"🎲 {describe_pool(side.pool)}: {_dice(side)}\n{_total(side)}",
             inline=False,
         )

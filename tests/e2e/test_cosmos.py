@@ -159,6 +159,44 @@ async def test_opposed_shows_both_sides_and_a_tie_goes_to_the_defender(
     assert f"= **{expected.defender.total}**" in embed["fields"][1]["value"]
 
 
+@pytest.mark.parametrize(
+    ("defender", "shown"),
+    [({"vs_user": "gm"}, "gm"), ({"vs_name": "Captain *Vex*"}, "Captain \\*Vex\\*")],
+)
+async def test_opposed_names_the_defender_the_roller_gave(
+    fake_discord: FakeDiscord, dicebot: DiceBot, defender: dict[str, str], shown: str
+) -> None:
+    options = {"attribute": 2, "skill": 1, "vs_attribute": 1, "vs_skill": 2}
+    seed = next(
+        seed for seed in range(10_000) if cosmos.opposed(new_rng(seed), **options).margin < 0
+    )
+    dicebot.rng = new_rng(seed)
+    given = {
+        key: fake_discord.users[value] if key == "vs_user" else value
+        for key, value in defender.items()
+    }
+    reply = await fake_discord.invoke("cosmos opposed", {**options, **given}, user="player")
+    embed = reply.embeds[0]
+    margin = -cosmos.opposed(new_rng(seed), **options).margin
+    name = defender.get("vs_name", "gm")
+    assert embed["title"] == f"⚔️ Opposed roll · player vs {name}"
+    assert embed["description"] == f"**{shown} wins** by {margin}"
+    assert embed["fields"][1]["name"] == name
+
+
+async def test_opposed_refuses_two_names_for_the_defender(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    options = {"attribute": 2, "skill": 1, "vs_attribute": 1, "vs_skill": 2}
+    reply = await fake_discord.invoke(
+        "cosmos opposed",
+        {**options, "vs_user": fake_discord.users["gm"], "vs_name": "Vex"},
+        user="player",
+    )
+    assert reply.ephemeral and "give `vs_user` or `vs_name`, not both" in reply.content
+    assert await dicebot.storage.rolls.get(1) is None
+
+
 async def test_convert_gives_the_net_pool_after_cancellation_and_cap(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
