@@ -13,8 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.buttons import RevealButton, RollAgainButton
 from bot.config import Settings
-from bot.errors import reply_ephemeral, report_error
+from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 from bot.options import check_payload
 from bot.storage import Storage
 from rules.randomness import Rng, new_rng
@@ -27,7 +28,6 @@ log = logging.getLogger(__name__)
 DRAIN_TIMEOUT_SECONDS = 5.0
 # and at least until no interaction has arrived for this long (those still on the wire).
 DRAIN_QUIET_SECONDS = 0.2
-RESTARTING_MESSAGE = "⏳ The bot is restarting; try again in a few seconds."
 
 
 def point_at_discord(settings: Settings) -> None:
@@ -129,6 +129,7 @@ class DiceBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.settings.database_path)
+        self.add_dynamic_items(RevealButton, RollAgainButton)
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
             await self.load_extension(module.name)
         await self.sync_commands()

@@ -14,9 +14,11 @@ from bot.render.style import CONTENT_LIMIT, truncate
 from bot.storage.errors import StorageError
 from rules.errors import RulesError
 
-__all__ = ["CommandError", "RulesError", "reply_ephemeral", "report_error"]
+__all__ = ["RESTARTING_MESSAGE", "CommandError", "RulesError", "reply_ephemeral", "report_error"]
 
 log = logging.getLogger(__name__)
+
+RESTARTING_MESSAGE = "⏳ The bot is restarting; try again in a few seconds."
 
 # Discord's error codes for an interaction that can no longer be answered.
 INTERACTION_GONE = frozenset({10062, 10015})  # Unknown interaction, Unknown Webhook

@@ -16,12 +16,13 @@ The state change and the roll-log entry commit together, and the logged embed is
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import discord
 
+from bot.buttons import roll_buttons
 from bot.storage import Change, RollEntry, Storage
 from bot.table import Table
 
@@ -41,6 +42,8 @@ class Roll:
     result: DataclassInstance
     embed: discord.Embed
     files: list[discord.File] = field(default_factory=list)
+    # The command's options, as JSON: what Roll again repeats (see bot.buttons).
+    options: Mapping[str, object] = field(default_factory=dict)
 
     def entry(self, table: Table, *, hidden: bool) -> RollEntry:
         """Describe this roll for the roll log: its rules result and how it was shown."""
@@ -54,6 +57,7 @@ class Roll:
             payload={
                 "result": dataclasses.asdict(self.result),
                 "embed": self.embed.to_dict(),
+                "options": dict(self.options),
             },
         )
 
@@ -104,7 +108,14 @@ async def publish_roll(
         assert changed.roll_id is not None
         roll_id = changed.roll_id
     try:
-        await show_roll(interaction, roll_id, hidden=hidden, embed=roll.embed, files=roll.files)
+        await show_roll(
+            interaction,
+            roll_id,
+            hidden=hidden,
+            embed=roll.embed,
+            files=roll.files,
+            view=roll_buttons(roll_id, roll.kind, hidden=hidden),
+        )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
@@ -120,6 +131,7 @@ async def show_roll(
     hidden: bool,
     embed: discord.Embed,
     files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
 ) -> None:
     """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden."""
     if hidden:
@@ -129,7 +141,9 @@ async def show_roll(
         )
     else:
         embed.set_footer(text=f"Roll #{roll_id}")
-    await interaction.response.send_message(embed=embed, ephemeral=hidden, files=files or [])
+    await interaction.response.send_message(
+        embed=embed, ephemeral=hidden, files=files or [], view=view or discord.utils.MISSING
+    )
 
 
 async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:

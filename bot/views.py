@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.client import RESTARTING_MESSAGE, DiceBot
-from bot.errors import reply_ephemeral, report_error
+from bot.client import DiceBot
+from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 
 __all__ = ["TableView"]
 

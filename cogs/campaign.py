@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.buttons import reveal_roll
 from bot.client import DiceBot
 from bot.errors import reply_ephemeral
 from bot.options import choices_of, with_setting_options
@@ -159,12 +160,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     async def reveal(
         self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1, MAX_ROLL_ID]
     ) -> None:
-        table = await Table.of(interaction, self.storage)
-        table.require_gm("reveal hidden rolls")
-        roll = await self.storage.rolls.reveal(
-            roll_id, table.channel_id, table.user_id, manages_server=table.manages_server
-        )
-        await interaction.response.send_message(embed=render.revealed_roll(roll))
+        await reveal_roll(interaction, self.storage, roll_id)
 
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
     @app_commands.guild_only()

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Mapping
 from functools import partial
+from typing import Any, NamedTuple
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
@@ -29,6 +32,41 @@ TargetNumber = app_commands.Range[int, cosmos.TN_MIN, cosmos.TN_MAX]
 Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
 ChallengeName = app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX]
 DEFENDER_NAME_MAX = 60
+CHECK_KIND, OPPOSED_KIND = "cosmos.roll", "cosmos.opposed"
+
+
+class CheckOptions(NamedTuple):
+    """What `/cosmos roll` was asked; logged with the roll, so Roll again repeats it."""
+
+    attribute: int
+    skill: int
+    tn: int
+    advantage: int = 0
+    disadvantage: int = 0
+    scale: str | None = None
+    action: str | None = None
+    challenge: str | None = None
+
+
+class OpposedOptions(NamedTuple):
+    """What `/cosmos opposed` was asked, with the defender's name as shown."""
+
+    attribute: int
+    skill: int
+    vs_attribute: int
+    vs_skill: int
+    advantage: int = 0
+    disadvantage: int = 0
+    vs_advantage: int = 0
+    vs_disadvantage: int = 0
+    defender: str | None = None
+
+    def pools(self) -> dict[str, int]:
+        """Return the options ``cosmos.opposed`` takes: all but the defender's name."""
+        values = self._asdict()
+        del values["defender"]
+        return values
+
 
 ATTRIBUTE_RANGE = f"{cosmos.ATTRIBUTE_MIN}–{cosmos.ATTRIBUTE_MAX}"
 SKILL_RANGE = f"{cosmos.SKILL_MIN}–{cosmos.SKILL_MAX}"
@@ -53,6 +91,11 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         self.challenges = ChallengeStore(bot.storage.database)
         self.effects = load_table("cosmos/critical_effects.toml", cosmos.parse_critical_effects)
         self.conversion_tables = load_table("cosmos/conversion.toml", cosmos.parse_conversion)
+        register_reroll(
+            CHECK_KIND,
+            lambda interaction, options: self.roll_check(interaction, CheckOptions(**options)),
+        )
+        register_reroll(OPPOSED_KIND, self._roll_opposed_again)
 
     async def cog_load(self) -> None:
         # Load the chart renderer in the background: start-up stays fast and the first
@@ -87,6 +130,16 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         challenge: ChallengeName | None = None,
         hidden: bool = False,
     ) -> None:
+        options = CheckOptions(
+            attribute, skill, tn, advantage, disadvantage, scale, action, challenge
+        )
+        await self.roll_check(interaction, options, hidden=hidden)
+
+    async def roll_check(
+        self, interaction: discord.Interaction, options: CheckOptions, *, hidden: bool = False
+    ) -> None:
+        """Roll against a TN (into a challenge if named): the command and its Roll again."""
+        attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
@@ -105,9 +158,8 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             action=chosen_action,
             effects=self.effects,
         )
-        roll = Roll(
-            "cosmos.roll", result, render.roll_result(result, interaction.user.display_name)
-        )
+        embed = render.roll_result(result, interaction.user.display_name)
+        roll = Roll(CHECK_KIND, result, embed, options=options._asdict())
         change = None
         if challenge is not None:
             change = StateChange(
@@ -155,21 +207,38 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         table.check_hidden(hidden)
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
-        defender = vs_user.display_name if vs_user is not None else vs_name
-        result = cosmos.opposed(
-            self.bot.rng,
-            attribute=attribute,
-            skill=skill,
-            vs_attribute=vs_attribute,
-            vs_skill=vs_skill,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            vs_advantage=vs_advantage,
-            vs_disadvantage=vs_disadvantage,
+        options = OpposedOptions(
+            attribute,
+            skill,
+            vs_attribute,
+            vs_skill,
+            advantage,
+            disadvantage,
+            vs_advantage,
+            vs_disadvantage,
+            vs_user.display_name if vs_user is not None else vs_name,
         )
-        embed = render.opposed(result, interaction.user.display_name, defender)
-        roll = Roll("cosmos.opposed", result, embed)
+        await self.roll_opposed(interaction, table, options, hidden=hidden)
+
+    async def roll_opposed(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        options: OpposedOptions,
+        *,
+        hidden: bool = False,
+    ) -> None:
+        """Roll against a defender: the command and its Roll again button."""
+        result = cosmos.opposed(self.bot.rng, **options.pools())
+        embed = render.opposed(result, interaction.user.display_name, options.defender)
+        roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
         await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+
+    async def _roll_opposed_again(
+        self, interaction: discord.Interaction, options: Mapping[str, Any]
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        await self.roll_opposed(interaction, table, OpposedOptions(**options))
 
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
     @app_commands.describe(
@@ -209,6 +278,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         result = cosmos.odds(attribute, skill, tn, advantage, disadvantage)
         png = await draw_chart(
             result.totals,
+            result.outcomes,  # bars coloured by the rule that gives result.success
             title=f"Totals: {render.describe_pool(result.pool)} + {attribute + skill}",
             marker=tn,
             marker_label=f"TN {tn}",

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.options import HIDDEN_HELP
 from bot.publish import Roll, publish_roll
@@ -13,12 +14,15 @@ from bot.render import dice as render
 from bot.table import Table
 from rules.expressions import MAX_EXPRESSION_LENGTH, roll_expression
 
+KIND = "dice"
+
 
 class DiceCog(commands.Cog):
     """Generic dice, usable in any channel."""
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
+        register_reroll(KIND, lambda interaction, options: self.roll_dice(interaction, **options))
 
     @app_commands.command(name="roll", description="Roll dice notation, e.g. 4d6kh3+2 or 2d20kl1")
     @app_commands.describe(
@@ -31,13 +35,18 @@ class DiceCog(commands.Cog):
         expression: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
         hidden: bool = False,
     ) -> None:
+        await self.roll_dice(interaction, expression, hidden)
+
+    async def roll_dice(
+        self, interaction: discord.Interaction, expression: str, hidden: bool = False
+    ) -> None:
+        """Roll an expression for the user: the command, and its Roll again button."""
         table = await Table.of(interaction, self.bot.storage)
         table.check_hidden(hidden)
         result = roll_expression(expression, self.bot.rng)
         embed = render.expression_roll(result, interaction.user.display_name)
-        await publish_roll(
-            interaction, self.bot.storage, table, Roll("dice", result, embed), hidden=hidden
-        )
+        roll = Roll(KIND, result, embed, options={"expression": expression})
+        await publish_roll(interaction, self.bot.storage, table, roll, hidden=hidden)
 
 
 async def setup(bot: DiceBot) -> None:

@@ -1,0 +1,148 @@
+"""Buttons under every roll: Reveal (a hidden roll, for its GM) and Roll again (a public roll).
+
+Both are persistent: the roll's id is in the button's custom_id and everything else is read
+from the roll log when it is pressed, so they keep working after a restart and no view is held
+in memory per roll. A command opts in to Roll again by registering a re-roller for its roll
+kind (``register_reroll``), which repeats the command with the options it logged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import discord
+
+from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
+from bot.render import campaign as render
+from bot.storage import LoggedRoll, Storage
+from bot.storage.errors import RollNotFound
+from bot.table import Table
+
+__all__ = [
+    "Reroller",
+    "RevealButton",
+    "RollAgainButton",
+    "register_reroll",
+    "reveal_roll",
+    "roll_buttons",
+]
+
+# Repeats a logged roll for the user who pressed Roll again, with the options it logged.
+Reroller = Callable[[discord.Interaction, Mapping[str, Any]], Awaitable[None]]
+_rerollers: dict[str, Reroller] = {}
+
+
+def register_reroll(kind: str, reroller: Reroller) -> None:
+    """Let public rolls of ``kind`` be rolled again by their roller."""
+    _rerollers[kind] = reroller
+
+
+def roll_buttons(roll_id: int, kind: str, *, hidden: bool) -> discord.ui.View | None:
+    """Return the buttons under a roll: Reveal when hidden, Roll again when it can be."""
+    if hidden:
+        item: discord.ui.Item[discord.ui.View] = RevealButton(roll_id)
+    elif kind in _rerollers:
+        item = RollAgainButton(roll_id)
+    else:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(item)
+    # Stopped, so discord.py keeps no view per roll: the dynamic item answers every press.
+    view.stop()
+    return view
+
+
+async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_id: int) -> None:
+    """Post a hidden roll to the channel, as `/campaign reveal` and the Reveal button do."""
+    table = await Table.of(interaction, storage)
+    table.require_gm("reveal hidden rolls")
+    roll = await storage.rolls.reveal(
+        roll_id, table.channel_id, table.user_id, manages_server=table.manages_server
+    )
+    await interaction.response.send_message(embed=render.revealed_roll(roll))
+
+
+class _RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
+    """A button naming a roll by id; presses go through the bot's one error path."""
+
+    action = ""
+
+    def __init__(self, roll_id: int, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> _RollButton:
+        return cls(int(match["roll_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        admit = getattr(interaction.client, "admit", None)
+        if admit is not None and not admit(interaction):
+            await reply_ephemeral(interaction, RESTARTING_MESSAGE)
+            return
+        try:
+            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
+        except Exception as error:  # discord.py would only log it: answer like a command
+            await report_error(interaction, error)
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        raise NotImplementedError
+
+
+class RevealButton(_RollButton, template=r"roll:reveal:(?P<roll_id>[0-9]{1,19})"):
+    """Under a hidden roll's private reply: post it to the table (a GM of its campaign)."""
+
+    def __init__(self, roll_id: int) -> None:
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label="Reveal",
+                emoji="🔓",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"roll:reveal:{roll_id}",
+            ),
+        )
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        await reveal_roll(interaction, storage, self.roll_id)
+
+
+class RollAgainButton(_RollButton, template=r"roll:again:(?P<roll_id>[0-9]{1,19})"):
+    """Under a public roll: its roller rolls the same again (new dice, a new log entry)."""
+
+    def __init__(self, roll_id: int) -> None:
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label="Roll again",
+                emoji="🎲",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"roll:again:{roll_id}",
+            ),
+        )
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        logged = await storage.rolls.get(self.roll_id)
+        if logged is None:
+            raise RollNotFound(self.roll_id)
+        _check_roller(logged, interaction.user.id)
+        reroller = _rerollers.get(logged.kind)
+        options = logged.payload.get("options")
+        if reroller is None or not isinstance(options, dict):
+            raise CommandError("This roll can't be rolled again; use its command instead.")
+        await reroller(interaction, options)
+
+
+def _check_roller(logged: LoggedRoll, user_id: int) -> None:
+    if logged.user_id != user_id:
+        raise CommandError(
+            f"Only <@{logged.user_id}>, who made roll #{logged.id}, can roll it again. "
+            "Make your own roll with the same command."
+        )
