@@ -9,9 +9,11 @@ user can act on.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import logging
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from enum import Enum
 from typing import Any, Optional, TypeVar
 
@@ -29,10 +31,14 @@ __all__ = [
     "StaleCommand",
     "check_payload",
     "choices_of",
+    "matching",
+    "suggest",
     "with_setting_options",
 ]
 
 E = TypeVar("E", bound=Enum)
+
+log = logging.getLogger(__name__)
 
 # Discord's integer and number options lie within ±2^53 (what a JavaScript number holds exactly).
 DISCORD_INTEGER_LIMIT = 2**53
@@ -76,6 +82,39 @@ def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:  # ty
         return app_commands.choices(**choices)(callback) if choices else callback
 
     return decorate
+
+
+CHOICES_MAX = 25  # Discord shows at most this many suggestions
+
+
+def suggest(
+    complete: Callable[..., Awaitable[Any]],
+) -> Callable[..., Awaitable[Any]]:
+    """Wrap an autocomplete callback so a failure suggests nothing instead of logging an ERROR.
+
+    Suggestions are a convenience while typing: on any error the user just sees none, and the
+    command itself still checks what they finally send.
+    """
+
+    @functools.wraps(complete)
+    async def safe(*args: Any) -> Any:
+        try:
+            choices = await complete(*args)
+        except Exception:
+            log.warning(
+                "Autocomplete %s failed; suggesting nothing", complete.__qualname__, exc_info=True
+            )
+            return []
+        return choices[:CHOICES_MAX]
+
+    return safe
+
+
+def matching(text: object, names: Iterable[str]) -> list[str]:
+    """Return the names that contain what was typed so far (any case), best matches first."""
+    typed = str(text or "").strip().casefold()
+    found = [name for name in names if typed in name.casefold()]
+    return sorted(found, key=lambda name: not name.casefold().startswith(typed))
 
 
 def choices_of(

@@ -11,10 +11,10 @@ from discord.ext import commands
 from bot.buttons import reveal_roll
 from bot.client import DiceBot
 from bot.errors import reply_ephemeral
-from bot.options import choices_of, with_setting_options
+from bot.options import choices_of, suggest, with_setting_options
 from bot.render import campaign as render
 from bot.storage import Campaign
-from bot.table import Table
+from bot.table import Table, campaign_channel_id
 from bot.views import TableView
 from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, Skin, setting_owners
 from rules.choices import parse_choice
@@ -161,6 +161,22 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1, MAX_ROLL_ID]
     ) -> None:
         await reveal_roll(interaction, self.storage, roll_id)
+
+    @reveal.autocomplete("roll_id")
+    @suggest
+    async def _recent_hidden_rolls(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Suggest the asking GM's hidden rolls in this channel that are not revealed yet."""
+        rolls = await self.storage.rolls.recent_hidden(
+            campaign_channel_id(interaction), interaction.user.id
+        )
+        typed = str(current).strip().lstrip("#")
+        return [
+            app_commands.Choice(name=render.hidden_roll_choice(roll), value=roll.id)
+            for roll in rolls
+            if str(roll.id).startswith(typed)
+        ]
 
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
     @app_commands.guild_only()

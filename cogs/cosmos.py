@@ -16,12 +16,12 @@ from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
-from bot.options import HIDDEN_HELP, choices_of
+from bot.options import HIDDEN_HELP, choices_of, matching, suggest
 from bot.publish import Roll, StateChange, announce, publish_roll
 from bot.render import cosmos as render
 from bot.render.charts import draw_chart, warm_up
 from bot.storage.cosmos import ChallengeStore
-from bot.table import Table
+from bot.table import Table, campaign_channel_id
 from rules import cosmos
 from rules.choices import parse_choice
 from rules.systems import System
@@ -31,6 +31,7 @@ Skill = app_commands.Range[int, cosmos.SKILL_MIN, cosmos.SKILL_MAX]
 TargetNumber = app_commands.Range[int, cosmos.TN_MIN, cosmos.TN_MAX]
 Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
 ChallengeName = app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX]
+ACTION_NAME_MAX = max(len(action.value) for action in cosmos.Action)
 DEFENDER_NAME_MAX = 60
 CHECK_KIND, OPPOSED_KIND = "cosmos.roll", "cosmos.opposed"
 
@@ -115,7 +116,6 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     )
     @app_commands.choices(
         scale=choices_of(cosmos.Scale, lambda scale: scale.display_name),
-        action=choices_of(cosmos.Action, lambda action: action.display_name),
     )
     async def roll(
         self,
@@ -126,7 +126,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         advantage: Sources = 0,
         disadvantage: Sources = 0,
         scale: str | None = None,
-        action: str | None = None,
+        action: app_commands.Range[str, 1, ACTION_NAME_MAX] | None = None,
         challenge: ChallengeName | None = None,
         hidden: bool = False,
     ) -> None:
@@ -324,6 +324,21 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             embed=render.challenge_status(challenges), ephemeral=True
         )
 
+    @roll.autocomplete("action")
+    @suggest
+    async def _actions_of_scale(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the actions of the scale chosen so far (every action before one is)."""
+        scale = getattr(interaction.namespace, "scale", None)
+        chosen = next((s for s in cosmos.Scale if s.value == scale), None)
+        actions = cosmos.ACTIONS_BY_SCALE[chosen] if chosen else tuple(cosmos.Action)
+        by_name = {action.display_name: action for action in actions}
+        return [
+            app_commands.Choice(name=name, value=by_name[name].value)
+            for name in matching(current, by_name)
+        ]
+
     @challenge.command(name="end", description="End an open challenge early (GM)")
     @app_commands.describe(name="The challenge to end")
     async def challenge_end(self, interaction: discord.Interaction, name: ChallengeName) -> None:
@@ -335,6 +350,20 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             f"Challenge **{ended.name}** ended.", ephemeral=True
         )
         await announce(interaction, render.challenge_ended(ended))  # RULINGS: announced
+
+    @roll.autocomplete("challenge")
+    @challenge_status.autocomplete("name")
+    @challenge_end.autocomplete("name")
+    @suggest
+    async def _open_challenge_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the open challenges of this channel's Cosmos campaign."""
+        campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
+        if campaign is None or campaign.system is not System.COSMOS:
+            return []
+        names = [challenge.name for challenge in await self.challenges.open_challenges(campaign)]
+        return [app_commands.Choice(name=name, value=name) for name in matching(current, names)]
 
 
 async def setup(bot: DiceBot) -> None:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.render.style import Colour, truncate
+from bot.render.style import CHOICE_NAME_MAX, Colour, truncate
 from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "campaign_started",
     "discord_time",
     "end_prompt",
+    "hidden_roll_choice",
     "revealed_roll",
 ]
 
@@ -79,6 +80,12 @@ def end_prompt(campaign: Campaign) -> str:
 def campaign_ended(campaign: Campaign, ended_by: int) -> str:
     """Announce in the channel that a campaign has ended."""
     return f"📕 The campaign **{campaign.settings.name}** has ended (ended by <@{ended_by}>)."
+
+
+def hidden_roll_choice(roll: LoggedRoll) -> str:
+    """Name a hidden roll in `/campaign reveal`'s suggestions: its id and what was rolled."""
+    title = roll.payload.get("embed", {}).get("title") or roll.kind
+    return truncate(f"#{roll.id} · {title}", CHOICE_NAME_MAX)
 
 
 def discord_time(iso_utc: str) -> str:

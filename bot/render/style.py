@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import discord
 
-__all__ = ["CONTENT_LIMIT", "EMBED_DESCRIPTION_LIMIT", "Colour", "truncate"]
+__all__ = ["CHOICE_NAME_MAX", "CONTENT_LIMIT", "EMBED_DESCRIPTION_LIMIT", "Colour", "truncate"]
 
 EMBED_DESCRIPTION_LIMIT = 4096
 CONTENT_LIMIT = 2000  # a message's text; Discord refuses a longer one
+CHOICE_NAME_MAX = 100  # an autocomplete suggestion's name
 
 
 class Colour:

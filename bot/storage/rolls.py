@@ -140,6 +140,17 @@ class RollLog:
         )
         return None if row is None else _from_row(row)
 
+    async def recent_hidden(
+        self, channel_id: int, user_id: int, limit: int = 25
+    ) -> list[LoggedRoll]:
+        """Return a user's latest hidden rolls in a channel not yet revealed, newest first."""
+        rows = await self._database.fetch_all(
+            f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ? AND hidden"
+            " AND revealed_at IS NULL ORDER BY id DESC LIMIT ?",
+            (channel_id, user_id, limit),
+        )
+        return [_from_row(row) for row in rows]
+
     async def reveal(
         self, roll_id: int, channel_id: int, user_id: int, *, manages_server: bool
     ) -> LoggedRoll:

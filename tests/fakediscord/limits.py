@@ -69,6 +69,32 @@ def _component_problems(components: list[JSON]) -> list[str]:
     return problems
 
 
+CHOICES_MAX = 25
+CHOICE_NAME_MAX = 100
+CHOICE_VALUE_MAX = 100
+
+
+def choice_problems(body: JSON) -> list[str]:
+    """Return why Discord would refuse an autocomplete answer (empty if it would accept it)."""
+    choices = body.get("choices")
+    if not isinstance(choices, list):
+        return ["choices: missing"]
+    problems = (
+        [f"choices: {len(choices)} (max {CHOICES_MAX})"] if len(choices) > CHOICES_MAX else []
+    )
+    for index, choice in enumerate(choices):
+        name, value = _text(choice.get("name")), choice.get("value")
+        if not 1 <= len(name) <= CHOICE_NAME_MAX:
+            problems.append(
+                f"choices[{index}].name: {len(name)} characters (1 to {CHOICE_NAME_MAX})"
+            )
+        if isinstance(value, str) and len(value) > CHOICE_VALUE_MAX:
+            problems.append(
+                f"choices[{index}].value: {len(value)} characters (max {CHOICE_VALUE_MAX})"
+            )
+    return problems
+
+
 def message_problems(body: JSON) -> list[str]:
     """Return why Discord would refuse this message body (empty if it would accept it)."""
     problems: list[str] = []

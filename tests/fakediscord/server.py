@@ -51,7 +51,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
-from .limits import message_problems
+from .limits import choice_problems, message_problems
 from .messages import FakeMessage, Files, Reply, interactive_components
 from .payloads import JSON, LOADING, FakeUser, snowflake
 
@@ -243,6 +243,38 @@ class FakeDiscord:
         }
         return await self._send_command(data, resolved, from_guild_tree, user, channel)
 
+    async def autocomplete(
+        self,
+        command: str,
+        options: Mapping[str, Any],
+        focused: str,
+        *,
+        user: str | FakeUser = "gm",
+        channel: int | None = None,
+    ) -> list[JSON]:
+        """Type into option ``focused`` (its value in ``options`` is the text so far) and
+        return the choices the bot suggests, as Discord's client would show them."""
+        root, *path = command.split()
+        definition, from_guild_tree = self._find_command(root)
+        resolved: JSON = {}
+        others = {name: value for name, value in options.items() if name != focused}
+        nested = self._encode_options(definition, path, others, resolved, check=False, partial=True)
+        leaf = nested
+        while leaf and leaf[0]["type"] in (1, 2):
+            leaf = leaf[0]["options"]
+        declared = definition
+        for name in path:
+            declared = next(o for o in declared["options"] if o["name"] == name)
+        kind = next(o["type"] for o in declared["options"] if o["name"] == focused)
+        # The client sends the text typed so far, whatever the option's type.
+        leaf.append(
+            {"name": focused, "type": kind, "value": str(options[focused]), "focused": True}
+        )
+        data: JSON = {"id": definition["id"], "name": root, "type": 1, "options": nested}
+        reply = await self._send_command(data, resolved, from_guild_tree, user, channel, kind=4)
+        await self._wait_settled(reply, f"autocomplete of {focused!r} in /{command}", False)
+        return list((reply.raw or {}).get("data", {}).get("choices", []))
+
     async def send_raw(
         self,
         command: str,
@@ -277,12 +309,13 @@ class FakeDiscord:
         from_guild_tree: bool,
         user: str | FakeUser,
         channel: int | None,
+        kind: int = 2,  # 2: a slash command, 4: an autocomplete request
     ) -> Reply:
         if resolved:
             data["resolved"] = resolved
         if from_guild_tree:
             data["guild_id"] = str(self.guild_id)
-        payload = self._interaction(2, data, self._person(user), channel or self.channel_id)
+        payload = self._interaction(kind, data, self._person(user), channel or self.channel_id)
         return await self._send_interaction(payload, None)
 
     async def click(
@@ -416,6 +449,7 @@ class FakeDiscord:
         resolved: JSON,
         *,
         check: bool = True,
+        partial: bool = False,
     ) -> list[JSON]:
         """Encode the options the Discord way, nesting SUB_COMMAND_GROUP and SUB_COMMAND."""
         declared = {option["name"]: option for option in definition.get("options", [])}
@@ -423,13 +457,15 @@ class FakeDiscord:
             child = declared.get(path[0])
             if child is None or child["type"] not in (1, 2):
                 raise ValueError(f"{definition['name']!r} has no subcommand {path[0]!r}")
-            options = self._encode_options(child, path[1:], values, resolved, check=check)
+            options = self._encode_options(
+                child, path[1:], values, resolved, check=check, partial=partial
+            )
             return [{"name": child["name"], "type": child["type"], "options": options}]
         if any(option["type"] in (1, 2) for option in declared.values()):
             raise ValueError(f"{definition['name']!r} needs a subcommand: {sorted(declared)}")
         unknown = set(values) - set(declared)
         required = {name for name, option in declared.items() if option.get("required")}
-        missing = required - set(values)
+        missing = set() if partial else required - set(values)
         if unknown or missing:
             raise ValueError(
                 f"{definition['name']!r}: unknown option(s) {sorted(unknown)}, "
@@ -628,7 +664,8 @@ class FakeDiscord:
         if token in self._expired_tokens:
             return _error(404, 10062, "Unknown interaction")
         body, files = await _read_body(request)
-        refusal = self._check_limits(body.get("data") or {}, "interaction callback")
+        check = choice_problems if int(body.get("type", 0)) == 8 else message_problems
+        refusal = self._check_limits(body.get("data") or {}, "interaction callback", check)
         if refusal is not None:
             return refusal
         reply.answered_at = time.perf_counter()
@@ -738,9 +775,11 @@ class FakeDiscord:
             message.apply(body, files)
         return _json(message.raw)
 
-    def _check_limits(self, body: JSON, what: str) -> web.Response | None:
+    def _check_limits(
+        self, body: JSON, what: str, check: Callable[[JSON], list[str]] = message_problems
+    ) -> web.Response | None:
         """Refuse a body over Discord's size limits with 400, as Discord does; record it."""
-        problems = message_problems(body)
+        problems = check(body)
         if not problems:
             return None
         self.rejected_messages.append(f"{what}: {'; '.join(problems)}")

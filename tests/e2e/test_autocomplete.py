@@ -1,0 +1,72 @@
+"""Suggestions while typing: open challenges, the actions of the chosen scale, hidden rolls."""
+
+from __future__ import annotations
+
+from bot.client import DiceBot
+from rules import cosmos
+from tests.e2e.test_cosmos import open_challenge, start_campaign
+from tests.fakediscord.server import FakeDiscord
+
+
+async def test_challenge_names_suggest_this_channels_open_challenges(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    for name in ("Escape the Vault", "Hold the Line", "Vault Heist"):
+        await open_challenge(fake_discord, name, tn=12, successes=2, max_rolls=3)
+    await fake_discord.invoke("cosmos challenge end", {"name": "Hold the Line"})
+    roll = {"attribute": 1, "skill": 1, "tn": 12}
+    choices = await fake_discord.autocomplete(
+        "cosmos roll", {**roll, "challenge": "vau"}, "challenge", user="player"
+    )
+    # Starts-with first, then contains; ended challenges are not offered.
+    assert [c["name"] for c in choices] == ["Vault Heist", "Escape the Vault"]
+    assert [c["value"] for c in choices] == ["Vault Heist", "Escape the Vault"]
+    for command in ("cosmos challenge status", "cosmos challenge end"):
+        every = await fake_discord.autocomplete(command, {"name": ""}, "name")
+        assert sorted(c["name"] for c in every) == ["Escape the Vault", "Vault Heist"]
+
+
+async def test_challenge_names_are_empty_without_a_cosmos_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    choices = await fake_discord.autocomplete("cosmos challenge end", {"name": ""}, "name")
+    assert choices == []
+
+
+async def test_actions_are_those_of_the_chosen_scale(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    roll = {"attribute": 1, "skill": 1, "tn": 12}
+    starship = await fake_discord.autocomplete(
+        "cosmos roll", {**roll, "scale": "starship", "action": ""}, "action"
+    )
+    expected = [action.value for action in cosmos.ACTIONS_BY_SCALE[cosmos.Scale.STARSHIP]]
+    assert sorted(c["value"] for c in starship) == sorted(expected)
+    assert {c["name"] for c in starship} == {"Fleet Command", "Navigation", "Diplomacy"}
+    typed = await fake_discord.autocomplete(
+        "cosmos roll", {**roll, "scale": "personal", "action": "so"}, "action"
+    )
+    assert [c["value"] for c in typed] == ["social"]
+    unscaled = await fake_discord.autocomplete("cosmos roll", {**roll, "action": ""}, "action")
+    assert len(unscaled) == len(cosmos.Action)
+
+
+async def test_reveal_suggests_the_gms_own_unrevealed_hidden_rolls_here(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    for expression in ("1d6", "2d20kl1", "3d8"):
+        await fake_discord.invoke("roll", {"expression": expression, "hidden": True}, user="gm")
+    await fake_discord.invoke("roll", {"expression": "1d4", "hidden": True}, user="admin")
+    await fake_discord.invoke("roll", {"expression": "1d4"}, user="gm")  # public: roll #5
+    await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
+    choices = await fake_discord.autocomplete("campaign reveal", {"roll_id": ""}, "roll_id")
+    assert [c["value"] for c in choices] == [3, 2]  # newest first; #1 revealed, #4 the admin's
+    assert choices[0]["name"] == "#3 · 🎲 gm rolls 3d8"
+    typed = await fake_discord.autocomplete("campaign reveal", {"roll_id": "2"}, "roll_id")
+    assert [c["value"] for c in typed] == [2]
+    elsewhere = await fake_discord.autocomplete(
+        "campaign reveal", {"roll_id": ""}, "roll_id", channel=fake_discord.other_channel_id
+    )
+    assert elsewhere == []
