@@ -16,8 +16,20 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="List every command and what it does")
-    async def show_help(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="help", description="List every command, or explain dice notation")
+    @app_commands.describe(
+        topic="What to explain: every command (default) or /roll's dice notation"
+    )
+    @app_commands.choices(
+        topic=[
+            app_commands.Choice(name="Commands", value="commands"),
+            app_commands.Choice(name="Dice notation (/roll)", value="notation"),
+        ]
+    )
+    async def show_help(self, interaction: discord.Interaction, topic: str = "commands") -> None:
+        if topic == "notation":
+            await interaction.response.send_message(embed=render.notation_guide(), ephemeral=True)
+            return
         commands_here = [
             command
             for command in self.bot.tree.get_commands()

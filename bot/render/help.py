@@ -8,10 +8,26 @@ import discord
 from discord import app_commands
 
 from bot.render.style import Colour, truncate
+from rules.expressions import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES
 
-__all__ = ["command_list"]
+__all__ = ["NOTATION_EXAMPLES", "command_list", "notation_guide"]
 
 FIELD_LIMIT = 1024
+
+# Each example is rolled by a test, so the guide never shows notation `/roll` refuses.
+NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
+    ("1d20+5", "one twenty-sided die, plus 5"),
+    ("3d6", "three six-sided dice, added up"),
+    ("4d6kh3", "roll four, **k**eep the **h**ighest three (ability scores)"),
+    ("2d20kh1", "advantage: two d20, keep the higher"),
+    ("2d20kl1", "disadvantage: two d20, keep the lower"),
+    ("4d6pl1", "**p**op (drop) the lowest; `ph1` drops the highest"),
+    ("8d6e6", "**e**xplode: every 6 rolls another die (shown with !)"),
+    ("10d10rr1", "**r**e**r**oll 1s until they aren't; `ro1` rerolls once"),
+    ("4d6mi2", "every die counts at least 2 (`ma5`: at most 5)"),
+    ("(1d8+2)*2", "arithmetic and parentheses: + - * / //"),
+    ("1d20+1d4+2", "several terms in one roll"),
+)
 
 
 def _leaves(
@@ -39,4 +55,33 @@ def command_list(commands: Iterable[app_commands.Command | app_commands.Group]) 
         embed.add_field(
             name=f"/{command.name}", value=truncate("\n".join(lines), FIELD_LIMIT), inline=False
         )
+    return embed
+
+
+def notation_guide() -> discord.Embed:
+    """Explain `/roll`'s dice notation with examples and its limits."""
+    lines = [f"`{example}` {meaning}" for example, meaning in NOTATION_EXAMPLES]
+    embed = discord.Embed(
+        title="🎲 Dice notation for /roll",
+        description="\n".join(lines),
+        colour=Colour.ROLL,
+    )
+    embed.add_field(
+        name="Selectors",
+        value=(
+            "After `k`, `p`, `rr`, `ro`, `e`: a number (`e6`), `<`/`>` a number (`rr<3`), "
+            "or `h`/`l` and a count (`kh3`). In the result, **bold** dice were kept and "
+            "~~struck~~ dice dropped or rerolled."
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name="Limits",
+        value=(
+            f"{MAX_EXPRESSION_LENGTH} characters, {MAX_DICE:,} dice per roll (rerolls and "
+            f"explosions count), {MAX_SIDES:,} sides per die. An explosion or reroll that "
+            "could never stop (`1d1e1`) is refused."
+        ),
+        inline=False,
+    )
     return embed
