@@ -38,6 +38,7 @@ from typing import Any
 from harness import BotProcess, CpuMeter, FakeDiscord, Reply, freeze_garbage, percentiles, pin_self
 
 DEADLINE_SECONDS = 3.0  # Discord drops an interaction not answered by then
+AUTOCOMPLETE_TARGET_MS = 100  # issue 16: suggestions p99, one at a time
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,41 @@ class Bench:
                 )
         self.add(f"one at a time: wrong answers ({rounds} rounds)", str(wrong), "0", wrong == 0)
 
+    async def autocompletes(self, rounds: int) -> None:
+        """Suggestions while typing, one at a time: each must answer within 100 ms (p99)."""
+        for name in ("Escape the Vault", "Hold the Line", "Vault Heist"):
+            await self.fake.invoke(
+                "cosmos challenge start",
+                {"name": name, "tn": 12, "successes": 3, "max_rolls": 5},
+                user="gm",
+            )
+        for _ in range(5):
+            await self.fake.invoke("roll", {"expression": "1d20", "hidden": True}, user="gm")
+        roll = {"attribute": 1, "skill": 1, "tn": 12}
+        cases = {
+            "challenge names": ("cosmos roll", {**roll, "challenge": "va"}, "challenge"),
+            "actions of a scale": (
+                "cosmos roll",
+                {**roll, "scale": "vehicle", "action": "p"},
+                "action",
+            ),
+            "hidden rolls to reveal": ("campaign reveal", {"roll_id": ""}, "roll_id"),
+        }
+        for label, (command, options, focused) in cases.items():
+            samples = []
+            for _ in range(rounds):
+                started = time.perf_counter()
+                choices = await self.fake.autocomplete(command, options, focused, user="gm")
+                samples.append(time.perf_counter() - started)
+                assert choices, f"no suggestions for {label}"
+            stats = percentiles(samples)
+            self.add(
+                f"autocomplete, one at a time: {label}",
+                f"p50 {stats['p50']:.2f} ms, p99 {stats['p99']:.2f} ms",
+                "p99 < 100 ms",
+                stats["p99"] < AUTOCOMPLETE_TARGET_MS,
+            )
+
     async def steady_load(self, rate: int, seconds: float) -> None:
         total = int(rate * seconds)
         mix = random.Random(2).choices(
@@ -388,6 +424,7 @@ async def run(settings: Settings, pin: bool, cprofile: Path | None) -> list[Row]
             freeze_garbage()
             print("warm")
             await bench.one_at_a_time(settings.single_rounds)
+            await bench.autocompletes(settings.single_rounds)
             print("one at a time: done")
             await bench.steady_load(settings.mixed_rate, settings.mixed_seconds)
             print("steady load: done")
