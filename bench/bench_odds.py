@@ -69,7 +69,8 @@ def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
     # Imported here: only this mode needs matplotlib (and the bot package).
     from bot.render.charts import distribution_chart
 
-    distribution_chart(cosmos.odds(0, 0, 10).totals, title="warm-up", marker=10, marker_label="")
+    warm = cosmos.odds(0, 0, 10)
+    distribution_chart(warm.totals, warm.outcomes, title="warm-up", marker=10, marker_label="")
     queries = list(itertools.product(range(repeats), range(-5, 6)))
     fresh, cached = [], []
     for timings in (fresh, cached):
@@ -78,6 +79,7 @@ def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
             result = cosmos.odds(3, 2, 15, max(net, 0), max(-net, 0))
             distribution_chart(
                 result.totals,
+                result.outcomes,
                 # The repeat number makes each first pass a cache miss.
                 title=f"Cosmos {result.pool.dice}d10 keep 2 +5 vs TN 15 (#{repeat})",
                 marker=result.tn,

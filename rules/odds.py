@@ -16,6 +16,9 @@ Building blocks the systems reuse::
                                               # net successes of a 100-die d10 pool
     kept_all_equal(7, 10, 2, Keep.HIGHEST, face=10)   # both kept dice are 10
 
+A system says how each outcome counts with ``Outcome`` (critical success, success, failure,
+critical failure), so a chart colours its bars by the same rule that gives the chances.
+
 Weights are ``int64`` while the total weight fits comfortably, and Python integers (``object``
 arrays) beyond that, so a 100d10 pool stays exact.
 """
@@ -35,6 +38,7 @@ __all__ = [
     "MAX_DICE",
     "Distribution",
     "Keep",
+    "Outcome",
     "dice_sum",
     "die",
     "keep",
@@ -59,6 +63,20 @@ class Keep(StrEnum):
 
     HIGHEST = "highest"
     LOWEST = "lowest"
+
+
+class Outcome(StrEnum):
+    """How one result counts against its target."""
+
+    CRITICAL_SUCCESS = "critical success"
+    SUCCESS = "success"
+    FAILURE = "failure"
+    CRITICAL_FAILURE = "critical failure"
+
+    @property
+    def succeeds(self) -> bool:
+        """Return whether this outcome is a success, critical or not."""
+        return self is Outcome.SUCCESS or self is Outcome.CRITICAL_SUCCESS
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -6,17 +6,51 @@ from fractions import Fraction
 
 __all__ = ["percent", "signed"]
 
+# Below 0.001 % a decimal has too many zeros to read at a glance: say "1 in N" instead.
+_TINY = Fraction(1, 10**5)
+# Below 0.01 % two decimals would show 0.00 % (or 100.00 % for the complement): show two
+# significant digits instead.
+_SMALL = Fraction(1, 10**4)
+
 
 def percent(chance: Fraction) -> str:
-    """Show an exact chance as a percentage, keeping tiny non-zero chances visible."""
-    value = float(chance) * 100
+    """Show an exact chance as a percentage that never rounds to 0 % or 100 % unless exact.
+
+    ``0%`` and ``100%`` only when exact; below 0.001 % ``< 0.001% (1 in 100,000)`` and above
+    99.999 % ``> 99.999% (all but 1 in 100,000)``; below 0.01 % (and above 99.99 %) two
+    significant digits of the chance (of its complement), like ``0.0015%`` or ``99.9985%``;
+    otherwise two decimals, like ``85.03%``.
+    """
+    miss = 1 - chance
     if chance == 0:
         return "0%"
-    if chance == 1:
+    if miss == 0:
         return "100%"
-    if value < 0.01:
-        return f"{value:.2g}%"
-    return f"{value:.2f}%"
+    if chance < _TINY:
+        return f"< 0.001% ({_one_in(chance)})"
+    if miss < _TINY:
+        return f"> 99.999% (all but {_one_in(miss)})"
+    if chance < _SMALL:
+        return f"{_significant(chance)}%"
+    if miss < _SMALL:
+        # As many decimals as the complement needs, so 100 - miss never rounds up to 100.
+        decimals = len(_significant(miss).partition(".")[2])
+        return f"{float(chance) * 100:.{decimals}f}%"
+    return f"{float(chance) * 100:.2f}%"
+
+
+def _significant(chance: Fraction) -> str:
+    """Return a chance between 0.001 % and 0.01 % in percent, to two significant digits."""
+    # In this range the "g" format writes plain decimals (it switches to 1e-05 below 0.0001).
+    return f"{float(chance) * 100:.2g}"
+
+
+def _one_in(chance: Fraction) -> str:
+    """Return a chance as "1 in N", with "about" when N is not a whole number."""
+    against = 1 / chance
+    if against.denominator == 1:
+        return f"1 in {against.numerator:,}"
+    return f"about 1 in {round(against):,}"
 
 
 def signed(number: int) -> str:

@@ -44,7 +44,7 @@ from rules.cosmos import (
     roll,
     start_challenge,
 )
-from rules.odds import Keep
+from rules.odds import Keep, Outcome
 from tests.rules.brute_force import kept_counts
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "cosmos"
@@ -389,6 +389,56 @@ def test_odds_equal_brute_force_for_every_pool(extra: int, which: Keep) -> None:
         for tn in range(TN_MIN, TN_MAX + 1):
             expected = _brute_success(count, which, modifier, tn)
             assert odds(attribute, skill, tn, advantage, disadvantage).success == expected
+
+
+def _brute_outcomes(count: int, which: Keep, modifier: int, tn: int) -> dict[int, set[Outcome]]:
+    """Return, for each total, how the rolls with that total count (criticals from kept faces)."""
+    outcomes: dict[int, set[Outcome]] = {}
+    for (low, high), _ in kept_counts(count, 10, 2, which).items():
+        if (low, high) == (10, 10):
+            outcome = Outcome.CRITICAL_SUCCESS
+        elif (low, high) == (1, 1):
+            outcome = Outcome.CRITICAL_FAILURE
+        else:
+            outcome = Outcome.SUCCESS if low + high + modifier >= tn else Outcome.FAILURE
+        outcomes.setdefault(low + high + modifier, set()).add(outcome)
+    return outcomes
+
+
+@pytest.mark.parametrize("extra", range(0, 6))
+@pytest.mark.parametrize("which", list(Keep))
+def test_odds_outcome_of_each_total_equals_brute_force(extra: int, which: Keep) -> None:
+    advantage, disadvantage = (extra, 0) if which is Keep.HIGHEST else (0, extra)
+    count = 2 + extra
+    for attribute, skill in ((0, 0), (3, 1), (5, 5)):
+        for tn in range(TN_MIN, TN_MAX + 1):
+            result = odds(attribute, skill, tn, advantage, disadvantage)
+            brute = _brute_outcomes(count, which, attribute + skill, tn)
+            # Every roll with the same total counts the same way: one outcome per chart bar.
+            assert all(len(outcomes) == 1 for outcomes in brute.values())
+            totals = result.totals.outcomes().tolist()
+            assert totals == sorted(brute)
+            assert list(result.outcomes) == [brute[total].pop() for total in totals]
+            succeeding = np.array([outcome.succeeds for outcome in result.outcomes])
+            assert result.totals.probability_where(succeeding) == result.success
+
+
+def test_ruling_cosmos_odds_outcomes_follow_criticals_whatever_the_tn() -> None:
+    hopeless = odds(5, 5, 40)
+    assert hopeless.success == Fraction(1, 100)
+    assert dict(zip(hopeless.totals.outcomes().tolist(), hopeless.outcomes, strict=True)) == {
+        12: Outcome.CRITICAL_FAILURE,
+        **{total: Outcome.FAILURE for total in range(13, 30)},
+        30: Outcome.CRITICAL_SUCCESS,
+    }
+    certain = odds(5, 5, 8, disadvantage=5)
+    assert certain.success == 1 - certain.critical_failure
+    assert certain.success == 1 - Fraction(10**7 - 9**7 - 7 * 9**6, 10**7)
+    assert dict(zip(certain.totals.outcomes().tolist(), certain.outcomes, strict=True)) == {
+        12: Outcome.CRITICAL_FAILURE,
+        **{total: Outcome.SUCCESS for total in range(13, 30)},
+        30: Outcome.CRITICAL_SUCCESS,
+    }
 
 
 def test_odds_chart_distribution_is_float_and_sums_to_one() -> None:

@@ -11,7 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.odds import MAX_DICE, Distribution, Keep, dice_sum, die, keep, kept_all_equal
+from rules.odds import (
+    MAX_DICE,
+    Distribution,
+    Keep,
+    Outcome,
+    dice_sum,
+    die,
+    keep,
+    kept_all_equal,
+)
 from tests.rules.brute_force import kept_counts, kept_counts_by_grid, kept_counts_by_product
 
 
@@ -187,3 +196,10 @@ def test_keep_is_a_proper_distribution(
         keep(count, sides, kept, Keep.HIGHEST).mean()
         >= keep(count, sides, kept, Keep.LOWEST).mean()
     )
+
+
+def test_outcome_succeeds_on_success_and_critical_success_only() -> None:
+    assert {outcome for outcome in Outcome if outcome.succeeds} == {
+        Outcome.SUCCESS,
+        Outcome.CRITICAL_SUCCESS,
+    }
