@@ -7,12 +7,25 @@ Nothing here imports discord, storage or does I/O; every random function takes a
 - ``odds``: exact distributions (dice sums, keep-k of n, thresholds) for every system's odds.
 - ``expressions``: standard dice notation for ``/roll`` (on avrae's d20).
 - ``campaigns``, ``choices``, ``systems``: campaign settings and the five systems.
-- one module per system: ``cosmos`` (Cosmos Engine).
+- ``declarations``, ``sheets``, ``tables``: what systems declare, character sheets, data tables.
+- one module per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel), ``sixpool``
+  (its campaign setting so far).
 """
 
 from __future__ import annotations
 
-from rules import campaigns, choices, cosmos, expressions, odds
+from rules import (
+    campaigns,
+    choices,
+    cosmos,
+    declarations,
+    expressions,
+    odds,
+    sheets,
+    sinew,
+    sixpool,
+    tables,
+)
 from rules.errors import RulesError
 from rules.randomness import Rng, new_rng, roll_dice, roll_die
 from rules.systems import System
@@ -24,9 +37,14 @@ __all__ = [
     "campaigns",
     "choices",
     "cosmos",
+    "declarations",
     "expressions",
     "new_rng",
     "odds",
     "roll_dice",
     "roll_die",
+    "sheets",
+    "sinew",
+    "sixpool",
+    "tables",
 ]
