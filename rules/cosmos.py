@@ -22,6 +22,7 @@ from types import MappingProxyType
 import numpy as np
 
 from rules.errors import RulesError
+from rules.inputs import require_whole
 from rules.odds import Distribution, Keep, Outcome, keep, kept_all_equal
 from rules.randomness import Rng, roll_dice
 from rules.tables import require_int, require_keys, require_table
@@ -115,22 +116,11 @@ SITUATIONAL_LIMIT = 20
 RATING_MAX = 50
 
 
-def _require_whole(label: str, value: object, low: int, high: int) -> int:
-    """Return ``value`` as an int, or raise RulesError saying the allowed range."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise RulesError(
-            f"{label} must be a whole number between {low} and {high} (got {value!r})."
-        )
-    if not low <= value <= high:
-        raise RulesError(f"{label} must be between {low} and {high} (got {value}).")
-    return int(value)
-
-
 def _require_modifiers(attribute: object, skill: object, side: str = "") -> tuple[int, int]:
     """Return Attribute and Skill checked against 0-5; ``side`` prefixes the messages."""
     return (
-        _require_whole(f"{side}Attribute".capitalize(), attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX),
-        _require_whole(f"{side}Skill".capitalize(), skill, SKILL_MIN, SKILL_MAX),
+        require_whole(f"{side}Attribute".capitalize(), attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX),
+        require_whole(f"{side}Skill".capitalize(), skill, SKILL_MIN, SKILL_MAX),
     )
 
 
@@ -142,7 +132,7 @@ def _require_count(label: str, value: object) -> int:
             f"{label} can't be negative (got {value}): it counts sources, from 0 to "
             f"{ADVANTAGE_SOURCES_MAX}; use {opposite} instead."
         )
-    return _require_whole(label, value, 0, ADVANTAGE_SOURCES_MAX)
+    return require_whole(label, value, 0, ADVANTAGE_SOURCES_MAX)
 
 
 # --- Target numbers
@@ -167,7 +157,7 @@ DIFFICULTY_BANDS: tuple[tuple[Difficulty, int], ...] = (
 
 def difficulty(tn: int) -> Difficulty:
     """Return the label of a legal TN."""
-    tn = _require_whole("TN", tn, TN_MIN, TN_MAX)
+    tn = require_whole("TN", tn, TN_MIN, TN_MAX)
     for label, highest in DIFFICULTY_BANDS:
         if tn <= highest:
             return label
@@ -737,10 +727,10 @@ def convert(
     tables: ConversionTables, *, era: Era | None = None, situational: int = 0, rating: int = 0
 ) -> Conversion:
     """Convert an equipment era, a situational modifier and a system rating to dice."""
-    situational = _require_whole(
+    situational = require_whole(
         "Situational modifier", situational, -SITUATIONAL_LIMIT, SITUATIONAL_LIMIT
     )
-    rating = _require_whole("Rating", rating, 0, RATING_MAX)
+    rating = require_whole("Rating", rating, 0, RATING_MAX)
     era_dice = 0 if era is None else tables.era[era]
     size = _band_dice(tables.situational, abs(situational))
     situational_dice = size if situational >= 0 else -size
@@ -797,8 +787,8 @@ def start_challenge(name: str, tn: int, successes_needed: int, max_rolls: int) -
             f"Challenge name must be 1 to {CHALLENGE_NAME_MAX} characters (got {len(name)})."
         )
     difficulty(tn)
-    needed = _require_whole("Successes needed", successes_needed, 1, CHALLENGE_SUCCESSES_MAX)
-    rolls = _require_whole("Max rolls", max_rolls, 1, CHALLENGE_ROLLS_MAX)
+    needed = require_whole("Successes needed", successes_needed, 1, CHALLENGE_SUCCESSES_MAX)
+    rolls = require_whole("Max rolls", max_rolls, 1, CHALLENGE_ROLLS_MAX)
     if needed > rolls * CRITICAL_SUCCESS_POINTS:
         raise RulesError(
             f"{needed} successes can't be reached in {rolls} rolls (at most "

@@ -28,6 +28,7 @@ import numpy as np
 
 from rules.declarations import Setting, SystemDeclaration, TrackSpec
 from rules.errors import RulesError
+from rules.inputs import require_whole
 from rules.odds import Distribution, Keep, Outcome, die, keep
 from rules.randomness import Rng, roll_dice
 from rules.sheets import DataclassSheet
@@ -177,17 +178,6 @@ BOONS_MAX = 20
 BUILD_POINTS_MAX = 100
 HEALTH_CHANGE_MAX = 20
 """Most Stamina one damage or healing step may change (an input limit)."""
-
-
-def _require_whole(label: str, value: object, low: int, high: int) -> int:
-    """Return ``value`` as an int, or raise RulesError saying the allowed range."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise RulesError(
-            f"{label} must be a whole number between {low} and {high} (got {value!r})."
-        )
-    if not low <= value <= high:
-        raise RulesError(f"{label} must be between {low} and {high} (got {value}).")
-    return int(value)
 
 
 def _require_flag(label: str, value: object) -> bool:
@@ -353,7 +343,7 @@ def ledger(scores: Mapping[Score, int]) -> Ledger:
         raise RulesError(f"The ledger needs all six scores; missing: {', '.join(missing)}.")
     return Ledger(
         tuple(
-            LedgerLine(score, _require_whole(score.value, scores[score], 0, TEST_SCORE_MAX))
+            LedgerLine(score, require_whole(score.value, scores[score], 0, TEST_SCORE_MAX))
             for score in Score
         )
     )
@@ -432,16 +422,16 @@ class Sheet:
 
     def __post_init__(self) -> None:
         for score in Score:
-            _require_whole(
+            require_whole(
                 f"{score.value} ({score.display_name})",
                 getattr(self, score.field),
                 score.minimum,
                 score.maximum,
             )
-        _require_whole("Luck tokens", self.luck_tokens, 0, self.luck)
-        _require_whole("Current Stamina", self.current_stamina, 0, self.stamina)
-        _require_whole("Armour", self.armour, ARMOUR_MIN, ARMOUR_MAX)
-        _require_whole("Build points", self.build_points, 0, BUILD_POINTS_MAX)
+        require_whole("Luck tokens", self.luck_tokens, 0, self.luck)
+        require_whole("Current Stamina", self.current_stamina, 0, self.stamina)
+        require_whole("Armour", self.armour, ARMOUR_MIN, ARMOUR_MAX)
+        require_whole("Build points", self.build_points, 0, BUILD_POINTS_MAX)
         object.__setattr__(
             self, "items", _require_texts("Items", self.items, ITEM_NAME_MAX, ITEMS_MAX)
         )
@@ -521,7 +511,7 @@ def create_sheet(
         **{score.field: int(value) for score, value in values.items()},
         luck_tokens=int(luck),
         current_stamina=int(stamina),
-        armour=_require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX),
+        armour=require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX),
     )
     for item in items:
         sheet = add_item(sheet, item)
@@ -568,7 +558,7 @@ def effective_mode(
     """
     advantage = _require_flag("Advantage", advantage)
     disadvantage = _require_flag("Disadvantage", disadvantage)
-    items_carried = _require_whole("Items carried", items_carried, 0, ITEMS_MAX)
+    items_carried = require_whole("Items carried", items_carried, 0, ITEMS_MAX)
     reasons: list[str] = []
     if attribute is CARRY_LIMIT_SCORE and items_carried > CARRY_LIMIT:
         disadvantage = True
@@ -631,7 +621,7 @@ class TestResult:
     reasons: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _require_whole("Score", self.score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+        require_whole("Score", self.score, TEST_SCORE_MIN, TEST_SCORE_MAX)
         object.__setattr__(self, "mode", Mode(self.mode))
         dice = tuple(self.dice)
         if len(dice) != self.mode.dice or not all(
@@ -643,7 +633,7 @@ class TestResult:
         object.__setattr__(self, "reasons", tuple(self.reasons))
         kept = dice[_kept_index(dice, self.mode)]
         highest = 0 if kept in (1, DIE_SIDES) else kept - 1
-        _require_whole("Luck shift", self.shift, 0, highest)
+        require_whole("Luck shift", self.shift, 0, highest)
 
     @property
     def kept_index(self) -> int:
@@ -706,7 +696,7 @@ def test(
 
     Both together give a straight roll (house). Everything is checked before any die is rolled.
     """
-    score = _require_whole("Score", score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    score = require_whole("Score", score, TEST_SCORE_MIN, TEST_SCORE_MAX)
     decision = effective_mode(advantage=advantage, disadvantage=disadvantage)
     return _roll_test(rng, score, decision)
 
@@ -746,7 +736,7 @@ def luck_test(
     rng: Rng, tokens: int, *, advantage: bool = False, disadvantage: bool = False
 ) -> TestResult:
     """Roll under the current token count (0 to 16), fixed when the roll is made."""
-    tokens = _require_whole("Luck tokens", tokens, 0, Score.LCK.maximum)
+    tokens = require_whole("Luck tokens", tokens, 0, Score.LCK.maximum)
     return test(rng, tokens, advantage=advantage, disadvantage=disadvantage)
 
 
@@ -755,19 +745,19 @@ def luck_test(
 
 def luck_surcharge(pressure: int) -> int:
     """Return the extra tokens every Luck spend costs at this Pressure step (house: +1 at 4)."""
-    pressure = _require_whole("Pressure", pressure, 0, PRESSURE_MAX)
+    pressure = require_whole("Pressure", pressure, 0, PRESSURE_MAX)
     return LUCK_SURCHARGE if pressure >= LUCK_SURCHARGE_STEP else 0
 
 
 def luck_cost(tokens: int, pressure: int = 0) -> int:
     """Return the tokens paid to shift the die by ``tokens``: one each, +1 per spend at step 4."""
-    tokens = _require_whole("Tokens", tokens, 1, Score.LCK.maximum)
+    tokens = require_whole("Tokens", tokens, 1, Score.LCK.maximum)
     return tokens + luck_surcharge(pressure)
 
 
 def _shift(result: TestResult, tokens: int) -> TestResult:
     """Return ``result`` with the die lowered by ``tokens`` more, refusing illegal shifts."""
-    tokens = _require_whole("Tokens", tokens, 1, Score.LCK.maximum)
+    tokens = require_whole("Tokens", tokens, 1, Score.LCK.maximum)
     if result.natural_one or result.natural_twenty:
         raise RulesError(
             f"A natural {result.natural} can't be changed: Luck never moves natural 1s or 20s."
@@ -852,12 +842,8 @@ def opposed(
     defender_disadvantage: bool = False,
 ) -> OpposedResult:
     """Roll the attacker's test, then the defender's; see ``OpposedResult.winner``."""
-    attacker_score = _require_whole(
-        "Attacker score", attacker_score, TEST_SCORE_MIN, TEST_SCORE_MAX
-    )
-    defender_score = _require_whole(
-        "Defender score", defender_score, TEST_SCORE_MIN, TEST_SCORE_MAX
-    )
+    attacker_score = require_whole("Attacker score", attacker_score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    defender_score = require_whole("Defender score", defender_score, TEST_SCORE_MIN, TEST_SCORE_MAX)
     attacker_mode = effective_mode(advantage=attacker_advantage, disadvantage=attacker_disadvantage)
     defender_mode = effective_mode(advantage=defender_advantage, disadvantage=defender_disadvantage)
     return OpposedResult(
@@ -903,7 +889,7 @@ class AttackResult:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "edge", Edge(self.edge))
-        _require_whole("Armour", self.armour, ARMOUR_MIN, ARMOUR_MAX)
+        require_whole("Armour", self.armour, ARMOUR_MIN, ARMOUR_MAX)
         _require_flag("Explosive", self.explosive)
 
     @property
@@ -980,7 +966,7 @@ def attack(
     defender_disadvantage: bool = False,
 ) -> AttackResult:
     """Roll an attack (an opposed roll) and work out damage against ``armour`` (0-3)."""
-    armour = _require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX)
+    armour = require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX)
     explosive = _require_flag("Explosive", explosive)
     edge = Edge(edge)
     contest = opposed(
@@ -1077,7 +1063,7 @@ def attack_luck_offers(result: AttackResult, available: int) -> tuple[LuckOffer,
     over 10, cut soak by a full 4 points. ``available`` is the tokens the attacker can spend
     (after any Pressure surcharge). Offers beyond what the die can move are left out.
     """
-    available = _require_whole("Available tokens", available, 0, Score.LCK.maximum)
+    available = require_whole("Available tokens", available, 0, Score.LCK.maximum)
     offers: list[LuckOffer] = []
     best = result.damage_taken
     hit = result.hit
@@ -1114,14 +1100,14 @@ class StaminaChange:
 
 def take_damage(sheet: Sheet, amount: int) -> StaminaChange:
     """Return the sheet after losing ``amount`` Stamina (0-20), never below 0."""
-    amount = _require_whole("Damage", amount, 0, HEALTH_CHANGE_MAX)
+    amount = require_whole("Damage", amount, 0, HEALTH_CHANGE_MAX)
     after = max(sheet.current_stamina - amount, 0)
     return StaminaChange(replace(sheet, current_stamina=after), sheet.current_stamina, after)
 
 
 def heal(sheet: Sheet, amount: int) -> StaminaChange:
     """Return the sheet after regaining ``amount`` Stamina (0-20), never above the STA score."""
-    amount = _require_whole("Healing", amount, 0, HEALTH_CHANGE_MAX)
+    amount = require_whole("Healing", amount, 0, HEALTH_CHANGE_MAX)
     after = min(sheet.current_stamina + amount, sheet.stamina)
     return StaminaChange(replace(sheet, current_stamina=after), sheet.current_stamina, after)
 
@@ -1290,13 +1276,13 @@ def remove_boon(sheet: Sheet, number: int) -> Sheet:
     """Return the sheet without boon ``number`` (1 = the first, as listed)."""
     if not sheet.boons:
         raise RulesError("There are no boons to remove.")
-    index = _require_whole("Boon number", number, 1, len(sheet.boons)) - 1
+    index = require_whole("Boon number", number, 1, len(sheet.boons)) - 1
     return replace(sheet, boons=sheet.boons[:index] + sheet.boons[index + 1 :])
 
 
 def set_armour(sheet: Sheet, armour: int) -> Sheet:
     """Return the sheet wearing armour with base soak ``armour`` (0-3)."""
-    return replace(sheet, armour=_require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX))
+    return replace(sheet, armour=require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX))
 
 
 # --- Exact odds
@@ -1364,7 +1350,7 @@ class TestOdds:
 
 def odds(score: int, *, advantage: bool = False, disadvantage: bool = False) -> TestOdds:
     """Return the exact chances of a test under ``score`` (0-20), no sampling."""
-    score = _require_whole("Score", score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    score = require_whole("Score", score, TEST_SCORE_MIN, TEST_SCORE_MAX)
     mode = _mode_of(advantage, disadvantage)
     rolls = _kept_distribution(mode)
     outcomes = tuple(_face_outcome(score, int(face)) for face in rolls.outcomes())
@@ -1417,12 +1403,8 @@ def opposed_odds(
     defender_disadvantage: bool = False,
 ) -> OpposedOdds:
     """Return the exact chance that the attacker wins an opposed roll (before any Luck)."""
-    attacker_score = _require_whole(
-        "Attacker score", attacker_score, TEST_SCORE_MIN, TEST_SCORE_MAX
-    )
-    defender_score = _require_whole(
-        "Defender score", defender_score, TEST_SCORE_MIN, TEST_SCORE_MAX
-    )
+    attacker_score = require_whole("Attacker score", attacker_score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    defender_score = require_whole("Defender score", defender_score, TEST_SCORE_MIN, TEST_SCORE_MAX)
     attacker_mode = _mode_of(attacker_advantage, attacker_disadvantage)
     defender_mode = _mode_of(defender_advantage, defender_disadvantage)
     attacker_weights = _face_weights(attacker_mode)
@@ -1481,8 +1463,8 @@ def luck_odds(
     per spend) cover it; natural 1s succeed, natural 20s stay failures, and a score of 0 can't
     be reached (the die never goes below 1).
     """
-    score = _require_whole("Score", score, TEST_SCORE_MIN, TEST_SCORE_MAX)
-    tokens = _require_whole("Tokens", tokens, 0, Score.LCK.maximum)
+    score = require_whole("Score", score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    tokens = require_whole("Tokens", tokens, 0, Score.LCK.maximum)
     surcharge = luck_surcharge(pressure)
     mode = _mode_of(advantage, disadvantage)
     weights = _face_weights(mode)
