@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 import aiosqlite
 
 from bot.storage.campaigns import Campaign
-from bot.storage.database import Database, fetch_one
+from bot.storage.database import Database, fetch_all, fetch_one
 from bot.storage.errors import (
     CharacterNameTaken,
     CharacterNotFound,
@@ -95,6 +95,17 @@ class CharacterStore(Generic[S]):
 
         Raises CharacterNotFound, or WhichCharacter when the player has several and gave no name.
         """
+        return await self.find_in(self._database.reader, campaign, user_id=user_id, name=name)
+
+    async def find_in(
+        self,
+        connection: aiosqlite.Connection,
+        campaign: Campaign,
+        *,
+        user_id: int | None = None,
+        name: str | None = None,
+    ) -> Character[S]:
+        """``find`` on a given connection: inside a transaction, the state as stored now."""
         conditions, parameters = ["campaign_id = ?"], [campaign.id]
         if user_id is not None:
             conditions.append("user_id = ?")
@@ -102,7 +113,8 @@ class CharacterStore(Generic[S]):
         if name is not None:
             conditions.append("name = ?")
             parameters.append(name.strip())
-        rows = await self._database.fetch_all(
+        rows = await fetch_all(
+            connection,
             f"SELECT {_COLUMNS} FROM characters WHERE {' AND '.join(conditions)} ORDER BY name",
             parameters,
         )
@@ -141,8 +153,13 @@ class CharacterStore(Generic[S]):
             after = Character(
                 before.id, before.campaign_id, before.user_id, before.name, change(before.sheet)
             )
-            await connection.execute(
-                "UPDATE characters SET sheet = ? WHERE id = ?", (self._dump(after.sheet), after.id)
-            )
+            await self.save_in(connection, after)
             roll_id = None if log is None else await insert_roll(connection, log(after))
         return Change(before=before, after=after, roll_id=roll_id)
+
+    async def save_in(self, connection: aiosqlite.Connection, character: Character[S]) -> None:
+        """Write a character's sheet inside the caller's transaction."""
+        await connection.execute(
+            "UPDATE characters SET sheet = ? WHERE id = ?",
+            (self._dump(character.sheet), character.id),
+        )

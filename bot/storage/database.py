@@ -187,6 +187,11 @@ class Database:
         assert row is not None
         return int(row[0])
 
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """The read-only connection: each statement sees the latest committed state."""
+        return self._reader
+
     async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[aiosqlite.Row]:
         """Read rows from the latest committed state."""
         return await fetch_all(self._reader, sql, parameters)

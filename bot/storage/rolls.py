@@ -18,7 +18,7 @@ from bot.storage.errors import (
     RollNotHidden,
 )
 
-__all__ = ["Change", "LoggedRoll", "RollEntry", "RollLog", "insert_roll"]
+__all__ = ["Change", "LoggedRoll", "RollEntry", "RollLog", "insert_roll", "latest_roll"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +94,19 @@ def _roll_values(entry: RollEntry) -> tuple[object, ...]:
         int(entry.hidden),
         json.dumps(entry.payload, separators=(",", ":"), default=_json_default),
     )
+
+
+async def latest_roll(
+    connection: aiosqlite.Connection, channel_id: int, user_id: int
+) -> LoggedRoll | None:
+    """Return a user's latest roll in a channel, inside the caller's transaction."""
+    row = await fetch_one(
+        connection,
+        f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ?"
+        " ORDER BY id DESC LIMIT 1",
+        (channel_id, user_id),
+    )
+    return None if row is None else _from_row(row)
 
 
 async def insert_roll(connection: aiosqlite.Connection, entry: RollEntry) -> int:

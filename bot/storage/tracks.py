@@ -15,7 +15,7 @@ from bot.storage.database import Database, fetch_one
 from bot.storage.errors import TrackOutOfRange, UnknownTrack
 from rules.declarations import TrackSpec, declaration
 
-__all__ = ["TrackChange", "TrackStore", "change_track", "track_spec"]
+__all__ = ["TrackChange", "TrackStore", "change_track", "read_track", "track_spec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,17 @@ _SELECT_TRACK = (
     "SELECT id, value FROM tracks WHERE campaign_id = ?"
     " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?"
 )
+
+
+async def read_track(
+    connection: aiosqlite.Connection,
+    campaign_id: int,
+    spec: TrackSpec,
+    character_id: int | None = None,
+) -> int:
+    """Return a declared track's value (its start if it never changed) on a connection."""
+    row = await fetch_one(connection, _SELECT_TRACK, (campaign_id, character_id, spec.name))
+    return spec.start if row is None else row["value"]
 
 
 async def change_track(
@@ -87,9 +98,4 @@ class TrackStore:
     async def value(self, campaign: Campaign, name: str, *, character_id: int | None = None) -> int:
         """Return a declared track's value (its start if it never changed)."""
         spec = track_spec(campaign, name, on_character=character_id is not None)
-        row = await self._database.fetch_one(
-            "SELECT value FROM tracks WHERE campaign_id = ?"
-            " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?",
-            (campaign.id, character_id, spec.name),
-        )
-        return spec.start if row is None else row["value"]
+        return await read_track(self._database.reader, campaign.id, spec, character_id)

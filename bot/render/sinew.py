@@ -1,0 +1,321 @@
+"""Rendering of Sinew & Steel sheets, tests, odds, contests and sheet changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.render.errors import describe
+from bot.render.numbers import percent
+from bot.render.style import Colour, truncate
+from bot.storage import Character
+from bot.storage.sinew import NoRollToSpendOn
+from rules.sinew import (
+    AttackResult,
+    LuckOdds,
+    Mode,
+    OpposedOdds,
+    OpposedResult,
+    Score,
+    Sheet,
+    Side,
+    TestOdds,
+    TestResult,
+)
+
+__all__ = [
+    "advanced",
+    "attack",
+    "character_sheet",
+    "collapse_announcement",
+    "health",
+    "items",
+    "milestone",
+    "natural_announcement",
+    "odds",
+    "opposed",
+    "rested",
+    "test_result",
+]
+
+FIELD_LIMIT = 1024
+TITLE_LIMIT = 256
+
+_MODE_TEXT = {
+    Mode.STRAIGHT: "1d20",
+    Mode.ADVANTAGE: "2d20, keep the lower (advantage)",
+    Mode.DISADVANTAGE: "2d20, keep the higher (disadvantage)",
+}
+
+
+def _name(text: str) -> str:
+    return discord.utils.escape_markdown(text)
+
+
+def _dice(result: TestResult) -> str:
+    """Every d20 in roll order: the kept one bold, the other struck through."""
+    return ", ".join(
+        f"**{face}**" if index == result.kept_index else f"~~{face}~~"
+        for index, face in enumerate(result.dice)
+    )
+
+
+def headline(result: TestResult) -> tuple[str, discord.Colour]:
+    """Return a test's headline and colour; naturals are unmistakable."""
+    if result.natural_one:
+        return "✨ NATURAL 1: EXTRAORDINARY SUCCESS!", Colour.CRITICAL_SUCCESS
+    if result.natural_twenty:
+        return "💀 NATURAL 20: CATASTROPHE!", Colour.CRITICAL_FAILURE
+    if result.success:
+        return "✅ Success", Colour.SUCCESS
+    return "❌ Failure", Colour.FAILURE
+
+
+def describe_test(result: TestResult, score_label: str) -> str:
+    """Return the dice, the kept roll against the score, and the margin."""
+    roll = f"{result.roll}" if not result.shifted else f"{result.natural} − {result.shift} Luck"
+    lines = [
+        f"🎲 {_MODE_TEXT[result.mode]}: {_dice(result)}",
+        f"Roll {roll} vs {score_label} {result.score}: margin **{result.margin:+d}**",
+    ]
+    lines.extend(f"⚠️ {reason}" for reason in result.reasons)
+    return "\n".join(lines)
+
+
+def test_result(result: TestResult, roller: str, what: str, score_label: str) -> discord.Embed:
+    """Show a roll-under test: every die, the kept one, the margin, and why the mode."""
+    text, colour = headline(result)
+    embed = discord.Embed(
+        title=truncate(f"{text} · {roller}: {what}", TITLE_LIMIT),
+        description=describe_test(result, score_label),
+        colour=colour,
+    )
+    return embed
+
+
+test_result.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+def natural_announcement(result: TestResult, roller: str, what: str) -> discord.Embed:
+    """Tell the channel about a natural 1 or 20."""
+    text, colour = headline(result)
+    return discord.Embed(
+        title=truncate(f"{text}", TITLE_LIMIT),
+        description=truncate(f"{_name(roller)} rolled a natural {result.natural} on {what}."),
+        colour=colour,
+    )
+
+
+def _items_text(sheet: Sheet) -> str:
+    if not sheet.items:
+        return "none"
+    return truncate(", ".join(_name(item) for item in sheet.items), FIELD_LIMIT)
+
+
+def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> discord.Embed:
+    """Show a character: scores, Luck, Stamina, armour, items, build points, boons, Pressure."""
+    sheet = character.sheet
+    embed = discord.Embed(
+        title=truncate(f"📜 {character.name} · {owner}", TITLE_LIMIT),
+        colour=Colour.CRITICAL_FAILURE if sheet.collapsed else Colour.CAMPAIGN,
+    )
+    embed.add_field(
+        name="Scores",
+        value=" · ".join(f"{score.value} {sheet.score(score)}" for score in Score),
+        inline=False,
+    )
+    embed.add_field(name="Luck", value=f"{sheet.luck_tokens}/{sheet.luck} tokens")
+    stamina = f"{sheet.current_stamina}/{sheet.stamina}"
+    embed.add_field(name="Stamina", value=stamina + (" (collapsed)" if sheet.collapsed else ""))
+    embed.add_field(name="Armour", value=str(sheet.armour))
+    embed.add_field(name="Pressure", value=f"{pressure}")
+    embed.add_field(name="Build points", value=str(sheet.build_points))
+    carried = f"Items ({len(sheet.items)})"
+    if sheet.encumbered:
+        carried += " · over the carry limit: REF tests at disadvantage"
+    embed.add_field(name=carried, value=_items_text(sheet), inline=False)
+    boons = "\n".join(f"{n}. {_name(boon)}" for n, boon in enumerate(sheet.boons, 1)) or "none"
+    embed.add_field(name="Boons", value=truncate(boons, FIELD_LIMIT), inline=False)
+    return embed
+
+
+def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds]) -> discord.Embed:
+    """Show the exact chances of a test, an opposed roll, and each Luck token's gain."""
+    embed = discord.Embed(
+        title=f"🎯 Odds · d20 under {result.score} ({_MODE_TEXT[result.mode]})",
+        colour=Colour.ROLL,
+    )
+    embed.description = (
+        f"Success: **{percent(result.success)}** · failure {percent(result.failure)}\n"
+        f"Natural 1 (extraordinary success): {percent(result.natural_one)}\n"
+        f"Natural 20 (catastrophe): {percent(result.natural_twenty)}"
+    )
+    if versus is not None:
+        embed.add_field(
+            name=f"Opposed vs score {versus.defender_score}",
+            value=(
+                f"You win: **{percent(versus.attacker_wins)}** "
+                f"(you succeed, they fail: {percent(versus.attacker_only_succeeds)}; "
+                f"both succeed, your margin larger: {percent(versus.attacker_wins_on_margin)})\n"
+                f"Defender wins (ties included): {percent(versus.defender_wins)}"
+            ),
+            inline=False,
+        )
+    rows = [
+        f"{row.tokens} token{'s' if row.tokens != 1 else ''}: {percent(row.success)}"
+        + (f" (+{percent(row.gain)})" if row.tokens else "")
+        for row in luck
+    ]
+    embed.add_field(
+        name="Success holding Luck tokens (spent only to turn a failure)",
+        value=truncate("\n".join(rows), FIELD_LIMIT),
+        inline=False,
+    )
+    return embed
+
+
+def _side(result: TestResult, label: str) -> str:
+    text, _ = headline(result)
+    return f"{text}\n{describe_test(result, label)}"
+
+
+def opposed(
+    result: OpposedResult, attacker: str, defender: str, title: str = "⚔️ Opposed roll"
+) -> discord.Embed:
+    """Show both rolls, both margins, the winner and why."""
+    attacker_won = result.winner is Side.ATTACKER
+    winner = attacker if attacker_won else defender
+    embed = discord.Embed(
+        title=truncate(f"{title} · {attacker} vs {defender}", TITLE_LIMIT),
+        description=f"**{_name(winner)} wins**: {result.reason.value}.",
+        colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
+    )
+    embed.add_field(
+        name=truncate(attacker, TITLE_LIMIT), value=_side(result.attacker, "score"), inline=False
+    )
+    embed.add_field(
+        name=truncate(defender, TITLE_LIMIT), value=_side(result.defender, "score"), inline=False
+    )
+    return embed
+
+
+def attack(result: AttackResult, attacker: str, defender: str) -> discord.Embed:
+    """Show an attack: the opposed roll, then damage, soak and damage taken."""
+    embed = opposed(result.contest, attacker, defender, title="🗡️ Attack")
+    if result.hit:
+        parts = [f"{result.base_damage} ({result.edge.value} edge)"]
+        if result.extra_damage:
+            parts.append(f"+{result.extra_damage} (natural 1 or margin over 10)")
+        if result.soak_ignored:
+            soak = "ignored (natural 1)"
+        else:
+            soak = (
+                f"{result.soak} (armour {result.armour}"
+                + (", −1 explosive" if result.explosive else "")
+                + (f", −{result.soak_cut_by_margin} margin" if result.soak_cut_by_margin else "")
+                + ")"
+            )
+        value = (
+            f"Damage {' '.join(parts)} = {result.damage}; soak {soak}\n"
+            f"**Damage taken: {result.damage_taken}**"
+        )
+    else:
+        value = "Miss: no damage."
+    embed.add_field(name="Damage", value=value, inline=False)
+    return embed
+
+
+def add_defender_stamina(embed: discord.Embed, character: Character[Sheet]) -> None:
+    """Add the defender's Stamina after the hit to an attack's embed."""
+    sheet = character.sheet
+    value = f"{sheet.current_stamina}/{sheet.stamina}"
+    if sheet.collapsed:
+        value += " · **collapsed**"
+    embed.add_field(name=truncate(f"{character.name}'s Stamina", TITLE_LIMIT), value=value)
+
+
+def collapse_announcement(character: Character[Sheet]) -> discord.Embed:
+    """Tell the channel that a character collapsed at 0 Stamina."""
+    return discord.Embed(
+        title=truncate(f"💀 {character.name} collapses!", TITLE_LIMIT),
+        description=f"<@{character.user_id}>'s character is at 0 Stamina.",
+        colour=Colour.CRITICAL_FAILURE,
+    )
+
+
+def health(character: Character[Sheet], before: int, verb: str, amount: int) -> discord.Embed:
+    """Show Stamina after damage or healing."""
+    sheet = character.sheet
+    collapsed = sheet.collapsed
+    embed = discord.Embed(
+        title=truncate(f"{character.name} {verb} {amount}", TITLE_LIMIT),
+        description=(
+            f"Stamina {before} → **{sheet.current_stamina}**/{sheet.stamina}"
+            + (" · **collapsed**" if collapsed else "")
+        ),
+        colour=Colour.CRITICAL_FAILURE if collapsed else Colour.CAMPAIGN,
+    )
+    return embed
+
+
+def rested(character: Character[Sheet], kind: str, luck: int, stamina: int) -> discord.Embed:
+    """Show what a rest restored."""
+    sheet = character.sheet
+    return discord.Embed(
+        title=truncate(f"🛏️ {character.name}: {kind} rest", TITLE_LIMIT),
+        description=(
+            f"Luck +{luck}: {sheet.luck_tokens}/{sheet.luck} tokens\n"
+            f"Stamina +{stamina}: {sheet.current_stamina}/{sheet.stamina}"
+        ),
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def milestone(character: Character[Sheet], points: int, tokens: int) -> discord.Embed:
+    """Show a milestone: build points gained, Luck refilled."""
+    sheet = character.sheet
+    return discord.Embed(
+        title=truncate(f"🏁 Milestone · {character.name}", TITLE_LIMIT),
+        description=(
+            f"Build points +{points}: {sheet.build_points}\n"
+            f"Luck refilled (+{tokens}): {sheet.luck_tokens}/{sheet.luck} tokens"
+        ),
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def advanced(
+    character: Character[Sheet], score: Score, before: int, after: int, cost: int
+) -> discord.Embed:
+    """Show a score bought up with build points."""
+    sheet = character.sheet
+    return discord.Embed(
+        title=truncate(f"📈 {character.name}: {score.value} {before} → {after}", TITLE_LIMIT),
+        description=f"Spent {cost} build points; {sheet.build_points} left.",
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def items(character: Character[Sheet], change: str | None = None) -> discord.Embed:
+    """Show a character's items, after an optional change."""
+    sheet = character.sheet
+    title = f"🎒 {character.name}: {change}" if change else f"🎒 {character.name}'s items"
+    embed = discord.Embed(
+        title=truncate(title, TITLE_LIMIT),
+        description=truncate(f"Carrying {len(sheet.items)}: {_items_text(sheet)}", FIELD_LIMIT * 2),
+        colour=Colour.WARNING if sheet.encumbered else Colour.CAMPAIGN,
+    )
+    if sheet.encumbered:
+        embed.add_field(
+            name="Over the carry limit", value="REF tests get disadvantage automatically."
+        )
+    return embed
+
+
+@describe.register
+def _(error: NoRollToSpendOn) -> str:
+    return (
+        "Luck is spent on your latest roll here, and it must be a Sinew & Steel "
+        "test (`/sinew test` or `/sinew luck test`) of this campaign."
+    )

@@ -1,0 +1,68 @@
+"""Sinew & Steel storage beyond the shared stores: Luck spent on the roller's latest roll."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bot.storage.campaigns import Campaign
+from bot.storage.characters import Character, CharacterStore
+from bot.storage.database import Database
+from bot.storage.errors import StorageError
+from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
+from bot.storage.tracks import read_track, track_spec
+from rules.sheets import SheetCodec
+from rules.sinew import PRESSURE
+
+__all__ = ["LuckSpend", "LuckStore", "NoRollToSpendOn"]
+
+
+@dataclass(eq=False)
+class NoRollToSpendOn(StorageError):
+    """The user's latest roll in the channel is not a test of this campaign."""
+
+
+@dataclass(frozen=True, slots=True)
+class LuckSpend:
+    """A spend as stored: the character after paying, and the new roll's id."""
+
+    character: Character[object]
+    roll_id: int
+
+
+class LuckStore:
+    """Spend Luck on a roller's latest roll in a channel, in one transaction."""
+
+    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+        self._database = database
+        self._characters: CharacterStore[object] = CharacterStore(database, codec)
+
+    async def spend(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        user_id: int,
+        kinds: tuple[str, ...],
+        apply: Callable[[LoggedRoll, Character[object], int], tuple[object, RollEntry]],
+    ) -> LuckSpend:
+        """Apply ``apply(latest roll, character, pressure)`` → (new sheet, new roll entry).
+
+        The latest roll must be the user's latest in the channel and of one of ``kinds``; the
+        character is the one the roll named in its options, else the user's own. ``apply``
+        may raise RulesError: then nothing is written.
+        """
+        async with self._database.transaction() as connection:
+            latest = await latest_roll(connection, channel_id, user_id)
+            if latest is None or latest.kind not in kinds or latest.campaign_id != campaign.id:
+                raise NoRollToSpendOn()
+            name = latest.payload.get("options", {}).get("character")
+            before = await self._characters.find_in(
+                connection, campaign, user_id=None if name else user_id, name=name
+            )
+            spec = track_spec(campaign, PRESSURE.name, on_character=True)
+            pressure = await read_track(connection, campaign.id, spec, before.id)
+            sheet, entry = apply(latest, before, pressure)
+            after = replace(before, sheet=sheet)
+            await self._characters.save_in(connection, after)
+            roll_id = await insert_roll(connection, entry)
+        return LuckSpend(after, roll_id)

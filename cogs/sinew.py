@@ -1,0 +1,743 @@
+"""`/sinew`: Sinew & Steel characters, roll-under tests, odds, contests and sheet changes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from typing import Any, NamedTuple
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.buttons import register_reroll
+from bot.client import DiceBot
+from bot.errors import CommandError
+from bot.options import HIDDEN_HELP, choices_of
+from bot.publish import Roll, StateChange, announce, publish_roll, show_roll
+from bot.render import sinew as render
+from bot.render.charts import draw_chart
+from bot.storage import Campaign, Character, CharacterStore, LoggedRoll
+from bot.storage.sinew import LuckStore
+from bot.table import Table
+from rules import sinew
+from rules.choices import parse_choice
+from rules.errors import RulesError
+from rules.systems import System
+
+CHARACTER_NAME_MAX = 60
+SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
+TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
+OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
+
+CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
+ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
+TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
+Amount = app_commands.Range[int, 1, sinew.HEALTH_CHANGE_MAX]
+Armour = app_commands.Range[int, sinew.ARMOUR_MIN, sinew.ARMOUR_MAX]
+AttributeScore = app_commands.Range[int, sinew.Score.STR.minimum, sinew.Score.STR.maximum]
+StaminaScore = app_commands.Range[int, sinew.Score.STA.minimum, sinew.Score.STA.maximum]
+Sheet = sinew.Sheet
+
+
+def _attribute_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=f"{score.value} ({score.display_name})", value=score.value.lower())
+        for score in sinew.ATTRIBUTES
+    ]
+
+
+def _score_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=f"{score.value} ({score.display_name})", value=score.value.lower())
+        for score in sinew.Score
+    ]
+
+
+def _attribute(name: str) -> sinew.Score:
+    """Return a tested attribute (not Stamina), or refuse."""
+    score = sinew.parse_score(name)
+    if score not in sinew.ATTRIBUTES:
+        raise CommandError(
+            f"{score.value} is not tested; choose one of: "
+            f"{', '.join(s.value for s in sinew.ATTRIBUTES)}."
+        )
+    return score
+
+
+def _test_score(sheet: Sheet, attribute: sinew.Score) -> int:
+    """Return what a test of ``attribute`` rolls under: LCK rolls under the tokens left."""
+    return sheet.luck_tokens if attribute is sinew.Score.LCK else sheet.score(attribute)
+
+
+def _score_label(attribute: sinew.Score) -> str:
+    return "Luck tokens" if attribute is sinew.Score.LCK else attribute.value
+
+
+class TestOptions(NamedTuple):
+    """What `/sinew test` was asked; logged with the roll, so Roll again repeats it."""
+
+    attribute: str
+    advantage: bool = False
+    disadvantage: bool = False
+    character: str | None = None
+
+
+class Contender(NamedTuple):
+    """One side of a contest: its name as shown, score, mode flags and why."""
+
+    name: str
+    score: int
+    advantage: bool
+    disadvantage: bool
+    reasons: tuple[str, ...] = ()
+
+
+def _side(
+    name: str,
+    score: int,
+    attribute: sinew.Score | None,
+    advantage: bool,
+    disadvantage: bool,
+    items: int = 0,
+) -> Contender:
+    decision = sinew.effective_mode(
+        attribute, advantage=advantage, disadvantage=disadvantage, items_carried=items
+    )
+    return Contender(
+        name,
+        score,
+        decision.mode is sinew.Mode.ADVANTAGE,
+        decision.mode is sinew.Mode.DISADVANTAGE,
+        decision.reasons,
+    )
+
+
+TEST_HELP = {
+    "advantage": "Roll 2d20 and keep the lower (cancels disadvantage)",
+    "disadvantage": "Roll 2d20 and keep the higher (cancels advantage)",
+    "character": "GMs: the character to roll for, by name (default: your own)",
+    "hidden": HIDDEN_HELP,
+}
+CONTEST_HELP = {
+    "attribute": "Your attribute (LCK rolls under your Luck tokens)",
+    "vs_score": f"The defender's score, {SCORE_HELP} (or give vs_user and vs_attribute)",
+    "vs_user": "The defending player, whose character's vs_attribute is used",
+    "vs_attribute": "The defending character's attribute (with vs_user)",
+    "advantage": "You roll 2d20 and keep the lower",
+    "disadvantage": "You roll 2d20 and keep the higher",
+    "character": "GMs: the attacking character, by name (default: your own)",
+    "hidden": HIDDEN_HELP,
+}
+
+
+class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew & Steel"):
+    """Sinew & Steel: roll-under d20 with Luck, Stamina and a creation ledger."""
+
+    character = app_commands.Group(name="character", description="Create and show characters")
+    luck = app_commands.Group(name="luck", description="Luck tests")
+    item = app_commands.Group(name="item", description="Substantial items carried")
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.storage = bot.storage
+        self.characters: CharacterStore[Sheet] = CharacterStore(
+            bot.storage.database, sinew.SHEET_CODEC
+        )
+        self.luck_store = LuckStore(bot.storage.database, sinew.SHEET_CODEC)  # type: ignore[arg-type]
+        register_reroll(
+            TEST_KIND,
+            lambda interaction, options: self.run_test(interaction, TestOptions(**options)),
+        )
+
+    # --- helpers
+
+    async def _sinew_table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
+        table = await Table.of(interaction, self.storage)
+        return table, table.require_campaign(System.SINEW)
+
+    async def _own_or_named(
+        self, table: Table, campaign: Campaign, name: str | None, action: str
+    ) -> Character[Sheet]:
+        """Return the caller's character, or the named one (another's only for a GM)."""
+        if name is None:
+            return await self.characters.find(campaign, user_id=table.user_id)
+        found = await self.characters.find(campaign, name=name)
+        if found.user_id != table.user_id:
+            table.require_gm(f"{action} for another player's character")
+        return found
+
+    async def _update(
+        self, character: Character[Sheet], change: Callable[[Sheet], Sheet]
+    ) -> tuple[Character[Sheet], Character[Sheet]]:
+        changed = await self.characters.update(character, change)
+        return changed.before, changed.after
+
+    # --- characters
+
+    @character.command(name="create", description="Create your character (the ledger must balance)")
+    @app_commands.rename(
+        strength="str",
+        reflex="ref",
+        intellect="int",
+        empathy="emp",
+        luck_score="lck",
+        stamina="sta",
+    )
+    @app_commands.describe(
+        name=f"Your character's name (up to {CHARACTER_NAME_MAX} characters)",
+        strength="Strength, baseline 10, 6–16",
+        reflex="Reflex, baseline 10, 6–16",
+        intellect="Intellect, baseline 10, 6–16",
+        empathy="Empathy, baseline 10, 6–16",
+        luck_score="Luck, baseline 10, 6–16 (also your Luck token cap)",
+        stamina="Stamina, baseline 5, 3–9",
+        armour=f"Armour soak, {sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX} (default 0)",
+    )
+    async def character_create(
+        self,
+        interaction: discord.Interaction,
+        name: CharacterName,
+        strength: AttributeScore,
+        reflex: AttributeScore,
+        intellect: AttributeScore,
+        empathy: AttributeScore,
+        luck_score: AttributeScore,
+        stamina: StaminaScore,
+        armour: Armour = 0,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        name = name.strip()
+        if not name:
+            raise CommandError("Give your character a name that isn't only spaces.")
+        sheet = sinew.create_sheet(
+            strength=strength,
+            reflex=reflex,
+            intellect=intellect,
+            empathy=empathy,
+            luck=luck_score,
+            stamina=stamina,
+            armour=armour,
+        )
+        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        embed = render.character_sheet(created, 0, interaction.user.display_name)
+        await interaction.response.send_message(embed=embed)
+
+    @character.command(name="sheet", description="Show a character sheet (private reply)")
+    @app_commands.describe(user="Whose character (default: yours)")
+    async def character_sheet(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
+        _, campaign = await self._sinew_table(interaction)
+        owner = user or interaction.user
+        found = await self.characters.find(campaign, user_id=owner.id)
+        pressure = await self.storage.tracks.value(
+            campaign, sinew.PRESSURE.name, character_id=found.id
+        )
+        embed = render.character_sheet(found, pressure, owner.display_name)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # --- tests
+
+    @app_commands.command(name="test", description="Roll a d20 under an attribute")
+    @app_commands.describe(
+        attribute="The attribute to test (LCK rolls under your tokens)", **TEST_HELP
+    )
+    @app_commands.choices(attribute=_attribute_choices())
+    async def test(
+        self,
+        interaction: discord.Interaction,
+        attribute: str,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        options = TestOptions(attribute, advantage, disadvantage, character)
+        await self.run_test(interaction, options, hidden=hidden)
+
+    async def run_test(
+        self, interaction: discord.Interaction, options: TestOptions, *, hidden: bool = False
+    ) -> None:
+        """Roll an attribute test: the command and its Roll again button."""
+        table, campaign = await self._sinew_table(interaction)
+        table.check_hidden(hidden)
+        attribute = _attribute(options.attribute)
+        who = await self._own_or_named(table, campaign, options.character, "roll")
+        result = sinew.attribute_test(
+            self.bot.rng,
+            who.sheet,
+            attribute,
+            advantage=options.advantage,
+            disadvantage=options.disadvantage,
+        )
+        what = f"{attribute.value} test"
+        embed = render.test_result(result, who.name, what, _score_label(attribute))
+        roll = Roll(TEST_KIND, result, embed, options=options._asdict())
+        await self._publish_test(interaction, table, roll, result, who.name, what, hidden)
+
+    async def _publish_test(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        roll: Roll,
+        result: sinew.TestResult,
+        roller: str,
+        what: str,
+        hidden: bool,
+    ) -> None:
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+        if not hidden and (result.natural_one or result.natural_twenty):
+            await announce(interaction, render.natural_announcement(result, roller, what))
+
+    @luck.command(name="test", description="Roll a d20 under your current Luck tokens")
+    @app_commands.describe(
+        character=TEST_HELP["character"],
+        hidden=HIDDEN_HELP,
+        **{key: TEST_HELP[key] for key in ("advantage", "disadvantage")},
+    )
+    async def luck_test(
+        self,
+        interaction: discord.Interaction,
+        character: CharacterName | None = None,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        hidden: bool = False,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.check_hidden(hidden)
+        who = await self._own_or_named(table, campaign, character, "roll")
+        result = sinew.luck_test(
+            self.bot.rng, who.sheet.luck_tokens, advantage=advantage, disadvantage=disadvantage
+        )
+        what = "Luck test"
+        embed = render.test_result(result, who.name, what, "Luck tokens")
+        options = {"character": character, "advantage": advantage, "disadvantage": disadvantage}
+        roll = Roll(LUCK_KIND, result, embed, options=options)
+        await self._publish_test(interaction, table, roll, result, who.name, what, hidden)
+
+    @luck.command(name="spend", description="Spend Luck tokens to lower your latest test's die")
+    @app_commands.describe(
+        tokens=f"How far to lower the die, 1–{sinew.Score.LCK.maximum} (1 token each; +1 per "
+        f"spend at Pressure {sinew.LUCK_SURCHARGE_STEP}+)"
+    )
+    async def luck_spend(
+        self,
+        interaction: discord.Interaction,
+        tokens: app_commands.Range[int, 1, sinew.Score.LCK.maximum],
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+
+        def apply(latest: LoggedRoll, who: Character[Sheet], pressure: int) -> tuple[Sheet, Any]:
+            result = sinew.TestResult(**latest.payload["result"])
+            moved = sinew.spend_luck(result, tokens)
+            cost = sinew.luck_cost(tokens, pressure)
+            if who.sheet.luck_tokens < cost:
+                raise RulesError(
+                    f"Lowering the die by {tokens} costs {cost} Luck token"
+                    f"{'s' if cost != 1 else ''}; {who.name} has {who.sheet.luck_tokens}."
+                )
+            sheet = replace(who.sheet, luck_tokens=who.sheet.luck_tokens - cost)
+            options = latest.payload.get("options", {})
+            if latest.kind == LUCK_KIND:
+                what, label = "Luck test", "Luck tokens"
+            else:
+                attribute = _attribute(str(options.get("attribute")))
+                what, label = f"{attribute.value} test", _score_label(attribute)
+            embed = render.test_result(moved, who.name, f"{what} after Luck", label)
+            embed.add_field(
+                name="Luck spent",
+                value=f"−{tokens} on the die for {cost} token{'s' if cost != 1 else ''}; "
+                f"{sheet.luck_tokens}/{sheet.luck} left",
+            )
+            roll = Roll(latest.kind, moved, embed, options=options)
+            return sheet, roll.entry(table, hidden=latest.hidden)
+
+        spent = await self.luck_store.spend(
+            campaign,
+            table.channel_id,
+            table.user_id,
+            (TEST_KIND, LUCK_KIND),
+            apply,  # type: ignore[arg-type]
+        )
+        logged = await self.storage.rolls.get(spent.roll_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        await show_roll(interaction, spent.roll_id, hidden=logged.hidden, embed=embed)
+
+    # --- odds
+
+    @app_commands.command(name="odds", description="Exact chances of a test, with a chart")
+    @app_commands.describe(
+        score=f"The score rolled under, {SCORE_HELP}",
+        advantage=TEST_HELP["advantage"],
+        disadvantage=TEST_HELP["disadvantage"],
+        vs_score=f"An opposing score, {SCORE_HELP}: adds the chance to win an opposed roll",
+    )
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        score: TestScore,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        vs_score: TestScore | None = None,
+    ) -> None:
+        result = sinew.odds(score, advantage=advantage, disadvantage=disadvantage)
+        versus = None
+        if vs_score is not None:
+            versus = sinew.opposed_odds(
+                score,
+                vs_score,
+                attacker_advantage=advantage,
+                attacker_disadvantage=disadvantage,
+            )
+        rows = sinew.luck_odds(
+            score, sinew.Score.LCK.maximum, advantage=advantage, disadvantage=disadvantage
+        )
+        shown = [row for row in rows if row.tokens == 0 or row.gain > 0]
+        png = await draw_chart(
+            result.rolls,
+            result.outcomes,
+            title=f"Kept d20 under {score}",
+            marker=score,
+            marker_label=f"score {score}",
+        )
+        await interaction.response.send_message(
+            embed=render.odds(result, versus, shown),
+            file=discord.File(io.BytesIO(png), filename="odds.png"),
+        )
+
+    # --- sheet changes
+
+    @app_commands.command(name="damage", description="Take Stamina from a character (GM)")
+    @app_commands.describe(
+        character="The character, by name",
+        amount=f"Stamina lost, 1–{sinew.HEALTH_CHANGE_MAX}",
+    )
+    async def damage(
+        self, interaction: discord.Interaction, character: CharacterName, amount: Amount
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("deal damage")
+        found = await self.characters.find(campaign, name=character)
+        before, after = await self._update(
+            found, lambda sheet: sinew.take_damage(sheet, amount).sheet
+        )
+        before_stamina = before.sheet.current_stamina
+        embed = render.health(after, before_stamina, "takes", amount)
+        await interaction.response.send_message(embed=embed)
+        if before_stamina > 0 and after.sheet.collapsed:
+            await announce(interaction, render.collapse_announcement(after))
+
+    @app_commands.command(name="heal", description="Restore a character's Stamina (GM)")
+    @app_commands.describe(
+        character="The character, by name",
+        amount=f"Stamina regained, 1–{sinew.HEALTH_CHANGE_MAX} (up to the STA score)",
+    )
+    async def heal(
+        self, interaction: discord.Interaction, character: CharacterName, amount: Amount
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("heal characters")
+        found = await self.characters.find(campaign, name=character)
+        before, after = await self._update(found, lambda sheet: sinew.heal(sheet, amount).sheet)
+        embed = render.health(after, before.sheet.current_stamina, "heals", amount)
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(
+        name="rest", description="Rest: calm +1 Luck, short +1 or thorough +2 STA"
+    )
+    @app_commands.describe(
+        kind="calm (+1 Luck token), short (+1 Stamina) or thorough care (+2 Stamina)",
+        character="GMs: the character who rests, by name (default: your own)",
+    )
+    @app_commands.choices(kind=choices_of(sinew.Rest, lambda rest: rest.value.capitalize()))
+    async def rest(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        chosen = parse_choice(sinew.Rest, kind, "kind")
+        found = await self._own_or_named(table, campaign, character, "rest")
+        before, after = await self._update(found, lambda sheet: sinew.rest(sheet, chosen).sheet)
+        embed = render.rested(
+            after,
+            chosen.value,
+            after.sheet.luck_tokens - before.sheet.luck_tokens,
+            after.sheet.current_stamina - before.sheet.current_stamina,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(
+        name="milestone", description="Give a milestone: +2 build points, Luck refilled (GM)"
+    )
+    @app_commands.describe(character="The character, by name")
+    async def milestone(self, interaction: discord.Interaction, character: CharacterName) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("give milestones")
+        found = await self.characters.find(campaign, name=character)
+        before, after = await self._update(found, lambda sheet: sinew.milestone(sheet).sheet)
+        embed = render.milestone(
+            after,
+            after.sheet.build_points - before.sheet.build_points,
+            after.sheet.luck_tokens - before.sheet.luck_tokens,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="advance", description="Spend 2 build points to raise a score")
+    @app_commands.describe(score="The score to raise (+1, or +2 below baseline up to it)")
+    @app_commands.choices(score=_score_choices())
+    async def advance(self, interaction: discord.Interaction, score: str) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        which = sinew.parse_score(score)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        before, after = await self._update(found, lambda sheet: sinew.advance(sheet, which).sheet)
+        embed = render.advanced(
+            after,
+            which,
+            before.sheet.score(which),
+            after.sheet.score(which),
+            before.sheet.build_points - after.sheet.build_points,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @item.command(name="add", description="Carry one more substantial item")
+    @app_commands.describe(name=f"The item (up to {sinew.ITEM_NAME_MAX} characters)")
+    async def item_add(self, interaction: discord.Interaction, name: ItemName) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        _, after = await self._update(found, lambda sheet: sinew.add_item(sheet, name))
+        embed = render.items(after, f"added {name.strip()}")
+        await interaction.response.send_message(embed=embed)
+
+    @item.command(name="remove", description="Drop a carried item")
+    @app_commands.describe(name="The item to drop (any case)")
+    async def item_remove(self, interaction: discord.Interaction, name: ItemName) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        _, after = await self._update(found, lambda sheet: sinew.remove_item(sheet, name))
+        embed = render.items(after, f"dropped {name.strip()}")
+        await interaction.response.send_message(embed=embed)
+
+    @item.command(name="list", description="List your carried items (private reply)")
+    async def item_list(self, interaction: discord.Interaction) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        await interaction.response.send_message(embed=render.items(found), ephemeral=True)
+
+    # --- contests
+
+    async def _contest_sides(
+        self,
+        table: Table,
+        campaign: Campaign,
+        *,
+        attribute: str,
+        advantage: bool,
+        disadvantage: bool,
+        character: str | None,
+        vs_score: int | None,
+        vs_user: discord.Member | None,
+        vs_attribute: str | None,
+    ) -> tuple[Contender, Contender, Character[Sheet] | None]:
+        """Return both sides of a contest, and the defending character if it is a player's."""
+        if (vs_score is None) == (vs_user is None):
+            raise CommandError(
+                "Name the defender once: give `vs_score`, or `vs_user` with `vs_attribute`."
+            )
+        attacking = _attribute(attribute)
+        who = await self._own_or_named(table, campaign, character, "roll")
+        attacker = _side(
+            who.name,
+            _test_score(who.sheet, attacking),
+            attacking,
+            advantage,
+            disadvantage,
+            len(who.sheet.items),
+        )
+        if vs_user is None:
+            if vs_attribute is not None:
+                raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
+            assert vs_score is not None
+            return attacker, _side("Defender", vs_score, None, False, False), None
+        if vs_attribute is None:
+            raise CommandError("With `vs_user`, say which attribute defends: `vs_attribute`.")
+        defending = _attribute(vs_attribute)
+        target = await self.characters.find(campaign, user_id=vs_user.id)
+        if target.id == who.id:
+            raise CommandError("A character can't oppose itself; name another defender.")
+        defender = _side(
+            target.name,
+            _test_score(target.sheet, defending),
+            defending,
+            False,
+            False,
+            len(target.sheet.items),
+        )
+        return attacker, defender, target
+
+    @app_commands.command(
+        name="opposed", description="Roll under your attribute against a defender"
+    )
+    @app_commands.describe(**CONTEST_HELP)
+    @app_commands.choices(attribute=_attribute_choices(), vs_attribute=_attribute_choices())
+    async def opposed(
+        self,
+        interaction: discord.Interaction,
+        attribute: str,
+        vs_score: TestScore | None = None,
+        vs_user: discord.Member | None = None,
+        vs_attribute: str | None = None,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.check_hidden(hidden)
+        attacker, defender, _ = await self._contest_sides(
+            table,
+            campaign,
+            attribute=attribute,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            character=character,
+            vs_score=vs_score,
+            vs_user=vs_user,
+            vs_attribute=vs_attribute,
+        )
+        result = sinew.opposed(
+            self.bot.rng,
+            attacker.score,
+            defender.score,
+            attacker_advantage=attacker.advantage,
+            attacker_disadvantage=attacker.disadvantage,
+            defender_advantage=defender.advantage,
+            defender_disadvantage=defender.disadvantage,
+        )
+        result = _with_reasons(result, attacker, defender)
+        embed = render.opposed(result, attacker.name, defender.name)
+        options = {
+            "attribute": attribute,
+            "vs_score": vs_score,
+            "vs_user": vs_user.id if vs_user is not None else None,
+            "vs_attribute": vs_attribute,
+            "advantage": advantage,
+            "disadvantage": disadvantage,
+            "character": character,
+        }
+        roll = Roll(OPPOSED_KIND, result, embed, options=options)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+
+    @app_commands.command(
+        name="attack", description="Attack: an opposed roll, then damage and soak"
+    )
+    @app_commands.describe(
+        **CONTEST_HELP,
+        edge="The weapon's edge: light +0, standard +1, brutal +2 damage",
+        explosive="Explosive or plasma: ignores 1 point of armour",
+        armour=(
+            f"The defender's armour, {sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX} "
+            "(default: the defending character's, else 0)"
+        ),
+    )
+    @app_commands.choices(
+        attribute=_attribute_choices(),
+        vs_attribute=_attribute_choices(),
+        edge=choices_of(sinew.Edge, lambda edge: edge.value.capitalize()),
+    )
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        attribute: str,
+        edge: str,
+        vs_score: TestScore | None = None,
+        vs_user: discord.Member | None = None,
+        vs_attribute: str | None = None,
+        explosive: bool = False,
+        armour: Armour | None = None,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.check_hidden(hidden)
+        chosen_edge = parse_choice(sinew.Edge, edge, "edge")
+        attacker, defender, target = await self._contest_sides(
+            table,
+            campaign,
+            attribute=attribute,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            character=character,
+            vs_score=vs_score,
+            vs_user=vs_user,
+            vs_attribute=vs_attribute,
+        )
+        if armour is None:
+            armour = target.sheet.armour if target is not None else 0
+        result = sinew.attack(
+            self.bot.rng,
+            attacker.score,
+            defender.score,
+            edge=chosen_edge,
+            armour=armour,
+            explosive=explosive,
+            attacker_advantage=attacker.advantage,
+            attacker_disadvantage=attacker.disadvantage,
+            defender_advantage=defender.advantage,
+            defender_disadvantage=defender.disadvantage,
+        )
+        contest = _with_reasons(result.contest, attacker, defender)
+        result = sinew.AttackResult(contest, chosen_edge, armour, explosive)
+        embed = render.attack(result, attacker.name, defender.name)
+        options = {
+            "attribute": attribute,
+            "edge": chosen_edge.value,
+            "vs_score": vs_score,
+            "vs_user": vs_user.id if vs_user is not None else None,
+            "vs_attribute": vs_attribute,
+            "explosive": explosive,
+            "armour": armour,
+            "advantage": advantage,
+            "disadvantage": disadvantage,
+            "character": character,
+        }
+        roll = Roll(ATTACK_KIND, result, embed, options=options)
+        change = None
+        if target is not None and result.damage_taken > 0:
+            collapsed_now: list[bool] = []
+
+            def hurt(sheet: Sheet) -> Sheet:
+                taken = sinew.take_damage(sheet, result.damage_taken)
+                collapsed_now.append(taken.newly_collapsed)
+                return taken.sheet
+
+            def collapse(after: Character[Sheet]) -> discord.Embed | None:
+                return render.collapse_announcement(after) if collapsed_now[-1] else None
+
+            change = StateChange(
+                apply=partial(self.characters.update, target, hurt),
+                show=render.add_defender_stamina,
+                announce=collapse,
+            )
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, change=change)
+
+
+def _with_reasons(
+    result: sinew.OpposedResult, attacker: Contender, defender: Contender
+) -> sinew.OpposedResult:
+    """Return the contest with each side's mode reasons (the carry limit) on its test."""
+    return sinew.OpposedResult(
+        attacker=replace(result.attacker, reasons=attacker.reasons),
+        defender=replace(result.defender, reasons=defender.reasons),
+    )
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(SinewCog(bot))

@@ -1,0 +1,449 @@
+"""`/sinew` end to end through the fake Discord: characters, tests, odds, changes, contests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.client import DiceBot
+from bot.render.numbers import percent
+from bot.render.style import Colour
+from bot.storage import Campaign, Character, CharacterStore
+from rules import sinew
+from rules.randomness import new_rng
+from tests.e2e.conftest import DICE_SEED
+from tests.fakediscord.messages import Reply
+from tests.fakediscord.server import FakeDiscord
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Balanced: STR +2 and REF +1 (3 above, owes 6) paid by INT 7 (3) and EMP 7 (3).
+BALANCED = {"str": 12, "ref": 11, "int": 7, "emp": 7, "lck": 10, "sta": 5}
+BALANCED_SHEET = sinew.create_sheet(
+    strength=12, reflex=11, intellect=7, empathy=7, luck=10, stamina=5
+)
+# STA 9 (+4, owes 8) paid by STR 6 and INT 6.
+TOUGH = {"str": 6, "ref": 10, "int": 6, "emp": 10, "lck": 10, "sta": 9}
+
+
+async def start_sinew(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("campaign start", {"system": "sinew", "name": "Iron Age"}, user="gm")
+    assert not reply.ephemeral, reply.content
+
+
+async def create(
+    fake: FakeDiscord,
+    name: str,
+    scores: dict[str, int] = BALANCED,
+    user: str = "player",
+    **extra: Any,
+) -> Reply:
+    return await fake.invoke("sinew character create", {"name": name, **scores, **extra}, user=user)
+
+
+def store(bot: DiceBot) -> CharacterStore[sinew.Sheet]:
+    return CharacterStore(bot.storage.database, sinew.SHEET_CODEC)
+
+
+async def campaign_of(fake: FakeDiscord, bot: DiceBot) -> Campaign:
+    campaign = await bot.storage.campaigns.active(fake.channel_id)
+    assert campaign is not None
+    return campaign
+
+
+async def character(fake: FakeDiscord, bot: DiceBot, name: str) -> Character[sinew.Sheet]:
+    return await store(bot).find(await campaign_of(fake, bot), name=name)
+
+
+def seed_where(predicate: Callable[[sinew.TestResult], bool], score: int, **flags: bool) -> int:
+    """Find a seed whose first test under ``score`` satisfies ``predicate``."""
+    for seed in range(10_000):
+        if predicate(sinew.test(new_rng(seed), score, **flags)):
+            return seed
+    raise AssertionError("no seed found")
+
+
+# --- characters
+
+
+async def test_ruling_sinew_balanced_ledger_creates_a_full_character(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    reply = await create(fake_discord, "Brakka", armour=2)
+    assert not reply.ephemeral
+    assert reply.embeds[0]["title"].startswith("📜 Brakka")
+    stored = await character(fake_discord, dicebot, "Brakka")
+    assert stored.user_id == fake_discord.users["player"].id
+    assert stored.sheet == sinew.create_sheet(
+        strength=12, reflex=11, intellect=7, empathy=7, luck=10, stamina=5, armour=2
+    )
+    assert (stored.sheet.luck_tokens, stored.sheet.current_stamina) == (10, 5)
+
+
+async def test_ruling_sinew_unbalanced_ledger_is_refused_with_the_ledger_line_by_line(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    # The document's "brute": +9 paid with only 9 below.
+    brute = {"str": 16, "ref": 13, "int": 7, "emp": 7, "lck": 7, "sta": 5}
+    reply = await create(fake_discord, "Brute", brute)
+    assert reply.ephemeral
+    for line in (
+        "STR 10 → 16: +6 gained",
+        "REF 10 → 13: +3 gained",
+        "INT 10 → 7: 3 paid",
+        "LCK 10 → 7: 3 paid",
+        "STA 5 → 5: even",
+        "Total: +9 gained owes 18; paid 9 (9 short).",
+    ):
+        assert line in reply.content.splitlines(), line
+    assert await store(dicebot).all(await campaign_of(fake_discord, dicebot)) == []
+
+
+async def test_ruling_sinew_one_character_per_player_per_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    second = await create(fake_discord, "Other")
+    assert second.ephemeral and "already has 1 character" in second.content
+    names = [c.name for c in await store(dicebot).all(await campaign_of(fake_discord, dicebot))]
+    assert names == ["Brakka"]
+
+
+async def test_sinew_command_in_another_systems_campaign_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Void"}, user="gm")
+    reply = await create(fake_discord, "Brakka")
+    assert reply.ephemeral and "this needs Sinew & Steel" in reply.content
+    tested = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    assert tested.ephemeral and await dicebot.storage.rolls.get(1) is None
+
+
+async def test_sheet_shows_scores_luck_stamina_items_and_pressure_privately(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka", armour=1)
+    campaign = await campaign_of(fake_discord, dicebot)
+    stored = await character(fake_discord, dicebot, "Brakka")
+    await dicebot.storage.tracks.change(campaign, "pressure", 2, character_id=stored.id)
+    await fake_discord.invoke("sinew item add", {"name": "Rope"}, user="player")
+    reply = await fake_discord.invoke(
+        "sinew character sheet", {"user": fake_discord.users["player"]}, user="gm"
+    )
+    assert reply.ephemeral
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    assert fields["Scores"] == "STR 12 · REF 11 · INT 7 · EMP 7 · LCK 10 · STA 5"
+    assert fields["Luck"] == "10/10 tokens" and fields["Stamina"] == "5/5"
+    assert fields["Armour"] == "1" and fields["Pressure"] == "2"
+    assert fields["Build points"] == "0" and fields["Items (1)"] == "Rope"
+
+
+# --- tests
+
+
+async def test_ruling_sinew_attribute_test_rolls_under_the_score_with_the_margin(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    reply = await fake_discord.invoke(
+        "sinew test", {"attribute": "str", "advantage": True}, user="player"
+    )
+    expected = sinew.test(new_rng(DICE_SEED), 12, advantage=True)
+    assert not reply.ephemeral
+    embed = reply.embeds[0]
+    assert ("Success" in embed["title"] or "NATURAL 1" in embed["title"]) == expected.success
+    assert f"vs STR 12: margin **{expected.margin:+d}**" in embed["description"]
+    assert "2d20, keep the lower (advantage)" in embed["description"]
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "sinew.test" and logged.payload["result"]["dice"] == list(expected.dice)
+
+
+async def test_ruling_sinew_natural_one_is_gold_and_announced(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    dicebot.rng = new_rng(seed_where(lambda r: r.natural_one, 7))
+    reply = await fake_discord.invoke("sinew test", {"attribute": "int"}, user="player")
+    embed = reply.embeds[0]
+    assert embed["title"].startswith("✨ NATURAL 1") and embed["color"] == (
+        Colour.CRITICAL_SUCCESS.value
+    )
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert "natural 1" in posted["embeds"][0]["description"]
+
+
+async def test_ruling_sinew_natural_twenty_fails_and_a_hidden_one_is_not_announced(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    seed = seed_where(lambda r: r.natural_twenty, 12)
+    dicebot.rng = new_rng(seed)
+    secret = await fake_discord.invoke(
+        "sinew test", {"attribute": "str", "character": "Brakka", "hidden": True}, user="gm"
+    )
+    assert secret.ephemeral and secret.embeds[0]["title"].startswith("💀 NATURAL 20")
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    dicebot.rng = new_rng(seed)
+    public = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    assert public.embeds[0]["color"] == Colour.CRITICAL_FAILURE.value
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"].startswith("💀 NATURAL 20")
+
+
+async def test_player_naming_another_players_character_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await create(fake_discord, "Gmchar", user="gm")
+    refused = await fake_discord.invoke(
+        "sinew test", {"attribute": "str", "character": "Gmchar"}, user="player"
+    )
+    assert refused.ephemeral and "Only a GM can roll for another player's" in refused.content
+    assert await dicebot.storage.rolls.get(1) is None
+
+
+async def test_ruling_sinew_ref_tests_get_disadvantage_over_six_items_and_say_why(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    for number in range(sinew.CARRY_LIMIT + 1):
+        await fake_discord.invoke("sinew item add", {"name": f"Crate {number}"}, user="player")
+    dicebot.rng = new_rng(3)
+    reply = await fake_discord.invoke("sinew test", {"attribute": "ref"}, user="player")
+    expected = sinew.test(new_rng(3), 11, disadvantage=True)
+    description = reply.embeds[0]["description"]
+    assert "2d20, keep the higher (disadvantage)" in description
+    assert "Carrying 7 substantial items (more than 6)" in description
+    assert f"margin **{expected.margin:+d}**" in description
+
+
+async def test_ruling_sinew_luck_test_rolls_under_the_current_tokens(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    reply = await fake_discord.invoke("sinew luck test", {}, user="player")
+    expected = sinew.test(new_rng(DICE_SEED), 10)
+    assert f"vs Luck tokens 10: margin **{expected.margin:+d}**" in reply.embeds[0]["description"]
+    assert (await dicebot.storage.rolls.get(1)).kind == "sinew.luck_test"
+
+
+# --- odds
+
+
+async def test_ruling_sinew_odds_are_exact_with_opposed_and_luck_gain(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("sinew odds", {"score": 12, "vs_score": 10})
+    description = reply.embeds[0]["description"]
+    assert f"Success: **{percent(sinew.odds(12).success)}**" in description  # 12/20 = 60%
+    assert "60.00%" in description and "Natural 1 (extraordinary success): 5.00%" in description
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    versus = sinew.opposed_odds(12, 10)
+    assert f"You win: **{percent(versus.attacker_wins)}**" in fields["Opposed vs score 10"]
+    luck = fields["Success holding Luck tokens (spent only to turn a failure)"]
+    # One token turns a 13 into a 12: +5%.
+    assert "1 token: 65.00% (+5.00%)" in luck
+    name, png = reply.attachments[0]
+    assert name == "odds.png" and png.startswith(PNG_SIGNATURE)
+
+
+# --- sheet changes
+
+
+async def test_ruling_sinew_damage_to_zero_collapses_and_is_announced(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    refused = await fake_discord.invoke(
+        "sinew damage", {"character": "Brakka", "amount": 2}, user="player"
+    )
+    assert refused.ephemeral and "Only a GM can deal damage" in refused.content
+    hurt = await fake_discord.invoke("sinew damage", {"character": "Brakka", "amount": 3})
+    assert not hurt.ephemeral and "Stamina 5 → **2**/5" in hurt.embeds[0]["description"]
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    down = await fake_discord.invoke("sinew damage", {"character": "Brakka", "amount": 4})
+    assert "collapsed" in down.embeds[0]["description"]
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "💀 Brakka collapses!"
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 0
+    healed = await fake_discord.invoke("sinew heal", {"character": "Brakka", "amount": 9})
+    assert "Stamina 0 → **5**/5" in healed.embeds[0]["description"]
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 5
+
+
+async def test_twenty_concurrent_damages_end_as_if_serial_with_one_collapse(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Tank", TOUGH)
+    replies = [
+        await fake_discord.send("sinew damage", {"character": "Tank", "amount": 1})
+        for _ in range(20)
+    ]
+    await fake_discord.wait_answered(replies)
+    steps = sorted(reply.embeds[0]["description"].split("/")[0] for reply in replies)
+    serial = sorted(f"Stamina {n} → **{max(n - 1, 0)}**" for n in [*range(9, 0, -1), *[0] * 11])
+    assert steps == serial
+    assert (await character(fake_discord, dicebot, "Tank")).sheet.current_stamina == 0
+    posted = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert [m["embeds"][0]["title"] for m in posted] == ["💀 Tank collapses!"]
+
+
+async def test_ruling_sinew_rest_restores_up_to_the_caps(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await fake_discord.invoke("sinew damage", {"character": "Brakka", "amount": 4})
+    reply = await fake_discord.invoke("sinew rest", {"kind": "thorough"}, user="player")
+    assert not reply.ephemeral and "Stamina +2: 3/5" in reply.embeds[0]["description"]
+    calm = await fake_discord.invoke("sinew rest", {"kind": "calm"}, user="player")
+    assert "Luck +0: 10/10 tokens" in calm.embeds[0]["description"]  # already at the cap
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 3
+
+
+async def test_ruling_sinew_milestone_then_advance_below_baseline_gains_two(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    poor = await fake_discord.invoke("sinew advance", {"score": "int"}, user="player")
+    assert poor.ephemeral and "costs 2 build points; you have 0" in poor.content
+    refused = await fake_discord.invoke("sinew milestone", {"character": "Brakka"}, user="player")
+    assert refused.ephemeral
+    given = await fake_discord.invoke("sinew milestone", {"character": "Brakka"})
+    assert "Build points +2: 2" in given.embeds[0]["description"]
+    raised = await fake_discord.invoke("sinew advance", {"score": "int"}, user="player")
+    assert raised.embeds[0]["title"] == "📈 Brakka: INT 7 → 9"
+    sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
+    assert (sheet.intellect, sheet.build_points) == (9, 0)
+
+
+async def test_items_add_remove_and_list(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await fake_discord.invoke("sinew item add", {"name": "Rope"}, user="player")
+    await fake_discord.invoke("sinew item add", {"name": "Shield"}, user="player")
+    missing = await fake_discord.invoke("sinew item remove", {"name": "Lamp"}, user="player")
+    assert missing.ephemeral and "No item called 'Lamp'" in missing.content
+    await fake_discord.invoke("sinew item remove", {"name": "rope"}, user="player")
+    listed = await fake_discord.invoke("sinew item list", {}, user="player")
+    assert listed.ephemeral and listed.embeds[0]["description"] == "Carrying 1: Shield"
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.items == ("Shield",)
+
+
+# --- contests
+
+
+async def test_ruling_sinew_opposed_shows_both_rolls_and_the_winner(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    reply = await fake_discord.invoke(
+        "sinew opposed", {"attribute": "str", "vs_score": 11}, user="player"
+    )
+    expected = sinew.opposed(new_rng(DICE_SEED), 12, 11)
+    winner = "Brakka" if expected.winner is sinew.Side.ATTACKER else "Defender"
+    embed = reply.embeds[0]
+    assert embed["description"] == f"**{winner} wins**: {expected.reason.value}."
+    assert f"margin **{expected.attacker.margin:+d}**" in embed["fields"][0]["value"]
+    assert f"margin **{expected.defender.margin:+d}**" in embed["fields"][1]["value"]
+    both = await fake_discord.invoke(
+        "sinew opposed", {"attribute": "str", "vs_score": 11, "vs_attribute": "ref"}, user="player"
+    )
+    assert both.ephemeral and "`vs_attribute` goes with `vs_user`" in both.content
+
+
+async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # STR 12
+    await create(fake_discord, "Vex", TOUGH, user="gm", armour=1)  # REF 10, STA 9
+    options = {"edge": sinew.Edge.BRUTAL, "armour": 1}
+    seed = next(
+        s for s in range(10_000) if sinew.attack(new_rng(s), 12, 10, **options).damage_taken > 0
+    )
+    expected = sinew.attack(new_rng(seed), 12, 10, **options)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke(
+        "sinew attack",
+        {
+            "attribute": "str",
+            "edge": "brutal",
+            "vs_user": fake_discord.users["gm"],
+            "vs_attribute": "ref",
+        },
+        user="player",
+    )
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    assert f"**Damage taken: {expected.damage_taken}**" in fields["Damage"]
+    after = 9 - expected.damage_taken
+    assert fields["Vex's Stamina"].startswith(f"{after}/9")
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == after
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "sinew.attack" and logged.payload["options"]["armour"] == 1
+
+
+async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # STR 12, 10 tokens
+    seed = seed_where(lambda r: not r.success and not r.natural_twenty and r.roll - 12 <= 3, 12)
+    expected = sinew.test(new_rng(seed), 12)
+    needed = sinew.tokens_to_succeed(expected)
+    assert needed is not None
+    dicebot.rng = new_rng(seed)
+    await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    greedy = await fake_discord.invoke("sinew luck spend", {"tokens": 16}, user="player")
+    assert greedy.ephemeral and "at most" in greedy.content
+    reply = await fake_discord.invoke("sinew luck spend", {"tokens": needed}, user="player")
+    assert not reply.ephemeral and reply.embeds[0]["title"].startswith("✅ Success")
+    assert f"{expected.natural} − {needed} Luck" in reply.embeds[0]["description"]
+    sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
+    assert sheet.luck_tokens == 10 - needed
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.kind == "sinew.test" and logged.payload["result"]["shift"] == needed
+
+
+async def test_luck_spend_without_a_test_is_refused_and_nothing_paid(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await fake_discord.invoke("roll", {"expression": "1d6"}, user="player")
+    reply = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert reply.ephemeral and "latest roll here" in reply.content
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
+
+
+async def test_every_sinew_string_option_has_a_max_length_or_choices(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    [sinew_command] = [c for c in fake_discord.synced_commands(guild=True) if c["name"] == "sinew"]
+
+    def leaves(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        found = []
+        for option in options:
+            if option["type"] in (1, 2):
+                found.extend(leaves(option.get("options", [])))
+            else:
+                found.append(option)
+        return found
+
+    for option in leaves(sinew_command["options"]):
+        assert option.get("description"), option["name"]
+        if option["type"] == 3:
+            assert option.get("max_length") or option.get("choices"), option["name"]
