@@ -9,7 +9,7 @@ kind (``register_reroll``), which repeats the command with the options it logged
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -24,6 +24,7 @@ __all__ = [
     "Reroller",
     "RevealButton",
     "RollAgainButton",
+    "RollButton",
     "register_reroll",
     "reveal_roll",
     "roll_buttons",
@@ -39,16 +40,26 @@ def register_reroll(kind: str, reroller: Reroller) -> None:
     _rerollers[kind] = reroller
 
 
-def roll_buttons(roll_id: int, kind: str, *, hidden: bool) -> discord.ui.View | None:
-    """Return the buttons under a roll: Reveal when hidden, Roll again when it can be."""
+def roll_buttons(
+    roll_id: int,
+    kind: str,
+    *,
+    hidden: bool,
+    extra: Sequence[discord.ui.Item[discord.ui.View]] = (),
+) -> discord.ui.View | None:
+    """Return the buttons under a roll: Reveal when hidden, Roll again when it can be, and a
+    system's own (``extra``, e.g. Sinew & Steel's Luck spends)."""
+    items: list[discord.ui.Item[discord.ui.View]] = []
     if hidden:
-        item: discord.ui.Item[discord.ui.View] = RevealButton(roll_id)
+        items.append(RevealButton(roll_id))
     elif kind in _rerollers:
-        item = RollAgainButton(roll_id)
-    else:
+        items.append(RollAgainButton(roll_id))
+    items.extend(extra)
+    if not items:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(item)
+    for item in items:
+        view.add_item(item)
     # Stopped, so discord.py keeps no view per roll: the dynamic item answers every press.
     view.stop()
     return view
@@ -64,7 +75,7 @@ async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_i
     await interaction.response.send_message(embed=render.revealed_roll(roll))
 
 
-class _RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
+class RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
     """A button naming a roll by id; presses go through the bot's one error path."""
 
     action = ""
@@ -79,7 +90,7 @@ class _RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rol
         interaction: discord.Interaction,
         item: discord.ui.Item[Any],
         match: re.Match[str],
-    ) -> _RollButton:
+    ) -> RollButton:
         return cls(int(match["roll_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -96,7 +107,7 @@ class _RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rol
         raise NotImplementedError
 
 
-class RevealButton(_RollButton, template=r"roll:reveal:(?P<roll_id>[0-9]{1,19})"):
+class RevealButton(RollButton, template=r"roll:reveal:(?P<roll_id>[0-9]{1,19})"):
     """Under a hidden roll's private reply: post it to the table (a GM of its campaign)."""
 
     def __init__(self, roll_id: int) -> None:
@@ -114,7 +125,7 @@ class RevealButton(_RollButton, template=r"roll:reveal:(?P<roll_id>[0-9]{1,19})"
         await reveal_roll(interaction, storage, self.roll_id)
 
 
-class RollAgainButton(_RollButton, template=r"roll:again:(?P<roll_id>[0-9]{1,19})"):
+class RollAgainButton(RollButton, template=r"roll:again:(?P<roll_id>[0-9]{1,19})"):
     """Under a public roll: its roller rolls the same again (new dice, a new log entry)."""
 
     def __init__(self, roll_id: int) -> None:

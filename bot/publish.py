@@ -16,7 +16,7 @@ The state change and the roll-log entry commit together, and the logged embed is
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -93,8 +93,12 @@ async def publish_roll(
     *,
     hidden: bool,
     change: StateChange[S] | None = None,
+    extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
 ) -> Published[S]:
-    """Log a roll (and the state it changes, in the same transaction), show it, announce."""
+    """Log a roll (and the state it changes, in the same transaction), show it, announce.
+
+    ``extra_buttons`` gives a system's own buttons for the roll, from its new id.
+    """
     if change is None:
         roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden))
         changed = None
@@ -114,7 +118,12 @@ async def publish_roll(
             hidden=hidden,
             embed=roll.embed,
             files=roll.files,
-            view=roll_buttons(roll_id, roll.kind, hidden=hidden),
+            view=roll_buttons(
+                roll_id,
+                roll.kind,
+                hidden=hidden,
+                extra=extra_buttons(roll_id) if extra_buttons else (),
+            ),
         )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -12,15 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.buttons import register_reroll
+from bot.buttons import RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import HIDDEN_HELP, choices_of
 from bot.publish import Roll, StateChange, announce, publish_roll, show_roll
 from bot.render import sinew as render
 from bot.render.charts import draw_chart
-from bot.storage import Campaign, Character, CharacterStore, LoggedRoll
-from bot.storage.sinew import LuckStore
+from bot.render.errors import describe
+from bot.storage import Campaign, Character, CharacterStore, LoggedRoll, Storage
+from bot.storage.errors import RollNotFound
+from bot.storage.sinew import LuckStore, RollSuperseded
 from bot.table import Table
 from rules import sinew
 from rules.choices import parse_choice
@@ -276,21 +279,33 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         what = f"{attribute.value} test"
         embed = render.test_result(result, who.name, what, _score_label(attribute))
         roll = Roll(TEST_KIND, result, embed, options=options._asdict())
-        await self._publish_test(interaction, table, roll, result, who.name, what, hidden)
+        await self._publish_test(interaction, table, campaign, roll, result, who, what, hidden)
 
     async def _publish_test(
         self,
         interaction: discord.Interaction,
         table: Table,
+        campaign: Campaign,
         roll: Roll,
         result: sinew.TestResult,
-        roller: str,
+        who: Character[Sheet],
         what: str,
         hidden: bool,
     ) -> None:
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+        luck_buttons = None
+        if not hidden and _can_spend_on(result):  # the Luck buttons under a failed test
+            pressure = await self.storage.tracks.value(
+                campaign, sinew.PRESSURE.name, character_id=who.id
+            )
+
+            def luck_buttons(roll_id: int) -> list[discord.ui.Item[discord.ui.View]]:
+                return list(_luck_buttons(roll_id, result, pressure))
+
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, extra_buttons=luck_buttons
+        )
         if not hidden and (result.natural_one or result.natural_twenty):
-            await announce(interaction, render.natural_announcement(result, roller, what))
+            await announce(interaction, render.natural_announcement(result, who.name, what))
 
     @luck.command(name="test", description="Roll a d20 under your current Luck tokens")
     @app_commands.describe(
@@ -316,7 +331,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         embed = render.test_result(result, who.name, what, "Luck tokens")
         options = {"character": character, "advantage": advantage, "disadvantage": disadvantage}
         roll = Roll(LUCK_KIND, result, embed, options=options)
-        await self._publish_test(interaction, table, roll, result, who.name, what, hidden)
+        await self._publish_test(interaction, table, campaign, roll, result, who, what, hidden)
 
     @luck.command(name="spend", description="Spend Luck tokens to lower your latest test's die")
     @app_commands.describe(
@@ -329,14 +344,51 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         tokens: app_commands.Range[int, 1, sinew.Score.LCK.maximum],
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
+        logged, view = await self._spend(table, campaign, tokens)
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        await show_roll(interaction, logged.id, hidden=logged.hidden, embed=embed, view=view)
+
+    async def press_luck(
+        self, interaction: discord.Interaction, roll_id: int, tokens: int | None
+    ) -> None:
+        """A Luck button under a failed test: spend on it and edit the message in place."""
+        table, campaign = await self._sinew_table(interaction)
+        try:
+            logged, view = await self._spend(table, campaign, tokens, roll_id=roll_id)
+        except RollSuperseded as error:
+            # Only the roller's own latest roll can match, so check who pressed only now.
+            named = await self.storage.rolls.get(roll_id)
+            if named is None:
+                raise RollNotFound(roll_id) from None
+            if named.user_id != table.user_id:
+                raise CommandError(
+                    f"Only <@{named.user_id}>, who made roll #{roll_id}, can spend Luck on it."
+                ) from None
+            await interaction.response.edit_message(view=None)
+            await interaction.followup.send(f"❌ {describe(error)}", ephemeral=True)
+            return
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        embed.set_footer(text=f"Roll #{logged.id}")
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def _spend(
+        self, table: Table, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
+    ) -> tuple[LoggedRoll, discord.ui.View | None]:
+        """Spend Luck on the latest test (``tokens`` None: what turns it), in one transaction.
+
+        Returns the roll the spend logged and the buttons to show under it.
+        """
+        pressures: list[int] = []
 
         def apply(latest: LoggedRoll, who: Character[Sheet], pressure: int) -> tuple[Sheet, Any]:
+            pressures.append(pressure)
             result = sinew.TestResult(**latest.payload["result"])
-            moved = sinew.spend_luck(result, tokens)
-            cost = sinew.luck_cost(tokens, pressure)
+            lowered = _tokens_that_turn(result) if tokens is None else tokens
+            moved = sinew.spend_luck(result, lowered)
+            cost = sinew.luck_cost(lowered, pressure)
             if who.sheet.luck_tokens < cost:
                 raise RulesError(
-                    f"Lowering the die by {tokens} costs {cost} Luck token"
+                    f"Lowering the die by {lowered} costs {cost} Luck token"
                     f"{'s' if cost != 1 else ''}; {who.name} has {who.sheet.luck_tokens}."
                 )
             sheet = replace(who.sheet, luck_tokens=who.sheet.luck_tokens - cost)
@@ -349,7 +401,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             embed = render.test_result(moved, who.name, f"{what} after Luck", label)
             embed.add_field(
                 name="Luck spent",
-                value=f"−{tokens} on the die for {cost} token{'s' if cost != 1 else ''}; "
+                value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}; "
                 f"{sheet.luck_tokens}/{sheet.luck} left",
             )
             roll = Roll(latest.kind, moved, embed, options=options)
@@ -361,11 +413,15 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             table.user_id,
             (TEST_KIND, LUCK_KIND),
             apply,  # type: ignore[arg-type]
+            roll_id=roll_id,
         )
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(interaction, spent.roll_id, hidden=logged.hidden, embed=embed)
+        result = sinew.TestResult(**logged.payload["result"])
+        view = _test_buttons(
+            logged.id, logged.kind, spent.root_id, result, pressures[-1], hidden=logged.hidden
+        )
+        return logged, view
 
     # --- odds
 
@@ -729,6 +785,86 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         await publish_roll(interaction, self.storage, table, roll, hidden=hidden, change=change)
 
 
+def _can_spend_on(result: sinew.TestResult) -> bool:
+    """Return whether a test shows Luck buttons: failed, not a natural, the die can move."""
+    return not result.success and not result.natural_twenty and result.luck_room > 0
+
+
+def _tokens_that_turn(result: sinew.TestResult) -> int:
+    """Return the tokens that turn a failed test into a success, or refuse."""
+    needed = sinew.tokens_to_succeed(result)
+    if needed == 0:
+        raise RulesError("This test already succeeds: there is no failure for Luck to turn.")
+    if needed is None or needed > sinew.Score.LCK.maximum:
+        raise RulesError("Luck can't turn this test into a success: the die can't go that low.")
+    return needed
+
+
+def _luck_buttons(root_id: int, result: sinew.TestResult, pressure: int) -> list[LuckButton]:
+    """Return Spend 1 Luck, and Spend N (what turns it) when that is more than 1 and possible."""
+    if not _can_spend_on(result):
+        return []
+    needed = sinew.tokens_to_succeed(result)
+    one = render.luck_button_label(1, sinew.luck_cost(1, pressure), turns=needed == 1)
+    buttons = [LuckButton(root_id, 1, one)]
+    if needed is not None and 1 < needed <= sinew.Score.LCK.maximum:
+        label = render.luck_button_label(needed, sinew.luck_cost(needed, pressure), turns=True)
+        buttons.append(LuckButton(root_id, None, label))
+    return buttons
+
+
+def _test_buttons(
+    roll_id: int,
+    kind: str,
+    root_id: int,
+    result: sinew.TestResult,
+    pressure: int,
+    *,
+    hidden: bool,
+) -> discord.ui.View | None:
+    """Return the roll's usual buttons, plus Luck buttons under a public failed test."""
+    luck = [] if hidden else _luck_buttons(root_id, result, pressure)
+    return roll_buttons(roll_id, kind, hidden=hidden, extra=luck)
+
+
+class LuckButton(
+    RollButton, template=r"sinew:luck:(?P<roll_id>[0-9]{1,19}):(?P<tokens>[0-9]{1,2}|n)"
+):
+    """Under a failed test: its roller spends Luck on it (``tokens`` None: what turns it).
+
+    Persistent: the roll spent on and the tokens are in the custom_id; the rest is read from the
+    roll log and the sheet when pressed, in the same transaction as `/sinew luck spend`.
+    """
+
+    def __init__(self, roll_id: int, tokens: int | None, label: str = "Spend Luck") -> None:
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label=label,
+                emoji="🍀",
+                style=discord.ButtonStyle.success,
+                custom_id=f"sinew:luck:{roll_id}:{'n' if tokens is None else tokens}",
+            ),
+        )
+        self.tokens = tokens
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> LuckButton:
+        tokens = None if match["tokens"] == "n" else int(match["tokens"])
+        return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        cog = interaction.client.get_cog(SinewCog.__cog_name__)  # type: ignore[attr-defined]
+        if not isinstance(cog, SinewCog):
+            raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
+        await cog.press_luck(interaction, self.roll_id, self.tokens)
+
+
 def _with_reasons(
     result: sinew.OpposedResult, attacker: Contender, defender: Contender
 ) -> sinew.OpposedResult:
@@ -740,4 +876,5 @@ def _with_reasons(
 
 
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(LuckButton)
     await bot.add_cog(SinewCog(bot))

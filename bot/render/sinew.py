@@ -10,8 +10,9 @@ from bot.render.errors import describe
 from bot.render.numbers import percent
 from bot.render.style import Colour, truncate
 from bot.storage import Character
-from bot.storage.sinew import NoRollToSpendOn
+from bot.storage.sinew import NoRollToSpendOn, RollSuperseded
 from rules.sinew import (
+    LUCK_SURCHARGE_STEP,
     AttackResult,
     LuckOdds,
     Mode,
@@ -31,6 +32,7 @@ __all__ = [
     "collapse_announcement",
     "health",
     "items",
+    "luck_button_label",
     "milestone",
     "natural_announcement",
     "odds",
@@ -319,3 +321,19 @@ def _(error: NoRollToSpendOn) -> str:
         "Luck is spent on your latest roll here, and it must be a Sinew & Steel "
         "test (`/sinew test` or `/sinew luck test`) of this campaign."
     )
+
+
+@describe.register
+def _(error: RollSuperseded) -> str:
+    return (
+        f"Roll #{error.roll_id} is no longer your latest roll here: Luck is spent only on your "
+        "latest roll, until your next one. Its buttons are gone."
+    )
+
+
+def luck_button_label(tokens: int, cost: int, *, turns: bool) -> str:
+    """Label a Luck button: how far it lowers the die, what it costs, and if it turns the test."""
+    label = f"Spend {tokens}" + (" (turns it)" if turns else " Luck")
+    if cost != tokens:
+        label += f" · costs {cost} at Pressure {LUCK_SURCHARGE_STEP}+"
+    return label

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.client import DiceBot
@@ -12,6 +13,7 @@ from bot.storage import Campaign, Character, CharacterStore
 from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.e2e.test_buttons import restarted
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -447,3 +449,165 @@ async def test_every_sinew_string_option_has_a_max_length_or_choices(
         assert option.get("description"), option["name"]
         if option["type"] == 3:
             assert option.get("max_length") or option.get("choices"), option["name"]
+
+
+# --- Luck buttons under a failed test
+
+
+async def failed_test(
+    fake: FakeDiscord,
+    bot: DiceBot,
+    name: str = "Brakka",
+    scores: dict[str, int] = BALANCED,
+    score: int = 12,
+    needs: Callable[[int], bool] = lambda needed: 2 <= needed <= 5,
+) -> tuple[Reply, sinew.TestResult]:
+    """Create a character and roll a failed STR test whose turning needs ``needs`` tokens."""
+    await start_sinew(fake)
+    await create(fake, name, scores)
+    seed = seed_where(
+        lambda r: not r.success and not r.natural_twenty and needs(r.roll - score), score
+    )
+    bot.rng = new_rng(seed)
+    reply = await fake.invoke("sinew test", {"attribute": "str"}, user="player")
+    return reply, sinew.test(new_rng(seed), score)
+
+
+def labels(reply: Reply) -> list[str]:
+    return [
+        button["label"]
+        for row in reply.components
+        for button in row["components"]
+        if button["custom_id"].startswith("sinew:luck:")
+    ]
+
+
+async def test_luck_buttons_show_under_a_failed_test_only(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, expected = await failed_test(fake_discord, dicebot)
+    needed = sinew.tokens_to_succeed(expected)
+    assert reply.message.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert labels(reply) == ["Spend 1 Luck", f"Spend {needed} (turns it)"]
+    dicebot.rng = new_rng(seed_where(lambda r: r.success and not r.natural_one, 12))
+    success = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    assert success.message.custom_ids() == ["roll:again:2"]
+    dicebot.rng = new_rng(seed_where(lambda r: r.natural_twenty, 12))
+    natural = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    assert natural.message.custom_ids() == ["roll:again:3"]
+
+
+async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, expected = await failed_test(fake_discord, dicebot, needs=lambda n: 3 <= n <= 5)
+    pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
+    assert pressed.callback_type == 7 and pressed.message is reply.message
+    embed = reply.embeds[0]
+    assert embed["title"].startswith("❌ Failure") and embed["footer"]["text"] == "Roll #2"
+    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in embed["description"]
+    assert f"margin **{expected.margin + 1:+d}**" in embed["description"]
+    assert embed["fields"][-1]["value"].endswith("9/10 left")
+    assert reply.message.custom_ids() == ["roll:again:2", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.payload["result"]["shift"] == 1 and logged.payload["luck_of"] == 1
+    # A spend by command is a step on the same roll: its buttons still work after it.
+    await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    again = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
+    assert f"{expected.natural} − 3 Luck" in again.embeds[0]["description"]
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 7
+
+
+async def test_luck_spend_n_button_turns_the_failure_into_a_success(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, expected = await failed_test(fake_discord, dicebot)
+    needed = sinew.tokens_to_succeed(expected)
+    assert needed is not None
+    pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
+    embed = pressed.embeds[0]
+    assert embed["title"].startswith("✅ Success") and "margin **+0**" in embed["description"]
+    assert pressed.message.custom_ids() == ["roll:again:2"]
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
+
+
+async def test_luck_button_pressed_by_someone_else_is_refused_privately(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, _ = await failed_test(fake_discord, dicebot)
+    before = list(reply.embeds)
+    refused = await fake_discord.click(reply, "sinew:luck:1:1", user="gm")
+    assert refused.ephemeral and "who made roll #1, can spend Luck on it" in refused.content
+    assert reply.embeds == before and "sinew:luck:1:1" in reply.message.custom_ids()
+    assert await dicebot.storage.rolls.get(2) is None
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
+
+
+async def test_luck_button_on_a_superseded_roll_is_refused_and_removed(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, _ = await failed_test(fake_discord, dicebot)
+    await fake_discord.invoke("roll", {"expression": "1d6"}, user="player")
+    pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
+    assert reply.message.custom_ids() == []
+    [refusal] = await fake_discord.wait_followups(pressed)
+    assert refusal.ephemeral and "Roll #1 is no longer your latest roll here" in refusal.content
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
+    assert await dicebot.storage.rolls.get(3) is None
+
+
+async def test_luck_button_works_after_a_restart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, expected = await failed_test(fake_discord, dicebot)
+    async with restarted(fake_discord, dicebot, seed=3) as bot:
+        pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
+        assert f"{expected.natural} − 1 Luck" in pressed.embeds[0]["description"]
+        sheet = (await character(fake_discord, bot, "Brakka")).sheet
+        assert sheet.luck_tokens == 9
+
+
+async def test_hundred_concurrent_luck_spends_pay_ten_tokens_and_refuse_the_rest(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # STR 6 and a die of 17–19: 11+ tokens to turn, so ten spends of 1 all stay legal.
+    reply, _ = await failed_test(
+        fake_discord, dicebot, "Tank", TOUGH, score=6, needs=lambda needed: needed > 10
+    )
+
+    def spend(n: int) -> Awaitable[Reply]:
+        if n % 2:
+            return fake_discord.send("sinew luck spend", {"tokens": 1}, user="player")
+        return fake_discord.click(reply, "sinew:luck:1:1", user="player", stale_client=True)
+
+    replies = await asyncio.gather(*(spend(n) for n in range(100)))
+    await fake_discord.wait_answered(replies)
+    spent = [r for r in replies if not r.ephemeral]
+    refused = [r for r in replies if r.ephemeral]
+    assert len(spent) == 10 and len(refused) == 90
+    assert {r.source is None for r in spent} == {True, False}  # commands and presses both won
+    assert all("costs 1 Luck token; Tank has 0." in r.content for r in refused)
+    assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 0
+    shifts = [(await dicebot.storage.rolls.get(n)).payload["result"]["shift"] for n in range(2, 12)]
+    assert shifts == list(range(1, 11)) and await dicebot.storage.rolls.get(12) is None
+
+
+async def test_luck_buttons_at_pressure_four_show_and_charge_the_surcharge(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    stored = await character(fake_discord, dicebot, "Brakka")
+    campaign = await campaign_of(fake_discord, dicebot)
+    await dicebot.storage.tracks.change(campaign, "pressure", 4, character_id=stored.id)
+    seed = seed_where(lambda r: not r.success and not r.natural_twenty and r.roll - 12 == 3, 12)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    assert labels(reply) == [
+        "Spend 1 Luck · costs 2 at Pressure 4+",
+        "Spend 3 (turns it) · costs 4 at Pressure 4+",
+    ]
+    pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
+    assert pressed.embeds[0]["title"].startswith("✅ Success")
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 6
