@@ -475,17 +475,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     async def damage(
         self, interaction: discord.Interaction, character: CharacterName, amount: Amount
     ) -> None:
-        table, campaign = await self._sinew_table(interaction)
-        table.require_gm("deal damage")
-        found = await self.characters.find(campaign, name=character)
-        before, after = await self._update(
-            found, lambda sheet: sinew.take_damage(sheet, amount).sheet
-        )
-        before_stamina = before.sheet.current_stamina
-        embed = render.health(after, before_stamina, "takes", amount)
-        await interaction.response.send_message(embed=embed)
-        if before_stamina > 0 and after.sheet.collapsed:
-            await announce(interaction, render.collapse_announcement(after))
+        await self._change_stamina(interaction, character, amount, sinew.take_damage, "takes")
 
     @app_commands.command(name="heal", description="Restore a character's Stamina (GM)")
     @app_commands.describe(
@@ -495,12 +485,27 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     async def heal(
         self, interaction: discord.Interaction, character: CharacterName, amount: Amount
     ) -> None:
+        await self._change_stamina(interaction, character, amount, sinew.heal, "heals")
+
+    async def _change_stamina(
+        self,
+        interaction: discord.Interaction,
+        character: str,
+        amount: int,
+        rule: Callable[[Sheet, int], sinew.StaminaChange],
+        verb: str,
+    ) -> None:
+        """Damage or heal a character (GM): one update, the new Stamina, a collapse announced."""
         table, campaign = await self._sinew_table(interaction)
-        table.require_gm("heal characters")
+        table.require_gm("deal damage" if verb == "takes" else "heal characters")
         found = await self.characters.find(campaign, name=character)
-        before, after = await self._update(found, lambda sheet: sinew.heal(sheet, amount).sheet)
-        embed = render.health(after, before.sheet.current_stamina, "heals", amount)
-        await interaction.response.send_message(embed=embed)
+        before, after = await self._update(found, lambda sheet: rule(sheet, amount).sheet)
+        before_stamina = before.sheet.current_stamina
+        await interaction.response.send_message(
+            embed=render.health(after, before_stamina, verb, amount)
+        )
+        if before_stamina > 0 and after.sheet.collapsed:
+            await announce(interaction, render.collapse_announcement(after))
 
     @app_commands.command(
         name="rest", description="Rest: calm +1 Luck, short +1 or thorough +2 STA"
