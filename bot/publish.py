@@ -29,7 +29,14 @@ from bot.table import Table
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["Roll", "StateChange", "announce", "publish_roll", "show_roll"]
+__all__ = [
+    "Roll",
+    "StateChange",
+    "announce",
+    "publish_roll",
+    "set_roll_footer",
+    "show_roll",
+]
 
 S = TypeVar("S")
 
@@ -143,6 +150,14 @@ async def show_roll(
     view: discord.ui.View | None = None,
 ) -> None:
     """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden."""
+    set_roll_footer(embed, roll_id, hidden=hidden)
+    await interaction.response.send_message(
+        embed=embed, ephemeral=hidden, files=files or [], view=view or discord.utils.MISSING
+    )
+
+
+def set_roll_footer(embed: discord.Embed, roll_id: int, *, hidden: bool) -> None:
+    """Put the roll's id under it (and, when hidden, how to reveal it)."""
     if hidden:
         embed.set_footer(
             text=f"Hidden roll #{roll_id}: only you see it. "
@@ -150,9 +165,6 @@ async def show_roll(
         )
     else:
         embed.set_footer(text=f"Roll #{roll_id}")
-    await interaction.response.send_message(
-        embed=embed, ephemeral=hidden, files=files or [], view=view or discord.utils.MISSING
-    )
 
 
 async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -17,13 +17,13 @@ from bot.buttons import RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import HIDDEN_HELP, choices_of
-from bot.publish import Roll, StateChange, announce, publish_roll, show_roll
+from bot.publish import Roll, StateChange, announce, publish_roll, set_roll_footer, show_roll
 from bot.render import sinew as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, CharacterStore, LoggedRoll, Storage
 from bot.storage.errors import RollNotFound
-from bot.storage.sinew import LuckStore, RollSuperseded
+from bot.storage.sinew import DEFENDER_OPTION, LuckApplied, LuckContext, LuckStore, RollSuperseded
 from bot.table import Table
 from rules import sinew
 from rules.choices import parse_choice
@@ -34,6 +34,8 @@ CHARACTER_NAME_MAX = 60
 SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
 TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
 OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
+SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
+ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
 
 CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
@@ -86,6 +88,44 @@ class TestOptions(NamedTuple):
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+
+
+class LuckTestOptions(NamedTuple):
+    """What `/sinew luck test` was asked."""
+
+    character: str | None = None
+    advantage: bool = False
+    disadvantage: bool = False
+
+
+class ContestOptions(NamedTuple):
+    """What `/sinew opposed` was asked (the defending player by id, as the log keeps it)."""
+
+    attribute: str
+    vs_score: int | None = None
+    vs_user: int | None = None
+    vs_attribute: str | None = None
+    advantage: bool = False
+    disadvantage: bool = False
+    character: str | None = None
+
+
+class AttackOptions(NamedTuple):
+    """What `/sinew attack` was asked (``armour`` None: the defending character's)."""
+
+    attribute: str
+    edge: str
+    vs_score: int | None = None
+    vs_user: int | None = None
+    vs_attribute: str | None = None
+    explosive: bool = False
+    armour: int | None = None
+    advantage: bool = False
+    disadvantage: bool = False
+    character: str | None = None
+
+
+assert DEFENDER_OPTION in ContestOptions._fields and DEFENDER_OPTION in AttackOptions._fields
 
 
 class Contender(NamedTuple):
@@ -150,10 +190,14 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             bot.storage.database, sinew.SHEET_CODEC
         )
         self.luck_store = LuckStore(bot.storage.database, sinew.SHEET_CODEC)  # type: ignore[arg-type]
-        register_reroll(
-            TEST_KIND,
-            lambda interaction, options: self.run_test(interaction, TestOptions(**options)),
-        )
+        rerollers: dict[str, Callable[[discord.Interaction, Any], Any]] = {
+            TEST_KIND: lambda i, options: self.run_test(i, TestOptions(**options)),
+            LUCK_KIND: lambda i, options: self.run_luck_test(i, LuckTestOptions(**options)),
+            OPPOSED_KIND: lambda i, options: self.run_opposed(i, ContestOptions(**options)),
+            ATTACK_KIND: lambda i, options: self.run_attack(i, AttackOptions(**options)),
+        }
+        for kind, reroller in rerollers.items():
+            register_reroll(kind, reroller)
 
     # --- helpers
 
@@ -279,7 +323,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         what = f"{attribute.value} test"
         embed = render.test_result(result, who.name, what, _score_label(attribute))
         roll = Roll(TEST_KIND, result, embed, options=options._asdict())
-        await self._publish_test(interaction, table, campaign, roll, result, who, what, hidden)
+        await self._publish_test(interaction, table, campaign, roll, who, what, hidden)
 
     async def _publish_test(
         self,
@@ -287,25 +331,45 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         table: Table,
         campaign: Campaign,
         roll: Roll,
-        result: sinew.TestResult,
         who: Character[Sheet],
         what: str,
         hidden: bool,
     ) -> None:
-        luck_buttons = None
-        if not hidden and _can_spend_on(result):  # the Luck buttons under a failed test
-            pressure = await self.storage.tracks.value(
-                campaign, sinew.PRESSURE.name, character_id=who.id
-            )
-
-            def luck_buttons(roll_id: int) -> list[discord.ui.Item[discord.ui.View]]:
-                return list(_luck_buttons(roll_id, result, pressure))
-
-        await publish_roll(
-            interaction, self.storage, table, roll, hidden=hidden, extra_buttons=luck_buttons
-        )
+        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
+        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden)
+        result = roll.result
+        assert isinstance(result, sinew.TestResult)
         if not hidden and (result.natural_one or result.natural_twenty):
             await announce(interaction, render.natural_announcement(result, who.name, what))
+
+    async def _publish_with_luck(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        campaign: Campaign,
+        roll: Roll,
+        who: Character[Sheet],
+        hidden: bool,
+        change: StateChange[Character[Sheet]] | None = None,
+    ) -> None:
+        """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
+        pressure = await self.storage.tracks.value(
+            campaign, sinew.PRESSURE.name, character_id=who.id
+        )
+        result: Spendable = roll.result  # type: ignore[assignment]
+
+        def luck_buttons(roll_id: int) -> list[discord.ui.Item[discord.ui.View]]:
+            return list(_luck_buttons(roll_id, result, pressure, who.sheet.luck_tokens))
+
+        await publish_roll(
+            interaction,
+            self.storage,
+            table,
+            roll,
+            hidden=hidden,
+            change=change,
+            extra_buttons=luck_buttons,
+        )
 
     @luck.command(name="test", description="Roll a d20 under your current Luck tokens")
     @app_commands.describe(
@@ -321,19 +385,28 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         disadvantage: bool = False,
         hidden: bool = False,
     ) -> None:
+        options = LuckTestOptions(character, advantage, disadvantage)
+        await self.run_luck_test(interaction, options, hidden=hidden)
+
+    async def run_luck_test(
+        self, interaction: discord.Interaction, options: LuckTestOptions, *, hidden: bool = False
+    ) -> None:
+        """Roll under the current Luck tokens: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
-        who = await self._own_or_named(table, campaign, character, "roll")
+        who = await self._own_or_named(table, campaign, options.character, "roll")
         result = sinew.luck_test(
-            self.bot.rng, who.sheet.luck_tokens, advantage=advantage, disadvantage=disadvantage
+            self.bot.rng,
+            who.sheet.luck_tokens,
+            advantage=options.advantage,
+            disadvantage=options.disadvantage,
         )
         what = "Luck test"
         embed = render.test_result(result, who.name, what, "Luck tokens")
-        options = {"character": character, "advantage": advantage, "disadvantage": disadvantage}
-        roll = Roll(LUCK_KIND, result, embed, options=options)
-        await self._publish_test(interaction, table, campaign, roll, result, who, what, hidden)
+        roll = Roll(LUCK_KIND, result, embed, options=options._asdict())
+        await self._publish_test(interaction, table, campaign, roll, who, what, hidden)
 
-    @luck.command(name="spend", description="Spend Luck tokens to lower your latest test's die")
+    @luck.command(name="spend", description="Spend Luck tokens to lower your latest roll's die")
     @app_commands.describe(
         tokens=f"How far to lower the die, 1–{sinew.Score.LCK.maximum} (1 token each; +1 per "
         f"spend at Pressure {sinew.LUCK_SURCHARGE_STEP}+)"
@@ -344,17 +417,19 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         tokens: app_commands.Range[int, 1, sinew.Score.LCK.maximum],
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
-        logged, view = await self._spend(table, campaign, tokens)
+        spent = await self._spend(table, campaign, tokens)
+        logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(interaction, logged.id, hidden=logged.hidden, embed=embed, view=view)
+        await show_roll(interaction, logged.id, hidden=logged.hidden, embed=embed, view=spent.view)
+        await spent.announce(interaction)
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
     ) -> None:
-        """A Luck button under a failed test: spend on it and edit the message in place."""
+        """A Luck button under a roll: spend on it and edit the message in place."""
         table, campaign = await self._sinew_table(interaction)
         try:
-            logged, view = await self._spend(table, campaign, tokens, roll_id=roll_id)
+            spent = await self._spend(table, campaign, tokens, roll_id=roll_id)
         except RollSuperseded as error:
             # Only the roller's own latest roll can match, so check who pressed only now.
             named = await self.storage.rolls.get(roll_id)
@@ -367,61 +442,62 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             await interaction.response.edit_message(view=None)
             await interaction.followup.send(f"❌ {describe(error)}", ephemeral=True)
             return
+        logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        embed.set_footer(text=f"Roll #{logged.id}")
-        await interaction.response.edit_message(embed=embed, view=view)
+        set_roll_footer(embed, logged.id, hidden=logged.hidden)
+        await interaction.response.edit_message(embed=embed, view=spent.view)
+        await spent.announce(interaction)
 
     async def _spend(
         self, table: Table, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
-    ) -> tuple[LoggedRoll, discord.ui.View | None]:
-        """Spend Luck on the latest test (``tokens`` None: what turns it), in one transaction.
-
-        Returns the roll the spend logged and the buttons to show under it.
-        """
+    ) -> SpendShown:
+        """Spend Luck on the latest roll (``tokens`` None: what turns or wins it), in one
+        transaction with the damage it adds to a defending character."""
         pressures: list[int] = []
 
-        def apply(latest: LoggedRoll, who: Character[Sheet], pressure: int) -> tuple[Sheet, Any]:
-            pressures.append(pressure)
-            result = sinew.TestResult(**latest.payload["result"])
-            lowered = _tokens_that_turn(result) if tokens is None else tokens
-            moved = sinew.spend_luck(result, lowered)
-            cost = sinew.luck_cost(lowered, pressure)
+        def apply(context: LuckContext) -> LuckApplied:
+            pressures.append(context.pressure)
+            logged, who = context.roll, context.roller
+            assert isinstance(who.sheet, Sheet)
+            result = _logged_result(logged)
+            lowered = _tokens_that_help(result) if tokens is None else tokens
+            moved = _lowered(result, lowered)
+            cost = sinew.luck_cost(lowered, context.pressure)
             if who.sheet.luck_tokens < cost:
                 raise RulesError(
                     f"Lowering the die by {lowered} costs {cost} Luck token"
                     f"{'s' if cost != 1 else ''}; {who.name} has {who.sheet.luck_tokens}."
                 )
             sheet = replace(who.sheet, luck_tokens=who.sheet.luck_tokens - cost)
-            options = latest.payload.get("options", {})
-            if latest.kind == LUCK_KIND:
-                what, label = "Luck test", "Luck tokens"
-            else:
-                attribute = _attribute(str(options.get("attribute")))
-                what, label = f"{attribute.value} test", _score_label(attribute)
-            embed = render.test_result(moved, who.name, f"{what} after Luck", label)
-            embed.add_field(
-                name="Luck spent",
-                value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}; "
-                f"{sheet.luck_tokens}/{sheet.luck} left",
+            defender = context.defender
+            hurt = None
+            if isinstance(moved, sinew.AttackResult) and isinstance(result, sinew.AttackResult):
+                extra = moved.damage_taken - result.damage_taken  # Luck only ever adds damage
+                if defender is not None and extra > 0:
+                    assert isinstance(defender.sheet, Sheet)
+                    hurt = replace(defender, sheet=sinew.take_damage(defender.sheet, extra).sheet)
+            options = logged.payload.get("options", {})
+            embed = _after_luck_embed(logged.kind, options, moved, who.name, defender, hurt)  # type: ignore[arg-type]
+            render.add_luck_spent(embed, lowered, cost, sheet)
+            roll = Roll(logged.kind, moved, embed, options=options)
+            return LuckApplied(
+                sheet, roll.entry(table, hidden=logged.hidden), hurt.sheet if hurt else None
             )
-            roll = Roll(latest.kind, moved, embed, options=options)
-            return sheet, roll.entry(table, hidden=latest.hidden)
 
         spent = await self.luck_store.spend(
-            campaign,
-            table.channel_id,
-            table.user_id,
-            (TEST_KIND, LUCK_KIND),
-            apply,  # type: ignore[arg-type]
-            roll_id=roll_id,
+            campaign, table.channel_id, table.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
         )
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        result = sinew.TestResult(**logged.payload["result"])
-        view = _test_buttons(
-            logged.id, logged.kind, spent.root_id, result, pressures[-1], hidden=logged.hidden
-        )
-        return logged, view
+        held = spent.character.sheet.luck_tokens  # type: ignore[attr-defined]
+        luck = _luck_buttons(spent.root_id, _logged_result(logged), pressures[-1], held)
+        view = roll_buttons(logged.id, logged.kind, hidden=logged.hidden, extra=luck)
+        collapse = None
+        if spent.defender is not None:
+            before, after = spent.defender
+            if not before.sheet.collapsed and after.sheet.collapsed:  # type: ignore[attr-defined]
+                collapse = render.collapse_announcement(after)  # type: ignore[arg-type]
+        return SpendShown(logged, view, collapse)
 
     # --- odds
 
@@ -593,42 +669,33 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     # --- contests
 
     async def _contest_sides(
-        self,
-        table: Table,
-        campaign: Campaign,
-        *,
-        attribute: str,
-        advantage: bool,
-        disadvantage: bool,
-        character: str | None,
-        vs_score: int | None,
-        vs_user: discord.Member | None,
-        vs_attribute: str | None,
-    ) -> tuple[Contender, Contender, Character[Sheet] | None]:
-        """Return both sides of a contest, and the defending character if it is a player's."""
-        if (vs_score is None) == (vs_user is None):
+        self, table: Table, campaign: Campaign, options: ContestOptions | AttackOptions
+    ) -> tuple[Contender, Contender, Character[Sheet], Character[Sheet] | None]:
+        """Return both sides of a contest, the attacking character, and the defending one if
+        it is a player's."""
+        if (options.vs_score is None) == (options.vs_user is None):
             raise CommandError(
                 "Name the defender once: give `vs_score`, or `vs_user` with `vs_attribute`."
             )
-        attacking = _attribute(attribute)
-        who = await self._own_or_named(table, campaign, character, "roll")
+        attacking = _attribute(options.attribute)
+        who = await self._own_or_named(table, campaign, options.character, "roll")
         attacker = _side(
             who.name,
             _test_score(who.sheet, attacking),
             attacking,
-            advantage,
-            disadvantage,
+            options.advantage,
+            options.disadvantage,
             len(who.sheet.items),
         )
-        if vs_user is None:
-            if vs_attribute is not None:
+        if options.vs_user is None:
+            if options.vs_attribute is not None:
                 raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
-            assert vs_score is not None
-            return attacker, _side("Defender", vs_score, None, False, False), None
-        if vs_attribute is None:
+            assert options.vs_score is not None
+            return attacker, _side(DEFENDER, options.vs_score, None, False, False), who, None
+        if options.vs_attribute is None:
             raise CommandError("With `vs_user`, say which attribute defends: `vs_attribute`.")
-        defending = _attribute(vs_attribute)
-        target = await self.characters.find(campaign, user_id=vs_user.id)
+        defending = _attribute(options.vs_attribute)
+        target = await self.characters.find(campaign, user_id=options.vs_user)
         if target.id == who.id:
             raise CommandError("A character can't oppose itself; name another defender.")
         defender = _side(
@@ -639,7 +706,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             False,
             len(target.sheet.items),
         )
-        return attacker, defender, target
+        return attacker, defender, who, target
 
     @app_commands.command(
         name="opposed", description="Roll under your attribute against a defender"
@@ -658,19 +725,19 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         character: CharacterName | None = None,
         hidden: bool = False,
     ) -> None:
+        defender = vs_user.id if vs_user is not None else None
+        options = ContestOptions(
+            attribute, vs_score, defender, vs_attribute, advantage, disadvantage, character
+        )
+        await self.run_opposed(interaction, options, hidden=hidden)
+
+    async def run_opposed(
+        self, interaction: discord.Interaction, options: ContestOptions, *, hidden: bool = False
+    ) -> None:
+        """Roll an opposed test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
-        attacker, defender, _ = await self._contest_sides(
-            table,
-            campaign,
-            attribute=attribute,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            character=character,
-            vs_score=vs_score,
-            vs_user=vs_user,
-            vs_attribute=vs_attribute,
-        )
+        attacker, defender, who, _ = await self._contest_sides(table, campaign, options)
         result = sinew.opposed(
             self.bot.rng,
             attacker.score,
@@ -682,17 +749,8 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         )
         result = _with_reasons(result, attacker, defender)
         embed = render.opposed(result, attacker.name, defender.name)
-        options = {
-            "attribute": attribute,
-            "vs_score": vs_score,
-            "vs_user": vs_user.id if vs_user is not None else None,
-            "vs_attribute": vs_attribute,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "character": character,
-        }
-        roll = Roll(OPPOSED_KIND, result, embed, options=options)
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+        roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
+        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden)
 
     @app_commands.command(
         name="attack", description="Attack: an opposed roll, then damage and soak"
@@ -726,20 +784,31 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         character: CharacterName | None = None,
         hidden: bool = False,
     ) -> None:
+        defender = vs_user.id if vs_user is not None else None
+        options = AttackOptions(
+            attribute,
+            edge,
+            vs_score,
+            defender,
+            vs_attribute,
+            explosive,
+            armour,
+            advantage,
+            disadvantage,
+            character,
+        )
+        await self.run_attack(interaction, options, hidden=hidden)
+
+    async def run_attack(
+        self, interaction: discord.Interaction, options: AttackOptions, *, hidden: bool = False
+    ) -> None:
+        """Roll an attack, taking the damage from a defending character: the command and its
+        Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
-        chosen_edge = parse_choice(sinew.Edge, edge, "edge")
-        attacker, defender, target = await self._contest_sides(
-            table,
-            campaign,
-            attribute=attribute,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            character=character,
-            vs_score=vs_score,
-            vs_user=vs_user,
-            vs_attribute=vs_attribute,
-        )
+        chosen_edge = parse_choice(sinew.Edge, options.edge, "edge")
+        attacker, defender, who, target = await self._contest_sides(table, campaign, options)
+        armour = options.armour
         if armour is None:
             armour = target.sheet.armour if target is not None else 0
         result = sinew.attack(
@@ -748,88 +817,154 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             defender.score,
             edge=chosen_edge,
             armour=armour,
-            explosive=explosive,
+            explosive=options.explosive,
             attacker_advantage=attacker.advantage,
             attacker_disadvantage=attacker.disadvantage,
             defender_advantage=defender.advantage,
             defender_disadvantage=defender.disadvantage,
         )
         contest = _with_reasons(result.contest, attacker, defender)
-        result = sinew.AttackResult(contest, chosen_edge, armour, explosive)
+        result = sinew.AttackResult(contest, chosen_edge, armour, options.explosive)
         embed = render.attack(result, attacker.name, defender.name)
-        options = {
-            "attribute": attribute,
-            "edge": chosen_edge.value,
-            "vs_score": vs_score,
-            "vs_user": vs_user.id if vs_user is not None else None,
-            "vs_attribute": vs_attribute,
-            "explosive": explosive,
-            "armour": armour,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "character": character,
-        }
-        roll = Roll(ATTACK_KIND, result, embed, options=options)
+        logged_options = options._replace(edge=chosen_edge.value)._asdict()
+        roll = Roll(ATTACK_KIND, result, embed, options=logged_options)
         change = None
         if target is not None and result.damage_taken > 0:
-            collapsed_now: list[bool] = []
-
-            def hurt(sheet: Sheet) -> Sheet:
-                taken = sinew.take_damage(sheet, result.damage_taken)
-                collapsed_now.append(taken.newly_collapsed)
-                return taken.sheet
-
-            def collapse(after: Character[Sheet]) -> discord.Embed | None:
-                return render.collapse_announcement(after) if collapsed_now[-1] else None
-
-            change = StateChange(
-                apply=partial(self.characters.update, target, hurt),
-                show=render.add_defender_stamina,
-                announce=collapse,
-            )
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, change=change)
+            change = _damage_change(self.characters, target, result.damage_taken)
+        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, change)
 
 
-def _can_spend_on(result: sinew.TestResult) -> bool:
-    """Return whether a test shows Luck buttons: failed, not a natural, the die can move."""
-    return not result.success and not result.natural_twenty and result.luck_room > 0
+# What Luck can be spent on: a test, an opposed roll or an attack, as the roll log keeps it.
+Spendable = sinew.TestResult | sinew.OpposedResult | sinew.AttackResult
+DEFENDER = "Defender"  # a contest's defender named only by a score
 
 
-def _tokens_that_turn(result: sinew.TestResult) -> int:
-    """Return the tokens that turn a failed test into a success, or refuse."""
-    needed = sinew.tokens_to_succeed(result)
+@dataclass(frozen=True, slots=True)
+class SpendShown:
+    """A Luck spend ready to show: the roll it logged, its buttons, and what the channel hears
+    (a defending character collapsing under the extra damage)."""
+
+    logged: LoggedRoll
+    view: discord.ui.View | None
+    collapse: discord.Embed | None = None
+
+    async def announce(self, interaction: discord.Interaction) -> None:
+        if self.collapse is not None:
+            await announce(interaction, self.collapse)
+
+
+def _damage_change(
+    characters: CharacterStore[Sheet], target: Character[Sheet], damage: int
+) -> StateChange[Character[Sheet]]:
+    """Return the state change of an attack's hit on a player's character, collapse announced."""
+    collapsed_now: list[bool] = []
+
+    def hurt(sheet: Sheet) -> Sheet:
+        taken = sinew.take_damage(sheet, damage)
+        collapsed_now.append(taken.newly_collapsed)
+        return taken.sheet
+
+    def collapse(after: Character[Sheet]) -> discord.Embed | None:
+        return render.collapse_announcement(after) if collapsed_now[-1] else None
+
+    return StateChange(
+        apply=partial(characters.update, target, hurt),
+        show=render.add_defender_stamina,
+        announce=collapse,
+    )
+
+
+def _logged_result(logged: LoggedRoll) -> Spendable:
+    """Rebuild the result of a roll Luck can be spent on from the roll log."""
+    data = logged.payload["result"]
+    if logged.kind == ATTACK_KIND:
+        return sinew.AttackResult.from_dict(data)
+    if logged.kind == OPPOSED_KIND:
+        return sinew.OpposedResult.from_dict(data)
+    return sinew.TestResult(**data)
+
+
+def _lowered(result: Spendable, tokens: int) -> Spendable:
+    """Return the roll with its roller's die lowered: the test's, or the attacker's."""
+    if isinstance(result, sinew.TestResult):
+        return sinew.spend_luck(result, tokens)
+    return sinew.spend_luck(result, tokens, side=sinew.Side.ATTACKER)
+
+
+def _tokens_needed(result: Spendable) -> int | None:
+    """Return the tokens that turn a test or win a contest (0: it already does; None: can't)."""
+    if isinstance(result, sinew.TestResult):
+        return sinew.tokens_to_succeed(result)
+    return sinew.tokens_to_win(result, sinew.Side.ATTACKER)
+
+
+def _tokens_that_help(result: Spendable) -> int:
+    """Return the tokens that turn a failed test or win a lost contest, or refuse."""
+    needed = _tokens_needed(result)
     if needed == 0:
-        raise RulesError("This test already succeeds: there is no failure for Luck to turn.")
+        raise RulesError("This roll already succeeds: there is no failure for Luck to turn.")
     if needed is None or needed > sinew.Score.LCK.maximum:
-        raise RulesError("Luck can't turn this test into a success: the die can't go that low.")
+        raise RulesError("Luck can't turn this roll into a success: the die can't go that low.")
     return needed
 
 
-def _luck_buttons(root_id: int, result: sinew.TestResult, pressure: int) -> list[LuckButton]:
-    """Return Spend 1 Luck, and Spend N (what turns it) when that is more than 1 and possible."""
-    if not _can_spend_on(result):
+def _after_luck_embed(
+    kind: str,
+    options: dict[str, Any],
+    result: Spendable,
+    roller: str,
+    defender: Character[Sheet] | None,
+    hurt: Character[Sheet] | None,
+) -> discord.Embed:
+    """Show a roll again after a Luck spend, as its command showed it."""
+    if isinstance(result, sinew.TestResult):
+        if kind == LUCK_KIND:
+            what, label = "Luck test", "Luck tokens"
+        else:
+            attribute = _attribute(str(options.get("attribute")))
+            what, label = f"{attribute.value} test", _score_label(attribute)
+        return render.test_result(result, roller, f"{what} after Luck", label)
+    defender_name = defender.name if defender is not None else DEFENDER
+    if isinstance(result, sinew.OpposedResult):
+        return render.opposed(result, roller, defender_name, title="⚔️ Opposed roll after Luck")
+    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck")
+    if defender is not None and result.damage_taken > 0:
+        render.add_defender_stamina(embed, hurt or defender)
+    return embed
+
+
+def _luck_buttons(root_id: int, result: Spendable, pressure: int, held: int) -> list[LuckButton]:
+    """Return the Luck buttons worth showing under a roll its roller can still change.
+
+    Under a failed test or a lost opposed roll: Spend 1 Luck, and Spend N (what turns or wins
+    it) when that is more than 1. Under an attack: each spend that gives a better result (a
+    hit, more damage), among those the roller's ``held`` tokens pay for.
+    """
+    if isinstance(result, sinew.AttackResult):
+        available = min(max(held - sinew.luck_surcharge(pressure), 0), sinew.Score.LCK.maximum)
+        offers = sinew.attack_luck_offers(result, available)[:ATTACK_OFFERS_SHOWN]
+        return [
+            LuckButton(
+                root_id,
+                offer.tokens,
+                render.attack_offer_label(
+                    offer, sinew.luck_cost(offer.tokens, pressure), hit_now=result.hit
+                ),
+            )
+            for offer in offers
+        ]
+    needed = _tokens_needed(result)
+    if needed is None or needed == 0 or needed > sinew.Score.LCK.maximum:
         return []
-    needed = sinew.tokens_to_succeed(result)
-    one = render.luck_button_label(1, sinew.luck_cost(1, pressure), turns=needed == 1)
+    effect = "turns it" if isinstance(result, sinew.TestResult) else "wins it"
+    one = render.luck_button_label(
+        1, sinew.luck_cost(1, pressure), turns=effect if needed == 1 else None
+    )
     buttons = [LuckButton(root_id, 1, one)]
-    if needed is not None and 1 < needed <= sinew.Score.LCK.maximum:
-        label = render.luck_button_label(needed, sinew.luck_cost(needed, pressure), turns=True)
+    if needed > 1:
+        label = render.luck_button_label(needed, sinew.luck_cost(needed, pressure), turns=effect)
         buttons.append(LuckButton(root_id, None, label))
     return buttons
-
-
-def _test_buttons(
-    roll_id: int,
-    kind: str,
-    root_id: int,
-    result: sinew.TestResult,
-    pressure: int,
-    *,
-    hidden: bool,
-) -> discord.ui.View | None:
-    """Return the roll's usual buttons, plus Luck buttons under a public failed test."""
-    luck = [] if hidden else _luck_buttons(root_id, result, pressure)
-    return roll_buttons(roll_id, kind, hidden=hidden, extra=luck)
 
 
 class LuckButton(

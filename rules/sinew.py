@@ -830,6 +830,14 @@ class OpposedResult:
         """Return one side's test."""
         return self.attacker if which is Side.ATTACKER else self.defender
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Mapping[str, object]]) -> OpposedResult:
+        """Rebuild a contest from ``dataclasses.asdict`` of one (as the roll log keeps it)."""
+        return cls(
+            attacker=TestResult(**data["attacker"]),  # type: ignore[arg-type]
+            defender=TestResult(**data["defender"]),  # type: ignore[arg-type]
+        )
+
 
 def opposed(
     rng: Rng,
@@ -891,6 +899,12 @@ class AttackResult:
         object.__setattr__(self, "edge", Edge(self.edge))
         require_whole("Armour", self.armour, ARMOUR_MIN, ARMOUR_MAX)
         _require_flag("Explosive", self.explosive)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> AttackResult:
+        """Rebuild an attack from ``dataclasses.asdict`` of one (as the roll log keeps it)."""
+        contest = OpposedResult.from_dict(data["contest"])  # type: ignore[arg-type]
+        return cls(contest, Edge(data["edge"]), data["armour"], data["explosive"])  # type: ignore[arg-type]
 
     @property
     def hit(self) -> bool:
@@ -1033,10 +1047,10 @@ def tokens_to_succeed(result: TestResult) -> int | None:
 def tokens_to_win(result: OpposedResult | AttackResult, side: Side) -> int | None:
     """Return the fewest tokens ``side`` spends on its own die to win (0 if it wins already).
 
-    None when no spend can make it win.
+    None when no spend can make it win (one spend is at most the largest Luck cap).
     """
     contest = result.contest if isinstance(result, AttackResult) else result
-    for tokens in range(contest.side(side).luck_room + 1):
+    for tokens in range(min(contest.side(side).luck_room, Score.LCK.maximum) + 1):
         moved = contest if tokens == 0 else spend_luck(contest, tokens, side=side)
         if moved.winner is side:
             return tokens

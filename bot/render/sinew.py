@@ -15,6 +15,7 @@ from rules.sinew import (
     LUCK_SURCHARGE_STEP,
     AttackResult,
     LuckOdds,
+    LuckOffer,
     Mode,
     OpposedOdds,
     OpposedResult,
@@ -26,8 +27,10 @@ from rules.sinew import (
 )
 
 __all__ = [
+    "add_luck_spent",
     "advanced",
     "attack",
+    "attack_offer_label",
     "character_sheet",
     "collapse_announcement",
     "health",
@@ -202,9 +205,11 @@ def opposed(
     return embed
 
 
-def attack(result: AttackResult, attacker: str, defender: str) -> discord.Embed:
+def attack(
+    result: AttackResult, attacker: str, defender: str, title: str = "🗡️ Attack"
+) -> discord.Embed:
     """Show an attack: the opposed roll, then damage, soak and damage taken."""
-    embed = opposed(result.contest, attacker, defender, title="🗡️ Attack")
+    embed = opposed(result.contest, attacker, defender, title=title)
     if result.hit:
         parts = [f"{result.base_damage} ({result.edge.value} edge)"]
         if result.extra_damage:
@@ -318,8 +323,8 @@ def items(character: Character[Sheet], change: str | None = None) -> discord.Emb
 @describe.register
 def _(error: NoRollToSpendOn) -> str:
     return (
-        "Luck is spent on your latest roll here, and it must be a Sinew & Steel "
-        "test (`/sinew test` or `/sinew luck test`) of this campaign."
+        "Luck is spent on your latest roll here, and it must be a Sinew & Steel test, "
+        "opposed roll or attack of this campaign."
     )
 
 
@@ -331,9 +336,29 @@ def _(error: RollSuperseded) -> str:
     )
 
 
-def luck_button_label(tokens: int, cost: int, *, turns: bool) -> str:
-    """Label a Luck button: how far it lowers the die, what it costs, and if it turns the test."""
-    label = f"Spend {tokens}" + (" (turns it)" if turns else " Luck")
-    if cost != tokens:
-        label += f" · costs {cost} at Pressure {LUCK_SURCHARGE_STEP}+"
-    return label
+def _surcharge_note(tokens: int, cost: int) -> str:
+    return f" · costs {cost} at Pressure {LUCK_SURCHARGE_STEP}+" if cost != tokens else ""
+
+
+def luck_button_label(tokens: int, cost: int, *, turns: str | None = None) -> str:
+    """Label a Luck button: how far it lowers the die, what it costs, and what it does
+    (``turns``: "turns it" under a test, "wins it" under an opposed roll)."""
+    label = f"Spend {tokens}" + (f" ({turns})" if turns else " Luck")
+    return label + _surcharge_note(tokens, cost)
+
+
+def attack_offer_label(offer: LuckOffer, cost: int, *, hit_now: bool) -> str:
+    """Label a Luck button under an attack: the spend and what it makes of the attack."""
+    effect = f"{offer.damage_taken} damage"
+    if not hit_now:
+        effect = f"hit, {effect}"
+    return f"Spend {offer.tokens} → {effect}" + _surcharge_note(offer.tokens, cost)
+
+
+def add_luck_spent(embed: discord.Embed, lowered: int, cost: int, sheet: Sheet) -> None:
+    """Add what a Luck spend did and cost to the roll's embed."""
+    embed.add_field(
+        name="Luck spent",
+        value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}; "
+        f"{sheet.luck_tokens}/{sheet.luck} left",
+    )

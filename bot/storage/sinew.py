@@ -14,7 +14,16 @@ from bot.storage.tracks import read_track, track_spec
 from rules.sheets import SheetCodec
 from rules.sinew import PRESSURE
 
-__all__ = ["LuckSpend", "LuckStore", "NoRollToSpendOn", "RollSuperseded", "luck_root"]
+__all__ = [
+    "DEFENDER_OPTION",
+    "LuckApplied",
+    "LuckContext",
+    "LuckSpend",
+    "LuckStore",
+    "NoRollToSpendOn",
+    "RollSuperseded",
+    "luck_root",
+]
 
 # In the payload of a roll logged by a Luck spend: the id of the roll first spent on, so every
 # step of one roll's spends names the same roll (its buttons keep working step after step).
@@ -40,12 +49,37 @@ class RollSuperseded(StorageError):
 
 
 @dataclass(frozen=True, slots=True)
+class LuckContext:
+    """What a spend reads in its transaction: the roll, whose Luck pays, and the defender."""
+
+    roll: LoggedRoll
+    roller: Character[object]
+    pressure: int  # the paying character's Pressure step (a surcharge at 4+)
+    defender: Character[object] | None  # a player's character defending a contest, if any
+
+
+@dataclass(frozen=True, slots=True)
+class LuckApplied:
+    """What a spend writes: the payer's sheet, the new roll, and a changed defender's sheet."""
+
+    sheet: object
+    entry: RollEntry
+    defender_sheet: object | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LuckSpend:
-    """A spend as stored: the character after paying, the new roll's id, the roll spent on."""
+    """A spend as stored: the character after paying, the new roll's id, the roll spent on,
+    and the defender before and after when the spend changed it (more damage taken)."""
 
     character: Character[object]
     roll_id: int
     root_id: int
+    defender: tuple[Character[object], Character[object]] | None = None
+
+
+# The option under which a contest logs its defending player (see `/sinew opposed`).
+DEFENDER_OPTION = "vs_user"
 
 
 class LuckStore:
@@ -61,16 +95,18 @@ class LuckStore:
         channel_id: int,
         user_id: int,
         kinds: tuple[str, ...],
-        apply: Callable[[LoggedRoll, Character[object], int], tuple[object, RollEntry]],
+        apply: Callable[[LuckContext], LuckApplied],
         *,
         roll_id: int | None = None,
     ) -> LuckSpend:
-        """Apply ``apply(latest roll, character, pressure)`` → (new sheet, new roll entry).
+        """Apply ``apply(context)`` to the user's latest roll and write what it returns.
 
         The latest roll must be the user's latest in the channel and of one of ``kinds``; the
-        character is the one the roll named in its options, else the user's own. ``apply``
-        may raise RulesError: then nothing is written. With ``roll_id`` (a button under a roll),
-        the latest roll must still be that roll or a Luck spend on it, else RollSuperseded.
+        paying character is the one the roll named in its options, else the user's own; the
+        defender is the character of the player the roll's options name as ``vs_user``.
+        ``apply`` may raise RulesError: then nothing is written. With ``roll_id`` (a button
+        under a roll), the latest roll must still be that roll or a Luck spend on it, else
+        RollSuperseded.
         """
         async with self._database.transaction() as connection:
             latest = await latest_roll(connection, channel_id, user_id)
@@ -81,15 +117,24 @@ class LuckStore:
             root = luck_root(latest)
             if roll_id is not None and root != roll_id:
                 raise RollSuperseded(roll_id)
-            name = latest.payload.get("options", {}).get("character")
+            options = latest.payload.get("options", {})
+            name = options.get("character")
             before = await self._characters.find_in(
                 connection, campaign, user_id=None if name else user_id, name=name
             )
+            defending = options.get(DEFENDER_OPTION)
+            defender = None
+            if isinstance(defending, int):
+                defender = await self._characters.find_in(connection, campaign, user_id=defending)
             spec = track_spec(campaign, PRESSURE.name, on_character=True)
             pressure = await read_track(connection, campaign.id, spec, before.id)
-            sheet, entry = apply(latest, before, pressure)
-            after = replace(before, sheet=sheet)
+            applied = apply(LuckContext(latest, before, pressure, defender))
+            after = replace(before, sheet=applied.sheet)
             await self._characters.save_in(connection, after)
-            entry = replace(entry, payload={**entry.payload, LUCK_ROOT: root})
+            changed = None
+            if defender is not None and applied.defender_sheet is not None:
+                changed = (defender, replace(defender, sheet=applied.defender_sheet))
+                await self._characters.save_in(connection, changed[1])
+            entry = replace(applied.entry, payload={**applied.entry.payload, LUCK_ROOT: root})
             new_id = await insert_roll(connection, entry)
-        return LuckSpend(after, new_id, root)
+        return LuckSpend(after, new_id, root, changed)

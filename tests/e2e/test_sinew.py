@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.client import DiceBot
@@ -395,7 +396,8 @@ async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
     assert fields["Vex's Stamina"].startswith(f"{after}/9")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == after
     logged = await dicebot.storage.rolls.get(1)
-    assert logged.kind == "sinew.attack" and logged.payload["options"]["armour"] == 1
+    assert logged.kind == "sinew.attack" and logged.payload["result"]["armour"] == 1
+    assert logged.payload["options"]["armour"] is None  # Roll again reads the armour anew
 
 
 async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
@@ -611,3 +613,181 @@ async def test_luck_buttons_at_pressure_four_show_and_charge_the_surcharge(
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
     assert pressed.embeds[0]["title"].startswith("✅ Success")
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 6
+
+
+# --- Luck on opposed rolls and attacks, on hidden rolls; Roll again on contests
+
+
+def contest_seed(
+    predicate: Callable[[sinew.OpposedResult], bool], attacker: int, defender: int
+) -> int:
+    """Find a seed whose first contest of ``attacker`` against ``defender`` satisfies it."""
+    for seed in range(10_000):
+        if predicate(sinew.opposed(new_rng(seed), attacker, defender)):
+            return seed
+    raise AssertionError("no seed found")
+
+
+async def test_ruling_sinew_luck_wins_a_lost_opposed_roll_by_button(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # STR 12
+    # The defender (11) fails and the attacker fails by 2-5: succeeding is winning.
+    seed = contest_seed(lambda r: r.defender.roll > 11 and 14 <= r.attacker.roll <= 17, 12, 11)
+    die = sinew.opposed(new_rng(seed), 12, 11).attacker.roll
+    needed = die - 12
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke(
+        "sinew opposed", {"attribute": "str", "vs_score": 11}, user="player"
+    )
+    assert reply.embeds[0]["description"].startswith("**Defender wins**")
+    assert reply.message.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert labels(reply) == ["Spend 1 Luck", f"Spend {needed} (wins it)"]
+    pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
+    embed = pressed.embeds[0]
+    assert embed["title"].startswith("⚔️ Opposed roll after Luck · Brakka vs Defender")
+    assert embed["description"].startswith("**Brakka wins**: the attacker succeeded")
+    assert f"Roll {die} − {needed} Luck" in embed["fields"][0]["value"]
+    assert pressed.message.custom_ids() == ["roll:again:2"]  # won: nothing left to buy
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.kind == "sinew.opposed" and logged.payload["luck_of"] == 1
+
+
+async def won_attack_on_vex(fake: FakeDiscord, bot: DiceBot, margin: int) -> Reply:
+    """Brakka (STR 12) hits Vex (REF 10, armour 3, STA 9) by ``margin``: 2 damage, soak 3."""
+    await start_sinew(fake)
+    await create(fake, "Brakka")
+    await create(fake, "Vex", TOUGH, user="gm", armour=3)
+    die = 12 - margin
+    bot.rng = new_rng(
+        contest_seed(lambda r: r.defender.roll > 10 and r.attacker.roll == die, 12, 10)
+    )
+    return await fake.invoke(
+        "sinew attack",
+        {
+            "attribute": "str",
+            "edge": "standard",
+            "vs_user": fake.users["gm"],
+            "vs_attribute": "ref",
+        },
+        user="player",
+    )
+
+
+async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defender(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await won_attack_on_vex(fake_discord, dicebot, margin=2)
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    assert "**Damage taken: 0**" in fields["Damage"] and "Vex's Stamina" not in fields
+    # By hand: margin 8 (6 tokens) cuts soak to 1 → 1 taken; margin 11 (9 tokens) adds +1
+    # damage → 3 - 1 = 2. Margin 4 cuts soak to 2, still 0 taken: not worth offering.
+    assert labels(reply) == ["Spend 6 → 1 damage", "Spend 9 → 2 damage"]
+    assert reply.message.custom_ids() == ["roll:again:1", "sinew:luck:1:6", "sinew:luck:1:9"]
+    pressed = await fake_discord.click(reply, "sinew:luck:1:9", user="player")
+    embed = pressed.embeds[0]
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert embed["title"].startswith("🗡️ Attack after Luck · Brakka vs Vex")
+    assert (
+        "**Damage taken: 2**" in fields["Damage"]
+        and "+1 (natural 1 or margin over 10)" in fields["Damage"]
+    )
+    assert fields["Vex's Stamina"] == "7/9"
+    assert fields["Luck spent"] == "−9 on the die for 9 tokens; 1/10 left"
+    assert pressed.message.custom_ids() == ["roll:again:2"]  # the die is at 1
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 7
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 1
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+
+
+async def test_luck_spent_by_command_on_an_attack_can_collapse_the_defender(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await won_attack_on_vex(fake_discord, dicebot, margin=2)
+    await fake_discord.invoke("sinew damage", {"character": "Vex", "amount": 7}, user="gm")
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    spent = await fake_discord.invoke("sinew luck spend", {"tokens": 9}, user="player")
+    assert not spent.ephemeral and spent.embeds[0]["title"].startswith("🗡️ Attack after Luck")
+    fields = {field["name"]: field["value"] for field in spent.embeds[0]["fields"]}
+    assert fields["Vex's Stamina"] == "0/9 · **collapsed**"
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "💀 Vex collapses!"
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 0
+    assert reply.message.custom_ids() == ["roll:again:1", "sinew:luck:1:6", "sinew:luck:1:9"]
+
+
+async def test_missed_attack_offers_the_hit_only_when_the_tokens_pay_for_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    # The attacker (12) rolls 15 and the defender (10) fails: 3 tokens make a hit for 1 (light
+    # edge, no armour); the +1 past margin 10 needs 14 tokens, more than Brakka's 10.
+    seed = contest_seed(lambda r: r.defender.roll > 10 and r.attacker.roll == 15, 12, 10)
+    dicebot.rng = new_rng(seed)
+    options = {"attribute": "str", "edge": "light", "vs_score": 10}
+    reply = await fake_discord.invoke("sinew attack", options, user="player")
+    assert reply.embeds[0]["fields"][-1]["value"] == "Miss: no damage."
+    assert labels(reply) == ["Spend 3 → hit, 1 damage"]
+    brakka = await character(fake_discord, dicebot, "Brakka")
+    await store(dicebot).update(brakka, lambda sheet: replace(sheet, luck_tokens=2))
+    dicebot.rng = new_rng(seed)  # Roll again repeats the attack: the same dice
+    again = await fake_discord.click(reply, "roll:again:1", user="player")
+    assert again.embeds[0]["fields"][-1]["value"] == "Miss: no damage."
+    assert again.message.custom_ids() == ["roll:again:2"]  # 2 tokens can't buy the hit
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.kind == "sinew.attack" and logged.payload["options"]["vs_score"] == 10
+
+
+async def test_spend_on_a_hidden_test_for_a_player_by_the_gm_button(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    dicebot.rng = new_rng(seed_where(lambda r: not r.natural_twenty and 14 <= r.roll <= 17, 12))
+    options = {"attribute": "str", "character": "Brakka", "hidden": True}
+    reply = await fake_discord.invoke("sinew test", options, user="gm")
+    assert reply.ephemeral
+    assert reply.message.custom_ids() == ["roll:reveal:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="gm")
+    assert pressed.embeds[0]["footer"]["text"].startswith("Hidden roll #2: only you see it.")
+    assert pressed.message.custom_ids()[0] == "roll:reveal:2"
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
+    assert (await dicebot.storage.rolls.get(2)).hidden
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+
+
+async def test_concurrent_luck_spends_on_an_attack_hurt_the_defender_once_per_step(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await won_attack_on_vex(fake_discord, dicebot, margin=1)  # die 11: room for 10 tokens
+    replies = await asyncio.gather(
+        *(fake_discord.send("sinew luck spend", {"tokens": 1}, user="player") for _ in range(12))
+    )
+    await fake_discord.wait_answered(replies)
+    assert sum(not reply.ephemeral for reply in replies) == 10
+    # By hand: the die ends at 1, margin 11: damage 2 + 1, soak 3 - 2 = 1, so 2 taken in all.
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 9 - 2
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 0
+    last = await dicebot.storage.rolls.get(11)
+    assert last.payload["result"]["contest"]["attacker"]["shift"] == 10
+
+
+async def test_roll_again_repeats_a_luck_test_and_an_opposed_roll(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    luck = await fake_discord.invoke("sinew luck test", {"advantage": True}, user="player")
+    again = await fake_discord.click(luck, "roll:again:1", user="player")
+    assert again.embeds[0]["title"].endswith("Brakka: Luck test")
+    assert (await dicebot.storage.rolls.get(2)).payload["options"]["advantage"] is True
+    options = {"attribute": "str", "vs_user": fake_discord.users["gm"], "vs_attribute": "ref"}
+    await create(fake_discord, "Vex", TOUGH, user="gm")
+    opposed = await fake_discord.invoke("sinew opposed", options, user="player")
+    repeated = await fake_discord.click(opposed, "roll:again:3", user="player")
+    assert repeated.embeds[0]["title"].startswith("⚔️ Opposed roll · Brakka vs Vex")
+    refused = await fake_discord.click(opposed, "roll:again:3", user="gm")
+    assert refused.ephemeral

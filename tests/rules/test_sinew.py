@@ -9,6 +9,7 @@ collect them.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import subprocess
@@ -624,6 +625,23 @@ def test_ruling_sinew_defender_may_spend_on_their_own_die() -> None:
     assert (held.defender.roll, held.winner, held.attacker) == (3, Side.DEFENDER, contest.attacker)
     assert sinew.tokens_to_win(OpposedResult(_test_result(12, 1), _test_result(10, 20)),
                                Side.DEFENDER) is None  # fmt: skip
+
+
+def test_contests_rebuild_from_their_logged_form() -> None:
+    """The roll log keeps ``dataclasses.asdict`` of a result; a Luck spend rebuilds it."""
+    shifted = sinew.spend_luck(_attack((14, 8), (10, 15), armour=3), 2, side=Side.ATTACKER)
+    logged = json.loads(json.dumps(dataclasses.asdict(shifted)))
+    rebuilt = sinew.AttackResult.from_dict(logged)
+    assert rebuilt == shifted and (rebuilt.margin, rebuilt.damage_taken) == (8, 1)
+    assert OpposedResult.from_dict(logged["contest"]) == shifted.contest
+
+
+def test_tokens_to_win_stops_at_the_most_one_spend_can_pay() -> None:
+    # Score 2 rolling 19 needs 17 tokens (the die has room for 18); no cap is above 16.
+    lost = OpposedResult(_test_result(2, 19), _test_result(10, 15))
+    assert sinew.tokens_to_win(lost, Side.ATTACKER) is None
+    near = OpposedResult(_test_result(3, 19), _test_result(10, 15))
+    assert sinew.tokens_to_win(near, Side.ATTACKER) == 16
 
 
 def test_spend_luck_needs_a_side_only_for_contests() -> None:
