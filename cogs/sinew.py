@@ -353,9 +353,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         change: StateChange[Character[Sheet]] | None = None,
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
-        pressure = await self.storage.tracks.value(
-            campaign, sinew.PRESSURE.name, character_id=who.id
-        )
+        pressure = await self.luck_store.pressure(campaign, who.id)
         result: Spendable = roll.result  # type: ignore[assignment]
 
         def luck_buttons(roll_id: int) -> list[discord.ui.Item[discord.ui.View]]:

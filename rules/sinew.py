@@ -405,6 +405,7 @@ class Sheet:
             allowed, each counts towards the carry limit.
         build_points: Unspent build points from milestones.
         boons: Narrative gifts, free text.
+        rite_used: A cleansing rite was tried this downtime (a thorough rest renews it).
     """
 
     strength: int
@@ -419,6 +420,7 @@ class Sheet:
     items: tuple[str, ...] = ()
     build_points: int = 0
     boons: tuple[str, ...] = ()
+    rite_used: bool = False
 
     def __post_init__(self) -> None:
         for score in Score:
@@ -438,6 +440,7 @@ class Sheet:
         object.__setattr__(
             self, "boons", _require_texts("Boons", self.boons, BOON_TEXT_MAX, BOONS_MAX)
         )
+        _require_flag("Rite used", self.rite_used)
 
     def score(self, which: Score) -> int:
         """Return the value of one score."""
@@ -1156,8 +1159,10 @@ def rest(sheet: Sheet, kind: Rest) -> RestResult:
     luck, stamina = REST_GAINS[kind]
     tokens = min(sheet.luck_tokens + luck, sheet.luck)
     current = min(sheet.current_stamina + stamina, sheet.stamina)
+    # Thorough care is the downtime that renews the cleansing rite (rules.sinew_pressure).
+    rite_used = sheet.rite_used and kind is not Rest.THOROUGH
     return RestResult(
-        sheet=replace(sheet, luck_tokens=tokens, current_stamina=current),
+        sheet=replace(sheet, luck_tokens=tokens, current_stamina=current, rite_used=rite_used),
         kind=kind,
         luck_gained=tokens - sheet.luck_tokens,
         stamina_gained=current - sheet.current_stamina,

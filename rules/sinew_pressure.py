@@ -15,14 +15,14 @@ pure: dice come from an injected generator.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
 from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.randomness import Rng, roll_dice
-from rules.sinew import PRESSURE_MAX, Score
+from rules.sinew import PRESSURE_MAX, Score, Sheet
 from rules.tables import require_keys, require_table
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "require_pressure_to_purge",
     "roll_crisis",
     "sacrifice",
+    "start_rite",
 ]
 
 # --- Constants (RULINGS.md "Sinew & Steel"); (house) marks our own defaults
@@ -174,15 +175,32 @@ def require_pressure_to_purge(before: int) -> None:
         raise RulesError("Pressure is already 0: there is nothing to purge.")
 
 
-def sacrifice(scores: Mapping[Score, int], attribute: Score) -> int:
-    """Return the attribute's value after a sacrifice (-1), refusing to pass its lower rail."""
-    lowered = scores[attribute] - 1
+def sacrifice(sheet: Sheet, attribute: Score) -> Sheet:
+    """Return the sheet with ``attribute`` 1 lower (a sacrifice), refusing to pass its rail.
+
+    Lowering LCK lowers the token cap too: tokens above the new cap are lost.
+    """
+    lowered = sheet.score(attribute) - 1
     if lowered < attribute.minimum:
         raise RulesError(
-            f"{attribute.value} is {scores[attribute]}, its lowest: a sacrifice can't take it "
-            f"below {attribute.minimum}. Choose another attribute."
+            f"{attribute.value} is {sheet.score(attribute)}, its lowest: a sacrifice can't take "
+            f"it below {attribute.minimum}. Choose another attribute."
         )
-    return lowered
+    changes: dict[str, int] = {attribute.field: lowered}
+    if attribute is Score.LCK:
+        changes["luck_tokens"] = min(sheet.luck_tokens, lowered)
+    if attribute is Score.STA:
+        changes["current_stamina"] = min(sheet.current_stamina, lowered)
+    return replace(sheet, **changes)  # type: ignore[arg-type]
+
+
+def start_rite(sheet: Sheet) -> Sheet:
+    """Return the sheet with this downtime's cleansing rite used, or refuse a second one."""
+    if sheet.rite_used:
+        raise RulesError(
+            "The cleansing rite was already tried this downtime; a thorough rest renews it."
+        )
+    return replace(sheet, rite_used=True)
 
 
 # --- Texts (data/sinew)

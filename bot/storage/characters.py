@@ -126,7 +126,14 @@ class CharacterStore(Generic[S]):
 
     async def all(self, campaign: Campaign) -> list[Character[S]]:
         """List the campaign's characters by name."""
-        rows = await self._database.fetch_all(
+        return await self.all_in(self._database.reader, campaign)
+
+    async def all_in(
+        self, connection: aiosqlite.Connection, campaign: Campaign
+    ) -> list[Character[S]]:
+        """List the campaign's characters by name, on the caller's connection (transaction)."""
+        rows = await fetch_all(
+            connection,
             f"SELECT {_COLUMNS} FROM characters WHERE campaign_id = ? ORDER BY name",
             (campaign.id,),
         )

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import aiosqlite
+
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, CharacterStore
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
-from bot.storage.tracks import read_track, track_spec
+from bot.storage.tracks import change_track, read_track, track_spec
 from rules.sheets import SheetCodec
 from rules.sinew import PRESSURE
 
@@ -21,6 +23,10 @@ __all__ = [
     "LuckSpend",
     "LuckStore",
     "NoRollToSpendOn",
+    "PressureRead",
+    "PressureStore",
+    "PressureWrite",
+    "PressureWritten",
     "RollSuperseded",
     "luck_root",
 ]
@@ -82,12 +88,29 @@ class LuckSpend:
 DEFENDER_OPTION = "vs_user"
 
 
+async def _luck_pressure(
+    connection: aiosqlite.Connection, campaign: Campaign, character_id: int
+) -> int:
+    """Return the Pressure that prices a character's Luck: its own or the party's, the higher
+    (house: the party's track weighs on every member)."""
+    mine = track_spec(campaign, PRESSURE.name, on_character=True)
+    party = track_spec(campaign, PRESSURE.name, on_character=False)
+    return max(
+        await read_track(connection, campaign.id, mine, character_id),
+        await read_track(connection, campaign.id, party),
+    )
+
+
 class LuckStore:
     """Spend Luck on a roller's latest roll in a channel, in one transaction."""
 
     def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
         self._database = database
         self._characters: CharacterStore[object] = CharacterStore(database, codec)
+
+    async def pressure(self, campaign: Campaign, character_id: int) -> int:
+        """Return the Pressure step that prices this character's Luck spends now."""
+        return await _luck_pressure(self._database.reader, campaign, character_id)
 
     async def spend(
         self,
@@ -126,8 +149,7 @@ class LuckStore:
             defender = None
             if isinstance(defending, int):
                 defender = await self._characters.find_in(connection, campaign, user_id=defending)
-            spec = track_spec(campaign, PRESSURE.name, on_character=True)
-            pressure = await read_track(connection, campaign.id, spec, before.id)
+            pressure = await _luck_pressure(connection, campaign, before.id)
             applied = apply(LuckContext(latest, before, pressure, defender))
             after = replace(before, sheet=applied.sheet)
             await self._characters.save_in(connection, after)
@@ -138,3 +160,82 @@ class LuckStore:
             entry = replace(applied.entry, payload={**applied.entry.payload, LUCK_ROOT: root})
             new_id = await insert_roll(connection, entry)
         return LuckSpend(after, new_id, root, changed)
+
+
+@dataclass(frozen=True, slots=True)
+class PressureRead:
+    """What a Pressure change reads in its transaction.
+
+    ``value`` is the track's step now; ``owner`` its character (None: the party's track);
+    ``characters`` every character of the campaign (a party Crisis strikes them all).
+    """
+
+    value: int
+    owner: Character[object] | None
+    characters: tuple[Character[object], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PressureWrite:
+    """What a Pressure change writes: the track's new step, changed characters, roll entries."""
+
+    after: int
+    characters: tuple[Character[object], ...] = ()
+    entries: tuple[RollEntry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PressureWritten:
+    """A stored Pressure change: what was read, what was written, and the new rolls' ids."""
+
+    read: PressureRead
+    write: PressureWrite
+    roll_ids: tuple[int, ...]
+
+
+class PressureStore:
+    """Change a Pressure track (and what its Crisis does) in one transaction."""
+
+    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+        self._database = database
+        self._characters: CharacterStore[object] = CharacterStore(database, codec)
+
+    async def change(
+        self,
+        campaign: Campaign,
+        decide: Callable[[PressureRead], PressureWrite],
+        *,
+        character_id: int | None = None,
+    ) -> PressureWritten:
+        """Read the track (the party's, or ``character_id``'s), ``decide``, write it all.
+
+        ``decide`` applies the pure rules (it may roll a test or the Crisis die, and may raise
+        RulesError: then nothing is written). Concurrent changes of one track run one after
+        another, so none is lost and each crossing of 5 fires one Crisis.
+        """
+        spec = track_spec(campaign, PRESSURE.name, on_character=character_id is not None)
+        async with self._database.transaction() as connection:
+            value = await read_track(connection, campaign.id, spec, character_id)
+            characters = tuple(await self._characters.all_in(connection, campaign))
+            owner = None
+            if character_id is not None:
+                owner = next(c for c in characters if c.id == character_id)
+            read = PressureRead(value, owner, characters)
+            write = decide(read)
+            if write.after != value:
+                await change_track(connection, campaign.id, spec, write.after - value, character_id)
+            for character in write.characters:
+                await self._characters.save_in(connection, character)
+            roll_ids = tuple([await insert_roll(connection, entry) for entry in write.entries])
+        return PressureWritten(read, write, roll_ids)
+
+    async def values(self, campaign: Campaign) -> tuple[int, dict[int, int]]:
+        """Return the party's Pressure and each character's (by id; absent: never changed, 0)."""
+        rows = await self._database.fetch_all(
+            "SELECT character_id, value FROM tracks WHERE campaign_id = ? AND name = ?",
+            (campaign.id, PRESSURE.name),
+        )
+        party = next((row["value"] for row in rows if row["character_id"] is None), PRESSURE.start)
+        return party, {
+            row["character_id"]: row["value"] for row in rows if row["character_id"] is not None
+        }

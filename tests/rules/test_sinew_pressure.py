@@ -23,6 +23,7 @@ from rules.sinew_pressure import (
     require_pressure_to_purge,
     roll_crisis,
     sacrifice,
+    start_rite,
 )
 
 
@@ -132,10 +133,26 @@ def test_crisis_roll_rejects_impossible_faces() -> None:
 
 
 def test_ruling_sinew_sacrifice_lowers_an_attribute_within_the_rails() -> None:
-    scores = {Score.STR: 12, Score.REF: 6}
-    assert sacrifice(scores, Score.STR) == 11
-    with pytest.raises(RulesError, match="REF is 6, its lowest"):
-        sacrifice(scores, Score.REF)
+    # STR 12, REF 11, INT 7, EMP 7, LCK 10, STA 5 (balanced).
+    sheet = sinew.create_sheet(strength=12, reflex=11, intellect=7, empathy=7, luck=10, stamina=5)
+    assert sacrifice(sheet, Score.STR).strength == 11
+    poorer = sacrifice(sheet, Score.LCK)
+    assert (poorer.luck, poorer.luck_tokens) == (9, 9)  # the token over the new cap is lost
+    worn = sacrifice(sacrifice(sheet, Score.INT), Score.STA)
+    assert (worn.intellect, worn.stamina, worn.current_stamina) == (6, 4, 4)
+    with pytest.raises(RulesError, match="INT is 6, its lowest"):
+        sacrifice(worn, Score.INT)
+
+
+def test_ruling_sinew_rite_once_per_downtime_renewed_by_thorough_rest() -> None:
+    sheet = sinew.create_sheet(strength=12, reflex=11, intellect=7, empathy=7, luck=10, stamina=5)
+    used = start_rite(sheet)
+    assert used.rite_used
+    with pytest.raises(RulesError, match="already tried this downtime"):
+        start_rite(used)
+    assert sinew.rest(used, sinew.Rest.SHORT).sheet.rite_used
+    assert sinew.rest(used, sinew.Rest.CALM).sheet.rite_used
+    assert not sinew.rest(used, sinew.Rest.THOROUGH).sheet.rite_used
 
 
 def test_purging_needs_pressure() -> None:
