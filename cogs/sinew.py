@@ -15,17 +15,29 @@ from discord.ext import commands
 
 from bot.buttons import RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
+from bot.data_tables import load_table
 from bot.errors import CommandError
 from bot.options import HIDDEN_HELP, choices_of
 from bot.publish import Roll, StateChange, announce, publish_roll, set_roll_footer, show_roll
 from bot.render import sinew as render
+from bot.render import sinew_pressure as render_pressure
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, CharacterStore, LoggedRoll, Storage
 from bot.storage.errors import RollNotFound
-from bot.storage.sinew import DEFENDER_OPTION, LuckApplied, LuckContext, LuckStore, RollSuperseded
+from bot.storage.sinew import (
+    DEFENDER_OPTION,
+    LuckApplied,
+    LuckContext,
+    LuckStore,
+    PressureRead,
+    PressureStore,
+    PressureWrite,
+    RollSuperseded,
+)
 from bot.table import Table
-from rules import sinew
+from rules import sinew, sinew_pressure
+from rules.campaigns import Skin
 from rules.choices import parse_choice
 from rules.errors import RulesError
 from rules.systems import System
@@ -34,6 +46,7 @@ CHARACTER_NAME_MAX = 60
 SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
 TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
 OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
+TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisis"
 SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
 ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
 
@@ -41,6 +54,7 @@ CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
 TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
 Amount = app_commands.Range[int, 1, sinew.HEALTH_CHANGE_MAX]
+PressureAmount = app_commands.Range[int, 1, sinew_pressure.AMOUNT_MAX]
 Armour = app_commands.Range[int, sinew.ARMOUR_MIN, sinew.ARMOUR_MAX]
 AttributeScore = app_commands.Range[int, sinew.Score.STR.minimum, sinew.Score.STR.maximum]
 StaminaScore = app_commands.Range[int, sinew.Score.STA.minimum, sinew.Score.STA.maximum]
@@ -182,6 +196,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     character = app_commands.Group(name="character", description="Create and show characters")
     luck = app_commands.Group(name="luck", description="Luck tests")
     item = app_commands.Group(name="item", description="Substantial items carried")
+    pressure = app_commands.Group(
+        name="pressure", description="Pressure: the party's track and each character's (0-5)"
+    )
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
@@ -190,6 +207,15 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             bot.storage.database, sinew.SHEET_CODEC
         )
         self.luck_store = LuckStore(bot.storage.database, sinew.SHEET_CODEC)  # type: ignore[arg-type]
+        self.pressure_store = PressureStore(bot.storage.database, sinew.SHEET_CODEC)  # type: ignore[arg-type]
+        pressure_table = load_table("sinew/pressure.toml", sinew_pressure.parse_pressure_table)
+        self.texts = {
+            skin: render_pressure.Texts(
+                load_table(f"sinew/skins/{skin.value}.toml", sinew_pressure.parse_skin),
+                pressure_table,
+            )
+            for skin in Skin
+        }
         rerollers: dict[str, Callable[[discord.Interaction, Any], Any]] = {
             TEST_KIND: lambda i, options: self.run_test(i, TestOptions(**options)),
             LUCK_KIND: lambda i, options: self.run_luck_test(i, LuckTestOptions(**options)),
@@ -664,6 +690,278 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         found = await self.characters.find(campaign, user_id=table.user_id)
         await interaction.response.send_message(embed=render.items(found), ephemeral=True)
 
+    # --- Pressure
+
+    async def _change_pressure(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        campaign: Campaign,
+        owner: Character[Sheet] | None,
+        decide: Callable[[PressureRead], PressureMove],
+    ) -> PressureShown:
+        """Change a Pressure track in one transaction with what it brings (a test, a Crisis and
+        its Stamina), and announce the change to the channel. Returns what was written."""
+        texts = self.texts[campaign.settings.skin]
+        moves: list[PressureMove] = []
+        struck: list[tuple[Character[Sheet], Character[Sheet]]] = []
+        owner_name = owner.name if owner is not None else render_pressure.PARTY
+
+        def write(read: PressureRead) -> PressureWrite:
+            move = decide(read)
+            moves.append(move)
+            struck.clear()
+            saved = {c.id: c for c in read.characters}  # type: ignore[misc]
+            if move.owner_sheet is not None and read.owner is not None:
+                saved[read.owner.id] = replace(read.owner, sheet=move.owner_sheet)
+            entries = list(move.entries)
+            change = move.change
+            if change is not None and change.crisis is not None:
+                loss = sinew_pressure.crisis_stamina_loss(change.crisis)
+                targets = [saved[read.owner.id]] if read.owner is not None else list(saved.values())
+                for target in targets if loss else []:
+                    hurt = replace(target, sheet=sinew.take_damage(target.sheet, loss).sheet)
+                    struck.append((target, hurt))  # type: ignore[arg-type]
+                    saved[target.id] = hurt
+                embed = render_pressure.crisis_announcement(
+                    owner_name,
+                    change.crisis,
+                    change.after,
+                    texts,
+                    [(b.name, b.sheet.current_stamina, a.sheet.current_stamina) for b, a in struck],
+                )
+                entries.append(Roll(CRISIS_KIND, change.crisis, embed).entry(table, hidden=False))
+            changed_ids = {a.id for _, a in struck}
+            if move.owner_sheet is not None and read.owner is not None:
+                changed_ids.add(read.owner.id)
+            return PressureWrite(
+                after=read.value if change is None else change.after,
+                characters=tuple(saved[i] for i in changed_ids),
+                entries=tuple(entries),
+            )
+
+        written = await self.pressure_store.change(
+            campaign, write, character_id=owner.id if owner is not None else None
+        )
+        move = moves[-1]
+        announcements = []
+        if move.change is not None and move.change.reached != move.change.before:
+            announcements.append(
+                render_pressure.pressure_announcement(owner_name, move.change, texts, move.cause)
+            )
+        crisis_logged = None
+        if move.change is not None and move.change.crisis is not None:
+            crisis_logged = written.roll_ids[-1]
+            crisis = await self.storage.rolls.get(crisis_logged)
+            assert crisis is not None
+            crisis_embed = discord.Embed.from_dict(crisis.payload["embed"])
+            set_roll_footer(crisis_embed, crisis_logged, hidden=False)
+            announcements.append(crisis_embed)
+        announcements.extend(
+            render.collapse_announcement(after)
+            for before, after in struck
+            if not before.sheet.collapsed and after.sheet.collapsed
+        )
+        return PressureShown(move, written.read.value, written.roll_ids, tuple(announcements))
+
+    async def _pressure_owner(
+        self, table: Table, campaign: Campaign, character: str | None
+    ) -> Character[Sheet] | None:
+        """Return the named character, or None for the party's track."""
+        if character is None:
+            return None
+        return await self.characters.find(campaign, name=character)
+
+    @pressure.command(name="add", description="Add Pressure; reaching 5 triggers a Crisis (GM)")
+    @app_commands.describe(
+        amount=f"Points to add, 1–{sinew_pressure.AMOUNT_MAX} (default 1)",
+        character="The character, by name (default: the party's track)",
+    )
+    async def pressure_add(
+        self,
+        interaction: discord.Interaction,
+        amount: PressureAmount = 1,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("add Pressure")
+        owner = await self._pressure_owner(table, campaign, character)
+        lingering = campaign.settings.get(sinew.LINGERING_TAINT)
+        rng = self.bot.rng
+
+        def decide(read: PressureRead) -> PressureMove:
+            return PressureMove(
+                sinew_pressure.add_pressure(rng, read.value, amount, lingering_taint=lingering)
+            )
+
+        shown = await self._change_pressure(interaction, table, campaign, owner, decide)
+        await shown.confirm(interaction)
+
+    @pressure.command(name="remove", description="Remove Pressure, down to 0 (GM)")
+    @app_commands.describe(
+        amount=f"Points to remove, 1–{sinew_pressure.AMOUNT_MAX} (default 1)",
+        character="The character, by name (default: the party's track)",
+    )
+    async def pressure_remove(
+        self,
+        interaction: discord.Interaction,
+        amount: PressureAmount = 1,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("remove Pressure")
+        owner = await self._pressure_owner(table, campaign, character)
+
+        def decide(read: PressureRead) -> PressureMove:
+            sinew_pressure.require_pressure_to_purge(read.value)
+            return PressureMove(sinew_pressure.remove_pressure(read.value, amount))
+
+        shown = await self._change_pressure(interaction, table, campaign, owner, decide)
+        await shown.confirm(interaction)
+
+    @pressure.command(name="show", description="Show the party's and every character's Pressure")
+    async def pressure_show(self, interaction: discord.Interaction) -> None:
+        _, campaign = await self._sinew_table(interaction)
+        party, steps = await self.pressure_store.values(campaign)
+        characters = await self.characters.all(campaign)
+        board = render_pressure.pressure_board(
+            party,
+            [(c.name, steps.get(c.id, sinew.PRESSURE.start)) for c in characters],
+            self.texts[campaign.settings.skin],
+        )
+        await interaction.response.send_message(embed=board, ephemeral=True)
+
+    @app_commands.command(
+        name="tamper", description="Tamper with forces beyond ken: a failed test adds +1 Pressure"
+    )
+    @app_commands.describe(
+        attribute="The attribute to test (LCK rolls under your tokens)", **TEST_HELP
+    )
+    @app_commands.choices(attribute=_attribute_choices())
+    async def tamper(
+        self,
+        interaction: discord.Interaction,
+        attribute: str,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.check_hidden(hidden)
+        which = _attribute(attribute)
+        who = await self._own_or_named(table, campaign, character, "tamper")
+        lingering = campaign.settings.get(sinew.LINGERING_TAINT)
+        options = TestOptions(attribute, advantage, disadvantage, character)._asdict()
+        rng = self.bot.rng
+        texts = self.texts[campaign.settings.skin]
+
+        def decide(read: PressureRead) -> PressureMove:
+            assert read.owner is not None and isinstance(read.owner.sheet, Sheet)
+            result = sinew.attribute_test(
+                rng, read.owner.sheet, which, advantage=advantage, disadvantage=disadvantage
+            )
+            what = f"{which.value} test to tamper"
+            embed = render.test_result(result, who.name, what, _score_label(which))
+            change = None
+            if not result.success:
+                change = sinew_pressure.add_pressure(rng, read.value, 1, lingering_taint=lingering)
+            render.add_pressure_result(embed, change, _step_text(texts, change))
+            entry = Roll(TAMPER_KIND, result, embed, options=options).entry(table, hidden=hidden)
+            cause = f"{who.name} tampered with forces beyond ken, and failed."
+            return PressureMove(change, entries=(entry,), cause=cause)
+
+        shown = await self._change_pressure(interaction, table, campaign, who, decide)
+        await self._show_pressure_roll(interaction, shown, hidden=hidden)
+
+    @app_commands.command(name="purge", description="Shed Pressure in downtime")
+    @app_commands.describe(
+        method="sacrifice (−1 to a score: −1 Pressure), rite (a test: success −1, once per "
+        "downtime) or quest (GM: clears the track)",
+        attribute="Sacrifice: the score to lower; rite: the attribute to test",
+        character="GMs: whose track, by name (quest without it: the party's track)",
+    )
+    @app_commands.choices(
+        method=choices_of(sinew_pressure.PurgeMethod, lambda m: m.value.capitalize()),
+        attribute=_score_choices(),
+    )
+    async def purge(
+        self,
+        interaction: discord.Interaction,
+        method: str,
+        attribute: str | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        chosen = parse_choice(sinew_pressure.PurgeMethod, method, "method")
+        if chosen is sinew_pressure.PurgeMethod.QUEST:
+            table.require_gm("clear Pressure with a story quest")
+            owner = await self._pressure_owner(table, campaign, character)
+
+            def clear(read: PressureRead) -> PressureMove:
+                sinew_pressure.require_pressure_to_purge(read.value)
+                cause = "A story quest is complete: the track is cleared."
+                return PressureMove(
+                    sinew_pressure.remove_pressure(read.value, read.value), cause=cause
+                )
+
+            shown = await self._change_pressure(interaction, table, campaign, owner, clear)
+            await shown.confirm(interaction)
+            return
+        if attribute is None:
+            raise CommandError(f"A {chosen.value} needs `attribute`: {PURGE_ATTRIBUTE[chosen]}.")
+        which = sinew.parse_score(attribute)
+        who = await self._own_or_named(table, campaign, character, "purge")
+        if chosen is sinew_pressure.PurgeMethod.SACRIFICE:
+
+            def burn(read: PressureRead) -> PressureMove:
+                assert read.owner is not None and isinstance(read.owner.sheet, Sheet)
+                sinew_pressure.require_pressure_to_purge(read.value)
+                sheet = sinew_pressure.sacrifice(read.owner.sheet, which)
+                change = sinew_pressure.remove_pressure(read.value, sinew_pressure.PURGE_STEP)
+                before = read.owner.sheet.score(which)
+                cause = f"{who.name} sacrificed 1 {which.value} ({before} → {sheet.score(which)})."
+                return PressureMove(change, owner_sheet=sheet, cause=cause)
+
+            shown = await self._change_pressure(interaction, table, campaign, who, burn)
+            await shown.confirm(interaction)
+            return
+        tested = _attribute(attribute)
+        rng = self.bot.rng
+        texts = self.texts[campaign.settings.skin]
+
+        def rite(read: PressureRead) -> PressureMove:
+            assert read.owner is not None and isinstance(read.owner.sheet, Sheet)
+            sinew_pressure.require_pressure_to_purge(read.value)
+            sheet = sinew_pressure.start_rite(read.owner.sheet)
+            result = sinew.attribute_test(rng, sheet, tested)
+            embed = render.test_result(
+                result, who.name, f"{tested.value} cleansing rite", _score_label(tested)
+            )
+            change = None
+            if result.success:
+                change = sinew_pressure.remove_pressure(read.value, sinew_pressure.PURGE_STEP)
+            render.add_pressure_result(embed, change, _step_text(texts, change))
+            options = {"attribute": tested.value.lower(), "character": character}
+            entry = Roll(RITE_KIND, result, embed, options=options).entry(table, hidden=False)
+            cause = f"{who.name}'s cleansing rite succeeded."
+            return PressureMove(change, owner_sheet=sheet, entries=(entry,), cause=cause)
+
+        shown = await self._change_pressure(interaction, table, campaign, who, rite)
+        await self._show_pressure_roll(interaction, shown, hidden=False)
+
+    async def _show_pressure_roll(
+        self, interaction: discord.Interaction, shown: PressureShown, *, hidden: bool
+    ) -> None:
+        """Show a tamper or rite test to its roller, then announce what it did to Pressure."""
+        roll_id = shown.roll_ids[0]
+        logged = await self.storage.rolls.get(roll_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        view = roll_buttons(roll_id, logged.kind, hidden=hidden)
+        await show_roll(interaction, roll_id, hidden=hidden, embed=embed, view=view)
+        await shown.announce(interaction)
+
     # --- contests
 
     async def _contest_sides(
@@ -830,6 +1128,60 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         if target is not None and result.damage_taken > 0:
             change = _damage_change(self.characters, target, result.damage_taken)
         await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, change)
+
+
+@dataclass(frozen=True, slots=True)
+class PressureMove:
+    """What one command does to a Pressure track, decided from the state read.
+
+    ``change`` None: the track does not move (a passed tamper test, a failed rite).
+    ``owner_sheet``: the track owner's new sheet (a sacrifice, a rite used). ``entries``: the
+    rolls to log with it (the test). ``cause``: why, for the channel.
+    """
+
+    change: sinew_pressure.PressureChange | None
+    owner_sheet: Sheet | None = None
+    entries: tuple[Any, ...] = ()
+    cause: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PressureShown:
+    """A stored Pressure change ready to show: the move, the step before, the rolls logged,
+    and the channel's announcements (the step, a Crisis, collapses)."""
+
+    move: PressureMove
+    before: int
+    roll_ids: tuple[int, ...]
+    announcements: tuple[discord.Embed, ...]
+
+    async def announce(self, interaction: discord.Interaction) -> None:
+        for embed in self.announcements:
+            await announce(interaction, embed)
+
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        """Tell the GM privately what changed; the channel hears it from the announcements."""
+        change = self.move.change
+        assert change is not None
+        text = f"Pressure {change.before} → {change.reached}"
+        if change.crisis is not None:
+            text += f": Crisis! The track resets to {change.after}"
+        await interaction.response.send_message(
+            f"✅ {text}. Announced in the channel.", ephemeral=True
+        )
+        await self.announce(interaction)
+
+
+PURGE_ATTRIBUTE = {
+    sinew_pressure.PurgeMethod.SACRIFICE: "the score to lower by 1",
+    sinew_pressure.PurgeMethod.RITE: "the attribute to test",
+}
+
+
+def _step_text(
+    texts: render_pressure.Texts, change: sinew_pressure.PressureChange | None
+) -> str | None:
+    return None if change is None else texts.step(change.reached)
 
 
 # What Luck can be spent on: a test, an opposed roll or an attack, as the roll log keeps it.

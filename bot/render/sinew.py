@@ -25,9 +25,11 @@ from rules.sinew import (
     TestOdds,
     TestResult,
 )
+from rules.sinew_pressure import PressureChange
 
 __all__ = [
     "add_luck_spent",
+    "add_pressure_result",
     "advanced",
     "attack",
     "attack_offer_label",
@@ -355,10 +357,28 @@ def attack_offer_label(offer: LuckOffer, cost: int, *, hit_now: bool) -> str:
     return f"Spend {offer.tokens} → {effect}" + _surcharge_note(offer.tokens, cost)
 
 
+def add_pressure_result(
+    embed: discord.Embed, change: PressureChange | None, step_text: str | None
+) -> None:
+    """Add what a tamper test or a cleansing rite did to Pressure to its embed."""
+    if change is None:
+        embed.add_field(name="Pressure", value="unchanged", inline=False)
+        return
+    value = f"{change.before} → {change.reached}: {step_text}"
+    if change.crisis is not None:
+        value += f"\n**Crisis!** The track resets to {change.after}."
+    embed.add_field(name="Pressure", value=truncate(value, FIELD_LIMIT), inline=False)
+
+
 def add_luck_spent(embed: discord.Embed, lowered: int, cost: int, sheet: Sheet) -> None:
     """Add what a Luck spend did and cost to the roll's embed."""
     embed.add_field(
         name="Luck spent",
-        value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}; "
-        f"{sheet.luck_tokens}/{sheet.luck} left",
+        value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
+        + (
+            f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"
+            if cost > lowered
+            else ""
+        )
+        + f"; {sheet.luck_tokens}/{sheet.luck} left",
     )

@@ -16,6 +16,7 @@ from bot.storage.errors import (
     NotCoGM,
 )
 from rules.campaigns import CampaignSettings, Skin
+from rules.declarations import declaration
 from rules.systems import System
 
 __all__ = ["Campaign", "CampaignStore", "CharacterSummary", "TrackSummary"]
@@ -182,15 +183,32 @@ class CampaignStore:
         return [CharacterSummary(row["id"], row["user_id"], row["name"]) for row in rows]
 
     async def tracks(self, campaign: Campaign) -> list[TrackSummary]:
-        """List the campaign's tracks, party tracks first."""
+        """List the campaign's declared tracks, party tracks first, then by character.
+
+        A track that never changed is listed at its start value.
+        """
         rows = await self._database.fetch_all(
-            "SELECT tracks.name, characters.name AS character_name, value, maximum"
-            " FROM tracks LEFT JOIN characters ON characters.id = tracks.character_id"
-            " WHERE tracks.campaign_id = ?"
-            " ORDER BY tracks.character_id IS NOT NULL, characters.name, tracks.name",
-            (campaign.id,),
+            "SELECT name, character_id, value FROM tracks WHERE campaign_id = ?", (campaign.id,)
         )
-        return [
-            TrackSummary(row["name"], row["character_name"], row["value"], row["maximum"])
-            for row in rows
+        stored = {(row["name"], row["character_id"]): row["value"] for row in rows}
+        characters = await self._database.fetch_all(
+            "SELECT id, name FROM characters WHERE campaign_id = ? ORDER BY name", (campaign.id,)
+        )
+        specs = declaration(campaign.system).tracks
+        party = [
+            TrackSummary(spec.name, None, stored.get((spec.name, None), spec.start), spec.maximum)
+            for spec in specs
+            if spec.party
         ]
+        own = [
+            TrackSummary(
+                spec.name,
+                character["name"],
+                stored.get((spec.name, character["id"]), spec.start),
+                spec.maximum,
+            )
+            for character in characters
+            for spec in specs
+            if spec.per_character
+        ]
+        return party + own
