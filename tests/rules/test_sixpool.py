@@ -1,0 +1,245 @@
+"""Six-pool d20 rules (RULINGS.md "Six-pool d20"): each test names the ruling it pins."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+
+from rules import RulesError
+from rules.sheets import DataclassSheet
+from rules.sixpool import (
+    Degree,
+    EdgeOption,
+    Mode,
+    Modifier,
+    Pool,
+    Sheet,
+    Situation,
+    Training,
+    contest_winner,
+    degree,
+    effort,
+    group_succeeds,
+    mode_of,
+    modifiers,
+    new_sheet,
+    odds,
+    passive,
+    proficiency,
+    reroll_die,
+    rest,
+    roll,
+    set_edge,
+    set_save,
+    set_skill,
+    spend,
+    spend_bonus,
+    take,
+)
+
+
+class ScriptedDice:
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def integers(self, low: int, high: int, size: int | None = None) -> np.ndarray:
+        count = 1 if size is None else size
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        assert len(taken) == count
+        return np.array(taken)
+
+
+def dice(*faces: int) -> np.random.Generator:
+    return ScriptedDice(*faces)  # type: ignore[return-value]
+
+
+def rogue(level: int = 1) -> Sheet:
+    return new_sheet(level, Pool.DEX, dict.fromkeys(Pool, 8))
+
+
+def test_ruling_sixpool_effort_by_level_and_primary() -> None:
+    bands = {1: 3, 4: 3, 5: 4, 8: 4, 9: 5, 12: 5, 13: 6, 16: 6, 17: 7, 20: 7}
+    for level, expected in bands.items():
+        assert effort(level, primary=False) == expected
+        assert effort(level, primary=True) == expected + 2
+    sheet = rogue(5)
+    assert (sheet.effort(Pool.DEX), sheet.effort(Pool.STR)) == (6, 4)
+    with pytest.raises(RulesError, match=r"Level must be between 1 and 20 \(got 21\)"):
+        effort(21, primary=False)
+
+
+def test_ruling_sixpool_proficiency_bands() -> None:
+    assert [proficiency(level) for level in (1, 4, 5, 8, 9, 12, 13, 16, 17, 20)] == [
+        2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+    ]  # fmt: skip
+
+
+def test_ruling_sixpool_training() -> None:
+    sheet = rogue(5)  # proficiency +3
+    expected = {
+        Training.UNTRAINED: [],
+        Training.TRAINED: [3],
+        Training.EXPERT: [3, 2],
+        Training.MASTER: [3, 4],
+    }
+    for training, values in expected.items():
+        parts = modifiers(sheet, Pool.DEX, training, 0, EdgeOption.A, training_label="x")
+        assert [part.value for part in parts] == values
+
+
+def test_ruling_sixpool_edge_a_is_free_on_every_roll() -> None:
+    sheet = set_edge(rogue(5), Pool.DEX, 2)
+    parts = modifiers(sheet, Pool.DEX, Training.UNTRAINED, 3, EdgeOption.A, training_label="x")
+    assert [(p.label, p.value) for p in parts] == [
+        ("DEX Edge 2 (option A)", 2),
+        ("3 DEX points spent", 3),
+    ]
+
+
+def test_ruling_sixpool_edge_b_makes_the_first_edge_plus_one_points_worth_two() -> None:
+    # Edge 1: first 2 points +2; Edge 2: first 3; Edge 3: first 4 (the document's table).
+    assert [spend_bonus(points, 1, EdgeOption.B) for points in range(5)] == [0, 2, 4, 5, 6]
+    assert [spend_bonus(points, 2, EdgeOption.B) for points in range(5)] == [0, 2, 4, 6, 7]
+    assert [spend_bonus(points, 3, EdgeOption.B) for points in range(6)] == [0, 2, 4, 6, 8, 9]
+    assert [spend_bonus(points, 0, EdgeOption.B) for points in range(3)] == [0, 1, 2]  # no Edge
+    assert spend_bonus(3, 3, EdgeOption.A) == 3
+    sheet = set_edge(rogue(), Pool.DEX, 1)
+    parts = modifiers(sheet, Pool.DEX, Training.UNTRAINED, 3, EdgeOption.B, training_label="x")
+    assert [(p.label, p.value) for p in parts] == [("3 DEX points spent (Edge 1, option B)", 5)]
+
+
+def test_ruling_sixpool_spend_limits_effort_and_pool() -> None:
+    sheet = rogue()  # Effort 3, DEX (primary) 5, pools of 8
+    assert spend(sheet, Pool.DEX, 5).points(Pool.DEX) == 3
+    with pytest.raises(RulesError, match="at most 3 points per roll from STR"):
+        spend(sheet, Pool.STR, 4)
+    with pytest.raises(RulesError, match="at most 5 points per roll from DEX \\(with the primary"):
+        spend(sheet, Pool.DEX, 6)
+    drained = spend(spend(sheet, Pool.STR, 3), Pool.STR, 3)
+    with pytest.raises(RulesError, match="STR has 2 points left; you asked for 3"):
+        spend(drained, Pool.STR, 3)
+
+
+def test_ruling_sixpool_degrees_by_margin() -> None:
+    expected = {
+        15: Degree.CRITICAL_SUCCESS, 10: Degree.CRITICAL_SUCCESS, 9: Degree.STRONG_SUCCESS,
+        5: Degree.STRONG_SUCCESS, 4: Degree.SUCCESS, 0: Degree.SUCCESS, -1: Degree.FAILURE,
+        -4: Degree.FAILURE, -5: Degree.BAD_FAILURE, -9: Degree.BAD_FAILURE,
+        -10: Degree.CRITICAL_FAILURE, -20: Degree.CRITICAL_FAILURE,
+    }  # fmt: skip
+    assert {margin: degree(margin, 10) for margin in expected} == expected
+
+
+def test_ruling_sixpool_naturals_override_success_not_degree() -> None:
+    assert degree(-12, 20) is Degree.SUCCESS  # a natural 20 always succeeds
+    assert degree(12, 20) is Degree.CRITICAL_SUCCESS  # the total still sets the degree
+    assert degree(7, 1) is Degree.FAILURE  # a natural 1 always fails
+    assert degree(-7, 1) is Degree.BAD_FAILURE
+
+
+def test_ruling_sixpool_advantage_and_disadvantage_never_stack() -> None:
+    assert mode_of(True, False) is Mode.ADVANTAGE and mode_of(False, True) is Mode.DISADVANTAGE
+    assert mode_of(True, True) is Mode.STRAIGHT and mode_of(False, False) is Mode.STRAIGHT
+
+
+def test_ruling_sixpool_spend_goes_on_the_kept_die() -> None:
+    parts = (Modifier("3 DEX points spent", 3),)
+    high = roll(dice(7, 15), parts, 18, advantage=True)
+    assert (high.kept, high.total, high.success) == (15, 18, True)
+    low = roll(dice(7, 15), parts, 18, disadvantage=True)
+    assert (low.kept, low.total, low.degree) == (7, 10, Degree.BAD_FAILURE)
+
+
+def test_ruling_sixpool_situation_moves_the_dc() -> None:
+    expected = {
+        Situation.FAVORABLE: 13, Situation.UNFAVORABLE: 17, Situation.EXTREME: 20,
+        Situation.PERFECT: 10, Situation.NORMAL: 15,
+    }  # fmt: skip
+    for situation, dc in expected.items():
+        assert roll(dice(10), (), 15, situation=situation).dc == dc
+
+
+def test_document_example_lock_picking() -> None:
+    # DC 18, +3 proficiency, Edge 2 (+2 free), 3 DEX points: 1d20+8, needs 10 or higher.
+    sheet = set_skill(set_edge(rogue(5), Pool.DEX, 2), "lock picking", Training.TRAINED)
+    parts = modifiers(
+        sheet, Pool.DEX, sheet.skill_training("Lock Picking"), 3, EdgeOption.A,
+        training_label="lock picking",
+    )  # fmt: skip
+    assert sum(part.value for part in parts) == 8
+    assert roll(dice(10), parts, 18).success and not roll(dice(9), parts, 18).success
+
+
+def test_ruling_sixpool_take_and_passive_spend_nothing() -> None:
+    parts = (Modifier("proficiency", 2),)
+    took = take(parts, 22, 20)
+    assert (took.total, took.natural, took.degree) == (22, None, Degree.SUCCESS)
+    with pytest.raises(RulesError, match="spends no pool points"):
+        take((Modifier("1 DEX point spent", 1),), 10, 20)
+    with pytest.raises(RulesError, match="take 10 or take 20"):
+        take(parts, 10, 15)
+    assert passive(parts) == 12
+
+
+def test_ruling_sixpool_contest_tie_goes_to_the_defender() -> None:
+    assert contest_winner(15, 14) and not contest_winner(14, 14) and not contest_winner(3, 9)
+
+
+def test_ruling_sixpool_group_half_rule() -> None:
+    assert [group_succeeds(s, 4) for s in range(5)] == [False, False, True, True, True]
+    assert [group_succeeds(s, 3) for s in range(4)] == [False, False, True, True]
+    with pytest.raises(RulesError):
+        group_succeeds(0, 0)
+
+
+def test_inspiration_rerolls_one_die() -> None:
+    first = roll(dice(3, 12), (), 10, disadvantage=True)
+    again = reroll_die(dice(19), first, 0)
+    assert again.dice == (19, 12) and again.kept == 12
+
+
+def test_rest_refills_pools_and_sheets_round_trip() -> None:
+    sheet = set_save(spend(rogue(), Pool.DEX, 4), Pool.CON, Training.TRAINED)
+    assert rest(sheet).points(Pool.DEX) == 8
+    codec = DataclassSheet(Sheet)
+    assert codec.load(codec.dump(sheet)) == sheet
+    with pytest.raises(RulesError, match="Edge must be between 0 and 3"):
+        set_edge(sheet, Pool.STR, 4)
+
+
+def test_odds_are_exact_against_enumeration() -> None:
+    for modifier, dc, adv, dis in product((0, 5, 12), (5, 15, 25), (False, True), (False, True)):
+        result = odds(modifier, dc, advantage=adv, disadvantage=dis)
+        mode = mode_of(adv, dis)
+        pairs = (
+            [(a,) for a in range(1, 21)]
+            if mode is Mode.STRAIGHT
+            else list(product(range(1, 21), repeat=2))
+        )
+        wins, nat20 = 0, 0
+        for pair in pairs:
+            kept = (
+                pair[0]
+                if mode is Mode.STRAIGHT
+                else (max(pair) if mode is Mode.ADVANTAGE else min(pair))
+            )
+            total = kept + modifier
+            wins += (total >= dc or kept == 20) and kept != 1
+            nat20 += kept == 20
+        assert result.success == Fraction(wins, len(pairs))
+        assert result.natural_twenty == Fraction(nat20, len(pairs))
+        assert sum(result.degrees.values()) == 1
+
+
+def test_odds_per_point_adds_five_percent_until_the_naturals() -> None:
+    result = odds(0, 15)  # needs 15+: 30 %; each point +5 % until only the natural 1 fails
+    assert result.per_point[:4] == (
+        Fraction(6, 20),
+        Fraction(7, 20),
+        Fraction(8, 20),
+        Fraction(9, 20),
+    )
+    assert odds(0, 2).per_point[:3] == (Fraction(19, 20),) * 3
