@@ -1,0 +1,161 @@
+"""Rendering of six-pool d20 sheets, rolls, passive scores and odds."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.numbers import percent, signed
+from bot.render.style import Colour, truncate
+from bot.storage import Character
+from rules.sixpool import Degree, Mode, Modifier, Pool, RollOdds, RollResult, Sheet
+
+__all__ = ["character_sheet", "odds", "passive", "roll_result", "sheet_changed"]
+
+TITLE_LIMIT = 256
+FIELD_LIMIT = 1024
+
+_DEGREE_COLOUR = {
+    Degree.CRITICAL_SUCCESS: Colour.CRITICAL_SUCCESS,
+    Degree.STRONG_SUCCESS: Colour.SUCCESS,
+    Degree.SUCCESS: Colour.SUCCESS,
+    Degree.FAILURE: Colour.FAILURE,
+    Degree.BAD_FAILURE: Colour.FAILURE,
+    Degree.CRITICAL_FAILURE: Colour.CRITICAL_FAILURE,
+}
+_MODE_TEXT = {
+    Mode.STRAIGHT: "1d20",
+    Mode.ADVANTAGE: "2d20, keep the higher (advantage)",
+    Mode.DISADVANTAGE: "2d20, keep the lower (disadvantage)",
+}
+
+
+def _name(text: str) -> str:
+    return discord.utils.escape_markdown(text)
+
+
+def _dice(result: RollResult) -> str:
+    if result.take is not None:
+        return f"take {result.take} (no die rolled)"
+    kept = result.kept_index
+    faces = [
+        f"**{face}**" if index == kept else f"~~{face}~~" for index, face in enumerate(result.dice)
+    ]
+    return f"{_MODE_TEXT[result.mode]}: {', '.join(faces)}"
+
+
+def _modifiers(parts: tuple[Modifier, ...]) -> str:
+    return "\n".join(f"{signed(part.value)} {part.label}" for part in parts) or "none"
+
+
+def headline(result: RollResult) -> str:
+    """Return the result's first words: naturals unmistakable, then the degree."""
+    text = result.degree.value.capitalize()
+    if result.natural_twenty:
+        return f"🌟 NATURAL 20 · {text}"
+    if result.natural_one:
+        return f"💥 NATURAL 1 · {text}"
+    return ("✅ " if result.success else "❌ ") + text
+
+
+def roll_result(
+    result: RollResult, roller: str, what: str, notes: tuple[str, ...] = ()
+) -> discord.Embed:
+    """Show a roll: the dice, every modifier, the total against the DC, margin and degree."""
+    dc = f"DC {result.dc}"
+    if result.dc != result.base_dc:
+        dc += f" ({result.base_dc} {signed(result.dc - result.base_dc)} {result.situation.value})"
+    embed = discord.Embed(
+        title=truncate(f"{headline(result)} · {roller}: {what}", TITLE_LIMIT),
+        description=(
+            f"🎲 {_dice(result)}\nTotal **{result.total}** vs {dc}: margin {signed(result.margin)}"
+        ),
+        colour=_DEGREE_COLOUR[result.degree],
+    )
+    embed.add_field(name="Modifiers", value=truncate(_modifiers(result.modifiers), FIELD_LIMIT))
+    for note in notes:
+        embed.add_field(name="Note", value=truncate(note, FIELD_LIMIT), inline=False)
+    return embed
+
+
+def add_pool_left(embed: discord.Embed, sheet: Sheet, pool: Pool, spent: int) -> None:
+    """Add the points spent and the pool left to a roll's embed."""
+    if spent:
+        embed.add_field(
+            name=f"{pool} pool",
+            value=f"−{spent}: {sheet.points(pool)}/{sheet.maximum(pool)} left",
+        )
+
+
+def character_sheet(character: Character[Sheet], owner: str) -> discord.Embed:
+    """Show a sheet: level, proficiency, each pool with Effort and Edge, training, flags."""
+    sheet = character.sheet
+    embed = discord.Embed(
+        title=truncate(f"{character.name} · level {sheet.level}", TITLE_LIMIT),
+        description=(
+            f"Player: {_name(owner)} · proficiency {signed(sheet.proficiency)} · "
+            f"primary pool {sheet.primary}"
+        ),
+        colour=Colour.CAMPAIGN,
+    )
+    lines = []
+    for pool in Pool:
+        line = (
+            f"**{pool}** {sheet.points(pool)}/{sheet.maximum(pool)} · Effort {sheet.effort(pool)}"
+        )
+        if sheet.edge(pool):
+            line += f" · Edge {sheet.edge(pool)}"
+        training = sheet.save_training(pool)
+        if training.value != "untrained":
+            line += f" · save {training.value}"
+        lines.append(line)
+    embed.add_field(name="Pools", value="\n".join(lines), inline=False)
+    skills = ", ".join(f"{name} ({training.value})" for name, training in sheet.skills.items())
+    embed.add_field(name="Skills", value=truncate(skills or "none trained", FIELD_LIMIT))
+    flags = [text for on, text in ((sheet.helped, "helped: advantage on the next roll"),
+                                   (sheet.inspired, "holds inspiration")) if on]  # fmt: skip
+    if flags:
+        embed.add_field(name="Now", value="\n".join(flags), inline=False)
+    return embed
+
+
+def sheet_changed(character: Character[Sheet], what: str) -> discord.Embed:
+    """Confirm a sheet change."""
+    return discord.Embed(
+        title=truncate(f"{character.name}: {what}", TITLE_LIMIT), colour=Colour.CAMPAIGN
+    )
+
+
+def passive(roller: str, what: str, parts: tuple[Modifier, ...], score: int) -> discord.Embed:
+    """Show a passive score: 10 + modifiers."""
+    embed = discord.Embed(
+        title=truncate(f"{roller}: passive {what} {score}", TITLE_LIMIT),
+        description=f"10 + modifiers (no roll, no spend) = **{score}**",
+        colour=Colour.ROLL,
+    )
+    embed.add_field(name="Modifiers", value=truncate(_modifiers(parts), FIELD_LIMIT))
+    return embed
+
+
+def odds(result: RollOdds) -> discord.Embed:
+    """Show exact chances: success, naturals, degrees, and what each point spent adds."""
+    embed = discord.Embed(
+        title=f"🎯 1d20 {signed(result.modifier)} vs DC {result.dc} ({result.mode.value})",
+        description=(
+            f"Success **{percent(result.success)}** · natural 20 {percent(result.natural_twenty)}"
+            f" · natural 1 {percent(result.natural_one)}"
+        ),
+        colour=Colour.ROLL,
+    )
+    embed.add_field(
+        name="Degrees",
+        value="\n".join(
+            f"{found.value.capitalize()}: {percent(chance)}"
+            for found, chance in result.degrees.items()
+        ),
+    )
+    lines = []
+    for points, chance in enumerate(result.per_point):
+        gain = f" (+{percent(chance - result.per_point[points - 1])})" if points else ""
+        lines.append(f"{points} point{'s' if points != 1 else ''}: {percent(chance)}{gain}")
+    embed.add_field(name="Success by points spent (+1 each)", value="\n".join(lines))
+    return embed

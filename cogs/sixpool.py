@@ -1,0 +1,569 @@
+"""`/sixpool`: six-pool d20 characters, checks, attacks and saves with pool spends, odds."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.buttons import roll_buttons
+from bot.client import DiceBot
+from bot.errors import CommandError
+from bot.options import HIDDEN_HELP, choices_of, matching, suggest
+from bot.publish import Roll, show_roll
+from bot.render import sixpool as render
+from bot.render.charts import draw_chart
+from bot.storage import Campaign, Character, CharacterStore
+from bot.table import Table, campaign_channel_id
+from rules import sixpool
+from rules.choices import parse_choice
+from rules.sheets import DataclassSheet
+from rules.sixpool import Pool, RollKind, Sheet, Training
+from rules.systems import System
+
+CHARACTER_NAME_MAX = 60
+SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
+
+CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
+SkillName = app_commands.Range[str, 1, sixpool.SKILL_NAME_MAX]
+Level = app_commands.Range[int, sixpool.LEVEL_MIN, sixpool.LEVEL_MAX]
+PoolSize = app_commands.Range[int, 0, sixpool.POOL_MAX]
+Edge = app_commands.Range[int, sixpool.EDGE_MIN, sixpool.EDGE_MAX]
+DC = app_commands.Range[int, sixpool.DC_MIN, sixpool.DC_MAX]
+Spend = app_commands.Range[int, 0, sixpool.POOL_MAX]
+Modifier = app_commands.Range[int, sixpool.MODIFIER_MIN, sixpool.MODIFIER_MAX]
+
+POOL_CHOICES = choices_of(Pool)
+TRAINING_CHOICES = choices_of(Training, lambda training: training.value.capitalize())
+SITUATION_CHOICES = choices_of(sixpool.Situation, lambda s: s.value.capitalize())
+ROLL_HELP = {
+    "spend": "Pool points to spend, declared before the roll (at most Effort and the pool)",
+    "advantage": "Roll 2d20 and keep the higher (one disadvantage cancels it)",
+    "disadvantage": "Roll 2d20 and keep the lower (one advantage cancels it)",
+    "inspiration": "Spend your inspiration for advantage on this roll",
+    "character": "GMs: the character who rolls, by name (default: your own)",
+    "hidden": HIDDEN_HELP,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RollAsked:
+    """What a check, attack or save asks, before the sheet is read."""
+
+    kind: RollKind
+    pool: Pool
+    dc: int
+    spend: int = 0
+    skill: str | None = None
+    situation: sixpool.Situation = sixpool.Situation.NORMAL
+    advantage: bool = False
+    disadvantage: bool = False
+    inspiration: bool = False
+
+
+def _roll_notes(sheet: Sheet, asked: RollAsked) -> tuple[str, ...]:
+    notes = []
+    if sheet.helped:
+        notes.append("Helped: advantage from an ally's help (used up by this roll).")
+    if asked.inspiration:
+        notes.append("Inspiration spent for advantage.")
+    if (asked.advantage and asked.disadvantage) or (
+        (sheet.helped or asked.inspiration) and asked.disadvantage and not asked.advantage
+    ):
+        notes.append("Advantage and disadvantage cancel: a straight roll.")
+    return tuple(notes)
+
+
+class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six-pool d20"):
+    """Six-pool d20: 1d20 + modifiers + pool points spent before the roll."""
+
+    character = app_commands.Group(
+        name="character", description="Create, show and change characters"
+    )
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.storage = bot.storage
+        self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+
+    async def _table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
+        table = await Table.of(interaction, self.storage)
+        return table, table.require_campaign(System.SIXPOOL)
+
+    async def _own_or_named(
+        self, table: Table, campaign: Campaign, name: str | None, action: str
+    ) -> Character[Sheet]:
+        if name is None:
+            return await self.characters.find(campaign, user_id=table.user_id)
+        found = await self.characters.find(campaign, name=name)
+        if found.user_id != table.user_id:
+            table.require_gm(f"{action} for another player's character")
+        return found
+
+    # --- characters
+
+    @character.command(name="create", description="Create your character with full pools")
+    @app_commands.rename(strength="str", dexterity="dex", constitution="con",
+                         intelligence="int", wisdom="wis", charisma="cha")  # fmt: skip
+    @app_commands.describe(
+        name=f"Your character's name (up to {CHARACTER_NAME_MAX} characters)",
+        level=f"Level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
+        primary="The class's primary pool (+2 Effort with it)",
+        strength=f"STR pool maximum, 0–{sixpool.POOL_MAX}",
+        dexterity=f"DEX pool maximum, 0–{sixpool.POOL_MAX}",
+        constitution=f"CON pool maximum, 0–{sixpool.POOL_MAX}",
+        intelligence=f"INT pool maximum, 0–{sixpool.POOL_MAX}",
+        wisdom=f"WIS pool maximum, 0–{sixpool.POOL_MAX}",
+        charisma=f"CHA pool maximum, 0–{sixpool.POOL_MAX}",
+    )
+    @app_commands.choices(primary=POOL_CHOICES)
+    async def character_create(
+        self,
+        interaction: discord.Interaction,
+        name: CharacterName,
+        level: Level,
+        primary: str,
+        strength: PoolSize,
+        dexterity: PoolSize,
+        constitution: PoolSize,
+        intelligence: PoolSize,
+        wisdom: PoolSize,
+        charisma: PoolSize,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        name = name.strip()
+        if not name:
+            raise CommandError("Give your character a name that isn't only spaces.")
+        maxima = dict(
+            zip(
+                Pool,
+                (strength, dexterity, constitution, intelligence, wisdom, charisma),
+                strict=True,
+            )
+        )
+        sheet = sixpool.new_sheet(level, sixpool.parse_pool(primary), maxima)
+        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        await interaction.response.send_message(
+            embed=render.character_sheet(created, interaction.user.display_name)
+        )
+
+    @character.command(name="sheet", description="Show a character sheet (private reply)")
+    @app_commands.describe(user="Whose character (default: yours)")
+    async def character_sheet(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
+        _, campaign = await self._table(interaction)
+        owner = user or interaction.user
+        found = await self.characters.find(campaign, user_id=owner.id)
+        await interaction.response.send_message(
+            embed=render.character_sheet(found, owner.display_name), ephemeral=True
+        )
+
+    @character.command(name="set", description="Change your level, a pool, its Edge or training")
+    @app_commands.describe(
+        level=f"New level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
+        pool="The pool that maximum, edge and save change",
+        maximum=f"The pool's new maximum, 0–{sixpool.POOL_MAX} (current points stop at it)",
+        edge=f"The pool's Edge, {sixpool.EDGE_MIN}–{sixpool.EDGE_MAX}",
+        save="Training in the pool's saving throw",
+        skill=f"A skill to train (up to {sixpool.SKILL_NAME_MAX} characters), with training",
+        training="Training in the skill (untrained removes it)",
+        character="GMs: the character to change, by name (default: your own)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES, save=TRAINING_CHOICES, training=TRAINING_CHOICES)
+    async def character_set(
+        self,
+        interaction: discord.Interaction,
+        level: Level | None = None,
+        pool: str | None = None,
+        maximum: PoolSize | None = None,
+        edge: Edge | None = None,
+        save: str | None = None,
+        skill: SkillName | None = None,
+        training: str | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        changes = _sheet_changes(level, pool, maximum, edge, save, skill, training)
+        found = await self._own_or_named(table, campaign, character, "change the sheet")
+
+        def change(sheet: Sheet) -> Sheet:
+            for step in changes:
+                sheet = step(sheet)
+            return sheet
+
+        changed = await self.characters.update(found, change)
+        await interaction.response.send_message(
+            embed=render.character_sheet(changed.after, interaction.user.display_name)
+        )
+
+    # --- rolls
+
+    async def _roll(
+        self,
+        interaction: discord.Interaction,
+        asked: RollAsked,
+        character: str | None,
+        hidden: bool,
+    ) -> None:
+        """Spend, roll and log in one transaction, then show the roll (and its Reroll buttons)."""
+        table, campaign = await self._table(interaction)
+        table.check_hidden(hidden)
+        who = await self._own_or_named(table, campaign, character, "roll")
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        rng = self.bot.rng
+        rolled: list[tuple[sixpool.RollResult, tuple[str, ...]]] = []
+
+        def spend_and_roll(sheet: Sheet) -> Sheet:
+            if asked.inspiration and not sheet.inspired:
+                raise CommandError("You hold no inspiration to spend; a GM awards it.")
+            training, label = _training(sheet, asked)
+            parts = sixpool.modifiers(
+                sheet,
+                asked.pool,
+                training,
+                asked.spend,
+                option,
+                training_label=label,
+                always_proficient=asked.kind is RollKind.ATTACK,
+            )
+            paid = sixpool.spend(sheet, asked.pool, asked.spend)
+            result = sixpool.roll(
+                rng,
+                parts,
+                asked.dc,
+                advantage=asked.advantage or sheet.helped or asked.inspiration,
+                disadvantage=asked.disadvantage,
+                situation=asked.situation,
+            )
+            rolled.append((result, _roll_notes(sheet, asked)))
+            return replace(paid, helped=False, inspired=sheet.inspired and not asked.inspiration)
+
+        def log(after: Character[Sheet]) -> Any:
+            result, notes = rolled[-1]
+            embed = render.roll_result(result, who.name, _what(asked), notes)
+            render.add_pool_left(embed, after.sheet, asked.pool, asked.spend)
+            options = {"pool": asked.pool.value, "dc": asked.dc, "character": character}
+            return Roll(f"sixpool.{asked.kind.value}", result, embed, options=options).entry(
+                table, hidden=hidden
+            )
+
+        changed = await self.characters.update(who, spend_and_roll, log)
+        assert changed.roll_id is not None
+        logged = await self.storage.rolls.get(changed.roll_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        view = roll_buttons(logged.id, logged.kind, hidden=hidden)
+        await show_roll(interaction, logged.id, hidden=hidden, embed=embed, view=view)
+
+    @app_commands.command(name="check", description="A skill check: 1d20 + training + points")
+    @app_commands.describe(
+        pool="The pool the check uses (and spends from)",
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX} (easy 10, medium 15, hard 20)",
+        skill="The skill (its training from your sheet; untrained if not listed)",
+        situation="Favorable −2, unfavorable +2, extreme +5 or perfect −5 to the DC",
+        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+    )
+    @app_commands.choices(pool=POOL_CHOICES, situation=SITUATION_CHOICES)
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        dc: DC,
+        spend: Spend = 0,
+        skill: SkillName | None = None,
+        situation: str | None = None,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        inspiration: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        chosen = parse_choice(sixpool.Situation, situation or "normal", "situation")
+        asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, spend, skill, chosen,
+                          advantage, disadvantage, inspiration)  # fmt: skip
+        await self._roll(interaction, asked, character, hidden)
+
+    @app_commands.command(name="attack", description="An attack: 1d20 + proficiency + points vs AC")
+    @app_commands.describe(
+        pool="STR for melee, DEX for ranged, INT/WIS/CHA for spells",
+        ac=f"The target's Armor Class, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        ac: DC,
+        spend: Spend = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        inspiration: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        asked = RollAsked(
+            RollKind.ATTACK,
+            sixpool.parse_pool(pool),
+            ac,
+            spend,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            inspiration=inspiration,
+        )
+        await self._roll(interaction, asked, character, hidden)
+
+    @app_commands.command(name="save", description="A saving throw: 1d20 + save training + points")
+    @app_commands.describe(
+        pool="The save (STR shoved, DEX traps, CON poison, INT illusions, WIS charm, CHA exile)",
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def save(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        dc: DC,
+        spend: Spend = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        inspiration: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        asked = RollAsked(
+            RollKind.SAVE,
+            sixpool.parse_pool(pool),
+            dc,
+            spend,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            inspiration=inspiration,
+        )
+        await self._roll(interaction, asked, character, hidden)
+
+    @app_commands.command(name="passive", description="A passive score: 10 + modifiers, no roll")
+    @app_commands.describe(
+        pool="The pool (its Edge counts with option A)",
+        skill="The skill (its training from your sheet)",
+        character=ROLL_HELP["character"],
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def passive(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        skill: SkillName | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        who = await self._own_or_named(table, campaign, character, "roll")
+        asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), 0, 0, skill)
+        parts = self._parts(campaign, who.sheet, asked)
+        what = skill.strip().lower() if skill else asked.pool.value
+        embed = render.passive(who.name, what, parts, sixpool.passive(parts))
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="take", description="Take 10 or take 20: no roll, no spend")
+    @app_commands.describe(
+        pool="The pool the check uses",
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        value="10 (routine, no pressure) or 20 (unlimited time, failure harmless)",
+        skill="The skill (its training from your sheet)",
+        character=ROLL_HELP["character"],
+    )
+    @app_commands.choices(
+        pool=POOL_CHOICES,
+        value=[app_commands.Choice(name=f"Take {v}", value=v) for v in sixpool.TAKE_VALUES],
+    )
+    async def take(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        dc: DC,
+        value: int,
+        skill: SkillName | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        who = await self._own_or_named(table, campaign, character, "roll")
+        asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, 0, skill)
+        result = sixpool.take(self._parts(campaign, who.sheet, asked), dc, value)
+        embed = render.roll_result(result, who.name, _what(asked))
+        roll = Roll("sixpool.take", result, embed, options={"pool": asked.pool.value, "dc": dc})
+        roll_id = await self.storage.rolls.record(roll.entry(table, hidden=False))
+        await show_roll(interaction, roll_id, hidden=False, embed=embed)
+
+    def _parts(
+        self, campaign: Campaign, sheet: Sheet, asked: RollAsked
+    ) -> tuple[sixpool.Modifier, ...]:
+        training, label = _training(sheet, asked)
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        return sixpool.modifiers(sheet, asked.pool, training, 0, option, training_label=label)
+
+    # --- help, inspiration, rest
+
+    @app_commands.command(name="help", description="Help an ally: advantage on their next roll")
+    @app_commands.describe(user="The player whose character you help")
+    async def help(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        table, campaign = await self._table(interaction)
+        helper = await self.characters.find(campaign, user_id=table.user_id)
+        target = await self.characters.find(campaign, user_id=user.id)
+        if target.id == helper.id:
+            raise CommandError("You can't help yourself; help an ally.")
+        changed = await self.characters.update(target, lambda sheet: replace(sheet, helped=True))
+        embed = render.sheet_changed(
+            changed.after, f"helped by {helper.name}: advantage on the next roll"
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="inspire", description="Award inspiration, one at a time (GM)")
+    @app_commands.describe(user="The player whose character earns it")
+    async def inspire(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        table, campaign = await self._table(interaction)
+        table.require_gm("award inspiration")
+        target = await self.characters.find(campaign, user_id=user.id)
+
+        def award(sheet: Sheet) -> Sheet:
+            if sheet.inspired:
+                raise CommandError(
+                    f"{target.name} already holds inspiration: one at a time. "
+                    "It is spent for advantage with `inspiration: true`."
+                )
+            return replace(sheet, inspired=True)
+
+        changed = await self.characters.update(target, award)
+        await interaction.response.send_message(
+            embed=render.sheet_changed(changed.after, "inspired ✨ (spend it for advantage)")
+        )
+
+    @app_commands.command(name="rest", description="Refill pools to their maxima (GM)")
+    @app_commands.describe(character="The character who rests (default: every character)")
+    async def rest(
+        self, interaction: discord.Interaction, character: CharacterName | None = None
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        table.require_gm("grant rests")
+        if character is not None:
+            targets = [await self.characters.find(campaign, name=character)]
+        else:
+            targets = await self.characters.all(campaign)
+        for target in targets:
+            await self.characters.update(target, sixpool.rest)
+        names = ", ".join(target.name for target in targets) or "nobody (no characters yet)"
+        await interaction.response.send_message(
+            embed=discord.Embed(title="🛏️ Rest: pools refilled", description=names[:4000])
+        )
+
+    # --- odds
+
+    @app_commands.command(name="odds", description="Exact chances of 1d20 + modifier vs a DC")
+    @app_commands.describe(
+        modifier=f"Everything added to the d20, {sixpool.MODIFIER_MIN}–{sixpool.MODIFIER_MAX}",
+        dc=f"The DC or AC, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        advantage=ROLL_HELP["advantage"],
+        disadvantage=ROLL_HELP["disadvantage"],
+    )
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        modifier: Modifier,
+        dc: DC,
+        advantage: bool = False,
+        disadvantage: bool = False,
+    ) -> None:
+        result = sixpool.odds(modifier, dc, advantage=advantage, disadvantage=disadvantage)
+        png = await draw_chart(
+            result.rolls,
+            result.outcomes,
+            title=f"Kept d20 (+{modifier} vs DC {dc})",
+            marker=max(1, min(dc - modifier, sixpool.DIE_SIDES)),
+            marker_label=f"needs {dc - modifier}",
+        )
+        await interaction.response.send_message(
+            embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
+        )
+
+    @check.autocomplete("skill")
+    @passive.autocomplete("skill")
+    @take.autocomplete("skill")
+    @character_set.autocomplete("skill")
+    @suggest
+    async def _skills(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the skills on the caller's sheet."""
+        campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
+        if campaign is None or campaign.system is not System.SIXPOOL:
+            return []
+        found = await self.characters.find(campaign, user_id=interaction.user.id)
+        names = list(found.sheet.skills)
+        return [app_commands.Choice(name=name, value=name) for name in matching(current, names)]
+
+
+def _training(sheet: Sheet, asked: RollAsked) -> tuple[Training, str]:
+    """Return the training that applies and what it is for (a skill, the save, the attack)."""
+    if asked.kind is RollKind.SAVE:
+        return sheet.save_training(asked.pool), f"{asked.pool} save"
+    if asked.kind is RollKind.ATTACK:
+        return Training.TRAINED, "attack"
+    if asked.skill:
+        return sheet.skill_training(asked.skill), asked.skill.strip().lower()
+    return Training.UNTRAINED, "no skill"
+
+
+def _what(asked: RollAsked) -> str:
+    if asked.kind is RollKind.SAVE:
+        return f"{asked.pool} save"
+    if asked.kind is RollKind.ATTACK:
+        return f"{asked.pool} attack vs AC {asked.dc}"
+    skill = f" ({asked.skill.strip().lower()})" if asked.skill else ""
+    return f"{asked.pool} check{skill}"
+
+
+def _sheet_changes(
+    level: int | None,
+    pool: str | None,
+    maximum: int | None,
+    edge: int | None,
+    save: str | None,
+    skill: str | None,
+    training: str | None,
+) -> list[Callable[[Sheet], Sheet]]:
+    """Return the sheet changes `/sixpool character set` asks for, or refuse a bad mix."""
+    steps: list[Callable[[Sheet], Sheet]] = []
+    if level is not None:
+        steps.append(lambda sheet: sixpool.set_level(sheet, level))
+    per_pool = {"maximum": maximum, "edge": edge, "save": save}
+    if any(value is not None for value in per_pool.values()):
+        if pool is None:
+            raise CommandError("`maximum`, `edge` and `save` change one pool: give `pool` too.")
+        chosen = sixpool.parse_pool(pool)
+        if maximum is not None:
+            steps.append(lambda sheet: sixpool.set_pool_maximum(sheet, chosen, maximum))
+        if edge is not None:
+            steps.append(lambda sheet: sixpool.set_edge(sheet, chosen, edge))
+        if save is not None:
+            trained = parse_choice(Training, save, "save")
+            steps.append(lambda sheet: sixpool.set_save(sheet, chosen, trained))
+    elif pool is not None:
+        raise CommandError("With `pool`, say what changes: `maximum`, `edge` or `save`.")
+    if (skill is None) != (training is None):
+        raise CommandError("`skill` and `training` go together.")
+    if skill is not None and training is not None:
+        skill_training = parse_choice(Training, training, "training")
+        steps.append(lambda sheet: sixpool.set_skill(sheet, skill, skill_training))
+    if not steps:
+        raise CommandError("Say what to change: level, a pool's maximum, edge or save, or a skill.")
+    return steps
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(SixpoolCog(bot))

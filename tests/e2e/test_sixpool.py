@@ -1,0 +1,274 @@
+"""`/sixpool` end to end through the fake Discord: characters, spends, rolls, help, odds."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import numpy as np
+
+from bot.client import DiceBot
+from bot.storage import Character, CharacterStore
+from cogs.sixpool import SHEET_CODEC
+from rules.randomness import new_rng
+from rules.sixpool import Pool, Sheet
+from tests.fakediscord.messages import Reply
+from tests.fakediscord.server import FakeDiscord
+
+POOLS = {"str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def d20s(seed: int, count: int = 1) -> list[int]:
+    """The d20s a seeded generator rolls in one call (as the bot rolls a check)."""
+    return [int(face) for face in np.random.default_rng(seed).integers(1, 21, size=count)]
+
+
+def seed_rolling(predicate: Any, count: int = 1) -> int:
+    return next(seed for seed in range(10_000) if predicate(*d20s(seed, count)))
+
+
+async def start(fake: FakeDiscord, **settings: Any) -> None:
+    reply = await fake.invoke(
+        "campaign start", {"system": "sixpool", "name": "Six", **settings}, user="gm"
+    )
+    assert not reply.ephemeral, reply.content
+
+
+async def create(
+    fake: FakeDiscord, name: str = "Rin", level: int = 1, user: str = "player"
+) -> Reply:
+    options = {"name": name, "level": level, "primary": "DEX", **POOLS}
+    return await fake.invoke("sixpool character create", options, user=user)
+
+
+async def character(fake: FakeDiscord, bot: DiceBot, name: str = "Rin") -> Character[Sheet]:
+    campaign = await bot.storage.campaigns.active(fake.channel_id)
+    assert campaign is not None
+    return await CharacterStore(bot.storage.database, SHEET_CODEC).find(campaign, name=name)
+
+
+def fields(reply: Reply) -> dict[str, str]:
+    return {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+
+
+async def test_create_and_sheet_show_effort_with_the_primary_bonus(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    created = await create(fake_discord, level=5)
+    assert not created.ephemeral
+    sheet = await fake_discord.invoke("sixpool character sheet", {}, user="player")
+    assert sheet.ephemeral
+    assert "proficiency +3 · primary pool DEX" in sheet.embeds[0]["description"]
+    pools = fields(sheet)["Pools"].splitlines()
+    assert pools[0] == "**STR** 6/6 · Effort 4" and pools[1] == "**DEX** 8/8 · Effort 6"
+    twice = await create(fake_discord, "Other")
+    assert twice.ephemeral
+
+
+async def test_ruling_sixpool_check_spends_points_whatever_the_result(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    await fake_discord.invoke(
+        "sixpool character set", {"skill": "Stealth", "training": "expert"}, user="player"
+    )
+    seed = seed_rolling(lambda face: 2 <= face <= 10)
+    [face] = d20s(seed)
+    dicebot.rng = new_rng(seed)
+    options = {"pool": "DEX", "dc": 30, "spend": 3, "skill": "stealth"}
+    reply = await fake_discord.invoke("sixpool check", options, user="player")
+    assert not reply.ephemeral
+    total = face + 2 + 2 + 3  # proficiency +2, expert +2, 3 points
+    assert f"Total **{total}** vs DC 30" in reply.embeds[0]["description"]
+    assert fields(reply)["Modifiers"].splitlines() == [
+        "+2 proficiency (stealth)",
+        "+2 expert training",
+        "+3 3 DEX points spent",
+    ]
+    assert fields(reply)["DEX pool"] == "−3: 5/8 left"
+    assert reply.embeds[0]["title"].startswith("❌")  # failed, and the points are gone
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 5
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [face]
+
+
+async def test_spends_above_effort_or_the_pool_are_refused_and_nothing_changes(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    over = await fake_discord.invoke(
+        "sixpool check", {"pool": "STR", "dc": 10, "spend": 4}, user="player"
+    )
+    assert over.ephemeral and "at most 3 points per roll from STR" in over.content
+    for _ in range(2):
+        await fake_discord.invoke(
+            "sixpool save", {"pool": "CHA", "dc": 10, "spend": 1}, user="player"
+        )
+    dry = await fake_discord.invoke(
+        "sixpool save", {"pool": "CHA", "dc": 10, "spend": 2}, user="player"
+    )
+    assert dry.ephemeral and "CHA has 1 points left; you asked for 2" in dry.content
+    sheet = (await character(fake_discord, dicebot)).sheet
+    assert (sheet.points(Pool.STR), sheet.points(Pool.CHA)) == (6, 1)
+    assert await dicebot.storage.rolls.get(3) is None
+
+
+async def test_ruling_sixpool_naturals_and_non_stacking_advantage(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    dicebot.rng = new_rng(seed_rolling(lambda face: face == 20))
+    natural = await fake_discord.invoke("sixpool attack", {"pool": "STR", "ac": 40}, user="player")
+    assert natural.embeds[0]["title"].startswith("🌟 NATURAL 20 · Success")
+    both = await fake_discord.invoke(
+        "sixpool check", {"pool": "STR", "dc": 10, "advantage": True, "disadvantage": True},
+        user="player",
+    )  # fmt: skip
+    assert both.embeds[0]["description"].startswith("🎲 1d20:")
+    assert "cancel" in fields(both)["Note"]
+
+
+async def test_ruling_sixpool_help_gives_advantage_consumed_by_the_next_roll(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    await create(fake_discord, "Gm's Ally", user="gm")
+    helped = await fake_discord.invoke(
+        "sixpool help", {"user": fake_discord.users["player"]}, user="gm"
+    )
+    assert not helped.ephemeral and "advantage on the next roll" in helped.embeds[0]["title"]
+    seed = seed_rolling(lambda a, b: a != b, 2)
+    dicebot.rng = new_rng(seed)
+    first = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 5}, user="player")
+    assert first.embeds[0]["description"].startswith("🎲 2d20, keep the higher (advantage): ")
+    assert f"**{max(d20s(seed, 2))}**" in first.embeds[0]["description"]
+    second = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 5}, user="player")
+    assert second.embeds[0]["description"].startswith("🎲 1d20:")
+    self_help = await fake_discord.invoke(
+        "sixpool help", {"user": fake_discord.users["player"]}, user="player"
+    )
+    assert self_help.ephemeral and "can't help yourself" in self_help.content
+
+
+async def test_ruling_sixpool_inspiration_one_at_a_time_spent_for_advantage(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    player = fake_discord.users["player"]
+    refused = await fake_discord.invoke("sixpool inspire", {"user": player}, user="player")
+    assert refused.ephemeral and "GM" in refused.content
+    await fake_discord.invoke("sixpool inspire", {"user": player}, user="gm")
+    again = await fake_discord.invoke("sixpool inspire", {"user": player}, user="gm")
+    assert again.ephemeral and "one at a time" in again.content
+    spent = await fake_discord.invoke(
+        "sixpool save", {"pool": "WIS", "dc": 12, "inspiration": True}, user="player"
+    )
+    assert spent.embeds[0]["description"].startswith("🎲 2d20, keep the higher")
+    assert not (await character(fake_discord, dicebot)).sheet.inspired
+    none_left = await fake_discord.invoke(
+        "sixpool save", {"pool": "WIS", "dc": 12, "inspiration": True}, user="player"
+    )
+    assert none_left.ephemeral and "no inspiration" in none_left.content
+
+
+async def test_ruling_sixpool_edge_b_at_campaign_start(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord, edge_option="B")
+    await create(fake_discord)
+    await fake_discord.invoke("sixpool character set", {"pool": "DEX", "edge": 2}, user="player")
+    reply = await fake_discord.invoke(
+        "sixpool check", {"pool": "DEX", "dc": 10, "spend": 4}, user="player"
+    )
+    # Edge 2, option B: the first 3 points are worth +2, the fourth +1: +7.
+    assert fields(reply)["Modifiers"] == "+7 4 DEX points spent (Edge 2, option B)"
+    info = await fake_discord.invoke("campaign info", {}, user="player")
+    assert "Edge option: B" in str(info.embeds[0])
+
+
+async def test_take_passive_and_rest(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    await fake_discord.invoke(
+        "sixpool character set", {"skill": "perception", "training": "trained"}, user="player"
+    )
+    took = await fake_discord.invoke(
+        "sixpool take", {"pool": "WIS", "dc": 22, "value": 20, "skill": "Perception"}, user="player"
+    )
+    assert "Total **22** vs DC 22" in took.embeds[0]["description"]
+    assert took.embeds[0]["title"].startswith("✅ Success")  # not a natural 20
+    passive = await fake_discord.invoke(
+        "sixpool passive", {"pool": "WIS", "skill": "perception"}, user="player"
+    )
+    assert passive.embeds[0]["title"] == "Rin: passive perception 12"
+    await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 5, "spend": 5}, user="player")
+    refused = await fake_discord.invoke("sixpool rest", {}, user="player")
+    assert refused.ephemeral
+    await fake_discord.invoke("sixpool rest", {}, user="gm")
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 8
+
+
+async def test_odds_show_exact_chances_per_point_and_a_chart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("sixpool odds", {"modifier": 0, "dc": 15})
+    embed = reply.embeds[0]
+    assert embed["description"].startswith("Success **30.00%**")  # 15-20 of 20
+    per_point = fields(reply)["Success by points spent (+1 each)"].splitlines()
+    assert per_point[:2] == ["0 points: 30.00%", "1 point: 35.00% (+5.00%)"]
+    name, png = reply.attachments[0]
+    assert name == "odds.png" and png.startswith(PNG_SIGNATURE)
+
+
+async def test_hundred_concurrent_spends_never_overspend_one_pool(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)  # DEX 8
+    replies = await asyncio.gather(
+        *(
+            fake_discord.send("sixpool check", {"pool": "DEX", "dc": 10, "spend": 1}, user="player")
+            for _ in range(100)
+        )
+    )
+    await fake_discord.wait_answered(replies)
+    assert sum(not reply.ephemeral for reply in replies) == 8
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
+    logged = [await dicebot.storage.rolls.get(n) for n in range(1, 9)]
+    lefts = sorted(roll.payload["embed"]["fields"][1]["value"] for roll in logged)
+    assert lefts == sorted(f"−1: {n}/8 left" for n in range(8))
+    assert await dicebot.storage.rolls.get(9) is None
+
+
+async def test_sixpool_commands_need_a_sixpool_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "sinew", "name": "Iron"}, user="gm")
+    reply = await create(fake_discord)
+    assert reply.ephemeral and "Six-pool" in reply.content
+
+
+async def test_character_set_refuses_bad_mixes(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    for options, message in (
+        ({}, "Say what to change"),
+        ({"edge": 2}, "give `pool` too"),
+        ({"pool": "DEX"}, "say what changes"),
+        ({"skill": "stealth"}, "go together"),
+    ):
+        reply = await fake_discord.invoke("sixpool character set", options, user="player")
+        assert reply.ephemeral and message in reply.content, reply.content
+    ok = await fake_discord.invoke(
+        "sixpool character set", {"pool": "CON", "save": "trained", "level": 9}, user="player"
+    )
+    assert not ok.ephemeral
+    sheet = (await character(fake_discord, dicebot)).sheet
+    assert sheet.level == 9 and sheet.save_training(Pool.CON).value == "trained"
