@@ -25,6 +25,7 @@ __all__ = [
     "RevealButton",
     "RollAgainButton",
     "RollButton",
+    "answer_component",
     "register_reroll",
     "reveal_roll",
     "roll_buttons",
@@ -75,6 +76,21 @@ async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_i
     await interaction.response.send_message(embed=render.revealed_roll(roll))
 
 
+async def answer_component(
+    interaction: discord.Interaction, press: Callable[[], Awaitable[None]]
+) -> None:
+    """Run a persistent component's press like a command: refused while restarting, and any
+    error answered privately through the bot's one error path."""
+    admit = getattr(interaction.client, "admit", None)
+    if admit is not None and not admit(interaction):
+        await reply_ephemeral(interaction, RESTARTING_MESSAGE)
+        return
+    try:
+        await press()
+    except Exception as error:  # discord.py would only log it: answer like a command
+        await report_error(interaction, error)
+
+
 class RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
     """A button naming a roll by id; presses go through the bot's one error path."""
 
@@ -94,14 +110,10 @@ class RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll
         return cls(int(match["roll_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        admit = getattr(interaction.client, "admit", None)
-        if admit is not None and not admit(interaction):
-            await reply_ephemeral(interaction, RESTARTING_MESSAGE)
-            return
-        try:
-            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
-        except Exception as error:  # discord.py would only log it: answer like a command
-            await report_error(interaction, error)
+        await answer_component(
+            interaction,
+            lambda: self.press(interaction, interaction.client.storage),  # type: ignore[attr-defined]
+        )
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
         raise NotImplementedError

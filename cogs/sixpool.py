@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -11,14 +13,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.buttons import roll_buttons
+from bot.buttons import answer_component, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import HIDDEN_HELP, choices_of, matching, suggest
-from bot.publish import Roll, show_roll
+from bot.publish import Roll, announce, show_roll
 from bot.render import sixpool as render
 from bot.render.charts import draw_chart
+from bot.render.errors import describe
 from bot.storage import Campaign, Character, CharacterStore
+from bot.storage.sixpool import Contest, ContestClosed, ContestOutcome, ContestStore
 from bot.table import Table, campaign_channel_id
 from rules import sixpool
 from rules.choices import parse_choice
@@ -27,6 +31,8 @@ from rules.sixpool import Pool, RollKind, Sheet, Training
 from rules.systems import System
 
 CHARACTER_NAME_MAX = 60
+CONTEST_MINUTES = 10  # (house) how long a defender has to declare their spend
+CONTEST_KIND = "sixpool.contest"
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
 
 CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
@@ -90,6 +96,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.bot = bot
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+        self.contests = ContestStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
         table = await Table.of(interaction, self.storage)
@@ -408,6 +415,208 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         return sixpool.modifiers(sheet, asked.pool, training, 0, option, training_label=label)
 
+    # --- contests
+
+    @app_commands.command(
+        name="contest", description="A contest: both declare spends, higher total wins"
+    )
+    @app_commands.describe(
+        pool="Your pool (and what you spend from)",
+        vs_user="The opposing player: they declare their spend privately before anyone rolls",
+        vs_modifier=f"Or the opponent's total modifier, {sixpool.MODIFIER_MIN}–"
+        f"{sixpool.MODIFIER_MAX} (an NPC)",
+        vs_pool="The opposing player's pool (default: the same as yours)",
+        spend=ROLL_HELP["spend"] + "; secret until both roll",
+        advantage=ROLL_HELP["advantage"],
+        disadvantage=ROLL_HELP["disadvantage"],
+    )
+    @app_commands.choices(pool=POOL_CHOICES, vs_pool=POOL_CHOICES)
+    async def contest(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        vs_user: discord.Member | None = None,
+        vs_modifier: Modifier | None = None,
+        vs_pool: str | None = None,
+        spend: Spend = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        if (vs_user is None) == (vs_modifier is None):
+            raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
+        chosen = sixpool.parse_pool(pool)
+        who = await self.characters.find(campaign, user_id=table.user_id)
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        if vs_modifier is not None:
+            if vs_pool is not None:
+                raise CommandError("`vs_pool` goes with `vs_user`; with `vs_modifier` omit it.")
+            await self._contest_npc(
+                interaction, table, who, chosen, option, vs_modifier, spend, advantage, disadvantage
+            )
+            return
+        assert vs_user is not None
+        defender = await self.characters.find(campaign, user_id=vs_user.id)
+        if defender.id == who.id:
+            raise CommandError("A contest needs an opponent: you can't contest yourself.")
+        sixpool.spend(who.sheet, chosen, spend)  # refuse a spend you can't pay now
+        defending = sixpool.parse_pool(vs_pool) if vs_pool else chosen
+        contest = await self.contests.open(
+            campaign,
+            table.channel_id,
+            who,  # type: ignore[arg-type]
+            defender,  # type: ignore[arg-type]
+            pool=chosen.value,
+            defender_pool=defending.value,
+            spend=spend,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            expires_at=time.time() + CONTEST_MINUTES * 60,
+        )
+        what = f"{chosen} vs {defending}"
+        await interaction.response.send_message(
+            f"⚔️ Contest #{contest.id} sent to {defender.name}: your spend ({spend}) stays "
+            "secret until both roll.",
+            ephemeral=True,
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(DeclareButton(contest.id))
+        view.stop()
+        assert interaction.channel is not None
+        prompt = await interaction.channel.send(  # type: ignore[union-attr]
+            content=f"<@{defender.user_id}>",
+            embed=render.contest_prompt(who.name, defender.user_id, what, CONTEST_MINUTES),
+            view=view,
+        )
+        await self.contests.set_message(contest.id, prompt.id)
+
+    async def _contest_npc(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        who: Character[Sheet],
+        pool: Pool,
+        option: sixpool.EdgeOption,
+        vs_modifier: int,
+        spend: int,
+        advantage: bool,
+        disadvantage: bool,
+    ) -> None:
+        """A contest against a bare modifier: spend and both rolls in one transaction."""
+        rng = self.bot.rng
+        rolled: list[sixpool.ContestResult] = []
+
+        def spend_and_roll(sheet: Sheet) -> Sheet:
+            parts = sixpool.modifiers(
+                sheet, pool, Training.UNTRAINED, spend, option, training_label="contest"
+            )
+            paid = sixpool.spend(sheet, pool, spend)
+            opponent = (sixpool.Modifier("opponent's modifier", vs_modifier),)
+            rolled.append(
+                sixpool.contest(
+                    rng, parts, opponent, advantage=advantage, disadvantage=disadvantage
+                )
+            )
+            return paid
+
+        def log(after: Character[Sheet]) -> Any:
+            embed = render.contest(rolled[-1], who.name, "Opponent", f"{pool} contest")
+            render.add_pool_left(embed, after.sheet, pool, spend)
+            return Roll(CONTEST_KIND, rolled[-1], embed).entry(table, hidden=False)
+
+        changed = await self.characters.update(who, spend_and_roll, log)
+        assert changed.roll_id is not None
+        logged = await self.storage.rolls.get(changed.roll_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        await show_roll(interaction, logged.id, hidden=False, embed=embed)
+
+    async def _open_contest(self, interaction: discord.Interaction, contest_id: int) -> Contest:
+        """Return a pending contest the presser defends, or refuse (privately)."""
+        contest = await self.contests.get(contest_id)
+        defender = await self.characters.by_id(contest.defender_id)
+        if defender.user_id != interaction.user.id:
+            raise CommandError(f"Only <@{defender.user_id}> declares a spend in this contest.")
+        if contest.status == "pending" and contest.expires_at <= time.time():
+            await self.contests.expire(contest_id, time.time())
+            await self._close_prompt(interaction, contest, "⌛ Expired: nothing was spent.")
+            raise ContestClosed(contest_id, "expired")
+        if contest.status != "pending":
+            raise ContestClosed(contest_id, contest.status)
+        return contest
+
+    async def _close_prompt(
+        self, interaction: discord.Interaction, contest: Contest, text: str
+    ) -> None:
+        """Take the Declare button off the contest's prompt in the channel."""
+        channel = interaction.channel
+        if contest.message_id is None or channel is None:
+            return
+        try:
+            message = channel.get_partial_message(contest.message_id)  # type: ignore[union-attr]
+            await message.edit(content=text, view=None)
+        except discord.HTTPException:  # the prompt was deleted: nothing to tidy
+            pass
+
+    async def press_declare(self, interaction: discord.Interaction, contest_id: int) -> None:
+        """The defender's Declare button: a private choice of how many points to spend."""
+        contest = await self._open_contest(interaction, contest_id)
+        defender = await self.characters.by_id(contest.defender_id)
+        pool = Pool(contest.defender_pool)
+        most = min(defender.sheet.effort(pool), defender.sheet.points(pool))
+        view = discord.ui.View(timeout=None)
+        view.add_item(SpendSelect(contest_id, most))
+        view.stop()
+        await interaction.response.send_message(
+            f"How many {pool} points do you spend? (Effort and your pool allow {most}; "
+            "your choice stays private until both roll.)",
+            view=view,
+            ephemeral=True,
+        )
+
+    async def pick_spend(
+        self, interaction: discord.Interaction, contest_id: int, spend: int
+    ) -> None:
+        """The defender's private spend: both spends and both rolls in one transaction."""
+        contest = await self._open_contest(interaction, contest_id)
+        table, campaign = await self._table(interaction)
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        rng = self.bot.rng
+
+        def decide(
+            found: Contest, challenger: Character[Any], defender: Character[Any]
+        ) -> ContestOutcome:
+            pool, defending = Pool(found.pool), Pool(found.defender_pool)
+            attack = sixpool.modifiers(
+                challenger.sheet, pool, Training.UNTRAINED, found.spend, option,
+                training_label="contest",
+            )  # fmt: skip
+            defence = sixpool.modifiers(
+                defender.sheet, defending, Training.UNTRAINED, spend, option,
+                training_label="contest",
+            )  # fmt: skip
+            paid = sixpool.spend(challenger.sheet, pool, found.spend)
+            held = sixpool.spend(defender.sheet, defending, spend)
+            result = sixpool.contest(
+                rng, attack, defence, advantage=found.advantage, disadvantage=found.disadvantage
+            )
+            embed = render.contest(result, challenger.name, defender.name, f"{pool} vs {defending}")
+            render.add_pool_left(embed, paid, pool, found.spend)
+            render.add_pool_left(embed, held, defending, spend)
+            entry = Roll(CONTEST_KIND, result, embed).entry(table, hidden=False)
+            return ContestOutcome(paid, held, entry)
+
+        resolved, roll_id = await self.contests.resolve(contest.id, time.time(), decide)
+        logged = await self.storage.rolls.get(roll_id)
+        assert logged is not None
+        await interaction.response.edit_message(
+            content=f"✅ You spend {spend}. The result is in the channel.", view=None
+        )
+        await self._close_prompt(interaction, resolved, "⚔️ Both declared: the dice are rolled.")
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        embed.set_footer(text=f"Roll #{roll_id}")
+        await announce(interaction, embed)
+
     # --- help, inspiration, rest
 
     @app_commands.command(name="help", description="Help an ally: advantage on their next roll")
@@ -565,5 +774,90 @@ def _sheet_changes(
     return steps
 
 
+def _cog(interaction: discord.Interaction) -> SixpoolCog:
+    cog = interaction.client.get_cog(SixpoolCog.__cog_name__)  # type: ignore[attr-defined]
+    if not isinstance(cog, SixpoolCog):
+        raise CommandError("Six-pool d20 is not loaded; try again in a moment.")
+    return cog
+
+
+class DeclareButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sixpool:contest:(?P<contest_id>[0-9]{1,19})",
+):
+    """On a contest's prompt: the defender opens their private spend choice (persistent)."""
+
+    def __init__(self, contest_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Declare my spend",
+                emoji="🤫",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"sixpool:contest:{contest_id}",
+            )
+        )
+        self.contest_id = contest_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DeclareButton:
+        return cls(int(match["contest_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer_component(
+            interaction, lambda: _cog(interaction).press_declare(interaction, self.contest_id)
+        )
+
+
+class SpendSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"sixpool:spend:(?P<contest_id>[0-9]{1,19}):(?P<most>[0-9]{1,2})",
+):
+    """The defender's private choice of spend, 0 to what Effort and the pool allow."""
+
+    def __init__(self, contest_id: int, most: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"sixpool:spend:{contest_id}:{most}",
+                placeholder="Points to spend",
+                options=[
+                    discord.SelectOption(label=f"Spend {n}", value=str(n)) for n in range(most + 1)
+                ],
+            )
+        )
+        self.contest_id = contest_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SpendSelect:
+        return cls(int(match["contest_id"]), min(int(match["most"]), 24))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def pick() -> None:
+            values = (interaction.data or {}).get("values") or ["0"]
+            spend = sixpool_spend(values[0])
+            await _cog(interaction).pick_spend(interaction, self.contest_id, spend)
+
+        await answer_component(interaction, pick)
+
+
+def sixpool_spend(value: object) -> int:
+    """Read a spend picked in the select (a client can send anything: refuse non-numbers)."""
+    text = str(value)
+    if not text.isdigit() or len(text) > 2:
+        raise CommandError("Pick a number of points from the list.")
+    return int(text)
+
+
+@describe.register
+def _(error: ContestClosed) -> str:
+    if error.status == "expired":
+        return f"Contest #{error.contest_id} expired: nothing was spent. Start a new one."
+    return f"Contest #{error.contest_id} is settled already: its dice were rolled."
+
+
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(DeclareButton, SpendSelect)
     await bot.add_cog(SixpoolCog(bot))

@@ -635,3 +635,35 @@ def odds(
         outcomes=tuple(outcomes),
         per_point=tuple(_success(kept, modifier + extra, dc) for extra in range(points + 1)),
     )
+
+
+# --- Contests
+
+CONTEST_DC = 0  # a contest compares totals; its rolls have no DC of their own
+
+
+@dataclass(frozen=True, slots=True)
+class ContestResult:
+    """Both rolls of a contest: the higher total wins, a tie goes to the defender."""
+
+    attacker: RollResult
+    defender: RollResult
+
+    @property
+    def attacker_wins(self) -> bool:
+        return contest_winner(self.attacker.total, self.defender.total)
+
+
+def contest(
+    rng: Rng,
+    attacker: tuple[Modifier, ...],
+    defender: tuple[Modifier, ...],
+    *,
+    advantage: bool = False,
+    disadvantage: bool = False,
+) -> ContestResult:
+    """Roll a contest: the attacker's d20 (with its mode), then the defender's straight d20."""
+    return ContestResult(
+        roll(rng, attacker, CONTEST_DC, advantage=advantage, disadvantage=disadvantage),
+        roll(rng, defender, CONTEST_DC),
+    )

@@ -7,9 +7,26 @@ import discord
 from bot.render.numbers import percent, signed
 from bot.render.style import Colour, truncate
 from bot.storage import Character
-from rules.sixpool import Degree, Mode, Modifier, Pool, RollOdds, RollResult, Sheet
+from rules.sixpool import (
+    ContestResult,
+    Degree,
+    Mode,
+    Modifier,
+    Pool,
+    RollOdds,
+    RollResult,
+    Sheet,
+)
 
-__all__ = ["character_sheet", "odds", "passive", "roll_result", "sheet_changed"]
+__all__ = [
+    "character_sheet",
+    "contest",
+    "contest_prompt",
+    "odds",
+    "passive",
+    "roll_result",
+    "sheet_changed",
+]
 
 TITLE_LIMIT = 256
 FIELD_LIMIT = 1024
@@ -159,3 +176,38 @@ def odds(result: RollOdds) -> discord.Embed:
         lines.append(f"{points} point{'s' if points != 1 else ''}: {percent(chance)}{gain}")
     embed.add_field(name="Success by points spent (+1 each)", value="\n".join(lines))
     return embed
+
+
+def contest(result: ContestResult, attacker: str, defender: str, what: str) -> discord.Embed:
+    """Show both rolls of a contest, both totals, and the winner (a tie goes to the defender)."""
+    winner = attacker if result.attacker_wins else defender
+    reason = "higher total" if result.attacker.total != result.defender.total else "a tie holds"
+    embed = discord.Embed(
+        title=truncate(f"⚔️ Contest · {attacker} vs {defender}: {what}", TITLE_LIMIT),
+        description=f"**{_name(winner)} wins** ({reason}: "
+        f"{result.attacker.total} vs {result.defender.total}).",
+        colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
+    )
+    for name, side in ((attacker, result.attacker), (defender, result.defender)):
+        embed.add_field(
+            name=truncate(name, TITLE_LIMIT),
+            value=truncate(
+                f"🎲 {_dice(side)}\nTotal **{side.total}**\n{_modifiers(side.modifiers)}",
+                FIELD_LIMIT,
+            ),
+            inline=False,
+        )
+    return embed
+
+
+def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> discord.Embed:
+    """Ask the defending player, in the channel, to declare their spend privately."""
+    return discord.Embed(
+        title=truncate(f"⚔️ {attacker} challenges you: {what}", TITLE_LIMIT),
+        description=(
+            f"<@{defender_id}>, declare how many points you spend (privately) before anyone "
+            f"rolls. The challenger's spend is secret too. Open for {minutes} minutes; "
+            "after that it ends with nothing spent."
+        ),
+        colour=Colour.WARNING,
+    )

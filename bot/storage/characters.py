@@ -124,6 +124,19 @@ class CharacterStore(Generic[S]):
             raise WhichCharacter(user_id, tuple(row["name"] for row in rows))
         return self._character(rows[0])
 
+    async def by_id(self, character_id: int) -> Character[S]:
+        """Return the character with this id."""
+        return await self.by_id_in(self._database.reader, character_id)
+
+    async def by_id_in(self, connection: aiosqlite.Connection, character_id: int) -> Character[S]:
+        """Return the character with this id, on the caller's connection (transaction)."""
+        row = await fetch_one(
+            connection, f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character_id,)
+        )
+        if row is None:
+            raise CharacterNotFound(None, None)
+        return self._character(row)
+
     async def all(self, campaign: Campaign) -> list[Character[S]]:
         """List the campaign's characters by name."""
         return await self.all_in(self._database.reader, campaign)

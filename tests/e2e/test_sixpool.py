@@ -12,6 +12,7 @@ from bot.storage import Character, CharacterStore
 from cogs.sixpool import SHEET_CODEC
 from rules.randomness import new_rng
 from rules.sixpool import Pool, Sheet
+from tests.e2e.test_buttons import restarted
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -272,3 +273,99 @@ async def test_character_set_refuses_bad_mixes(fake_discord: FakeDiscord, dicebo
     assert not ok.ephemeral
     sheet = (await character(fake_discord, dicebot)).sheet
     assert sheet.level == 9 and sheet.save_training(Pool.CON).value == "trained"
+
+
+# --- contests
+
+
+async def test_contest_against_a_modifier_rolls_both_and_spends(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    seed = seed_rolling(lambda a, b: a + 2 != b + 4, 2)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke(
+        "sixpool contest", {"pool": "DEX", "vs_modifier": 4, "spend": 2}, user="player"
+    )
+    ours, theirs = d20s(seed, 1)[0], None
+    rng = np.random.default_rng(seed)
+    ours = int(rng.integers(1, 21, size=1)[0])
+    theirs = int(rng.integers(1, 21, size=1)[0])
+    winner = "Rin" if ours + 2 > theirs + 4 else "Opponent"
+    assert reply.embeds[0]["description"].startswith(f"**{winner} wins**")
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 6
+
+
+async def contest_sent(fake: FakeDiscord, spend: int = 2) -> tuple[Reply, dict[str, Any]]:
+    await start(fake)
+    await create(fake)
+    await create(fake, "Vex", user="gm")
+    sent = await fake.invoke(
+        "sixpool contest",
+        {"pool": "DEX", "vs_user": fake.users["gm"], "vs_pool": "WIS", "spend": spend},
+        user="player",
+    )
+    [prompt] = await fake.wait_channel_messages(fake.channel_id)
+    return sent, prompt
+
+
+async def test_ruling_sixpool_contest_defender_declares_privately_then_both_roll(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    sent, prompt = await contest_sent(fake_discord)
+    assert sent.ephemeral and "your spend (2) stays secret" in sent.content
+    assert prompt["embeds"][0]["title"] == "⚔️ Rin challenges you: DEX vs WIS"
+    assert "(2)" not in str(prompt)  # the challenger's spend is not shown
+    message = fake_discord.channel_message(fake_discord.channel_id, prompt["id"])
+    stranger = await fake_discord.click(message, "sixpool:contest:1", user="player")
+    assert stranger.ephemeral and "declares a spend in this contest" in stranger.content
+    choice = await fake_discord.click(message, "sixpool:contest:1", user="gm")
+    assert choice.ephemeral and "Effort and your pool allow 3" in choice.content
+    second = await fake_discord.click(message, "sixpool:contest:1", user="gm")  # another tab
+    seed = 11
+    dicebot.rng = new_rng(seed)
+    picked = await fake_discord.click(choice, "sixpool:spend:1:3", user="gm", values=["1"])
+    assert "You spend 1" in picked.content
+    posted = await fake_discord.wait_channel_messages(fake_discord.channel_id, 2)
+    result = posted[1]["embeds"][0]
+    rng = np.random.default_rng(seed)
+    ours, theirs = (int(rng.integers(1, 21, size=1)[0]) for _ in range(2))
+    winner = "Rin" if ours + 2 > theirs + 1 else "Vex"  # a tie goes to the defender
+    assert result["description"].startswith(f"**{winner} wins**")
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 6
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.points(Pool.WIS) == 3
+    assert message.custom_ids() == []  # the prompt's button is gone
+    again = await fake_discord.click(second, "sixpool:spend:1:3", user="gm", values=["3"])
+    assert again.ephemeral and "settled already" in again.content
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.points(Pool.WIS) == 3
+
+
+async def test_contest_times_out_cleanly_with_nothing_spent(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    _, prompt = await contest_sent(fake_discord)
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign is not None
+    async with dicebot.storage.database.transaction() as connection:  # ten minutes pass
+        await connection.execute("UPDATE sixpool_contests SET expires_at = 0")
+    message = fake_discord.channel_message(fake_discord.channel_id, prompt["id"])
+    late = await fake_discord.click(message, "sixpool:contest:1", user="gm")
+    assert late.ephemeral and "expired: nothing was spent" in late.content
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 8
+    assert (await dicebot.storage.rolls.get(1)) is None
+
+
+async def test_contest_prompt_survives_a_restart_and_refuses_yourself(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    _, prompt = await contest_sent(fake_discord)
+    yourself = await fake_discord.invoke(
+        "sixpool contest", {"pool": "DEX", "vs_user": fake_discord.users["player"]},
+        user="player",
+    )  # fmt: skip
+    assert yourself.ephemeral and "can't contest yourself" in yourself.content
+    async with restarted(fake_discord, dicebot, seed=4):
+        message = fake_discord.channel_message(fake_discord.channel_id, prompt["id"])
+        choice = await fake_discord.click(message, "sixpool:contest:1", user="gm")
+        assert choice.ephemeral and "allow 3" in choice.content

@@ -198,6 +198,13 @@ class FakeDiscord:
         """
         return [message.raw_with_data() for message in self._channel_messages.get(channel_id, [])]
 
+    def channel_message(self, channel_id: int, message_id: int | str) -> FakeMessage:
+        """Return a message the bot posted to a channel, live (to click on or read its edits)."""
+        for message in self._channel_messages.get(channel_id, []):
+            if str(message.id) == str(message_id):
+                return message
+        raise KeyError(f"no message {message_id} in channel {channel_id}")
+
     async def invoke(
         self,
         command: str,
