@@ -22,7 +22,19 @@ from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, CharacterStore
-from bot.storage.sixpool import Contest, ContestClosed, ContestOutcome, ContestStore
+from bot.storage.sixpool import (
+    AlreadyRolled,
+    BoostTooLate,
+    Contest,
+    ContestClosed,
+    ContestOutcome,
+    ContestStore,
+    GroupCheck,
+    GroupClosed,
+    GroupNotFound,
+    GroupRollOutcome,
+    GroupStore,
+)
 from bot.table import Table, campaign_channel_id
 from rules import sixpool
 from rules.choices import parse_choice
@@ -33,6 +45,8 @@ from rules.systems import System
 CHARACTER_NAME_MAX = 60
 CONTEST_MINUTES = 10  # (house) how long a defender has to declare their spend
 CONTEST_KIND = "sixpool.contest"
+GROUP_MINUTES = 30  # (house) how long a group check stays open if no GM closes it
+GROUP_KIND = "sixpool.group"
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
 
 CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
@@ -97,6 +111,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
         self.contests = ContestStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+        self.groups = GroupStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
         table = await Table.of(interaction, self.storage)
@@ -617,6 +632,164 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         embed.set_footer(text=f"Roll #{roll_id}")
         await announce(interaction, embed)
 
+    # --- group checks
+
+    @app_commands.command(
+        name="group", description="A group check: a Roll button for everyone; half must succeed"
+    )
+    @app_commands.describe(
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        pool="The pool everyone rolls (and spends from)",
+        skill="The skill (each participant's own training)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def group(
+        self,
+        interaction: discord.Interaction,
+        dc: DC,
+        pool: str,
+        skill: SkillName | None = None,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        chosen = sixpool.parse_pool(pool)
+        name = " ".join(skill.split()).lower() if skill and skill.strip() else None
+        group = await self.groups.open(
+            campaign,
+            table.channel_id,
+            dc=dc,
+            pool=chosen.value,
+            skill=name,
+            expires_at=time.time() + GROUP_MINUTES * 60,
+        )
+        sent = await interaction.response.send_message(
+            embed=render.group_check(group), view=_group_view(group.id)
+        )
+        if sent.message_id is not None:  # to edit it as participants roll
+            await self.groups.set_message(group.id, sent.message_id)
+
+    @app_commands.command(
+        name="boost", description="Lead the open group check: boost one ally before any roll"
+    )
+    @app_commands.describe(
+        user="The ally whose roll gets your points",
+        points="Your points from the check's pool, +1 each (at most Effort and the pool)",
+    )
+    async def boost(
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member,
+        points: app_commands.Range[int, 1, sixpool.POOL_MAX],
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        group = await self.groups.open_in(campaign, table.channel_id)
+        leader = await self.characters.find(campaign, user_id=table.user_id)
+        ally = await self.characters.find(campaign, user_id=user.id)
+        if ally.id == leader.id:
+            raise CommandError("A leader boosts an ally, not themselves.")
+        pool = Pool(group.pool)
+        boosted = await self.groups.boost(
+            group.id,
+            time.time(),
+            leader,  # type: ignore[arg-type]
+            ally,  # type: ignore[arg-type]
+            points,
+            lambda sheet: sixpool.spend(sheet, pool, points),  # type: ignore[arg-type]
+        )
+        await interaction.response.send_message(
+            f"🫡 {leader.name} leads: +{points} on {ally.name}'s roll ({points} {pool} spent)."
+        )
+        await self._refresh_group(interaction, boosted)
+
+    async def _refresh_group(self, interaction: discord.Interaction, group: GroupCheck) -> None:
+        """Edit the group check's message to show its rolls (and result, once closed)."""
+        channel = interaction.channel
+        if group.message_id is None or channel is None:
+            return
+        view = None if group.status == "closed" else _group_view(group.id)
+        try:
+            message = channel.get_partial_message(group.message_id)  # type: ignore[union-attr]
+            await message.edit(embed=render.group_check(group), view=view)
+        except discord.HTTPException:  # the message was deleted: the result is announced anyway
+            pass
+
+    async def _close_group(self, interaction: discord.Interaction, group_id: int) -> GroupCheck:
+        """Close a group check, show its result, and announce it (once)."""
+        closed, now = await self.groups.close(group_id)
+        if now:
+            await self._refresh_group(interaction, closed)
+            await announce(interaction, render.group_check(closed))
+        return closed
+
+    async def press_group_roll(self, interaction: discord.Interaction, group_id: int) -> None:
+        """A participant's Roll: a private choice of how many points to spend."""
+        group = await self.groups.get(group_id)
+        if group.status != "open" or group.expires_at <= time.time():
+            await self._close_group(interaction, group_id)
+            raise GroupClosed(group_id)
+        table, campaign = await self._table(interaction)
+        who = await self.characters.find(campaign, user_id=table.user_id)
+        if any(roll.character_id == who.id for roll in group.rolls):
+            raise AlreadyRolled(who.name)
+        pool = Pool(group.pool)
+        most = min(who.sheet.effort(pool), who.sheet.points(pool))
+        view = discord.ui.View(timeout=None)
+        view.add_item(GroupSpendSelect(group_id, most))
+        view.stop()
+        await interaction.response.send_message(
+            f"Rolling {pool} for the group: how many points do you spend? (up to {most})",
+            view=view,
+            ephemeral=True,
+        )
+
+    async def pick_group_spend(
+        self, interaction: discord.Interaction, group_id: int, spend: int
+    ) -> None:
+        """Roll a participant's check with their spend, counted once, and update the message."""
+        table, campaign = await self._table(interaction)
+        who = await self.characters.find(campaign, user_id=table.user_id)
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        rng = self.bot.rng
+
+        def decide(group: GroupCheck, current: Character[Any]) -> GroupRollOutcome:
+            pool = Pool(group.pool)
+            asked = RollAsked(RollKind.CHECK, pool, group.dc, spend, group.skill)
+            training, label = _training(current.sheet, asked)
+            parts = sixpool.modifiers(
+                current.sheet, pool, training, spend, option, training_label=label
+            )
+            if group.boosted_id == current.id and group.boost:
+                parts = (*parts, sixpool.Modifier("the leader's boost", group.boost))
+            paid = sixpool.spend(current.sheet, pool, spend)
+            result = sixpool.roll(rng, parts, group.dc, advantage=current.sheet.helped)
+            embed = render.roll_result(result, current.name, f"group {_what(asked)}")
+            render.add_pool_left(embed, paid, pool, spend)
+            entry = Roll(GROUP_KIND, result, embed).entry(table, hidden=False)
+            after = replace(paid, helped=False)
+            return GroupRollOutcome(after, entry, result.total, result.success)
+
+        try:
+            group, roll_id = await self.groups.roll(group_id, time.time(), who, decide)  # type: ignore[arg-type]
+        except GroupClosed:
+            await self._close_group(interaction, group_id)
+            raise
+        logged = await self.storage.rolls.get(roll_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        embed.set_footer(text=f"Roll #{roll_id}")
+        await interaction.response.edit_message(content=None, embed=embed, view=None)
+        await self._refresh_group(interaction, group)
+
+    async def press_group_close(self, interaction: discord.Interaction, group_id: int) -> None:
+        """The GM's Close: the result, announced to the channel."""
+        table = await Table.of(interaction, self.storage)
+        table.require_campaign(System.SIXPOOL)
+        table.require_gm("close a group check")
+        closed = await self._close_group(interaction, group_id)
+        successes = sum(roll.success for roll in closed.rolls)
+        await interaction.response.send_message(
+            f"Closed: {successes} of {len(closed.rolls)} succeeded.", ephemeral=True
+        )
+
     # --- help, inspiration, rest
 
     @app_commands.command(name="help", description="Help an ally: advantage on their next roll")
@@ -851,6 +1024,101 @@ def sixpool_spend(value: object) -> int:
     return int(text)
 
 
+def _group_view(group_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(GroupButton(group_id, "roll"))
+    view.add_item(GroupButton(group_id, "close"))
+    view.stop()
+    return view
+
+
+class GroupButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sixpool:group:(?P<group_id>[0-9]{1,19}):(?P<action>roll|close)",
+):
+    """Under a group check: Roll (each participant, once) and Close (a GM); persistent."""
+
+    def __init__(self, group_id: int, action: str) -> None:
+        roll = action == "roll"
+        super().__init__(
+            discord.ui.Button(
+                label="Roll" if roll else "Close (GM)",
+                emoji="🎲" if roll else "🏁",
+                style=discord.ButtonStyle.primary if roll else discord.ButtonStyle.secondary,
+                custom_id=f"sixpool:group:{group_id}:{action}",
+            )
+        )
+        self.group_id = group_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GroupButton:
+        return cls(int(match["group_id"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        press = cog.press_group_roll if self.action == "roll" else cog.press_group_close
+        await answer_component(interaction, lambda: press(interaction, self.group_id))
+
+
+class GroupSpendSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"sixpool:groupspend:(?P<group_id>[0-9]{1,19}):(?P<most>[0-9]{1,2})",
+):
+    """A participant's private choice of spend for their group roll."""
+
+    def __init__(self, group_id: int, most: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"sixpool:groupspend:{group_id}:{most}",
+                placeholder="Points to spend, then roll",
+                options=[
+                    discord.SelectOption(label=f"Roll, spending {n}", value=str(n))
+                    for n in range(most + 1)
+                ],
+            )
+        )
+        self.group_id = group_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GroupSpendSelect:
+        return cls(int(match["group_id"]), min(int(match["most"]), 24))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def pick() -> None:
+            values = (interaction.data or {}).get("values") or ["0"]
+            spend = sixpool_spend(values[0])
+            await _cog(interaction).pick_group_spend(interaction, self.group_id, spend)
+
+        await answer_component(interaction, pick)
+
+
+@describe.register
+def _(error: GroupClosed) -> str:
+    return f"Group check #{error.group_id} is closed: its result is in the channel."
+
+
+@describe.register
+def _(error: GroupNotFound) -> str:
+    return "There is no open group check here; start one with `/sixpool group`."
+
+
+@describe.register
+def _(error: AlreadyRolled) -> str:
+    return f"{error.name} has rolled in this group check already: once each."
+
+
+@describe.register
+def _(error: BoostTooLate) -> str:
+    if error.rolled:
+        return "Too late to boost: a leader boosts before any die of the group check is rolled."
+    return "This group check has its leader's boost already: one leader, one boost."
+
+
 @describe.register
 def _(error: ContestClosed) -> str:
     if error.status == "expired":
@@ -859,5 +1127,5 @@ def _(error: ContestClosed) -> str:
 
 
 async def setup(bot: DiceBot) -> None:
-    bot.add_dynamic_items(DeclareButton, SpendSelect)
+    bot.add_dynamic_items(DeclareButton, SpendSelect, GroupButton, GroupSpendSelect)
     await bot.add_cog(SixpoolCog(bot))

@@ -7,6 +7,7 @@ import discord
 from bot.render.numbers import percent, signed
 from bot.render.style import Colour, truncate
 from bot.storage import Character
+from bot.storage.sixpool import GroupCheck
 from rules.sixpool import (
     ContestResult,
     Degree,
@@ -16,12 +17,14 @@ from rules.sixpool import (
     RollOdds,
     RollResult,
     Sheet,
+    group_succeeds,
 )
 
 __all__ = [
     "character_sheet",
     "contest",
     "contest_prompt",
+    "group_check",
     "odds",
     "passive",
     "roll_result",
@@ -211,3 +214,42 @@ def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> 
         ),
         colour=Colour.WARNING,
     )
+
+
+def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed:
+    """Show a group check: its roll, who rolled what, and (closed) whether the group succeeds."""
+    skill = f" ({group.skill})" if group.skill else ""
+    successes = sum(roll.success for roll in group.rolls)
+    lines = [
+        f"{'✅' if roll.success else '❌'} {_name(roll.name)}: {roll.total} (roll #{roll.roll_id})"
+        for roll in group.rolls
+    ]
+    if group.status == "closed":
+        if group.rolls:
+            verdict = "succeeds" if group_succeeds(successes, len(group.rolls)) else "fails"
+            head = (
+                f"**The group {verdict}**: {successes} of {len(group.rolls)} succeeded "
+                "(at least half must)."
+            )
+        else:
+            head = "Closed before anyone rolled."
+        colour = Colour.CAMPAIGN
+    else:
+        head = (
+            "Press **Roll** to roll with your own sheet (once each). A GM closes it; "
+            "at least half must succeed."
+        )
+        colour = Colour.ROLL
+    embed = discord.Embed(
+        title=truncate(f"👥 Group check: {group.pool}{skill} vs DC {group.dc}", TITLE_LIMIT),
+        description=head + participants_note,
+        colour=colour,
+    )
+    if group.boost:
+        embed.add_field(name="Leader's boost", value=f"+{group.boost} on one ally's roll")
+    embed.add_field(
+        name=f"Rolls ({successes}/{len(group.rolls)} succeeded)",
+        value=truncate("\n".join(lines) or "none yet", FIELD_LIMIT),
+        inline=False,
+    )
+    return embed

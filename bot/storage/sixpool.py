@@ -9,12 +9,26 @@ import aiosqlite
 
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, CharacterStore
-from bot.storage.database import Database, fetch_one
+from bot.storage.database import Database, fetch_all, fetch_one
 from bot.storage.errors import StorageError
 from bot.storage.rolls import RollEntry, insert_roll
 from rules.sheets import SheetCodec
 
-__all__ = ["Contest", "ContestClosed", "ContestNotFound", "ContestOutcome", "ContestStore"]
+__all__ = [
+    "AlreadyRolled",
+    "BoostTooLate",
+    "Contest",
+    "ContestClosed",
+    "ContestNotFound",
+    "ContestOutcome",
+    "ContestStore",
+    "GroupCheck",
+    "GroupClosed",
+    "GroupNotFound",
+    "GroupRoll",
+    "GroupRollOutcome",
+    "GroupStore",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,3 +188,215 @@ class ContestStore:
                 "UPDATE sixpool_contests SET status = 'resolved' WHERE id = ?", (contest_id,)
             )
         return replace(contest, status="resolved"), roll_id
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRoll:
+    """One participant's roll in a group check."""
+
+    character_id: int
+    name: str
+    roll_id: int
+    total: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCheck:
+    """A group check as stored, with the rolls made so far (in the order made)."""
+
+    id: int
+    campaign_id: int
+    channel_id: int
+    dc: int
+    pool: str
+    skill: str | None
+    status: str  # open, closed
+    expires_at: float
+    message_id: int | None
+    leader_id: int | None
+    boosted_id: int | None
+    boost: int
+    rolls: tuple[GroupRoll, ...] = ()
+
+
+@dataclass(eq=False)
+class GroupNotFound(StorageError):
+    """No group check with this id (or none open in the channel)."""
+
+    group_id: int | None
+
+
+@dataclass(eq=False)
+class GroupClosed(StorageError):
+    group_id: int
+
+
+@dataclass(eq=False)
+class AlreadyRolled(StorageError):
+    """This character has rolled in this group check already."""
+
+    name: str
+
+
+@dataclass(eq=False)
+class BoostTooLate(StorageError):
+    """A leader's boost comes before any die is rolled, and only once."""
+
+    group_id: int
+    rolled: bool  # False: a leader boosted already
+
+
+_GROUP_COLUMNS = (
+    "id, campaign_id, channel_id, dc, pool, skill, status, expires_at, message_id, leader_id,"
+    " boosted_id, boost"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRollOutcome:
+    """What a participant's roll writes: their sheet after spending, the roll, its result."""
+
+    sheet: object
+    entry: RollEntry
+    total: int
+    success: bool
+
+
+def _group_roll(row: aiosqlite.Row) -> GroupRoll:
+    return GroupRoll(
+        row["character_id"], row["name"], row["roll_id"], row["total"], bool(row["success"])
+    )
+
+
+class GroupStore:
+    """Group checks: open one, boost once before any roll, each character rolls once, close."""
+
+    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+        self._database = database
+        self._characters: CharacterStore[object] = CharacterStore(database, codec)
+
+    async def open(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        *,
+        dc: int,
+        pool: str,
+        skill: str | None,
+        expires_at: float,
+    ) -> GroupCheck:
+        async with self._database.transaction() as connection:
+            cursor = await connection.execute(
+                "INSERT INTO sixpool_groups (campaign_id, channel_id, dc, pool, skill, expires_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (campaign.id, channel_id, dc, pool, skill, expires_at),
+            )
+            assert cursor.lastrowid is not None
+            return await self._get(connection, cursor.lastrowid)
+
+    async def _get(self, connection: aiosqlite.Connection, group_id: int) -> GroupCheck:
+        row = await fetch_one(
+            connection, f"SELECT {_GROUP_COLUMNS} FROM sixpool_groups WHERE id = ?", (group_id,)
+        )
+        if row is None:
+            raise GroupNotFound(group_id)
+        rolls = await fetch_all(
+            connection,
+            "SELECT character_id, name, roll_id, total, success FROM sixpool_group_rolls"
+            " WHERE group_id = ? ORDER BY roll_id",
+            (group_id,),
+        )
+        values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
+        return GroupCheck(
+            **values,
+            rolls=tuple(
+                GroupRoll(
+                    r["character_id"], r["name"], r["roll_id"], r["total"], bool(r["success"])
+                )
+                for r in rolls
+            ),
+        )
+
+    async def get(self, group_id: int) -> GroupCheck:
+        return await self._get(self._database.reader, group_id)
+
+    async def open_in(self, campaign: Campaign, channel_id: int) -> GroupCheck:
+        """Return the newest open group check of the channel, or GroupNotFound."""
+        row = await fetch_one(
+            self._database.reader,
+            "SELECT id FROM sixpool_groups WHERE campaign_id = ? AND channel_id = ?"
+            " AND status = 'open' ORDER BY id DESC LIMIT 1",
+            (campaign.id, channel_id),
+        )
+        if row is None:
+            raise GroupNotFound(None)
+        return await self.get(row["id"])
+
+    async def set_message(self, group_id: int, message_id: int) -> None:
+        async with self._database.transaction() as connection:
+            await connection.execute(
+                "UPDATE sixpool_groups SET message_id = ? WHERE id = ?", (message_id, group_id)
+            )
+
+    async def _open_for_change(
+        self, connection: aiosqlite.Connection, group_id: int, now: float
+    ) -> GroupCheck:
+        group = await self._get(connection, group_id)
+        if group.status != "open" or group.expires_at <= now:
+            raise GroupClosed(group_id)
+        return group
+
+    async def boost(
+        self,
+        group_id: int,
+        now: float,
+        leader: Character[object],
+        ally: Character[object],
+        points: int,
+        pay: Callable[[object], object],
+    ) -> GroupCheck:
+        """Record the leader's boost and take its points (``pay``), before any roll, once."""
+        async with self._database.transaction() as connection:
+            group = await self._open_for_change(connection, group_id, now)
+            if group.rolls or group.leader_id is not None:
+                raise BoostTooLate(group_id, rolled=bool(group.rolls))
+            current = await self._characters.by_id_in(connection, leader.id)
+            await self._characters.save_in(connection, replace(current, sheet=pay(current.sheet)))
+            await connection.execute(
+                "UPDATE sixpool_groups SET leader_id = ?, boosted_id = ?, boost = ? WHERE id = ?",
+                (leader.id, ally.id, points, group_id),
+            )
+            return await self._get(connection, group_id)
+
+    async def roll(
+        self,
+        group_id: int,
+        now: float,
+        character: Character[object],
+        decide: Callable[[GroupCheck, Character[object]], GroupRollOutcome],
+    ) -> tuple[GroupCheck, int]:
+        """One participant's roll: spend, roll and count it once, in one transaction."""
+        async with self._database.transaction() as connection:
+            group = await self._open_for_change(connection, group_id, now)
+            if any(roll.character_id == character.id for roll in group.rolls):
+                raise AlreadyRolled(character.name)
+            current = await self._characters.by_id_in(connection, character.id)
+            outcome = decide(group, current)
+            await self._characters.save_in(connection, replace(current, sheet=outcome.sheet))
+            roll_id = await insert_roll(connection, outcome.entry)
+            await connection.execute(
+                "INSERT INTO sixpool_group_rolls (group_id, character_id, name, roll_id, total,"
+                " success) VALUES (?, ?, ?, ?, ?, ?)",
+                (group_id, current.id, current.name, roll_id, outcome.total, outcome.success),
+            )
+            return await self._get(connection, group_id), roll_id
+
+    async def close(self, group_id: int) -> tuple[GroupCheck, bool]:
+        """Close a group check; return it and whether this call closed it (not a second)."""
+        async with self._database.transaction() as connection:
+            cursor = await connection.execute(
+                "UPDATE sixpool_groups SET status = 'closed' WHERE id = ? AND status = 'open'",
+                (group_id,),
+            )
+            return await self._get(connection, group_id), cursor.rowcount == 1

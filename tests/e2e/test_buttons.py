@@ -23,8 +23,9 @@ def roll_id_of(reply: Reply) -> int:
 
 @asynccontextmanager
 async def restarted(fake: FakeDiscord, bot: DiceBot, seed: int) -> AsyncIterator[DiceBot]:
-    """Stop the bot, and run a new one on the same database (views in memory are gone)."""
-    await bot.close()
+    """Stop the bot as a restart does (the interactions in flight finish first), and run a new
+    one on the same database (views in memory are gone)."""
+    await bot.shutdown()
     async with run_bot(fake, create_bot(bot.settings, rng=new_rng(seed))) as again:
         yield again
 

@@ -369,3 +369,103 @@ async def test_contest_prompt_survives_a_restart_and_refuses_yourself(
         message = fake_discord.channel_message(fake_discord.channel_id, prompt["id"])
         choice = await fake_discord.click(message, "sixpool:contest:1", user="gm")
         assert choice.ephemeral and "allow 3" in choice.content
+
+
+# --- group checks
+
+
+async def group_started(fake: FakeDiscord) -> Reply:
+    await start(fake)
+    await create(fake)  # Rin, the player's
+    await create(fake, "Vex", user="gm")
+    started = await fake.invoke("sixpool group", {"dc": 10, "pool": "DEX"}, user="gm")
+    assert not started.ephemeral
+    assert started.message.custom_ids() == ["sixpool:group:1:roll", "sixpool:group:1:close"]
+    return started
+
+
+async def shows_rolls(fake: FakeDiscord, group: Reply, heading: str) -> None:
+    """Wait until the group check's message (edited after each roll) shows ``heading``."""
+    await fake.wait_until(
+        lambda: group.embeds[0]["fields"][-1]["name"] == heading, f"the group to show {heading}"
+    )
+
+
+async def roll_in_group(
+    fake: FakeDiscord, bot: DiceBot, group: Reply, user: str, seed: int, spend: int = 0
+) -> Reply:
+    choice = await fake.click(group, "sixpool:group:1:roll", user=user)
+    assert choice.ephemeral, choice.content
+    most = choice.message.custom_ids()[0].rsplit(":", 1)[1]
+    bot.rng = new_rng(seed)
+    return await fake.click(choice, f"sixpool:groupspend:1:{most}", user=user, values=[str(spend)])
+
+
+async def test_ruling_sixpool_group_half_rule_with_a_roll_button_and_gm_close(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    group = await group_started(fake_discord)
+    passing = seed_rolling(lambda face: 10 <= face < 20)
+    failing = seed_rolling(lambda face: 1 < face < 8)
+    rolled = await roll_in_group(fake_discord, dicebot, group, "player", failing, spend=2)
+    assert rolled.embeds[0]["title"].startswith("❌")
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 6
+    twice = await fake_discord.click(group, "sixpool:group:1:roll", user="player")
+    assert twice.ephemeral and "rolled in this group check already" in twice.content
+    await roll_in_group(fake_discord, dicebot, group, "gm", passing)
+    await shows_rolls(fake_discord, group, "Rolls (1/2 succeeded)")
+    refused = await fake_discord.click(group, "sixpool:group:1:close", user="player")
+    assert refused.ephemeral and "GM" in refused.content
+    closed = await fake_discord.click(group, "sixpool:group:1:close", user="gm")
+    assert closed.ephemeral and closed.content == "Closed: 1 of 2 succeeded."
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["description"].startswith(
+        "**The group succeeds**: 1 of 2 succeeded (at least half must)."
+    )
+    assert group.message.custom_ids() == []
+
+
+async def test_ruling_sixpool_leader_boost_only_before_any_roll(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    group = await group_started(fake_discord)
+    boosted = await fake_discord.invoke(
+        "sixpool boost", {"user": fake_discord.users["player"], "points": 2}, user="gm"
+    )
+    assert not boosted.ephemeral and "+2 on Rin's roll" in boosted.content
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.points(Pool.DEX) == 6
+    second = await fake_discord.invoke(
+        "sixpool boost", {"user": fake_discord.users["gm"], "points": 1}, user="player"
+    )
+    assert second.ephemeral and "one leader, one boost" in second.content
+    seed = seed_rolling(lambda face: 2 <= face <= 19)
+    rolled = await roll_in_group(fake_discord, dicebot, group, "player", seed)
+    assert "+2 the leader's boost" in fields(rolled)["Modifiers"]
+    assert f"Total **{d20s(seed)[0] + 2}**" in rolled.embeds[0]["description"]
+
+
+async def test_boost_after_rolls_began_is_refused_and_nothing_spent(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    group = await group_started(fake_discord)
+    await roll_in_group(fake_discord, dicebot, group, "player", 3)
+    late = await fake_discord.invoke(
+        "sixpool boost", {"user": fake_discord.users["player"], "points": 2}, user="gm"
+    )
+    assert late.ephemeral and "Too late to boost" in late.content
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.points(Pool.DEX) == 8
+
+
+async def test_group_check_survives_a_restart_and_times_out(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    group = await group_started(fake_discord)
+    async with restarted(fake_discord, dicebot, seed=8) as bot:
+        await roll_in_group(fake_discord, bot, group, "player", 5)
+        await shows_rolls(fake_discord, group, f"Rolls ({int(d20s(5)[0] >= 10)}/1 succeeded)")
+        async with bot.storage.database.transaction() as connection:  # half an hour passes
+            await connection.execute("UPDATE sixpool_groups SET expires_at = 0")
+        late = await fake_discord.click(group, "sixpool:group:1:roll", user="gm")
+        assert late.ephemeral and "is closed" in late.content
+        [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+        assert "of 1 succeeded" in posted["embeds"][0]["description"]

@@ -760,7 +760,16 @@ class FakeDiscord:
     async def _channel_message(self, request: web.Request) -> web.StreamResponse:
         if request.method not in ("GET", "PATCH", "DELETE"):
             return await self._unhandled(request)
-        messages = self._channel_messages.get(int(request.match_info["channel"]), [])
+        channel_id = int(request.match_info["channel"])
+        # A public interaction reply is a channel message too (an ephemeral one is not).
+        replies = [
+            reply.message
+            for reply in self._replies.values()
+            if reply.message is not None
+            and reply.message.channel_id == channel_id
+            and not reply.message.ephemeral
+        ]
+        messages = [*self._channel_messages.get(channel_id, []), *replies]
         wanted = request.match_info["message"]
         message = next((m for m in messages if str(m.id) == wanted and not m.deleted), None)
         if message is None:
