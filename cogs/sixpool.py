@@ -17,7 +17,7 @@ from bot.buttons import answer_component, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import HIDDEN_HELP, choices_of, matching, suggest
-from bot.publish import Roll, announce, show_roll
+from bot.publish import Roll, announce, set_roll_footer, show_roll
 from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
@@ -34,6 +34,8 @@ from bot.storage.sixpool import (
     GroupNotFound,
     GroupRollOutcome,
     GroupStore,
+    NotLatestRoll,
+    RerollStore,
 )
 from bot.table import Table, campaign_channel_id
 from rules import sixpool
@@ -112,6 +114,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
         self.contests = ContestStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
         self.groups = GroupStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+        self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
         table = await Table.of(interaction, self.storage)
@@ -270,7 +273,12 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             result, notes = rolled[-1]
             embed = render.roll_result(result, who.name, _what(asked), notes)
             render.add_pool_left(embed, after.sheet, asked.pool, asked.spend)
-            options = {"pool": asked.pool.value, "dc": asked.dc, "character": character}
+            options = {
+                "pool": asked.pool.value,
+                "dc": asked.dc,
+                "character": character,
+                "what": _what(asked),
+            }
             return Roll(f"sixpool.{asked.kind.value}", result, embed, options=options).entry(
                 table, hidden=hidden
             )
@@ -280,8 +288,50 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         logged = await self.storage.rolls.get(changed.roll_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        view = roll_buttons(logged.id, logged.kind, hidden=hidden)
+        result, _ = rolled[-1]
+        rerolls = _reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
+        view = roll_buttons(logged.id, logged.kind, hidden=hidden, extra=rerolls)
         await show_roll(interaction, logged.id, hidden=hidden, embed=embed, view=view)
+
+    async def press_reroll(
+        self, interaction: discord.Interaction, roll_id: int, index: int
+    ) -> None:
+        """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
+        table, campaign = await self._table(interaction)
+        rng = self.bot.rng
+
+        def apply(logged: Any, who: Character[Any]) -> tuple[Sheet, Any]:
+            sheet: Sheet = who.sheet
+            if not sheet.inspired:
+                raise CommandError(f"{who.name} holds no inspiration to spend; a GM awards it.")
+            before = sixpool.RollResult(**logged.payload["result"])
+            after = sixpool.reroll_die(rng, before, index)
+            options = logged.payload.get("options", {})
+            note = (
+                f"Inspiration spent: die {index + 1} rerolled, "
+                f"{before.dice[index]} → {after.dice[index]}."
+            )
+            what = str(options.get("what") or "roll")
+            embed = render.roll_result(after, who.name, what, (note,))
+            roll = Roll(logged.kind, after, embed, options=options)
+            return replace(sheet, inspired=False), roll.entry(table, hidden=logged.hidden)
+
+        try:
+            new_id = await self.rerolls.reroll(
+                campaign, table.channel_id, table.user_id, roll_id, apply
+            )
+        except NotLatestRoll as error:
+            if error.owner_id is not None and error.owner_id != table.user_id:
+                raise CommandError(
+                    f"Only <@{error.owner_id}>, who made roll #{roll_id}, can reroll its dice."
+                ) from None
+            raise
+        logged = await self.storage.rolls.get(new_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        set_roll_footer(embed, new_id, hidden=logged.hidden)
+        view = roll_buttons(new_id, logged.kind, hidden=logged.hidden)
+        await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="check", description="A skill check: 1d20 + training + points")
     @app_commands.describe(
@@ -1024,6 +1074,45 @@ def sixpool_spend(value: object) -> int:
     return int(text)
 
 
+def _reroll_buttons(roll_id: int, result: sixpool.RollResult) -> list[RerollButton]:
+    """Offer inspiration's reroll on each die of a roll (its holder decides after seeing it)."""
+    if result.take is not None:
+        return []
+    return [RerollButton(roll_id, index, face) for index, face in enumerate(result.dice)]
+
+
+class RerollButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sixpool:reroll:(?P<roll_id>[0-9]{1,19}):(?P<index>[01])",
+):
+    """Under a roll whose roller holds inspiration: spend it to reroll this die (persistent)."""
+
+    def __init__(self, roll_id: int, index: int, face: int | None = None) -> None:
+        shown = f" ({face})" if face is not None else ""
+        super().__init__(
+            discord.ui.Button(
+                label=f"Reroll die {index + 1}{shown}",
+                emoji="✨",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sixpool:reroll:{roll_id}:{index}",
+            )
+        )
+        self.roll_id = roll_id
+        self.index = index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RerollButton:
+        return cls(int(match["roll_id"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer_component(
+            interaction,
+            lambda: _cog(interaction).press_reroll(interaction, self.roll_id, self.index),
+        )
+
+
 def _group_view(group_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(GroupButton(group_id, "roll"))
@@ -1098,6 +1187,14 @@ class GroupSpendSelect(
 
 
 @describe.register
+def _(error: NotLatestRoll) -> str:
+    return (
+        f"Roll #{error.roll_id} is no longer your latest roll here: inspiration rerolls a die of "
+        "your latest roll, once."
+    )
+
+
+@describe.register
 def _(error: GroupClosed) -> str:
     return f"Group check #{error.group_id} is closed: its result is in the channel."
 
@@ -1127,5 +1224,5 @@ def _(error: ContestClosed) -> str:
 
 
 async def setup(bot: DiceBot) -> None:
-    bot.add_dynamic_items(DeclareButton, SpendSelect, GroupButton, GroupSpendSelect)
+    bot.add_dynamic_items(DeclareButton, SpendSelect, GroupButton, GroupSpendSelect, RerollButton)
     await bot.add_cog(SixpoolCog(bot))

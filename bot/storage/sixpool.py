@@ -11,7 +11,7 @@ from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, CharacterStore
 from bot.storage.database import Database, fetch_all, fetch_one
 from bot.storage.errors import StorageError
-from bot.storage.rolls import RollEntry, insert_roll
+from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
 from rules.sheets import SheetCodec
 
 __all__ = [
@@ -28,6 +28,8 @@ __all__ = [
     "GroupRoll",
     "GroupRollOutcome",
     "GroupStore",
+    "NotLatestRoll",
+    "RerollStore",
 ]
 
 
@@ -400,3 +402,48 @@ class GroupStore:
                 (group_id,),
             )
             return await self._get(connection, group_id), cursor.rowcount == 1
+
+
+@dataclass(eq=False)
+class NotLatestRoll(StorageError):
+    """Inspiration rerolls a die of the roller's latest roll here; this one is not (or is not
+    theirs)."""
+
+    roll_id: int
+    owner_id: int | None  # who made it (None: no such roll)
+
+
+class RerollStore:
+    """Spend inspiration to reroll one die of the roller's latest roll, in one transaction."""
+
+    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+        self._database = database
+        self._characters: CharacterStore[object] = CharacterStore(database, codec)
+
+    async def reroll(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        user_id: int,
+        roll_id: int,
+        apply: Callable[[LoggedRoll, Character[object]], tuple[object, RollEntry]],
+    ) -> int:
+        """``apply(roll, character)`` → (new sheet, new roll entry); return the new roll's id.
+
+        The roll must be the user's latest in the channel (a reroll replaces it, so a second
+        press finds a newer roll); the character is the one it named, else the user's own.
+        """
+        async with self._database.transaction() as connection:
+            latest = await latest_roll(connection, channel_id, user_id)
+            if latest is None or latest.id != roll_id or latest.campaign_id != campaign.id:
+                row = await fetch_one(
+                    connection, "SELECT user_id FROM rolls WHERE id = ?", (roll_id,)
+                )
+                raise NotLatestRoll(roll_id, None if row is None else row["user_id"])
+            name = latest.payload.get("options", {}).get("character")
+            before = await self._characters.find_in(
+                connection, campaign, user_id=None if name else user_id, name=name
+            )
+            sheet, entry = apply(latest, before)
+            await self._characters.save_in(connection, replace(before, sheet=sheet))
+            return await insert_roll(connection, entry)

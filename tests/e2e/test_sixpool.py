@@ -469,3 +469,35 @@ async def test_group_check_survives_a_restart_and_times_out(
         assert late.ephemeral and "is closed" in late.content
         [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
         assert "of 1 succeeded" in posted["embeds"][0]["description"]
+
+
+async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    await fake_discord.invoke("sixpool inspire", {"user": fake_discord.users["player"]}, user="gm")
+    dicebot.rng = new_rng(seed_rolling(lambda a, b: a != b, 2))
+    old = await fake_discord.invoke(
+        "sixpool check", {"pool": "DEX", "dc": 15, "disadvantage": True}, user="player"
+    )
+    assert old.message.custom_ids() == ["sixpool:reroll:1:0", "sixpool:reroll:1:1"]
+    stranger = await fake_discord.click(old, "sixpool:reroll:1:0", user="gm")
+    assert stranger.ephemeral and "who made roll #1, can reroll" in stranger.content
+    reply = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 15}, user="player")
+    assert reply.message.custom_ids() == ["sixpool:reroll:2:0"]
+    superseded = await fake_discord.click(old, "sixpool:reroll:1:1", user="player")
+    assert superseded.ephemeral and "no longer your latest roll" in superseded.content
+    seed = 21
+    dicebot.rng = new_rng(seed)
+    pressed = await fake_discord.click(reply, "sixpool:reroll:2:0", user="player")
+    [new_face] = d20s(seed)
+    note = fields(pressed)["Note"]
+    assert note.startswith("Inspiration spent: die 1 rerolled, ") and note.endswith(
+        f"→ {new_face}."
+    )
+    assert f"**{new_face}**" in pressed.embeds[0]["description"]
+    assert pressed.message.custom_ids() == []  # inspiration is spent: no more rerolls
+    assert not (await character(fake_discord, dicebot)).sheet.inspired
+    logged = await dicebot.storage.rolls.get(3)
+    assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [new_face]
