@@ -449,6 +449,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
         value="10 (routine, no pressure) or 20 (unlimited time, failure harmless)",
         skill="The skill (its training from your sheet)",
+        spend="Must be 0: taking 10 or 20 spends no pool points (roll `check` to spend)",
         character=ROLL_HELP["character"],
     )
     @app_commands.choices(
@@ -462,11 +463,12 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         dc: DC,
         value: int,
         skill: SkillName | None = None,
+        spend: Spend = 0,
         character: CharacterName | None = None,
     ) -> None:
         table, campaign = await self._table(interaction)
         who = await self._own_or_named(table, campaign, character, "roll")
-        asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, 0, skill)
+        asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, spend, skill)
         result = sixpool.take(self._parts(campaign, who.sheet, asked), dc, value)
         embed = render.roll_result(result, who.name, _what(asked))
         roll = Roll("sixpool.take", result, embed, options={"pool": asked.pool.value, "dc": dc})
@@ -478,7 +480,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     ) -> tuple[sixpool.Modifier, ...]:
         training, label = _training(sheet, asked)
         option = campaign.settings.get(sixpool.EDGE_OPTION)
-        return sixpool.modifiers(sheet, asked.pool, training, 0, option, training_label=label)
+        return sixpool.modifiers(
+            sheet, asked.pool, training, asked.spend, option, training_label=label
+        )
 
     # --- contests
 

@@ -205,6 +205,11 @@ async def test_take_passive_and_rest(fake_discord: FakeDiscord, dicebot: DiceBot
     )
     assert "Total **22** vs DC 22" in took.embeds[0]["description"]
     assert took.embeds[0]["title"].startswith("✅ Success")  # not a natural 20
+    spending = await fake_discord.invoke(
+        "sixpool take", {"pool": "WIS", "dc": 22, "value": 20, "spend": 1}, user="player"
+    )
+    assert spending.ephemeral and "spends no pool points" in spending.content
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.WIS) == 4
     passive = await fake_discord.invoke(
         "sixpool passive", {"pool": "WIS", "skill": "perception"}, user="player"
     )
