@@ -1,0 +1,292 @@
+"""Aethelgard dice pools (`003_…`): d10 success counting with botches (RULINGS.md).
+
+A pool is attribute + skill rank + bonus dice - penalty dice - 1 die per full 20 Psychic Stress
+- 1 per full 20 Runic Blight Corruption, at least 1 die; more than 100 is refused. Each d10
+showing 8-10 is a success and each 1 a botch; net = successes - botches. No success and at least
+one botch is a FUMBLE; any other negative net is shown as 0. Net 5 or more is a critical.
+
+Everything here is pure: dice come from an injected generator, odds are exact (integer weights
+from ``rules.odds``), and ``display_lines`` gives the document's display format to the letter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
+
+from rules.errors import RulesError
+from rules.inputs import require_whole
+from rules.odds import Distribution
+from rules.randomness import Rng, roll_dice
+
+__all__ = [
+    "CRITICAL_NET",
+    "MAX_POOL",
+    "Attribute",
+    "CraftTier",
+    "Degree",
+    "PoolPart",
+    "PoolRoll",
+    "RollOdds",
+    "build_pool",
+    "display_lines",
+    "odds",
+    "roll_pool",
+]
+
+DIE_SIDES = 10
+SUCCESS_AT = 8  # 8, 9, 10
+BOTCH_FACE = 1
+CRITICAL_NET = 5
+MIN_POOL = 1
+MAX_POOL = 100
+TRAUMA_STEP = 20  # each full 20 Stress or Corruption costs a die
+DEFAULT_DC = 1
+DC_MAX = MAX_POOL  # (house) an input limit: no pool can beat more
+MODIFIER_DICE_MAX = 50  # (house) an input limit on bonus or penalty dice
+ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 20  # (house) sheet limits
+RANK_MIN, RANK_MAX = 0, 5
+TRAUMA_MAX = 200  # (house) Stress and Corruption are kept within 0-200
+
+
+class Attribute(StrEnum):
+    """The five attributes of an Aethelgard character."""
+
+    MIGHT = "MIGHT"
+    FINESSE = "FINESSE"
+    WITS = "WITS"
+    WILL = "WILL"
+    STURDINESS = "STURDINESS"
+
+
+def parse_attribute(name: str) -> Attribute:
+    """Return the attribute called ``name`` (any case), or refuse listing them."""
+    try:
+        return Attribute(name.strip().upper())
+    except ValueError:
+        raise RulesError(
+            f"Unknown attribute {name[:40]!r}; choose one of: {', '.join(Attribute)}."
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPart:
+    """Where some of a pool's dice come from (``dice`` is negative for penalties)."""
+
+    label: str
+    dice: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A pool: its parts, and the dice rolled (at least 1)."""
+
+    parts: tuple[PoolPart, ...]
+
+    @property
+    def raw(self) -> int:
+        return sum(part.dice for part in self.parts)
+
+    @property
+    def size(self) -> int:
+        return max(self.raw, MIN_POOL)
+
+    @property
+    def floored(self) -> bool:
+        """Return whether penalties would have taken the pool below 1 die."""
+        return self.raw < MIN_POOL
+
+
+def trauma_dice(points: int) -> int:
+    """Return the dice lost to Stress or Corruption: 1 per full 20."""
+    return require_whole("Trauma", points, 0, TRAUMA_MAX) // TRAUMA_STEP
+
+
+def build_pool(
+    base: tuple[PoolPart, ...],
+    *,
+    bonus: int = 0,
+    penalty: int = 0,
+    stress: int = 0,
+    corruption: int = 0,
+) -> Pool:
+    """Return the pool: base parts + bonus - penalty - trauma dice; refuse more than 100 dice."""
+    bonus = require_whole("Bonus dice", bonus, 0, MODIFIER_DICE_MAX)
+    penalty = require_whole("Penalty dice", penalty, 0, MODIFIER_DICE_MAX)
+    parts = list(base)
+    if bonus:
+        parts.append(PoolPart("bonus dice", bonus))
+    if penalty:
+        parts.append(PoolPart("penalty dice", -penalty))
+    lost_to_stress, lost_to_corruption = trauma_dice(stress), trauma_dice(corruption)
+    if lost_to_stress:
+        parts.append(PoolPart(f"Psychic Stress {stress}", -lost_to_stress))
+    if lost_to_corruption:
+        parts.append(PoolPart(f"Runic Blight Corruption {corruption}", -lost_to_corruption))
+    pool = Pool(tuple(parts))
+    if pool.size > MAX_POOL:
+        raise RulesError(f"A pool of {pool.size} dice is too big: at most {MAX_POOL} dice.")
+    return pool
+
+
+class Degree(StrEnum):
+    FUMBLE = "Fumble"
+    FAILURE = "Failure"
+    SUCCESS = "Success"
+    CRITICAL = "Critical"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRoll:
+    """A rolled pool: every d10 in order, and the DC it was rolled against."""
+
+    dice: tuple[int, ...]
+    dc: int = DEFAULT_DC
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", tuple(self.dice))
+        if not MIN_POOL <= len(self.dice) <= MAX_POOL:
+            raise ValueError(f"a pool has {MIN_POOL}-{MAX_POOL} dice (got {len(self.dice)})")
+        require_whole("DC", self.dc, 0, DC_MAX)
+
+    @property
+    def successes(self) -> int:
+        return sum(face >= SUCCESS_AT for face in self.dice)
+
+    @property
+    def botches(self) -> int:
+        return sum(face == BOTCH_FACE for face in self.dice)
+
+    @property
+    def raw_net(self) -> int:
+        return self.successes - self.botches
+
+    @property
+    def fumble(self) -> bool:
+        """Return whether no die succeeded and at least one botched."""
+        return self.successes == 0 and self.botches > 0
+
+    @property
+    def net(self) -> int:
+        """Return the net as shown: a negative net (a fumble included) counts as 0."""
+        return max(self.raw_net, 0)
+
+    @property
+    def critical(self) -> bool:
+        return self.net >= CRITICAL_NET
+
+    @property
+    def success(self) -> bool:
+        """Return whether the net meets the DC (a fumble never succeeds)."""
+        return not self.fumble and self.net >= self.dc
+
+    @property
+    def degree(self) -> Degree:
+        if self.fumble:
+            return Degree.FUMBLE
+        if not self.success:
+            return Degree.FAILURE
+        return Degree.CRITICAL if self.critical else Degree.SUCCESS
+
+
+def roll_pool(rng: Rng, pool: Pool, dc: int = DEFAULT_DC) -> PoolRoll:
+    """Roll ``pool.size`` d10 against ``dc``."""
+    dc = require_whole("DC", dc, 0, DC_MAX)
+    return PoolRoll(roll_dice(rng, pool.size, DIE_SIDES), dc)
+
+
+def _count(number: int, singular: str, plural: str) -> str:
+    return f"{number} {singular if number == 1 else plural}"
+
+
+def display_lines(result: PoolRoll) -> list[str]:
+    """Return the document's display lines (section VIII), to the letter."""
+    lines = [
+        f"Roll: [{', '.join(str(face) for face in result.dice)}]",
+        f"→ {_count(result.successes, 'Success', 'Successes')}, "
+        f"{_count(result.botches, 'Botch', 'Botches')}",
+    ]
+    if result.fumble:
+        lines += ["Result: FUMBLE", "", "[!] COGNITIVE GLITCH [!]"]
+        return lines
+    lines.append(f"Result: {_count(result.net, 'Net Success', 'Net Successes')}")
+    if result.critical:
+        lines += ["", "*** CRITICAL SUCCESS! ***"]
+    return lines
+
+
+# --- Crafting
+
+
+class CraftTier(StrEnum):
+    DESTROYED = "Materials destroyed"
+    STANDARD = "Standard"
+    MASTERWORK = "Masterwork"
+    LEGENDARY = "Legendary"
+
+
+MASTERWORK_NET = 2
+LEGENDARY_NET = 5
+
+
+def craft_tier(result: PoolRoll) -> CraftTier:
+    """Return the crafted tier: 0-1 Standard, 2-4 Masterwork, 5+ Legendary; a fumble destroys."""
+    if result.fumble:
+        return CraftTier.DESTROYED
+    if result.net >= LEGENDARY_NET:
+        return CraftTier.LEGENDARY
+    return CraftTier.MASTERWORK if result.net >= MASTERWORK_NET else CraftTier.STANDARD
+
+
+# --- Exact odds
+
+# One d10's contribution to the net: 1 → -1, 2-7 → 0, 8-10 → +1.
+_DIE_NET = Distribution.from_faces(
+    [-1 if face == BOTCH_FACE else (1 if face >= SUCCESS_AT else 0) for face in range(1, 11)]
+)
+
+
+@cache
+def net_distribution(dice: int) -> Distribution:
+    """Return the exact distribution of the raw net (successes - botches) of ``dice`` d10."""
+    require_whole("Pool", dice, MIN_POOL, MAX_POOL)
+    return _DIE_NET.repeated(dice)
+
+
+@dataclass(frozen=True, slots=True)
+class RollOdds:
+    """Exact chances of a pool against a DC, and the distribution of the net as shown."""
+
+    dice: int
+    dc: int
+    success: Fraction
+    critical: Fraction
+    fumble: Fraction
+    mean: Fraction  # of the net as shown (negatives as 0)
+    raw_mean: Fraction  # of successes - botches (the document's "expected net": 0.2 a die)
+    shown: Mapping[int, Fraction]  # net as shown → chance (0 includes fumbles)
+
+
+def odds(dice: int, dc: int = DEFAULT_DC) -> RollOdds:
+    """Return exact chances for ``dice`` d10 against ``dc``: no sampling, up to 100 dice."""
+    dice = require_whole("Pool", dice, MIN_POOL, MAX_POOL)
+    dc = require_whole("DC", dc, 0, DC_MAX)
+    raw = net_distribution(dice).as_fractions()
+    # A fumble: no success, at least one botch: (7/10)^n - (6/10)^n.
+    fumble = Fraction(7**dice - 6**dice, 10**dice)
+    shown: dict[int, Fraction] = {}
+    for net, chance in raw.items():
+        shown[max(net, 0)] = shown.get(max(net, 0), Fraction(0)) + chance
+    success = sum((chance for net, chance in shown.items() if net >= dc), Fraction(0))
+    if dc == 0:
+        success -= fumble  # a fumble never succeeds, even against DC 0
+    critical = sum(
+        (chance for net, chance in shown.items() if net >= max(CRITICAL_NET, dc)), Fraction(0)
+    )
+    mean = sum((net * chance for net, chance in shown.items()), Fraction(0))
+    raw_mean = sum((net * chance for net, chance in raw.items()), Fraction(0))
+    return RollOdds(dice, dc, success, critical, fumble, mean, raw_mean, MappingProxyType(shown))
