@@ -26,16 +26,23 @@ from rules.randomness import Rng, roll_dice
 __all__ = [
     "CRITICAL_NET",
     "MAX_POOL",
+    "AttackRoll",
     "Attribute",
     "CraftTier",
     "Degree",
+    "OpposedRoll",
     "PoolPart",
     "PoolRoll",
     "RollOdds",
+    "attack",
     "build_pool",
+    "craft_tier",
     "display_lines",
     "odds",
+    "opposed",
+    "parse_attribute",
     "roll_pool",
+    "shown_distribution",
 ]
 
 DIE_SIDES = 10
@@ -290,3 +297,88 @@ def odds(dice: int, dc: int = DEFAULT_DC) -> RollOdds:
     mean = sum((net * chance for net, chance in shown.items()), Fraction(0))
     raw_mean = sum((net * chance for net, chance in raw.items()), Fraction(0))
     return RollOdds(dice, dc, success, critical, fumble, mean, raw_mean, MappingProxyType(shown))
+
+
+def shown_distribution(dice: int) -> Distribution:
+    """Return the distribution of the net as shown (negatives, fumbles included, as 0)."""
+    raw = net_distribution(dice)
+    counts: dict[int, int] = {}
+    for net, weight in zip(raw.outcomes(), raw.weights, strict=True):
+        shown = max(int(net), 0)
+        counts[shown] = counts.get(shown, 0) + int(weight)
+    return Distribution.from_counts(counts)
+
+
+# --- Contests and combat
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedRoll:
+    """Both pools of an opposed roll: the higher net wins, a tie goes to the defender."""
+
+    attacker: PoolRoll
+    defender: PoolRoll
+
+    @property
+    def attacker_wins(self) -> bool:
+        return self.attacker.net > self.defender.net
+
+
+def opposed(rng: Rng, attacker: Pool, defender: Pool) -> OpposedRoll:
+    return OpposedRoll(roll_pool(rng, attacker, 0), roll_pool(rng, defender, 0))
+
+
+DEFENSE_MAX = MAX_POOL  # (house) an input limit
+SOAK_MAX = MAX_POOL  # (house) an input limit
+CRITICAL_DAMAGE_FACTOR = 2
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRoll:
+    """An attack: accuracy against Defense, then damage (doubled pool on a critical), soak and
+    an optional block roll whose net cancels damage one for one."""
+
+    accuracy: PoolRoll  # its dc is the Defense score
+    damage: PoolRoll | None = None  # rolled on a hit
+    soak: int = 0
+    block: PoolRoll | None = None
+
+    @property
+    def hit(self) -> bool:
+        return self.accuracy.success
+
+    @property
+    def damage_doubled(self) -> bool:
+        return self.hit and self.accuracy.critical
+
+    @property
+    def blocked(self) -> int:
+        return self.block.net if self.block is not None else 0
+
+    @property
+    def damage_dealt(self) -> int:
+        if not self.hit or self.damage is None:
+            return 0
+        return max(self.damage.net - self.soak - self.blocked, 0)
+
+
+def attack(
+    rng: Rng,
+    accuracy: Pool,
+    defense: int,
+    damage: Pool,
+    *,
+    soak: int = 0,
+    block: Pool | None = None,
+) -> AttackRoll:
+    """Roll accuracy against ``defense``; on a hit roll damage (its pool doubled, up to 100, on
+    a critical accuracy), then the block pool if any."""
+    defense = require_whole("Defense", defense, 0, DEFENSE_MAX)
+    soak = require_whole("Soak", soak, 0, SOAK_MAX)
+    hit_roll = roll_pool(rng, accuracy, defense)
+    if not hit_roll.success:
+        return AttackRoll(hit_roll, soak=soak)
+    size = damage.size * (CRITICAL_DAMAGE_FACTOR if hit_roll.critical else 1)
+    damage_roll = PoolRoll(roll_dice(rng, min(size, MAX_POOL), DIE_SIDES), 0)
+    block_roll = roll_pool(rng, block, 0) if block is not None else None
+    return AttackRoll(hit_roll, damage_roll, soak, block_roll)
