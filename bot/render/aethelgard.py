@@ -1,0 +1,153 @@
+"""Rendering of Aethelgard pools in the document's display format, odds and contests."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.numbers import percent
+from bot.render.style import Colour, truncate
+from rules.aethelgard import (
+    AttackRoll,
+    CraftTier,
+    Degree,
+    OpposedRoll,
+    Pool,
+    PoolRoll,
+    RollOdds,
+    display_lines,
+)
+
+__all__ = [
+    "announcement",
+    "attack",
+    "craft",
+    "odds",
+    "opposed",
+    "pool_text",
+    "roll_result",
+]
+
+TITLE_LIMIT = 256
+FIELD_LIMIT = 1024
+
+_COLOUR = {
+    Degree.CRITICAL: Colour.CRITICAL_SUCCESS,
+    Degree.SUCCESS: Colour.SUCCESS,
+    Degree.FAILURE: Colour.FAILURE,
+    Degree.FUMBLE: Colour.CRITICAL_FAILURE,
+}
+
+
+def pool_text(pool: Pool) -> str:
+    """Show where every die came from: "WITS 8 + System Bypass 3 − penalty dice 1 = 10d10"."""
+    parts = []
+    for index, part in enumerate(pool.parts):
+        sign = "−" if part.dice < 0 else ("+" if index else "")
+        parts.append(f"{sign} {part.label} {abs(part.dice)}".strip())
+    text = " ".join(parts) + f" = {pool.size}d10"
+    if pool.floored:
+        text += " (at least 1 die)"
+    return text
+
+
+def _block(result: PoolRoll) -> str:
+    """The document's display lines in a code block, so spacing and symbols stay exact."""
+    return "```\n" + "\n".join(display_lines(result)) + "\n```"
+
+
+def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discord.Embed:
+    """Show a pool roll: the display format, the pool's parts, the degree against the DC."""
+    embed = discord.Embed(
+        title=truncate(f"🎲 {roller}: {label} (Pool: {pool.size}d10)", TITLE_LIMIT),
+        description=_block(result),
+        colour=_COLOUR[result.degree],
+    )
+    embed.add_field(name="Pool", value=truncate(pool_text(pool), FIELD_LIMIT), inline=False)
+    embed.add_field(name=f"vs DC {result.dc}", value=result.degree.value)
+    return embed
+
+
+def announcement(result: PoolRoll, label: str, roller: str) -> discord.Embed | None:
+    """Tell the channel about a critical or a fumble (None for anything else)."""
+    if result.fumble:
+        title, text = "[!] COGNITIVE GLITCH [!]", "fumbled"
+    elif result.critical:
+        title, text = "*** CRITICAL SUCCESS! ***", f"rolled {result.net} net successes on"
+    else:
+        return None
+    return discord.Embed(
+        title=title,
+        description=truncate(f"{discord.utils.escape_markdown(roller)} {text} {label}."),
+        colour=_COLOUR[result.degree],
+    )
+
+
+def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
+    winner = discord.utils.escape_markdown(roller) if result.attacker_wins else "The defender"
+    tie = " (a tie holds)" if result.attacker.net == result.defender.net else ""
+    embed = discord.Embed(
+        title=truncate(f"⚔️ Opposed · {roller} vs defender", TITLE_LIMIT),
+        description=f"**{winner} wins**{tie}: {result.attacker.net} vs {result.defender.net} net.",
+        colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
+    )
+    embed.add_field(name="Attacker", value=_block(result.attacker), inline=False)
+    embed.add_field(name="Defender", value=_block(result.defender), inline=False)
+    return embed
+
+
+def attack(result: AttackRoll, roller: str) -> discord.Embed:
+    """Show an attack: accuracy vs Defense, damage (doubled on a critical), soak, block."""
+    embed = discord.Embed(
+        title=truncate(f"🗡️ Attack · {roller}", TITLE_LIMIT),
+        description=(
+            f"**{'Hit' if result.hit else 'Miss'}**: accuracy {result.accuracy.net} net vs "
+            f"Defense {result.accuracy.dc}. Damage dealt: **{result.damage_dealt}**"
+        ),
+        colour=Colour.SUCCESS if result.hit else Colour.FAILURE,
+    )
+    embed.add_field(name="Accuracy", value=_block(result.accuracy), inline=False)
+    if result.damage is not None:
+        doubled = " (critical accuracy: pool doubled)" if result.damage_doubled else ""
+        embed.add_field(name=f"Damage{doubled}", value=_block(result.damage), inline=False)
+        steps = [f"{result.damage.net} net"]
+        if result.soak:
+            steps.append(f"− {result.soak} soak")
+        if result.block is not None:
+            embed.add_field(name="Block", value=_block(result.block), inline=False)
+            steps.append(f"− {result.blocked} blocked")
+        embed.add_field(
+            name="Damage dealt",
+            value=f"{' '.join(steps)} = **{result.damage_dealt}** (at least 0)",
+            inline=False,
+        )
+    return embed
+
+
+def craft(result: PoolRoll, tier: CraftTier, pool: Pool, roller: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=truncate(f"🔨 {roller}: crafting → {tier.value}", TITLE_LIMIT),
+        description=_block(result),
+        colour=_COLOUR[result.degree] if tier is not CraftTier.STANDARD else Colour.ROLL,
+    )
+    embed.add_field(name="Pool", value=truncate(pool_text(pool), FIELD_LIMIT), inline=False)
+    embed.add_field(
+        name="Tiers", value="net 0–1 Standard · 2–4 Masterwork · 5+ Legendary · fumble: destroyed"
+    )
+    return embed
+
+
+def odds(result: RollOdds) -> discord.Embed:
+    """Show exact chances of a pool against a DC and the net distribution."""
+    embed = discord.Embed(
+        title=f"🎯 {result.dice}d10 vs DC {result.dc}",
+        description=(
+            f"Success **{percent(result.success)}** · critical {percent(result.critical)} · "
+            f"fumble {percent(result.fumble)}\nMean net (negatives as 0): "
+            f"{float(result.mean):.3f} · successes − botches: {float(result.raw_mean):.3f}"
+        ),
+        colour=Colour.ROLL,
+    )
+    top = sorted(result.shown.items(), key=lambda item: item[1], reverse=True)[:12]
+    lines = [f"{net} net: {percent(chance)}" for net, chance in sorted(top)]
+    embed.add_field(name="Most likely nets", value="\n".join(lines))
+    return embed

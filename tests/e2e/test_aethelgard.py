@@ -1,0 +1,106 @@
+"""`/aethelgard` end to end through the fake Discord: the display format, announcements, odds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.client import DiceBot
+from rules.aethelgard import PoolRoll, display_lines
+from rules.randomness import new_rng
+from tests.fakediscord.server import FakeDiscord
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def d10s(seed: int, count: int) -> tuple[int, ...]:
+    """The d10s a seeded generator rolls in one call (as the bot rolls a pool)."""
+    return tuple(int(face) for face in np.random.default_rng(seed).integers(1, 11, size=count))
+
+
+def seed_where(count: int, predicate: object) -> int:
+    return next(s for s in range(20_000) if predicate(PoolRoll(d10s(s, count))))  # type: ignore[operator]
+
+
+def block(lines: list[str]) -> str:
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(5, lambda r: not r.fumble and not r.critical)
+    dice = d10s(seed, 5)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke(
+        "aethelgard roll", {"pool": 4, "bonus": 2, "penalty": 1, "label": "Hack"}, user="player"
+    )
+    embed = reply.embeds[0]
+    assert embed["title"] == "🎲 player: Hack (Pool: 5d10)"
+    assert embed["description"] == block(display_lines(PoolRoll(dice)))
+    assert embed["description"].startswith(f"```\nRoll: [{', '.join(map(str, dice))}]\n→ ")
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert fields["Pool"] == "pool 4 + bonus dice 2 − penalty dice 1 = 5d10"
+    assert await dicebot.storage.rolls.get(1) is not None
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+
+
+async def test_ruling_aethelgard_public_fumble_is_announced_hidden_is_not(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda r: r.fumble)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("aethelgard roll", {"pool": 2}, user="player")
+    assert "Result: FUMBLE\n\n[!] COGNITIVE GLITCH [!]" in reply.embeds[0]["description"]
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "[!] COGNITIVE GLITCH [!]"
+    await fake_discord.invoke("campaign start", {"system": "aethelgard", "name": "Blight"})
+    dicebot.rng = new_rng(seed)
+    hidden = await fake_discord.invoke("aethelgard roll", {"pool": 2, "hidden": True}, user="gm")
+    assert hidden.ephemeral and "FUMBLE" in hidden.embeds[0]["description"]
+    assert len(fake_discord.channel_messages(fake_discord.channel_id)) == 1
+    refused = await fake_discord.invoke(
+        "aethelgard roll", {"pool": 2, "hidden": True}, user="player"
+    )
+    assert refused.ephemeral and "GM" in refused.content
+
+
+async def test_public_critical_is_announced(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    seed = seed_where(12, lambda r: r.critical)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("aethelgard roll", {"pool": 12, "dc": 2}, user="player")
+    assert reply.embeds[0]["description"].endswith("\n\n*** CRITICAL SUCCESS! ***\n```")
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "*** CRITICAL SUCCESS! ***"
+
+
+async def test_pool_limits_are_refused(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    too_big = await fake_discord.invoke("aethelgard roll", {"pool": 100, "bonus": 5})
+    assert too_big.ephemeral and "at most 100 dice" in too_big.content
+    floored = await fake_discord.invoke("aethelgard roll", {"pool": 2, "penalty": 5})
+    fields = {field["name"]: field["value"] for field in floored.embeds[0]["fields"]}
+    assert fields["Pool"] == "pool 2 − penalty dice 5 = 1d10 (at least 1 die)"
+
+
+async def test_opposed_attack_and_craft(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    opposed = await fake_discord.invoke("aethelgard opposed", {"pool": 3, "vs_pool": 3})
+    assert "wins" in opposed.embeds[0]["description"]
+    rng = np.random.default_rng(7)
+    accuracy = PoolRoll(tuple(int(f) for f in rng.integers(1, 11, size=6)), 1)
+    dicebot.rng = new_rng(7)
+    attack = await fake_discord.invoke(
+        "aethelgard attack", {"accuracy": 6, "defense": 1, "damage": 4, "soak": 1}
+    )
+    hit = accuracy.success
+    assert attack.embeds[0]["description"].startswith("**Hit**" if hit else "**Miss**")
+    craft = await fake_discord.invoke("aethelgard craft", {"pool": 6})
+    assert craft.embeds[0]["title"].startswith("🔨 gm: crafting → ")
+
+
+async def test_odds_for_a_hundred_dice_with_a_chart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("aethelgard odds", {"pool": 100, "dc": 20})
+    assert reply.embeds[0]["title"] == "🎯 100d10 vs DC 20"
+    assert "successes − botches: 20.000" in reply.embeds[0]["description"]
+    name, png = reply.attachments[0]
+    assert name == "odds.png" and png.startswith(PNG_SIGNATURE)
