@@ -9,19 +9,31 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import DiceBot
+from bot.errors import CommandError
 from bot.options import HIDDEN_HELP
 from bot.publish import Roll, announce, publish_roll
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
+from bot.storage import Campaign, Character, CharacterStore
 from bot.table import Table
 from rules import aethelgard
-from rules.aethelgard import Pool, PoolPart
+from rules.aethelgard import Attribute, Pool, PoolPart, Sheet
 from rules.odds import Outcome
+from rules.sheets import DataclassSheet
+from rules.systems import System
 
+SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
+CHARACTER_NAME_MAX = 60
+CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
+SkillName = app_commands.Range[str, 1, aethelgard.SKILL_NAME_MAX]
+AttributeScore = app_commands.Range[int, aethelgard.ATTRIBUTE_MIN, aethelgard.ATTRIBUTE_MAX]
+TraumaChange = app_commands.Range[int, -aethelgard.TRAUMA_MAX, aethelgard.TRAUMA_MAX]
+ATTRIBUTE_CHOICES = [app_commands.Choice(name=a.value, value=a.value) for a in Attribute]
 PoolSize = app_commands.Range[int, 1, aethelgard.MAX_POOL]
 DC = app_commands.Range[int, 0, aethelgard.DC_MAX]
 ModifierDice = app_commands.Range[int, 0, aethelgard.MODIFIER_DICE_MAX]
 Label = app_commands.Range[str, 1, 100]
+TRAUMA_HELP = f"Points, −{aethelgard.TRAUMA_MAX}…{aethelgard.TRAUMA_MAX}; each full 20 costs a die"
 POOL_HELP = f"Dice in the pool, 1–{aethelgard.MAX_POOL}"
 BONUS_HELP = "Bonus dice added to the pool (they stack)"
 PENALTY_HELP = "Penalty dice removed from the pool (at least 1 die stays)"
@@ -36,9 +48,159 @@ class AethelgardCog(
 ):
     """Aethelgard: count 8-10 as successes and 1s as botches."""
 
+    character = app_commands.Group(name="character", description="Create and show characters")
+    stress = app_commands.Group(name="stress", description="Psychic Stress (GM)")
+    corruption = app_commands.Group(name="corruption", description="Runic Blight Corruption (GM)")
+
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
+        self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+
+    async def _table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
+        table = await Table.of(interaction, self.storage)
+        return table, table.require_campaign(System.AETHELGARD)
+
+    async def _trauma(self, campaign: Campaign, character: Character[Sheet]) -> tuple[int, int]:
+        """Return the character's Psychic Stress and Runic Blight Corruption."""
+        stress = await self.storage.tracks.value(
+            campaign, aethelgard.STRESS.name, character_id=character.id
+        )
+        corruption = await self.storage.tracks.value(
+            campaign, aethelgard.CORRUPTION.name, character_id=character.id
+        )
+        return stress, corruption
+
+    @character.command(name="create", description="Create your character")
+    @app_commands.describe(
+        name=f"Your character's name (up to {CHARACTER_NAME_MAX} characters)",
+        might=f"MIGHT, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
+        finesse=f"FINESSE, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
+        wits=f"WITS, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
+        will=f"WILL, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
+        sturdiness=f"STURDINESS, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
+        skills="Skill ranks 0–5, as 'System Bypass 3, Stealth 2'",
+    )
+    async def character_create(
+        self,
+        interaction: discord.Interaction,
+        name: CharacterName,
+        might: AttributeScore,
+        finesse: AttributeScore,
+        wits: AttributeScore,
+        will: AttributeScore,
+        sturdiness: AttributeScore,
+        skills: app_commands.Range[str, 0, 400] = "",
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        name = name.strip()
+        if not name:
+            raise CommandError("Give your character a name that isn't only spaces.")
+        scores = (might, finesse, wits, will, sturdiness)
+        sheet = Sheet(
+            {a.value: score for a, score in zip(Attribute, scores, strict=True)},
+            aethelgard.parse_skills(skills),
+        )
+        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        embed = render.character_sheet(created, 0, 0, interaction.user.display_name)
+        await interaction.response.send_message(embed=embed)
+
+    @character.command(name="sheet", description="Show a character sheet (private reply)")
+    @app_commands.describe(user="Whose character (default: yours)")
+    async def character_sheet(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
+        _, campaign = await self._table(interaction)
+        owner = user or interaction.user
+        found = await self.characters.find(campaign, user_id=owner.id)
+        stress, corruption = await self._trauma(campaign, found)
+        embed = render.character_sheet(found, stress, corruption, owner.display_name)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="check", description="Roll a character's pool from the sheet")
+    @app_commands.describe(
+        attribute="The attribute the pool starts from",
+        skill="A skill on the sheet (its rank adds dice)",
+        dc=f"Net successes needed, 0–{aethelgard.DC_MAX} (default 1)",
+        bonus=BONUS_HELP,
+        penalty=PENALTY_HELP,
+        character="GMs: the character who rolls, by name (default: your own)",
+        hidden=HIDDEN_HELP,
+    )
+    @app_commands.choices(attribute=ATTRIBUTE_CHOICES)
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        attribute: str,
+        skill: SkillName | None = None,
+        dc: DC = aethelgard.DEFAULT_DC,
+        bonus: ModifierDice = 0,
+        penalty: ModifierDice = 0,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        table.check_hidden(hidden)
+        which = aethelgard.parse_attribute(attribute)
+        if character is None:
+            who = await self.characters.find(campaign, user_id=table.user_id)
+        else:
+            who = await self.characters.find(campaign, name=character)
+            if who.user_id != table.user_id:
+                table.require_gm("roll for another player's character")
+        stress, corruption = await self._trauma(campaign, who)
+        pool = aethelgard.check_pool(
+            who.sheet, which, skill, bonus=bonus, penalty=penalty, stress=stress,
+            corruption=corruption,
+        )  # fmt: skip
+        result = aethelgard.roll_pool(self.bot.rng, pool, dc)
+        label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
+        await self._publish(
+            interaction, "aethelgard.check", result, pool, label, hidden, roller=who.name
+        )
+
+    @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
+    @app_commands.describe(
+        character="The character, by name",
+        amount=TRAUMA_HELP,
+    )
+    async def stress_add(
+        self, interaction: discord.Interaction, character: CharacterName, amount: TraumaChange
+    ) -> None:
+        await self._change_trauma(
+            interaction, aethelgard.STRESS.name, "Psychic Stress", character, amount
+        )
+
+    @corruption.command(
+        name="add", description="Add (or with a negative amount, remove) Corruption (GM)"
+    )
+    @app_commands.describe(
+        character="The character, by name",
+        amount=TRAUMA_HELP,
+    )
+    async def corruption_add(
+        self, interaction: discord.Interaction, character: CharacterName, amount: TraumaChange
+    ) -> None:
+        await self._change_trauma(
+            interaction, aethelgard.CORRUPTION.name, "Runic Blight Corruption", character, amount
+        )
+
+    async def _change_trauma(
+        self,
+        interaction: discord.Interaction,
+        track: str,
+        label: str,
+        character: str,
+        amount: int,
+    ) -> None:
+        table, campaign = await self._table(interaction)
+        table.require_gm(f"change {label}")
+        if amount == 0:
+            raise CommandError("Give a change other than 0 (negative removes).")
+        found = await self.characters.find(campaign, name=character)
+        changed = await self.storage.tracks.change(campaign, track, amount, character_id=found.id)
+        embed = render.trauma_changed(found.name, label, changed.before, changed.after)
+        await interaction.response.send_message(embed=embed)
 
     async def _publish(
         self,
@@ -48,11 +210,13 @@ class AethelgardCog(
         pool: Pool,
         label: str,
         hidden: bool,
+        *,
+        roller: str | None = None,
     ) -> None:
         """Log and show a pool roll; announce a public critical or fumble to the channel."""
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
-        roller = interaction.user.display_name
+        roller = roller or interaction.user.display_name
         embed = render.roll_result(result, pool, label, roller)
         await publish_roll(
             interaction, self.storage, table, Roll(kind, result, embed), hidden=hidden

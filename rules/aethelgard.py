@@ -12,20 +12,24 @@ from ``rules.odds``), and ``display_lines`` gives the document's display format 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
 
+from rules.declarations import SystemDeclaration, TrackSpec
 from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.odds import Distribution
 from rules.randomness import Rng, roll_dice
 
 __all__ = [
+    "CORRUPTION",
     "CRITICAL_NET",
+    "DECLARATION",
     "MAX_POOL",
+    "STRESS",
     "AttackRoll",
     "Attribute",
     "CraftTier",
@@ -34,13 +38,16 @@ __all__ = [
     "PoolPart",
     "PoolRoll",
     "RollOdds",
+    "Sheet",
     "attack",
     "build_pool",
+    "check_pool",
     "craft_tier",
     "display_lines",
     "odds",
     "opposed",
     "parse_attribute",
+    "parse_skills",
     "roll_pool",
     "shown_distribution",
 ]
@@ -382,3 +389,98 @@ def attack(
     damage_roll = PoolRoll(roll_dice(rng, min(size, MAX_POOL), DIE_SIDES), 0)
     block_roll = roll_pool(rng, block, 0) if block is not None else None
     return AttackRoll(hit_roll, damage_roll, soak, block_roll)
+
+
+# --- Characters
+
+STRESS = TrackSpec(name="stress", minimum=0, maximum=TRAUMA_MAX, party=False, per_character=True)
+CORRUPTION = TrackSpec(
+    name="corruption", minimum=0, maximum=TRAUMA_MAX, party=False, per_character=True
+)
+DECLARATION = SystemDeclaration(tracks=(STRESS, CORRUPTION), characters_per_player=1)
+
+SKILL_NAME_MAX = 40
+SKILLS_MAX = 30
+
+
+def _skill_key(name: str) -> str:
+    cleaned = " ".join(str(name).split())
+    if not cleaned or len(cleaned) > SKILL_NAME_MAX:
+        raise RulesError(f"A skill name is 1–{SKILL_NAME_MAX} characters (got {name[:50]!r}).")
+    return cleaned
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """An Aethelgard character: five attributes and skill ranks 0-5 (Stress and Corruption are
+    tracks, see ``STRESS`` and ``CORRUPTION``)."""
+
+    attributes: Mapping[str, int]
+    skills: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if set(self.attributes) != {attribute.value for attribute in Attribute}:
+            raise ValueError(f"a sheet has the five attributes (got {sorted(self.attributes)})")
+        attributes = {
+            attribute.value: require_whole(
+                attribute.value, self.attributes[attribute.value], ATTRIBUTE_MIN, ATTRIBUTE_MAX
+            )
+            for attribute in Attribute
+        }
+        if len(self.skills) > SKILLS_MAX:
+            raise RulesError(f"A sheet lists at most {SKILLS_MAX} skills.")
+        skills = {
+            _skill_key(name): require_whole(f"{name} rank", rank, RANK_MIN, RANK_MAX)
+            for name, rank in self.skills.items()
+        }
+        object.__setattr__(self, "attributes", attributes)
+        object.__setattr__(self, "skills", dict(sorted(skills.items())))
+
+    def attribute(self, which: Attribute) -> int:
+        return self.attributes[which.value]
+
+    def skill(self, name: str) -> tuple[str, int]:
+        """Return the skill's name as on the sheet and its rank (0 if not listed)."""
+        wanted = _skill_key(name).casefold()
+        for listed, rank in self.skills.items():
+            if listed.casefold() == wanted:
+                return listed, rank
+        return _skill_key(name), 0
+
+
+def parse_skills(text: str) -> dict[str, int]:
+    """Parse "System Bypass 3, Stealth 2" into skill ranks; refuse anything else clearly."""
+    skills: dict[str, int] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, _, rank = item.rpartition(" ")
+        if not name.strip() or not rank.isdigit():
+            raise RulesError(
+                "Write skills as 'Name rank, Name rank' (e.g. 'System Bypass 3'); "
+                f"got {item[:50]!r}."
+            )
+        skills[_skill_key(name)] = require_whole(
+            f"{name.strip()} rank", int(rank), RANK_MIN, RANK_MAX
+        )
+    return skills
+
+
+def check_pool(
+    sheet: Sheet,
+    attribute: Attribute,
+    skill: str | None,
+    *,
+    bonus: int = 0,
+    penalty: int = 0,
+    stress: int = 0,
+    corruption: int = 0,
+) -> Pool:
+    """Build a character's pool: attribute + skill rank + bonus - penalty - trauma dice."""
+    parts = [PoolPart(attribute.value, sheet.attribute(attribute))]
+    if skill is not None:
+        name, rank = sheet.skill(skill)
+        parts.append(PoolPart(f"{name} (rank)", rank))
+    return build_pool(
+        tuple(parts), bonus=bonus, penalty=penalty, stress=stress, corruption=corruption
+    )

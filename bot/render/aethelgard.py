@@ -6,6 +6,7 @@ import discord
 
 from bot.render.numbers import percent
 from bot.render.style import Colour, truncate
+from bot.storage import Character
 from rules.aethelgard import (
     AttackRoll,
     CraftTier,
@@ -14,17 +15,21 @@ from rules.aethelgard import (
     Pool,
     PoolRoll,
     RollOdds,
+    Sheet,
     display_lines,
+    trauma_dice,
 )
 
 __all__ = [
     "announcement",
     "attack",
+    "character_sheet",
     "craft",
     "odds",
     "opposed",
     "pool_text",
     "roll_result",
+    "trauma_changed",
 ]
 
 TITLE_LIMIT = 256
@@ -151,3 +156,41 @@ def odds(result: RollOdds) -> discord.Embed:
     lines = [f"{net} net: {percent(chance)}" for net, chance in sorted(top)]
     embed.add_field(name="Most likely nets", value="\n".join(lines))
     return embed
+
+
+def character_sheet(
+    character: Character[Sheet], stress: int, corruption: int, owner: str
+) -> discord.Embed:
+    """Show attributes, skill ranks, Stress and Corruption (and the dice they cost)."""
+    sheet = character.sheet
+    embed = discord.Embed(
+        title=truncate(character.name, TITLE_LIMIT),
+        description=f"Player: {discord.utils.escape_markdown(owner)}",
+        colour=Colour.CAMPAIGN,
+    )
+    embed.add_field(
+        name="Attributes",
+        value="\n".join(f"{name} {score}" for name, score in sheet.attributes.items()),
+    )
+    skills = "\n".join(f"{name} {rank}" for name, rank in sheet.skills.items()) or "none"
+    embed.add_field(name="Skills", value=truncate(skills, FIELD_LIMIT))
+    embed.add_field(
+        name="Trauma",
+        value=(
+            f"Psychic Stress {stress} (−{trauma_dice(stress)} dice)\n"
+            f"Runic Blight Corruption {corruption} (−{trauma_dice(corruption)} dice)"
+        ),
+        inline=False,
+    )
+    return embed
+
+
+def trauma_changed(name: str, label: str, before: int, after: int) -> discord.Embed:
+    """Show a Stress or Corruption change and the dice it costs now."""
+    lost = trauma_dice(after)
+    return discord.Embed(
+        title=truncate(f"{name}: {label} {before} → {after}", TITLE_LIMIT),
+        description=f"Every pool loses {lost} {'die' if lost == 1 else 'dice'} to it "
+        "(1 per full 20).",
+        colour=Colour.WARNING if after > before else Colour.CAMPAIGN,
+    )

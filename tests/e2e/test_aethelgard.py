@@ -104,3 +104,94 @@ async def test_odds_for_a_hundred_dice_with_a_chart(
     assert "successes − botches: 20.000" in reply.embeds[0]["description"]
     name, png = reply.attachments[0]
     assert name == "odds.png" and png.startswith(PNG_SIGNATURE)
+
+
+# --- characters
+
+
+async def start_campaign(fake: FakeDiscord) -> None:
+    reply = await fake.invoke("campaign start", {"system": "aethelgard", "name": "Blight"})
+    assert not reply.ephemeral, reply.content
+
+
+async def create(fake: FakeDiscord, user: str = "player") -> None:
+    options = {
+        "name": "Ysolde", "might": 4, "finesse": 6, "wits": 8, "will": 5, "sturdiness": 3,
+        "skills": "System Bypass 3, Stealth 2",
+    }  # fmt: skip
+    reply = await fake.invoke("aethelgard character create", options, user=user)
+    assert not reply.ephemeral, reply.content
+
+
+async def test_character_sheet_and_a_check_built_from_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    await create(fake_discord)
+    sheet = await fake_discord.invoke("aethelgard character sheet", {}, user="player")
+    fields = {field["name"]: field["value"] for field in sheet.embeds[0]["fields"]}
+    assert sheet.ephemeral and fields["Skills"] == "Stealth 2\nSystem Bypass 3"
+    seed = 5
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke(
+        "aethelgard check", {"attribute": "WITS", "skill": "system bypass", "bonus": 1},
+        user="player",
+    )  # fmt: skip
+    embed = reply.embeds[0]
+    assert embed["title"] == "🎲 Ysolde: WITS + System Bypass (Pool: 12d10)"
+    assert embed["description"] == block(display_lines(PoolRoll(d10s(seed, 12))))
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert fields["Pool"] == "WITS 8 + System Bypass (rank) 3 + bonus dice 1 = 12d10"
+
+
+async def test_ruling_aethelgard_full_twenty_stress_costs_a_die(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    await create(fake_discord)
+    refused = await fake_discord.invoke(
+        "aethelgard stress add", {"character": "Ysolde", "amount": 20}, user="player"
+    )
+    assert refused.ephemeral and "GM" in refused.content
+    added = await fake_discord.invoke(
+        "aethelgard stress add", {"character": "Ysolde", "amount": 20}, user="gm"
+    )
+    assert added.embeds[0]["title"] == "Ysolde: Psychic Stress 0 → 20"
+    await fake_discord.invoke(
+        "aethelgard corruption add", {"character": "Ysolde", "amount": 45}, user="gm"
+    )
+    reply = await fake_discord.invoke("aethelgard check", {"attribute": "WITS"}, user="player")
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    assert fields["Pool"] == ("WITS 8 − Psychic Stress 20 1 − Runic Blight Corruption 45 2 = 5d10")
+    below = await fake_discord.invoke(
+        "aethelgard stress add", {"character": "Ysolde", "amount": -30}, user="gm"
+    )
+    assert below.ephemeral
+    healed = await fake_discord.invoke(
+        "aethelgard stress add", {"character": "Ysolde", "amount": -5}, user="gm"
+    )
+    assert healed.embeds[0]["title"] == "Ysolde: Psychic Stress 20 → 15"
+
+
+async def test_hidden_gm_check_for_a_player_and_bad_input(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    none_yet = await fake_discord.invoke("aethelgard check", {"attribute": "WITS"}, user="player")
+    assert none_yet.ephemeral  # no campaign
+    await start_campaign(fake_discord)
+    no_character = await fake_discord.invoke(
+        "aethelgard check", {"attribute": "WITS"}, user="player"
+    )
+    assert no_character.ephemeral
+    await create(fake_discord)
+    hidden = await fake_discord.invoke(
+        "aethelgard check", {"attribute": "WILL", "character": "Ysolde", "hidden": True}, user="gm"
+    )
+    assert hidden.ephemeral and hidden.embeds[0]["title"].startswith("🎲 Ysolde: WILL")
+    bad_skill = await fake_discord.invoke(
+        "aethelgard character create",
+        {"name": "Other", "might": 1, "finesse": 1, "wits": 1, "will": 1, "sturdiness": 1,
+         "skills": "Stealth 9"},
+        user="gm",
+    )  # fmt: skip
+    assert bad_skill.ephemeral and "Stealth rank must be between 0 and 5" in bad_skill.content
