@@ -1,4 +1,4 @@
-"""Time every legal Cosmos odds query and print count, median, p99 and max in milliseconds.
+"""Time odds queries of every system and print count, median, p99 and max in milliseconds.
 
 Run: ``.venv/bin/python bench/bench_odds.py [--chart]``
 
@@ -6,7 +6,9 @@ The sweep covers every attribute (0-5), skill (0-5) and TN (2-40), with advantag
 disadvantage sources 0-7 each (every net pool -5..+5, cancellation and the cap). Cold numbers
 clear the kept-dice cache before each query, so they include building the distribution; warm
 numbers are what the bot sees after the first query of a pool. ``--chart`` also times the PNG
-chart for one query per pool, freshly drawn and then from the chart cache.
+chart for one query per pool, freshly drawn and then from the chart cache. Aethelgard times
+100-die pools (the largest allowed) cold and warm; Sinew & Steel and six-pool sweep their
+queries.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 # Runnable as a plain script from anywhere: make the project importable.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules import cosmos
+from rules import aethelgard, cosmos, sinew, sixpool
 from rules.odds import keep
 
 SOURCES = range(0, 8)
@@ -89,6 +91,37 @@ def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
     return fresh, cached
 
 
+def bench_aethelgard(repeats: int = 20) -> tuple[list[float], list[float]]:
+    """Time Aethelgard odds for 100-die pools against DC 1-30: cold (distribution built) and
+    warm (cached distribution)."""
+    cold, warm = [], []
+    for _, dc in itertools.product(range(repeats), range(1, 31, 5)):
+        aethelgard.net_distribution.cache_clear()
+        start = time.perf_counter()
+        aethelgard.odds(aethelgard.MAX_POOL, dc)
+        cold.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        aethelgard.odds(aethelgard.MAX_POOL, dc)
+        warm.append(time.perf_counter() - start)
+    return cold, warm
+
+
+def bench_other_systems() -> tuple[list[float], list[float]]:
+    """Time every Sinew & Steel score/mode query and a six-pool sweep of modifiers and DCs."""
+    roll_under, d20 = [], []
+    for score, advantage, disadvantage in itertools.product(
+        range(0, 21), (False, True), (False, True)
+    ):
+        start = time.perf_counter()
+        sinew.odds(score, advantage=advantage, disadvantage=disadvantage)
+        roll_under.append(time.perf_counter() - start)
+    for modifier, dc, advantage in itertools.product(range(-5, 16), range(5, 31, 5), (False, True)):
+        start = time.perf_counter()
+        sixpool.odds(modifier, dc, advantage=advantage)
+        d20.append(time.perf_counter() - start)
+    return roll_under, d20
+
+
 def main() -> None:
     """Run the benchmarks and print the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -97,6 +130,12 @@ def main() -> None:
     _report("odds, cold cache", bench_cold())
     bench_warm()  # one pass to warm caches and the interpreter
     _report("odds, full sweep (warm)", bench_warm())
+    cold, warm = bench_aethelgard()
+    _report("aethelgard 100d10, cold", cold)
+    _report("aethelgard 100d10, warm", warm)
+    roll_under, d20 = bench_other_systems()
+    _report("sinew odds, every query", roll_under)
+    _report("sixpool odds, sweep", d20)
     if arguments.chart:
         fresh, cached = bench_chart()
         _report("odds + chart, drawn", fresh)
