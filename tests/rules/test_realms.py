@@ -1,0 +1,186 @@
+"""Enchanted Realms rules (RULINGS.md "Enchanted Realms"): each test names its ruling."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+
+from rules import RulesError
+from rules.realms import (
+    CheckKind,
+    SingleDie,
+    SpellKind,
+    State,
+    attack,
+    attack_odds,
+    check,
+    check_odds,
+    decide,
+    parse_damage,
+    parse_split,
+    reroll,
+    spell,
+    stealth,
+)
+
+
+class ScriptedDice:
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def integers(self, low: int, high: int, size: int | None = None) -> np.ndarray:
+        count = 1 if size is None else size
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        assert len(taken) == count, "too few faces scripted"
+        return np.array(taken)
+
+
+def dice(*faces: int) -> np.random.Generator:
+    return ScriptedDice(*faces)  # type: ignore[return-value]
+
+
+def test_ruling_realms_advantage_never_stacks_and_any_mix_cancels() -> None:
+    assert decide(3, 0).state is State.ADVANTAGE
+    assert decide(0, 2).state is State.DISADVANTAGE
+    mixed = decide(2, 1)
+    assert mixed.state is State.NORMAL
+    assert mixed.reason == "2 advantages + 1 disadvantage → straight roll (any mix cancels)"
+    assert decide(1, 3).state is State.NORMAL
+
+
+def test_ruling_realms_disadvantage_means_half_movement() -> None:
+    assert "half movement this round" in decide(0, 1).reason
+
+
+def test_ruling_realms_extra_die_at_advantage_and_per_target_bonus() -> None:
+    # 2d20 + 1 extra at advantage, to hit 11: faces 15, 4, 20; damage 1d8: 5 and 3.
+    result = attack(dice(15, 4, 20, 5, 3), 2, 11, parse_damage("1d8"), decide(1, 0), "2,1")
+    first, second = result.targets
+    assert [s.hit for s in first.strikes] == [True, False] and first.damage == 5 + 2
+    assert second.strikes[0].natural_20 and second.damage == 3 + 2  # +2 on each target, once
+
+
+def test_ruling_realms_bonus_once_per_target_not_per_strike() -> None:
+    # 2d20 + 1 at advantage: 15 and 16 hit (1d4: 2 and 2), 2 misses; +2 once: 6, not 8.
+    result = attack(dice(15, 16, 2, 2, 2), 2, 11, parse_damage("1d4"), decide(1, 0))
+    [target] = result.targets
+    assert target.hits == 2 and target.damage == 2 + 2 + 2
+
+
+def test_ruling_realms_zero_dice_rolls_two_and_keeps_the_lower() -> None:
+    result = attack(dice(18, 9, 4), 1, 10, parse_damage("1d6"), decide(0, 1))
+    assert result.kept_lower and result.dice == (18, 9)
+    [target] = result.targets
+    assert [s.face for s in target.strikes] == [9] and target.hits == 0
+
+
+def test_ruling_realms_zero_damage_is_a_miss_without_riders() -> None:
+    result = attack(dice(12, 14, 1), 1, 10, parse_damage("1d4"), decide(0, 1), None)
+    # 1d20 at disadvantage → 0 dice → two rolled (12, 14), the lower 12 hits; 1d4 = 1, -2 → -1.
+    [target] = result.targets
+    assert target.hits == 1 and target.raw == -1
+    assert (target.damage, target.zero_damage_miss, target.riders) == (0, True, False)
+
+
+def test_ruling_realms_natural_20_takes_one_damage_and_riders_apply() -> None:
+    result = attack(dice(20, 20, 1), 1, 10, parse_damage("1d4"), decide(0, 1))
+    [target] = result.targets  # both d20 are 20: the lower is 20, a natural 20; 1 - 2 = -1
+    assert (target.damage, target.zero_damage_miss, target.riders) == (1, False, True)
+
+
+def test_split_of_the_base_dice_meets_the_extra_or_lost_die() -> None:
+    assert parse_split("2,1", 4, 3) == (3, 1)  # advantage: the extra die to the first target
+    assert parse_split("2,1", 2, 3) == (2,)  # disadvantage: the last target loses its die
+    assert parse_split(None, 3, 2) == (3,)
+    with pytest.raises(RulesError, match="assigns 5 strikes; this attack has 3"):
+        parse_split("3,2", 3, 3)
+
+
+def test_damage_notation_is_small_and_safe() -> None:
+    expression = parse_damage("2d6 + 1d4 - 1")
+    assert (expression.dice, expression.modifier) == (((2, 6, 1), (1, 4, 1)), -1)
+    for bad in ("1000d1000", "1d7", "d", "2d6*2", "5d6", "1d8+999", ""):
+        with pytest.raises(RulesError, match="dice like 1d8\\+1"):
+            parse_damage(bad)
+
+
+def test_ruling_realms_single_die_two_dice_keep_better_or_worse() -> None:
+    better = check(dice(3, 17), SingleDie.D20, CheckKind.SAVE, decide(1, 0), target=15)
+    assert (better.result, better.success) == (17, True)
+    worse = check(dice(3, 17), SingleDie.D12, CheckKind.COMPETITION, decide(0, 1), target=5)
+    assert (worse.result, worse.success) == (3, False)
+    with pytest.raises(RulesError, match="A competition uses a d12"):
+        check(dice(1), SingleDie.D20, CheckKind.COMPETITION, decide(0, 0))
+    reaction = check(dice(4), SingleDie.D6, CheckKind.REACTION, decide(0, 0))
+    assert reaction.result == 4 and reaction.success is None
+
+
+def test_ruling_realms_stealth_pool_extra_or_lost_d6() -> None:
+    assert stealth(dice(3, 4, 5), 2, decide(1, 0)).total == 12
+    zero = stealth(dice(6, 2), 1, decide(0, 1))
+    assert zero.kept_lower and zero.total == 2
+
+
+def test_ruling_realms_spells() -> None:
+    assert spell(SpellKind.INCANTATION, decide(1, 0), 0).cost == 0  # never below 0
+    assert spell(SpellKind.INCANTATION, decide(1, 0), 3).cost == 2
+    assert spell(SpellKind.INCANTATION, decide(0, 1), 3).cost == 4
+    assert spell(SpellKind.AXIOM, decide(1, 0)).effect == "lowest oversiphoning at normal cost"
+    assert spell(SpellKind.AXIOM, decide(0, 1)).effect == "casting time doubled"
+
+
+def test_ruling_realms_reroll_exactly_one_die() -> None:
+    assert reroll(dice(17), (1, 1), 2, 20) == (1, 17)  # both natural 1s: only one rerolled
+    with pytest.raises(RulesError, match="Position must be between 1 and 2"):
+        reroll(dice(5), (1, 1), 3, 20)
+
+
+def test_check_odds_against_enumeration() -> None:
+    odds = check_odds(SingleDie.D20, 15)
+    assert odds.normal == Fraction(6, 20)
+    assert odds.advantage == Fraction(
+        sum(max(a, b) >= 15 for a, b in product(range(1, 21), repeat=2)), 400
+    )
+    assert odds.disadvantage == Fraction(
+        sum(min(a, b) >= 15 for a, b in product(range(1, 21), repeat=2)), 400
+    )
+
+
+def _brute_attack(
+    faces_list: list[tuple[int, ...]], to_hit: int, sides: int, shift: int
+) -> dict[int, Fraction]:
+    """Enumerate every strike face and every damage die: one target, 1d<sides> a hit."""
+    taken: dict[int, int] = {}
+    total = 0
+    for faces in faces_list:
+        hitting = [f for f in faces if f == 20 or f >= to_hit]
+        for damages in product(range(1, sides + 1), repeat=len(hitting)):
+            weight = sides ** (len(faces) - len(hitting))  # unrolled damage dice, for equal weights
+            total += weight
+            if not hitting:
+                value = 0
+            else:
+                raw = sum(damages) + shift
+                value = raw if raw > 0 else (1 if 20 in hitting else 0)
+            taken[value] = taken.get(value, 0) + weight
+    return {v: Fraction(w, total) for v, w in sorted(taken.items())}
+
+
+@pytest.mark.parametrize(
+    ("base", "advantages", "disadvantages"), [(1, 0, 0), (2, 1, 0), (2, 0, 1), (1, 0, 1)]
+)
+def test_attack_odds_equal_brute_force(base: int, advantages: int, disadvantages: int) -> None:
+    decision = decide(advantages, disadvantages)
+    result = attack_odds(base, 12, parse_damage("1d4"), decision)
+    strikes = base + advantages - disadvantages
+    shift = 2 if advantages else -2 if disadvantages else 0
+    if strikes == 0:
+        faces_list = [(min(a, b),) for a, b in product(range(1, 21), repeat=2)]
+    else:
+        faces_list = list(product(range(1, 21), repeat=strikes))
+    [target] = result.targets
+    assert target.damage == _brute_attack(faces_list, 12, 4, shift)
+    assert target.missed == target.damage[0]
