@@ -619,3 +619,49 @@ def _target_odds(
         if numerator
     }
     return TargetOdds(strikes, damage.get(0, Fraction(0)), damage)
+
+
+# --- Rebuilding logged results (the roll log keeps ``dataclasses.asdict`` of them)
+
+
+def _decision(data: dict[str, object]) -> Decision:
+    return Decision(State(data["state"]), str(data["reason"]))
+
+
+def attack_from_dict(data: dict[str, object]) -> AttackResult:
+    targets = tuple(
+        TargetResult(
+            tuple(
+                Strike(s["face"], s["hit"], s["damage"], tuple(s["damage_dice"]))  # type: ignore[index]
+                for s in target["strikes"]  # type: ignore[index,union-attr]
+            ),
+            target["shift"],  # type: ignore[index]
+        )
+        for target in data["targets"]  # type: ignore[union-attr]
+    )
+    return AttackResult(
+        _decision(data["decision"]),  # type: ignore[arg-type]
+        data["to_hit"],  # type: ignore[arg-type]
+        str(data["damage"]),
+        tuple(data["dice"]),  # type: ignore[arg-type]
+        bool(data["kept_lower"]),
+        targets,
+    )
+
+
+def check_from_dict(data: dict[str, object]) -> CheckResult:
+    return CheckResult(
+        SingleDie(data["die"]),
+        CheckKind(data["kind"]),
+        _decision(data["decision"]),  # type: ignore[arg-type]
+        tuple(data["dice"]),  # type: ignore[arg-type]
+        data["target"],  # type: ignore[arg-type]
+    )
+
+
+def stealth_from_dict(data: dict[str, object]) -> StealthResult:
+    return StealthResult(
+        _decision(data["decision"]),  # type: ignore[arg-type]
+        tuple(data["dice"]),  # type: ignore[arg-type]
+        bool(data["kept_lower"]),
+    )

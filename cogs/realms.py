@@ -1,0 +1,284 @@
+"""`/realms`: Enchanted Realms attacks, single-die rolls, stealth, spells, rerolls and odds."""
+
+from __future__ import annotations
+
+import io
+from math import lcm
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DiceBot
+from bot.errors import CommandError
+from bot.options import HIDDEN_HELP, choices_of
+from bot.publish import Roll, announce, publish_roll, show_roll
+from bot.render import realms as render
+from bot.render.charts import draw_chart
+from bot.render.errors import describe
+from bot.storage.realms import AlreadyRerolled, NoRollToReroll, RerollLog
+from bot.table import Table
+from rules import realms
+from rules.choices import parse_choice
+from rules.odds import Distribution, Outcome
+from rules.odds import die as die_faces
+from rules.realms import CheckKind, SingleDie, SpellKind
+
+ATTACK_KIND, CHECK_KIND, STEALTH_KIND = "realms.attack", "realms.check", "realms.stealth"
+Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
+AttackDice = app_commands.Range[int, 1, realms.ATTACK_DICE_MAX]
+ToHit = app_commands.Range[int, realms.TO_HIT_MIN, realms.TO_HIT_MAX]
+Target = app_commands.Range[int, 1, realms.TARGET_MAX]
+Damage = app_commands.Range[str, 1, realms.DAMAGE_TEXT_MAX]
+Split = app_commands.Range[str, 1, 40]
+SOURCE_HELP = {
+    "advantage": "Sources of advantage (any number is one advantage; a mix cancels)",
+    "disadvantage": "Sources of disadvantage (never stack; any mix cancels)",
+}
+ATTACK_HELP = {
+    "dice": f"d20s in the attack, 1–{realms.ATTACK_DICE_MAX} (each is a strike)",
+    "to_hit": "The number each d20 must reach (a natural 20 always hits)",
+    "damage": "Each hit's damage: " + realms.DAMAGE_HELP,
+    "split": "Strikes per target, like 2,1 (default: all on one target)",
+}
+
+
+class RealmsCog(commands.GroupCog, group_name="realms", group_description="Enchanted Realms"):
+    """Enchanted Realms: the extra or lost die."""
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.storage = bot.storage
+        self.rerolls = RerollLog(bot.storage.database)
+
+    async def _table(self, interaction: discord.Interaction, hidden: bool) -> Table:
+        """Return the asker's table, refusing ``hidden`` from a non-GM before anything is rolled."""
+        table = await Table.of(interaction, self.storage)
+        table.check_hidden(hidden)
+        return table
+
+    async def _publish(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        roll: Roll,
+        hidden: bool,
+        natural_20: str | None,
+    ) -> None:
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+        if natural_20 and not hidden:
+            await announce(
+                interaction, render.natural_20(interaction.user.display_name, natural_20)
+            )
+
+    @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
+    @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP)
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        dice: AttackDice,
+        to_hit: ToHit,
+        damage: Damage,
+        split: Split | None = None,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+        hidden: bool = False,
+    ) -> None:
+        table = await self._table(interaction, hidden)
+        expression = realms.parse_damage(damage)
+        decision = realms.decide(advantage, disadvantage)
+        result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
+        embed = render.attack(result, interaction.user.display_name)
+        options = {"damage": damage, "split": split}
+        roll = Roll(ATTACK_KIND, result, embed, options=options)
+        natural = any(target.natural_20 for target in result.targets)
+        await self._publish(interaction, table, roll, hidden, "an attack" if natural else None)
+
+    @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
+    @app_commands.describe(
+        die="The die (saves, checks, stealth and concentration: d20; competitions: d12)",
+        target="The number to reach (optional)",
+        kind="save, check, competition, reaction, stealth or concentration (as a save)",
+        **SOURCE_HELP,
+        hidden=HIDDEN_HELP,
+    )
+    @app_commands.choices(die=choices_of(SingleDie), kind=choices_of(CheckKind))
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        die: str,
+        target: Target | None = None,
+        kind: str = CheckKind.CHECK.value,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+        hidden: bool = False,
+    ) -> None:
+        table = await self._table(interaction, hidden)
+        single = parse_choice(SingleDie, die, "die")
+        chosen = parse_choice(CheckKind, kind, "kind")
+        decision = realms.decide(advantage, disadvantage)
+        result = realms.check(self.bot.rng, single, chosen, decision, target)
+        embed = render.check(result, interaction.user.display_name)
+        roll = Roll(CHECK_KIND, result, embed)
+        natural = f"a {chosen.value}" if result.natural_max else None
+        await self._publish(interaction, table, roll, hidden, natural)
+
+    @app_commands.command(name="stealth", description="The d6 pool that sets the Awareness target")
+    @app_commands.describe(
+        dice=f"d6 in the pool, 1–{realms.STEALTH_DICE_MAX}", **SOURCE_HELP, hidden=HIDDEN_HELP
+    )
+    async def stealth(
+        self,
+        interaction: discord.Interaction,
+        dice: app_commands.Range[int, 1, realms.STEALTH_DICE_MAX],
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+        hidden: bool = False,
+    ) -> None:
+        table = await self._table(interaction, hidden)
+        decision = realms.decide(advantage, disadvantage)
+        result = realms.stealth(self.bot.rng, dice, decision)
+        embed = render.stealth(result, interaction.user.display_name)
+        await self._publish(interaction, table, Roll(STEALTH_KIND, result, embed), hidden, None)
+
+    @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
+    @app_commands.describe(
+        kind="incantation (spirit cost ∓1) or axiom (oversiphoning or casting time)",
+        cost=f"An incantation's spirit cost, 0–{realms.SPELL_COST_MAX}",
+        **SOURCE_HELP,
+    )
+    @app_commands.choices(kind=choices_of(SpellKind))
+    async def spell(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        cost: app_commands.Range[int, 0, realms.SPELL_COST_MAX] | None = None,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+    ) -> None:
+        chosen = parse_choice(SpellKind, kind, "kind")
+        result = realms.spell(chosen, realms.decide(advantage, disadvantage), cost)
+        await interaction.response.send_message(
+            embed=render.spell(result, interaction.user.display_name)
+        )
+
+    @app_commands.command(
+        name="reroll", description="Reroll exactly one die of your latest roll here (once)"
+    )
+    @app_commands.describe(position="Which die, counting from 1 as the roll shows them")
+    async def reroll(
+        self, interaction: discord.Interaction, position: app_commands.Range[int, 1, 21]
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        rng = self.bot.rng
+        changes: list[tuple[int, int]] = []
+
+        def apply(logged: Any) -> Any:
+            data = logged.payload["result"]
+            roller = interaction.user.display_name
+            if logged.kind == ATTACK_KIND:
+                before = realms.attack_from_dict(data)
+                expression = realms.parse_damage(logged.payload["options"]["damage"])
+                after = realms.reroll_attack(rng, before, position, expression, None)
+                embed = render.attack(after, roller)
+            elif logged.kind == CHECK_KIND:
+                before = realms.check_from_dict(data)
+                dice = realms.reroll(rng, before.dice, position, before.die.sides)
+                after = realms.CheckResult(
+                    before.die, before.kind, before.decision, dice, before.target
+                )
+                embed = render.check(after, roller)
+            else:
+                before = realms.stealth_from_dict(data)
+                dice = realms.reroll(rng, before.dice, position, realms.STEALTH_DIE)
+                after = realms.StealthResult(before.decision, dice, before.kept_lower)
+                embed = render.stealth(after, roller)
+            changes.append((before.dice[position - 1], after.dice[position - 1]))
+            old = discord.Embed.from_dict(logged.payload["embed"])
+            embed = render.rerolled(old, embed, position, *changes[-1])
+            options = logged.payload.get("options", {})
+            return Roll(logged.kind, after, embed, options=options).entry(
+                table, hidden=logged.hidden
+            )
+
+        rerolled, new_id = await self.rerolls.reroll(
+            table.channel_id, table.user_id, (ATTACK_KIND, CHECK_KIND, STEALTH_KIND), apply
+        )
+        logged = await self.storage.rolls.get(new_id)
+        assert logged is not None
+        embed = discord.Embed.from_dict(logged.payload["embed"])
+        await show_roll(interaction, new_id, hidden=rerolled.hidden, embed=embed)
+
+    @app_commands.command(
+        name="odds", description="Exact odds of a check or an attack, with a chart"
+    )
+    @app_commands.describe(
+        die="Check: the die", target="Check: the number to reach",
+        **ATTACK_HELP, **SOURCE_HELP,
+    )  # fmt: skip
+    @app_commands.choices(die=choices_of(SingleDie))
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        die: str | None = None,
+        target: Target | None = None,
+        dice: AttackDice | None = None,
+        to_hit: ToHit | None = None,
+        damage: Damage | None = None,
+        split: Split | None = None,
+        advantage: Sources = 0,
+        disadvantage: Sources = 0,
+    ) -> None:
+        if damage is not None or dice is not None or to_hit is not None:
+            if dice is None or to_hit is None or damage is None:
+                raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
+            decision = realms.decide(advantage, disadvantage)
+            result = realms.attack_odds(dice, to_hit, realms.parse_damage(damage), decision, split)
+            first = result.targets[0]
+            chart = _chart(first.damage)
+            png = await draw_chart(
+                chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
+                title=f"Damage to target 1 ({first.strikes} strikes)",
+            )  # fmt: skip
+            embed = render.attack_odds(result, dice, to_hit, damage)
+        else:
+            if die is None or target is None:
+                raise CommandError("Check odds need `die` and `target` (or give attack options).")
+            single = parse_choice(SingleDie, die, "die")
+            result_check = realms.check_odds(single, target)
+            embed = render.check_odds(result_check, single.value, target)
+            faces = die_faces(single.sides)
+            png = await draw_chart(
+                faces,
+                [Outcome.SUCCESS if v >= target else Outcome.FAILURE for v in faces.outcomes()],
+                title=f"{single.value}", marker=target, marker_label=f"target {target}",
+            )  # fmt: skip
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), filename="odds.png")
+        )
+
+
+def _chart(chances: dict[int, Any]) -> Distribution:
+    """Turn exact chances into integer weights for the chart (common denominator)."""
+    denominator = lcm(*(chance.denominator for chance in chances.values()))
+    return Distribution.from_counts(
+        {value: int(chance * denominator) for value, chance in chances.items()}
+    )
+
+
+@describe.register
+def _(error: NoRollToReroll) -> str:
+    return (
+        "A reroll takes one die of your latest roll here, and it must be a `/realms` attack, "
+        "check or stealth roll."
+    )
+
+
+@describe.register
+def _(error: AlreadyRerolled) -> str:
+    return f"Roll #{error.roll_id} was rerolled already: one die, once per roll."
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(RealmsCog(bot))
