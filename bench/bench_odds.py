@@ -24,7 +24,7 @@ import numpy as np
 # Runnable as a plain script from anywhere: make the project importable.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules import aethelgard, cosmos, sinew, sixpool
+from rules import aethelgard, cosmos, realms, sinew, sixpool
 from rules.odds import keep
 
 SOURCES = range(0, 8)
@@ -122,6 +122,17 @@ def bench_other_systems() -> tuple[list[float], list[float]]:
     return roll_under, d20
 
 
+def bench_realms(repeats: int = 10) -> list[float]:
+    """Time the largest legal Realms attack odds: 10 d20 + advantage, 4d20+50 a hit, one target."""
+    damage = realms.parse_damage("4d20+50")
+    timings = []
+    for _, state in itertools.product(range(repeats), ((1, 0), (0, 0), (0, 1))):
+        start = time.perf_counter()
+        realms.attack_odds(realms.ATTACK_DICE_MAX, 2, damage, realms.decide(*state))
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
 def main() -> None:
     """Run the benchmarks and print the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -133,6 +144,7 @@ def main() -> None:
     cold, warm = bench_aethelgard()
     _report("aethelgard 100d10, cold", cold)
     _report("aethelgard 100d10, warm", warm)
+    _report("realms largest attack odds", bench_realms())
     roll_under, d20 = bench_other_systems()
     _report("sinew odds, every query", roll_under)
     _report("sixpool odds, sweep", d20)
