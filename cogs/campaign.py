@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import io
+import re
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.buttons import reveal_roll
+from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
-from bot.errors import reply_ephemeral
+from bot.errors import CommandError, reply_ephemeral
 from bot.options import choices_of, suggest, with_setting_options
 from bot.render import campaign as render
 from bot.storage import Campaign
@@ -19,6 +22,9 @@ from bot.views import TableView
 from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, Skin, setting_owners
 from rules.choices import parse_choice
 from rules.systems import System
+
+HISTORY_PAGE_MAX = 25
+EXPORT_FORMATS = ("csv", "json")
 
 CONFIRM_TIMEOUT_SECONDS = 120
 MAX_ROLL_ID = 2**53  # Discord's largest integer option; SQLite's ids stop at 2^63 - 1
@@ -178,6 +184,40 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             if str(roll.id).startswith(typed)
         ]
 
+    @app_commands.command(name="log", description="The campaign's roll history (private reply)")
+    @app_commands.describe(
+        user="Only this player's rolls",
+        limit=f"Rolls per page, 1–{HISTORY_PAGE_MAX} (default 10)",
+        export="GMs: the whole log as a CSV or JSON file instead",
+    )
+    @app_commands.choices(export=[app_commands.Choice(name=f, value=f) for f in EXPORT_FORMATS])
+    async def log(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        limit: app_commands.Range[int, 1, HISTORY_PAGE_MAX] = 10,
+        export: str | None = None,
+    ) -> None:
+        if export is None:
+            user_id = user.id if user is not None else None
+            await show_history(interaction, self, before=None, user_id=user_id, limit=limit,
+                               edit=False)  # fmt: skip
+            return
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign()
+        table.require_gm("export the roll log")
+        fmt = parse_choice_text(export, EXPORT_FORMATS)
+        rolls = await self.storage.rolls.history(
+            campaign.id, include_hidden=True, user_id=user.id if user else None, limit=10**9
+        )
+        rolls.reverse()  # oldest first in a file
+        data = render.export_csv(rolls) if fmt == "csv" else render.export_json(rolls)
+        await interaction.response.send_message(
+            f"📜 {len(rolls)} rolls of {campaign.settings.name}.",
+            file=discord.File(io.BytesIO(data), filename=f"roll-log.{fmt}"),
+            ephemeral=True,
+        )
+
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
@@ -200,5 +240,82 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         await interaction.channel.send(render.campaign_ended(campaign, table.user_id))
 
 
+async def show_history(
+    interaction: discord.Interaction,
+    cog: CampaignCog,
+    *,
+    before: int | None,
+    user_id: int | None,
+    limit: int,
+    edit: bool,
+) -> None:
+    """Show a page of the channel's campaign log (a GM sees hidden rolls), with Older →."""
+    table = await Table.of(interaction, cog.storage)
+    campaign = table.require_campaign()
+    rolls = await cog.storage.rolls.history(
+        campaign.id, before=before, user_id=user_id, include_hidden=table.is_gm, limit=limit + 1
+    )
+    more = len(rolls) > limit
+    rolls = rolls[:limit]
+    embed = render.history(rolls, gm_view=table.is_gm, more=more)
+    view = None
+    if more:
+        view = discord.ui.View(timeout=None)
+        view.add_item(HistoryButton(rolls[-1].id, user_id or 0, limit))
+        view.stop()
+    if edit:
+        await interaction.response.edit_message(embed=embed, view=view)
+    else:
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=True
+        )
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"campaign:log:(?P<before>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<limit>[0-9]{1,2})",
+):
+    """Older → under a page of the roll log: the next page, for whoever pressed (persistent)."""
+
+    def __init__(self, before: int, user_id: int, limit: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Older →",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"campaign:log:{before}:{user_id}:{limit}",
+            )
+        )
+        self.before, self.user_id, self.limit = before, user_id, limit
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HistoryButton:
+        limit = max(1, min(int(match["limit"]), HISTORY_PAGE_MAX))
+        return cls(int(match["before"]), int(match["user"]), limit)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(CampaignCog.__cog_name__)  # type: ignore[attr-defined]
+
+        async def press() -> None:
+            if not isinstance(cog, CampaignCog):
+                raise CommandError("Campaigns are not loaded; try again in a moment.")
+            await show_history(
+                interaction, cog, before=self.before, user_id=self.user_id or None,
+                limit=self.limit, edit=True,
+            )  # fmt: skip
+
+        await answer_component(interaction, press)
+
+
+def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of ``allowed`` (any case), else refuse naming them."""
+    wanted = value.strip().lower()
+    if wanted not in allowed:
+        raise CommandError(f"Choose one of: {', '.join(allowed)}.")
+    return wanted
+
+
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(HistoryButton)
     await bot.add_cog(CampaignCog(bot))

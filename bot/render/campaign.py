@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from datetime import UTC, datetime
 
 import discord
@@ -15,7 +18,10 @@ __all__ = [
     "campaign_started",
     "discord_time",
     "end_prompt",
+    "export_csv",
+    "export_json",
     "hidden_roll_choice",
+    "history",
     "revealed_roll",
 ]
 
@@ -104,3 +110,57 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
     embed.add_field(name="Rolled in secret", value=discord_time(roll.created_at), inline=False)
     embed.set_footer(text=f"Roll #{roll.id}, rolled in secret by the GM")
     return embed
+
+
+def _roll_line(roll: LoggedRoll) -> str:
+    title = str(roll.payload.get("embed", {}).get("title") or roll.kind)
+    secret = " 🔒" if roll.hidden and roll.revealed_at is None else ""
+    return truncate(f"`#{roll.id}` <@{roll.user_id}> · {title}{secret}", 200)
+
+
+def history(rolls: list[LoggedRoll], *, gm_view: bool, more: bool) -> discord.Embed:
+    """Show a page of the campaign's roll log, newest first (🔒: hidden, not yet revealed)."""
+    lines = [_roll_line(roll) for roll in rolls] or ["No rolls yet."]
+    embed = discord.Embed(
+        title="📜 Roll history",
+        description=truncate("\n".join(lines), 4000),
+        colour=Colour.CAMPAIGN,
+    )
+    footer = "GM view: hidden rolls included (🔒)" if gm_view else "Public rolls"
+    if more:
+        footer += " · Older → for the next page"
+    embed.set_footer(text=footer)
+    return embed
+
+
+EXPORT_FIELDS = ("id", "created_at", "user_id", "kind", "hidden", "revealed_at", "title", "text")
+
+
+def _export_row(roll: LoggedRoll) -> dict[str, object]:
+    embed = roll.payload.get("embed", {})
+    return {
+        "id": roll.id,
+        "created_at": roll.created_at,
+        "user_id": roll.user_id,
+        "kind": roll.kind,
+        "hidden": roll.hidden,
+        "revealed_at": roll.revealed_at,
+        "title": embed.get("title", ""),
+        "text": embed.get("description", ""),
+    }
+
+
+def export_csv(rolls: list[LoggedRoll]) -> bytes:
+    """Return the whole log as CSV (one row per roll, oldest first)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
+    writer.writeheader()
+    for roll in rolls:
+        writer.writerow(_export_row(roll))
+    return buffer.getvalue().encode("utf-8")
+
+
+def export_json(rolls: list[LoggedRoll]) -> bytes:
+    """Return the whole log as JSON, with each roll's rules result."""
+    rows = [{**_export_row(roll), "result": roll.payload.get("result")} for roll in rolls]
+    return json.dumps(rows, ensure_ascii=False, indent=1).encode("utf-8")

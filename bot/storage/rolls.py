@@ -153,6 +153,35 @@ class RollLog:
         )
         return None if row is None else _from_row(row)
 
+    async def history(
+        self,
+        campaign_id: int,
+        *,
+        before: int | None = None,
+        user_id: int | None = None,
+        include_hidden: bool = False,
+        limit: int = 10,
+    ) -> list[LoggedRoll]:
+        """Return a campaign's rolls, newest first, older than ``before`` (an id).
+
+        Hidden rolls not yet revealed only with ``include_hidden`` (a GM's view).
+        """
+        conditions, parameters = ["campaign_id = ?"], [campaign_id]
+        if before is not None:
+            conditions.append("id < ?")
+            parameters.append(before)
+        if user_id is not None:
+            conditions.append("user_id = ?")
+            parameters.append(user_id)
+        if not include_hidden:
+            conditions.append("(NOT hidden OR revealed_at IS NOT NULL)")
+        rows = await self._database.fetch_all(
+            f"SELECT {_COLUMNS} FROM rolls WHERE {' AND '.join(conditions)}"
+            " ORDER BY id DESC LIMIT ?",
+            (*parameters, limit),
+        )
+        return [_from_row(row) for row in rows]
+
     async def recent_hidden(
         self, channel_id: int, user_id: int, limit: int = 25
     ) -> list[LoggedRoll]:
