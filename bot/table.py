@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 import discord
 
 from bot.errors import CommandError
-from bot.storage import Campaign, Storage
+from bot.storage import Campaign, Character, CharacterStore, Storage
 from rules.systems import System
 
 __all__ = ["Table", "campaign_channel_id", "is_gm", "manages_server"]
+
+S = TypeVar("S")
 
 
 def campaign_channel_id(interaction: discord.Interaction) -> int:
@@ -81,6 +84,17 @@ class Table:
                 f"**{self.campaign.settings.name}**; this needs {system.display_name}."
             )
         return self.campaign
+
+    async def own_or_named(
+        self, characters: CharacterStore[S], campaign: Campaign, name: str | None, action: str
+    ) -> Character[S]:
+        """Return the asker's character, or the one named (another player's only for a GM)."""
+        if name is None:
+            return await characters.find(campaign, user_id=self.user_id)
+        found = await characters.find(campaign, name=name)
+        if found.user_id != self.user_id:
+            self.require_gm(f"{action} for another player's character")
+        return found
 
     def check_hidden(self, hidden: bool) -> None:
         """Refuse a hidden roll to a player before anything is rolled."""

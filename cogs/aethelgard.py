@@ -142,12 +142,7 @@ class AethelgardCog(
         table, campaign = await self._table(interaction)
         table.check_hidden(hidden)
         which = aethelgard.parse_attribute(attribute)
-        if character is None:
-            who = await self.characters.find(campaign, user_id=table.user_id)
-        else:
-            who = await self.characters.find(campaign, name=character)
-            if who.user_id != table.user_id:
-                table.require_gm("roll for another player's character")
+        who = await table.own_or_named(self.characters, campaign, character, "roll")
         stress, corruption = await self._trauma(campaign, who)
         pool = aethelgard.check_pool(
             who.sheet, which, skill, bonus=bonus, penalty=penalty, stress=stress,

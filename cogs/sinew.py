@@ -231,17 +231,6 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         table = await Table.of(interaction, self.storage)
         return table, table.require_campaign(System.SINEW)
 
-    async def _own_or_named(
-        self, table: Table, campaign: Campaign, name: str | None, action: str
-    ) -> Character[Sheet]:
-        """Return the caller's character, or the named one (another's only for a GM)."""
-        if name is None:
-            return await self.characters.find(campaign, user_id=table.user_id)
-        found = await self.characters.find(campaign, name=name)
-        if found.user_id != table.user_id:
-            table.require_gm(f"{action} for another player's character")
-        return found
-
     async def _update(
         self, character: Character[Sheet], change: Callable[[Sheet], Sheet]
     ) -> tuple[Character[Sheet], Character[Sheet]]:
@@ -338,7 +327,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
         attribute = _attribute(options.attribute)
-        who = await self._own_or_named(table, campaign, options.character, "roll")
+        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.attribute_test(
             self.bot.rng,
             who.sheet,
@@ -418,7 +407,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         """Roll under the current Luck tokens: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
-        who = await self._own_or_named(table, campaign, options.character, "roll")
+        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.luck_test(
             self.bot.rng,
             who.sheet.luck_tokens,
@@ -623,7 +612,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
         chosen = parse_choice(sinew.Rest, kind, "kind")
-        found = await self._own_or_named(table, campaign, character, "rest")
+        found = await table.own_or_named(self.characters, campaign, character, "rest")
         before, after = await self._update(found, lambda sheet: sinew.rest(sheet, chosen).sheet)
         embed = render.rested(
             after,
@@ -850,7 +839,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
         which = _attribute(attribute)
-        who = await self._own_or_named(table, campaign, character, "tamper")
+        who = await table.own_or_named(self.characters, campaign, character, "tamper")
         lingering = campaign.settings.get(sinew.LINGERING_TAINT)
         options = TestOptions(attribute, advantage, disadvantage, character)._asdict()
         rng = self.bot.rng
@@ -911,7 +900,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         if attribute is None:
             raise CommandError(f"A {chosen.value} needs `attribute`: {PURGE_ATTRIBUTE[chosen]}.")
         which = sinew.parse_score(attribute)
-        who = await self._own_or_named(table, campaign, character, "purge")
+        who = await table.own_or_named(self.characters, campaign, character, "purge")
         if chosen is sinew_pressure.PurgeMethod.SACRIFICE:
 
             def burn(read: PressureRead) -> PressureMove:
@@ -974,7 +963,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
                 "Name the defender once: give `vs_score`, or `vs_user` with `vs_attribute`."
             )
         attacking = _attribute(options.attribute)
-        who = await self._own_or_named(table, campaign, options.character, "roll")
+        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         attacker = _side(
             who.name,
             _test_score(who.sheet, attacking),

@@ -120,16 +120,6 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         table = await Table.of(interaction, self.storage)
         return table, table.require_campaign(System.SIXPOOL)
 
-    async def _own_or_named(
-        self, table: Table, campaign: Campaign, name: str | None, action: str
-    ) -> Character[Sheet]:
-        if name is None:
-            return await self.characters.find(campaign, user_id=table.user_id)
-        found = await self.characters.find(campaign, name=name)
-        if found.user_id != table.user_id:
-            table.require_gm(f"{action} for another player's character")
-        return found
-
     # --- characters
 
     @character.command(name="create", description="Create your character with full pools")
@@ -215,7 +205,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     ) -> None:
         table, campaign = await self._table(interaction)
         changes = _sheet_changes(level, pool, maximum, edge, save, skill, training)
-        found = await self._own_or_named(table, campaign, character, "change the sheet")
+        found = await table.own_or_named(self.characters, campaign, character, "change the sheet")
 
         def change(sheet: Sheet) -> Sheet:
             for step in changes:
@@ -239,7 +229,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         """Spend, roll and log in one transaction, then show the roll (and its Reroll buttons)."""
         table, campaign = await self._table(interaction)
         table.check_hidden(hidden)
-        who = await self._own_or_named(table, campaign, character, "roll")
+        who = await table.own_or_named(self.characters, campaign, character, "roll")
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         rng = self.bot.rng
         rolled: list[tuple[sixpool.RollResult, tuple[str, ...]]] = []
@@ -436,7 +426,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         character: CharacterName | None = None,
     ) -> None:
         table, campaign = await self._table(interaction)
-        who = await self._own_or_named(table, campaign, character, "roll")
+        who = await table.own_or_named(self.characters, campaign, character, "roll")
         asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), 0, 0, skill)
         parts = self._parts(campaign, who.sheet, asked)
         what = skill.strip().lower() if skill else asked.pool.value
@@ -467,7 +457,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         character: CharacterName | None = None,
     ) -> None:
         table, campaign = await self._table(interaction)
-        who = await self._own_or_named(table, campaign, character, "roll")
+        who = await table.own_or_named(self.characters, campaign, character, "roll")
         asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, spend, skill)
         result = sixpool.take(self._parts(campaign, who.sheet, asked), dc, value)
         embed = render.roll_result(result, who.name, _what(asked))
