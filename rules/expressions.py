@@ -18,6 +18,7 @@ reroll round, and `k` reselects the whole set once per die. So this module
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -488,9 +489,45 @@ class _Breakdown(d20.MarkdownStringifier):
 _BREAKDOWN = _Breakdown()
 
 
+# What players type (Dice Maiden's spelling) that d20 would read otherwise: keep or drop without
+# a direction means the highest kept, the lowest dropped; `d` after a die drops.
+_KEEP_COUNT = re.compile(r"k(\d)", re.IGNORECASE)  # k3 → kh3 (d20: "keep the 3s")
+_DROP_COUNT = re.compile(r"p(\d)", re.IGNORECASE)  # p1 → pl1 (d20: "drop the 1s")
+_DROP_AFTER_DIE = re.compile(r"(\d*d(?:\d+|%))d([hl]?)(\d+)", re.IGNORECASE)  # 4d6d1 → 4d6pl1
+
+
+def players_spelling(text: str) -> str:
+    """Return ``text`` with the keep/drop spellings players use turned into d20's.
+
+    Nothing is silently misread: `4d6k3` keeps the highest 3 (d20 alone would keep the 3s),
+    `4d6p1` and `4d6d1` drop the lowest 1, `4d6dh1` the highest 1.
+    """
+    text = _DROP_AFTER_DIE.sub(lambda m: f"{m[1]}p{(m[2] or 'l').lower()}{m[3]}", text)
+    text = _KEEP_COUNT.sub(r"kh\1", text)
+    return _DROP_COUNT.sub(r"pl\1", text)
+
+
+def _refuse_negative_dice(node: d20.diceast.Node) -> None:
+    """Refuse a minus in front of dice (`-d20`): the total would be negative, never what a
+    player means; naming the spelling that works."""
+    if isinstance(node, d20.diceast.UnOp) and node.op == "-" and _holds_dice(node.value):
+        raise RulesError(
+            f"A minus in front of dice makes the total negative (`{node}`). Roll the dice "
+            "without it (`1d20`), or subtract them from something (`10-1d4`)."
+        )
+    for child in node.children:
+        _refuse_negative_dice(child)
+
+
+def _holds_dice(node: d20.diceast.Node) -> bool:
+    if isinstance(node, d20.diceast.Dice | d20.diceast.OperatedDice):
+        return True
+    return any(_holds_dice(child) for child in node.children)
+
+
 def parse_expression(expression: str) -> d20.diceast.Expression:
     """Parse and check an expression; raise RulesError saying what is wrong and what is allowed."""
-    text = expression.strip()
+    text = players_spelling(expression.strip())
     if not text:
         raise RulesError(f"Give a dice expression, for example {EXAMPLES}.")
     if len(text) > MAX_EXPRESSION_LENGTH:
@@ -510,6 +547,7 @@ def parse_expression(expression: str) -> d20.diceast.Expression:
             f"Couldn't read `{text}` as dice: {problem}. Examples: {EXAMPLES}."
         ) from None
     _check_limits(tree)
+    _refuse_negative_dice(tree)
     return tree
 
 

@@ -69,9 +69,11 @@ def notation_guide() -> discord.Embed:
     embed.add_field(
         name="Selectors",
         value=(
-            "After `k`, `p`, `rr`, `ro`, `e`: a number (`e6`), `<`/`>` a number (`rr<3`), "
-            "or `h`/`l` and a count (`kh3`). In the result, **bold** dice were kept and "
-            "~~struck~~ dice dropped or rerolled."
+            "After `rr`, `ro`, `e`: a number (`e6`) or `<`/`>` a number (`rr<3`); after `k`, `p`: "
+            "`h`/`l` and a count (`kh3`), or a bare count as players write it: `k3` keeps the "
+            "highest 3, `p1` or `d1` drops the lowest 1, `dh1` the highest. A minus in front of "
+            "dice (`-d20`) is refused. In the result, **bold** dice were kept and ~~struck~~ "
+            "dice dropped or rerolled."
         ),
         inline=False,
     )

@@ -239,7 +239,7 @@ def test_too_many_operations_on_many_dice_are_refused_with_the_limit() -> None:
         "20d6e>4kh5",
         "12d4p<2k>1",
         "(1d6, 2d8, 3)kh2",
-        "(2d6+1, 1.5, 4)kl1p0",
+        "(2d6+1, 1.5, 4)kl1pl0",
         "6d6mi3ma5",
         "10d10ra10ral1",
         "5d%e90",
@@ -248,7 +248,7 @@ def test_too_many_operations_on_many_dice_are_refused_with_the_limit() -> None:
         "2d20kh1+1d4",
         "1d10ro<3",
         "1d20rr<3",
-        "40d6e6e5kh10kl5p3",
+        "40d6e6e5kh10kl5pl3",
         "30d2e2",
     ],
 )
@@ -395,3 +395,36 @@ def test_any_expression_from_the_grammar_rolls_or_is_refused_within_the_budget(
         assert isinstance(roll.total, int)
     if time.thread_time() - start > ROLL_BUDGET_SECONDS:  # measure again, calibrated, to fail
         assert _seconds_to_roll(expression, seed) <= ROLL_BUDGET_SECONDS
+
+
+@pytest.mark.parametrize(
+    ("typed", "read_as"),
+    [
+        ("4d6k3", "4d6kh3"),  # stock d20: keep the 3s
+        ("4d6k3+2", "4d6kh3+2"),
+        ("4d6p1", "4d6pl1"),  # stock d20: drop the 1s
+        ("4d6d1", "4d6pl1"),  # Dice Maiden: drop the lowest 1 (stock d20: a syntax error)
+        ("4d6dl1", "4d6pl1"),
+        ("4d6dh1", "4d6ph1"),
+        ("4d6kh3", "4d6kh3"),  # already explicit: unchanged
+        ("2d20kl1", "2d20kl1"),
+        ("1d20+1d4", "1d20+1d4"),
+        ("12d4p<2k>1", "12d4p<2k>1"),
+    ],
+)
+def test_players_keep_and_drop_spelling_is_never_misread(typed: str, read_as: str) -> None:
+    assert expressions.players_spelling(typed) == read_as
+    # Same dice, read the players' way: 4, 3, 6, 3 keeps 6, 4, 3 (not the two 3s).
+    assert roll_expression(typed, new_rng(5)).total == roll_expression(read_as, new_rng(5)).total
+
+
+def test_keep_three_keeps_the_highest_three_not_the_threes() -> None:
+    rolled = roll_expression("4d6k3", new_rng(1))  # seed 1 rolls 3, 4, 5, 6
+    assert rolled.breakdown == "4d6kh3 (~~3~~, **4**, **5**, **6**)" and rolled.total == 15
+
+
+@pytest.mark.parametrize("expression", ["-d20", "-1d20+5", "-(2d6)", "2*-1d4", "1d8+-1d4"])
+def test_minus_in_front_of_dice_is_refused_naming_the_right_spelling(expression: str) -> None:
+    with pytest.raises(RulesError, match=r"A minus in front of dice .* \(`10-1d4`\)"):
+        roll_expression(expression, new_rng(0))
+    assert roll_expression("10-1d4", new_rng(0)).total <= 9  # subtraction still works
