@@ -67,8 +67,27 @@ def roll_buttons(
 
 
 async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_id: int) -> None:
-    """Post a hidden roll to the channel, as `/campaign reveal` and the Reveal button do."""
+    """Post a hidden or blind roll to its channel, as `/campaign reveal` and Reveal do.
+
+    Pressed in the campaign's GM log channel, the roll goes to the channel it was rolled in,
+    and the GM is told so privately; the roll log checks the presser is a GM of its campaign.
+    """
     table = await Table.of(interaction, storage)
+    logged = await storage.rolls.get(roll_id)
+    # From another channel (the GM log channel): a GM of the roll's campaign reveals it in the
+    # channel it was rolled in; the roll log checks who is a GM of that campaign.
+    if logged is not None and logged.channel_id != table.channel_id and logged.campaign_id:
+        roll = await storage.rolls.reveal(
+            roll_id, logged.channel_id, table.user_id, manages_server=table.manages_server
+        )
+        channel = interaction.client.get_channel(logged.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            raise CommandError("I can't reach the roll's channel any more to reveal it there.")
+        await channel.send(embed=render.revealed_roll(roll))
+        await interaction.response.send_message(
+            f"🔓 Revealed roll #{roll_id} in <#{logged.channel_id}>.", ephemeral=True
+        )
+        return
     table.require_gm("reveal hidden rolls")
     roll = await storage.rolls.reveal(
         roll_id, table.channel_id, table.user_id, manages_server=table.manages_server

@@ -24,6 +24,7 @@ from discord.enums import AppCommandOptionType as OptionType
 from rules.declarations import Setting
 
 __all__ = [
+    "BLIND_HELP",
     "DISCORD_INTEGER_LIMIT",
     "HIDDEN_HELP",
     "STALE_COMMAND_MESSAGE",
@@ -46,6 +47,7 @@ SNOWFLAKE_MAX_DIGITS = 20
 # Discord's own ceiling for a string option without max_length.
 DISCORD_STRING_MAX = 6_000
 HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
+BLIND_HELP = "Roll in secret: only the campaign's GMs see the result (you see that you rolled)"
 STALE_COMMAND_MESSAGE = (
     "This command changed since your Discord app loaded it: reload Discord "
     "(Ctrl+R, or restart the app) and try again."

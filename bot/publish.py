@@ -16,6 +16,7 @@ The state change and the roll-log entry commit together, and the logged embed is
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import discord
 
 from bot.buttons import roll_buttons
-from bot.storage import Change, RollEntry, Storage
+from bot.storage import Campaign, Change, RollEntry, Storage
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -33,12 +34,15 @@ __all__ = [
     "Roll",
     "StateChange",
     "announce",
+    "post_to_gm_channel",
+    "publish_blind",
     "publish_roll",
     "set_roll_footer",
     "show_roll",
 ]
 
 S = TypeVar("S")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +141,84 @@ async def publish_roll(
         announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
         if announcement is not None:
             await announce(interaction, announcement)
+    if hidden:
+        await post_to_gm_channel(interaction, table, roll_id, roll.embed)
     return Published(roll_id, changed)
+
+
+async def post_to_gm_channel(
+    interaction: discord.Interaction, table: Table, roll_id: int, embed: discord.Embed
+) -> bool:
+    """Post a hidden or blind roll to the campaign's GM log channel with a Reveal button.
+
+    Returns whether it got there (no channel set, or one the bot can't reach: False).
+    """
+    campaign = table.campaign
+    channel_id = campaign.switches.gm_channel_id if campaign else None
+    if channel_id is None:
+        return False
+    channel = interaction.client.get_channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return False
+    copy = discord.Embed.from_dict(embed.to_dict())
+    copy.set_footer(text=f"Secret roll #{roll_id} by {interaction.user.display_name}")
+    try:
+        await channel.send(embed=copy, view=roll_buttons(roll_id, "", hidden=True))
+    except discord.HTTPException:
+        log.warning("Could not post secret roll #%d to the GM log channel %d", roll_id, channel_id)
+        return False
+    return True
+
+
+async def publish_blind(
+    interaction: discord.Interaction, storage: Storage, table: Table, roll: Roll
+) -> int:
+    """A player's blind roll: logged as secret, the result to the GMs only, and the player told
+    only that the GM has it. Returns the roll's id.
+
+    The GMs get it in the GM log channel when the campaign has one, else by direct message
+    (each GM whose DMs are open); the player is told if no GM could be reached.
+    """
+    campaign = table.require_campaign()
+    entry = roll.entry(table, hidden=True)
+    entry = dataclasses.replace(entry, payload={**entry.payload, "blind": True})
+    roll_id = await storage.rolls.record(entry)
+    await interaction.response.send_message(
+        f"🙈 You rolled in secret: the GM has the result (roll #{roll_id}).", ephemeral=True
+    )
+    reached = await post_to_gm_channel(interaction, table, roll_id, roll.embed)
+    if not reached:
+        reached = await _direct_to_gms(interaction, campaign, roll_id, roll.embed)
+    if not reached:
+        await interaction.followup.send(
+            "⚠️ No GM could be reached (no GM log channel, and their DMs are closed). The roll "
+            "is logged: a GM sees it in `/campaign log`.",
+            ephemeral=True,
+        )
+    if campaign.switches.secret_notice:
+        assert interaction.channel is not None
+        await interaction.channel.send(f"🎲 {interaction.user.display_name} rolled in secret.")
+    return roll_id
+
+
+async def _direct_to_gms(
+    interaction: discord.Interaction, campaign: Campaign, roll_id: int, embed: discord.Embed
+) -> bool:
+    """Send a blind roll to each GM by direct message; return whether any got it."""
+    copy = discord.Embed.from_dict(embed.to_dict())
+    copy.set_footer(
+        text=f"Blind roll #{roll_id} by {interaction.user.display_name}. "
+        f"Reveal it with /campaign reveal roll_id:{roll_id} in the campaign's channel"
+    )
+    reached = False
+    for gm_id in sorted({campaign.created_by, *campaign.gm_ids}):
+        try:
+            user = interaction.client.get_user(gm_id) or await interaction.client.fetch_user(gm_id)
+            await user.send(embed=copy)
+            reached = True
+        except discord.HTTPException:  # DMs closed (403), or the user is gone
+            log.info("GM %d can't get blind roll #%d by DM", gm_id, roll_id)
+    return reached
 
 
 async def show_roll(

@@ -19,7 +19,13 @@ from bot.render import campaign as render
 from bot.storage import Campaign
 from bot.table import Table, campaign_channel_id
 from bot.views import TableView
-from rules.campaigns import MAX_CAMPAIGN_NAME_LENGTH, CampaignSettings, Skin, setting_owners
+from rules.campaigns import (
+    MAX_CAMPAIGN_NAME_LENGTH,
+    CampaignSettings,
+    Skin,
+    TableSwitches,
+    setting_owners,
+)
 from rules.choices import parse_choice
 from rules.systems import System
 
@@ -184,6 +190,45 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             if str(roll.id).startswith(typed)
         ]
 
+    @app_commands.command(name="settings", description="Table switches: GM log channel, notices")
+    @app_commands.describe(
+        gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
+        gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
+        secret_notice='Tell the channel when someone rolls blind ("gwen rolled in secret")',
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        gm_channel: discord.TextChannel | None = None,
+        gm_channel_off: bool = False,
+        secret_notice: bool | None = None,
+    ) -> None:
+        table = await Table.of(interaction, self.storage)
+        campaign = table.require_campaign()
+        table.require_gm("change the campaign's settings")
+        if gm_channel is not None and gm_channel_off:
+            raise CommandError("Give `gm_channel` or `gm_channel_off`, not both.")
+        if gm_channel is None and not gm_channel_off and secret_notice is None:
+            raise CommandError(
+                "Say what to change: `gm_channel`, `gm_channel_off` or `secret_notice`."
+            )
+        if gm_channel is not None:
+            require_can_post(gm_channel)
+
+        def change(switches: TableSwitches) -> TableSwitches:
+            channel_id = switches.gm_channel_id
+            if gm_channel is not None:
+                channel_id = gm_channel.id
+            elif gm_channel_off:
+                channel_id = None
+            notice = switches.secret_notice if secret_notice is None else secret_notice
+            return TableSwitches(gm_channel_id=channel_id, secret_notice=notice)
+
+        updated = await self.storage.campaigns.set_switches(campaign, change)
+        await interaction.response.send_message(
+            "⚙️ " + " · ".join(updated.switches.info_lines()), ephemeral=True
+        )
+
     @app_commands.command(name="log", description="The campaign's roll history (private reply)")
     @app_commands.describe(
         user="Only this player's rolls",
@@ -306,6 +351,28 @@ class HistoryButton(
             )  # fmt: skip
 
         await answer_component(interaction, press)
+
+
+def require_can_post(channel: discord.TextChannel) -> None:
+    """Refuse a GM log channel the bot can't post embeds in, saying which permission is missing."""
+    me = channel.guild.me
+    if me is None:
+        return  # not cached: Discord will tell us when we post
+    allowed = channel.permissions_for(me)
+    missing = [
+        name
+        for name, ok in (
+            ("View Channel", allowed.view_channel),
+            ("Send Messages", allowed.send_messages),
+            ("Embed Links", allowed.embed_links),
+        )
+        if not ok
+    ]
+    if missing:
+        raise CommandError(
+            f"I can't post in {channel.mention}: I need {', '.join(missing)} there. "
+            "Give me those permissions, or choose another channel."
+        )
 
 
 def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:

@@ -8,8 +8,9 @@ from discord.ext import commands
 
 from bot.buttons import register_reroll
 from bot.client import DiceBot
-from bot.options import HIDDEN_HELP
-from bot.publish import Roll, publish_roll
+from bot.errors import CommandError
+from bot.options import BLIND_HELP, HIDDEN_HELP
+from bot.publish import Roll, publish_blind, publish_roll
 from bot.render import dice as render
 from bot.table import Table
 from rules.expressions import MAX_EXPRESSION_LENGTH, roll_expression
@@ -28,14 +29,34 @@ class DiceCog(commands.Cog):
     @app_commands.describe(
         expression="Dice like 4d6kh3+2, 2d20kl1, 3d10+5, 1d20+1d4 (kh/kl keep, e explodes)",
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     async def roll(
         self,
         interaction: discord.Interaction,
         expression: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
+        if blind:
+            await self.roll_blind(interaction, expression, hidden)
+            return
         await self.roll_dice(interaction, expression, hidden)
+
+    async def roll_blind(
+        self, interaction: discord.Interaction, expression: str, hidden: bool
+    ) -> None:
+        """A blind roll: the result goes to the GMs only (see ``publish_blind``)."""
+        if hidden:
+            raise CommandError(
+                "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."
+            )
+        table = await Table.of(interaction, self.bot.storage)
+        table.require_campaign()
+        result = roll_expression(expression, self.bot.rng)
+        embed = render.expression_roll(result, interaction.user.display_name)
+        roll = Roll(KIND, result, embed, options={"expression": expression})
+        await publish_blind(interaction, self.bot.storage, table, roll)
 
     async def roll_dice(
         self, interaction: discord.Interaction, expression: str, hidden: bool = False

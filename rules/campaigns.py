@@ -12,7 +12,13 @@ from rules.declarations import JsonValue, Setting, declaration
 from rules.errors import RulesError
 from rules.systems import System
 
-__all__ = ["MAX_CAMPAIGN_NAME_LENGTH", "CampaignSettings", "Skin", "setting_owners"]
+__all__ = [
+    "MAX_CAMPAIGN_NAME_LENGTH",
+    "CampaignSettings",
+    "Skin",
+    "TableSwitches",
+    "setting_owners",
+]
 
 MAX_CAMPAIGN_NAME_LENGTH = 100
 
@@ -117,3 +123,38 @@ class CampaignSettings:
             if setting.name in options
         }
         return cls(system=system, name=name, skin=skin, options=MappingProxyType(values))
+
+
+@dataclass(frozen=True, slots=True)
+class TableSwitches:
+    """A campaign's table switches (`/campaign settings`), kept as JSON.
+
+    Attributes:
+        gm_channel_id: Where hidden and blind rolls are also posted for the GMs (None: blind
+            rolls go to each GM by direct message).
+        secret_notice: Whether the channel hears "gwen rolled in secret" for a blind roll.
+    """
+
+    gm_channel_id: int | None = None
+    secret_notice: bool = False
+
+    def __post_init__(self) -> None:
+        if self.gm_channel_id is not None and (
+            isinstance(self.gm_channel_id, bool) or not isinstance(self.gm_channel_id, int)
+        ):
+            raise ValueError(f"gm_channel_id must be a channel id (got {self.gm_channel_id!r})")
+        if not isinstance(self.secret_notice, bool):
+            raise ValueError(f"secret_notice must be true or false (got {self.secret_notice!r})")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> TableSwitches:
+        known = {key: data[key] for key in ("gm_channel_id", "secret_notice") if key in data}
+        return cls(**known)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, object]:
+        return {"gm_channel_id": self.gm_channel_id, "secret_notice": self.secret_notice}
+
+    def info_lines(self) -> list[str]:
+        gm_channel = f"<#{self.gm_channel_id}>" if self.gm_channel_id else "none (blind rolls: DMs)"
+        notice = "on" if self.secret_notice else "off"
+        return [f"GM log channel: {gm_channel}", f"Secret-roll notice: {notice}"]

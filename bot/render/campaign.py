@@ -33,7 +33,7 @@ def _gm_list(campaign: Campaign) -> str:
 
 
 def _settings_lines(campaign: Campaign) -> list[str]:
-    return campaign.settings.info_lines()
+    return [*campaign.settings.info_lines(), *campaign.switches.info_lines()]
 
 
 def campaign_started(campaign: Campaign) -> discord.Embed:

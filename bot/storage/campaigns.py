@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import aiosqlite
 
@@ -15,7 +16,7 @@ from bot.storage.errors import (
     FounderStaysGM,
     NotCoGM,
 )
-from rules.campaigns import CampaignSettings, Skin
+from rules.campaigns import CampaignSettings, Skin, TableSwitches
 from rules.declarations import declaration
 from rules.systems import System
 
@@ -32,6 +33,7 @@ class Campaign:
     settings: CampaignSettings
     created_by: int
     gm_ids: frozenset[int]
+    switches: TableSwitches = field(default_factory=TableSwitches)
 
     @property
     def system(self) -> System:
@@ -59,7 +61,7 @@ class TrackSummary:
 
 # One query per campaign, GMs included: each query is a trip to the database thread.
 _ACTIVE_CAMPAIGN = (
-    "SELECT id, guild_id, channel_id, system, name, skin, settings,"
+    "SELECT id, guild_id, channel_id, system, name, skin, settings, switches,"
     " created_by, (SELECT group_concat(user_id) FROM campaign_gms"
     " WHERE campaign_id = campaigns.id) AS gm_ids"
     " FROM campaigns WHERE channel_id = ? AND ended_at IS NULL"
@@ -76,6 +78,7 @@ def _campaign(row: aiosqlite.Row) -> Campaign:
         ),
         created_by=row["created_by"],
         gm_ids=frozenset(int(gm) for gm in (row["gm_ids"] or "").split(",") if gm),
+        switches=TableSwitches.from_json(json.loads(row["switches"])),
     )
 
 
@@ -160,6 +163,23 @@ class CampaignStore:
             )
             if cursor.rowcount == 0:
                 raise NotCoGM(user_id)
+            updated = await _active_in(connection, campaign.channel_id)
+        assert updated is not None
+        return updated
+
+    async def set_switches(
+        self, campaign: Campaign, change: Callable[[TableSwitches], TableSwitches]
+    ) -> Campaign:
+        """Apply ``change`` to the campaign's table switches as stored now, and save them."""
+        async with self._database.transaction() as connection:
+            await _require_running(connection, campaign)
+            current = await _active_in(connection, campaign.channel_id)
+            assert current is not None
+            switches = change(current.switches)
+            await connection.execute(
+                "UPDATE campaigns SET switches = ? WHERE id = ?",
+                (json.dumps(switches.to_json()), campaign.id),
+            )
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
         return updated

@@ -35,7 +35,7 @@ async def test_commands_are_synced_to_the_guild(
     assert {"campaign", "roll"} <= names
     campaign = next(c for c in fake_discord.synced_commands(guild=True) if c["name"] == "campaign")
     subcommands = {option["name"] for option in campaign["options"]}
-    assert subcommands == {"start", "info", "gm", "reveal", "end", "log"}
+    assert subcommands == {"start", "info", "gm", "reveal", "end", "log", "settings"}
 
     # every option of every command carries help text
     def options(node):

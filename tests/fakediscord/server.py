@@ -108,6 +108,10 @@ class FakeDiscord:
             ),
         }
 
+        self._dm_channels: dict[int, int] = {}  # user id → their DM channel with the bot
+        # Users whose DMs are closed to the bot: sending them one gets 403 (code 50007).
+        self.closed_dms: set[int] = set()
+
         self.unhandled_requests: list[str] = []
         self.rejected_messages: list[str] = []  # bodies refused for breaking Discord's limits
         # The next this-many interactions the bot answers have "expired", as when Discord's 3 s
@@ -171,6 +175,8 @@ class FakeDiscord:
         router.add_get(API + "/gateway", self._get_gateway)
         router.add_get(API + "/gateway/bot", self._get_gateway)
         router.add_get(API + "/users/@me", self._get_me)
+        router.add_post(API + "/users/@me/channels", self._post_dm_channel)
+        router.add_get(API + "/users/{user}", self._get_user)
         router.add_get(API + "/oauth2/applications/@me", self._get_application)
         for path in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
             router.add_put(API + path, self._put_commands)
@@ -197,6 +203,12 @@ class FakeDiscord:
         Each is the message as Discord returns it; each attachment also holds its ``data``.
         """
         return [message.raw_with_data() for message in self._channel_messages.get(channel_id, [])]
+
+    def dm_messages(self, user: str | FakeUser) -> list[JSON]:
+        """Return the direct messages the bot sent to a user."""
+        person = self._person(user)
+        channel_id = self._dm_channels.get(person.id)
+        return [] if channel_id is None else self.channel_messages(channel_id)
 
     def channel_message(self, channel_id: int, message_id: int | str) -> FakeMessage:
         """Return a message the bot posted to a channel, live (to click on or read its edits)."""
@@ -620,6 +632,32 @@ class FakeDiscord:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
 
+    async def _post_dm_channel(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        person = next(
+            (p for p in self.users.values() if str(p.id) == str(body.get("recipient_id"))), None
+        )
+        if person is None:
+            return _error(400, 50033, "Invalid Recipient(s)")
+        channel_id = self._dm_channels.get(person.id)
+        if channel_id is None:
+            channel_id = snowflake()
+            self._dm_channels[person.id] = channel_id
+            self._channels[channel_id] = {
+                "id": str(channel_id),
+                "type": 1,
+                "recipients": [payloads.user(person)],
+                "last_message_id": None,
+            }
+        return _json(self._channels[channel_id])
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        wanted = request.match_info["user"]
+        person = next((p for p in self.users.values() if str(p.id) == wanted), None)
+        if person is None:
+            return _error(404, 10013, "Unknown User")
+        return _json(payloads.user(person))
+
     async def _get_me(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != f"Bot {self.token}":
             # What Discord answers a token it does not know; discord.py raises LoginFailure.
@@ -748,6 +786,9 @@ class FakeDiscord:
         channel_id = int(request.match_info["channel"])
         if channel_id not in self._channels:
             return _error(404, 10003, "Unknown Channel")
+        closed = {self._dm_channels.get(user_id) for user_id in self.closed_dms}
+        if channel_id in closed:
+            return _error(403, 50007, "Cannot send messages to this user")
         body, files = await _read_body(request)
         refusal = self._check_limits(body, "channel message")
         if refusal is not None:

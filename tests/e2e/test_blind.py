@@ -1,0 +1,111 @@
+"""Blind rolls and the GM log channel: nobody but the GMs sees a secret result until revealed."""
+
+from __future__ import annotations
+
+from bot.client import DiceBot
+from rules.expressions import roll_expression
+from rules.randomness import new_rng
+from tests.fakediscord.server import FakeDiscord
+
+
+async def campaign_with_gm_channel(fake: FakeDiscord) -> None:
+    await fake.invoke("campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm")
+    refused = await fake.invoke(
+        "campaign settings", {"gm_channel": fake.other_channel_id}, user="player"
+    )
+    assert refused.ephemeral and "GM" in refused.content
+    done = await fake.invoke("campaign settings", {"gm_channel": fake.other_channel_id}, user="gm")
+    assert done.ephemeral and f"GM log channel: <#{fake.other_channel_id}>" in done.content
+
+
+async def test_blind_roll_goes_to_the_gm_log_channel_only(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await campaign_with_gm_channel(fake_discord)
+    dicebot.rng = new_rng(4)
+    expected = roll_expression("1d20+7", new_rng(4))
+    reply = await fake_discord.invoke(
+        "roll", {"expression": "1d20+7", "blind": True}, user="player"
+    )
+    assert reply.ephemeral and reply.embeds == []
+    assert reply.content == "🙈 You rolled in secret: the GM has the result (roll #1)."
+    assert str(expected.total) not in reply.content
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    assert expected.breakdown in posted["embeds"][0]["description"]
+    assert posted["embeds"][0]["footer"]["text"] == "Secret roll #1 by player"
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    info = await fake_discord.invoke("campaign info", {}, user="player")
+    assert f"GM log channel: <#{fake_discord.other_channel_id}>" in str(info.embeds[0])
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.hidden and logged.payload["blind"] is True
+
+
+async def test_reveal_from_the_gm_log_channel_posts_in_the_campaign_channel(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await campaign_with_gm_channel(fake_discord)
+    await fake_discord.invoke("roll", {"expression": "2d6", "blind": True}, user="player")
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    message = fake_discord.channel_message(fake_discord.other_channel_id, posted["id"])
+    stranger = await fake_discord.click(message, "roll:reveal:1", user="player")
+    assert stranger.ephemeral
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    revealed = await fake_discord.click(message, "roll:reveal:1", user="gm")
+    assert revealed.ephemeral and f"in <#{fake_discord.channel_id}>" in revealed.content
+    [shown] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert shown["embeds"][0]["title"].startswith("🔓 Revealed")
+
+
+async def test_hidden_gm_roll_is_also_posted_to_the_gm_log_channel(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await campaign_with_gm_channel(fake_discord)
+    hidden = await fake_discord.invoke("roll", {"expression": "1d20", "hidden": True}, user="gm")
+    assert hidden.ephemeral
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    assert posted["embeds"][0]["footer"]["text"] == "Secret roll #1 by gm"
+
+
+async def test_blind_roll_without_a_gm_channel_goes_to_the_gms_by_dm(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke(
+        "campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm"
+    )
+    dicebot.rng = new_rng(2)
+    expected = roll_expression("1d8", new_rng(2))
+    await fake_discord.invoke("roll", {"expression": "1d8", "blind": True}, user="player")
+    await fake_discord.wait_until(lambda: fake_discord.dm_messages("gm"), "the GM's DM")
+    [dm] = fake_discord.dm_messages("gm")
+    assert expected.breakdown in dm["embeds"][0]["description"]
+    assert fake_discord.dm_messages("player") == []
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+
+
+async def test_closed_dms_and_no_channel_tell_the_player_the_roll_is_logged(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke(
+        "campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm"
+    )
+    fake_discord.closed_dms.add(fake_discord.users["gm"].id)
+    reply = await fake_discord.invoke("roll", {"expression": "1d8", "blind": True}, user="player")
+    await fake_discord.wait_until(lambda: reply.followups, "the warning")
+    assert "No GM could be reached" in reply.followups[0].content
+    assert reply.followups[0].ephemeral
+
+
+async def test_secret_notice_and_bad_blind_requests(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    outside = await fake_discord.invoke("roll", {"expression": "1d8", "blind": True}, user="player")
+    assert outside.ephemeral and "no running campaign" in outside.content
+    await campaign_with_gm_channel(fake_discord)
+    both = await fake_discord.invoke(
+        "roll", {"expression": "1d8", "blind": True, "hidden": True}, user="gm"
+    )
+    assert both.ephemeral and "not both" in both.content
+    await fake_discord.invoke("campaign settings", {"secret_notice": True}, user="gm")
+    await fake_discord.invoke("roll", {"expression": "1d8", "blind": True}, user="player")
+    [notice] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert notice["content"] == "🎲 player rolled in secret." and notice["embeds"] == []
