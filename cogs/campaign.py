@@ -27,6 +27,7 @@ from rules.campaigns import (
     setting_owners,
 )
 from rules.choices import parse_choice
+from rules.inputs import require_whole
 from rules.systems import System
 
 HISTORY_PAGE_MAX = 25
@@ -297,6 +298,7 @@ async def show_history(
     """Show a page of the channel's campaign log (a GM sees hidden rolls), with Older →."""
     table = await Table.of(interaction, cog.storage)
     campaign = table.require_campaign()
+    limit = require_whole("Limit", limit, 1, HISTORY_PAGE_MAX)
     rolls = await cog.storage.rolls.history(
         campaign.id, before=before, user_id=user_id, include_hidden=table.is_gm, limit=limit + 1
     )

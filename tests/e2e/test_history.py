@@ -67,3 +67,11 @@ async def test_gm_exports_the_whole_log_as_csv_or_json(
     as_json = await fake_discord.invoke("campaign log", {"export": "json"}, user="gm")
     records = json.loads(as_json.attachments[0][1])
     assert len(records) == 6 and records[0]["kind"] == "dice" and "result" in records[0]
+
+
+async def test_a_page_size_out_of_range_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await rolls_made(fake_discord)  # found by the fuzz test: limit 0 crashed the paging
+    refused = await fake_discord.invoke("campaign log", {"limit": 0}, user="player")
+    assert refused.ephemeral and "Limit must be between 1 and 25" in refused.content

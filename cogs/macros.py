@@ -1,0 +1,147 @@
+"""`/macro`: saved rolls, a player's own or a campaign's (saved by a GM), with autocomplete."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DiceBot
+from bot.errors import CommandError
+from bot.options import BLIND_HELP, HIDDEN_HELP, matching, suggest
+from bot.render.errors import describe
+from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
+from bot.table import Table, campaign_channel_id
+from rules.expressions import MAX_EXPRESSION_LENGTH, parse_expression
+
+MACRO_NAME_MAX = 40
+MacroName = app_commands.Range[str, 1, MACRO_NAME_MAX]
+Expression = app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH]
+
+
+class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved rolls"):
+    """Saved dice expressions: save once, roll by name."""
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.macros = MacroStore(bot.storage.database)
+
+    @app_commands.command(name="save", description="Save a dice expression under a name")
+    @app_commands.describe(
+        name=f"The macro's name (up to {MACRO_NAME_MAX} characters)",
+        expression="The dice, e.g. 1d20+7 or 8d6",
+        campaign="GMs: save it for everyone in this channel's campaign",
+    )
+    async def save(
+        self,
+        interaction: discord.Interaction,
+        name: MacroName,
+        expression: Expression,
+        campaign: bool = False,
+    ) -> None:
+        table = await Table.of(interaction, self.bot.storage)
+        clean = " ".join(name.split())
+        if not clean:
+            raise CommandError("Give the macro a name that isn't only spaces.")
+        parse_expression(expression)  # a bad expression is refused now, not when rolled
+        campaign_id = None
+        if campaign:
+            campaign_id = table.require_campaign().id
+            table.require_gm("save a macro for the whole campaign")
+        saved = await self.macros.save(
+            clean,
+            expression.strip(),
+            user_id=None if campaign else table.user_id,
+            campaign_id=campaign_id,
+        )
+        whose = "the campaign's" if saved.campaign_wide else "your"
+        await interaction.response.send_message(
+            f"💾 Saved {whose} macro **{discord.utils.escape_markdown(saved.name)}**: "
+            f"`{saved.expression}`. Roll it with `/macro roll name:{saved.name}`.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="roll", description="Roll a saved macro")
+    @app_commands.describe(
+        name="The macro (yours, or the campaign's)", hidden=HIDDEN_HELP, blind=BLIND_HELP
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        name: MacroName,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        table = await Table.of(interaction, self.bot.storage)
+        campaign_id = table.campaign.id if table.campaign else None
+        macro = await self.macros.find(name, table.user_id, campaign_id)
+        dice = self.bot.get_cog("DiceCog")
+        if dice is None:
+            raise CommandError("Dice are not loaded; try again in a moment.")
+        if blind:
+            await dice.roll_blind(interaction, macro.expression, hidden)  # type: ignore[attr-defined]
+        else:
+            await dice.roll_dice(interaction, macro.expression, hidden)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="list", description="List your macros and the campaign's")
+    async def list(self, interaction: discord.Interaction) -> None:
+        table = await Table.of(interaction, self.bot.storage)
+        campaign_id = table.campaign.id if table.campaign else None
+        macros = await self.macros.visible(table.user_id, campaign_id)
+        lines = [
+            f"{'🏰' if m.campaign_wide else '👤'} **{discord.utils.escape_markdown(m.name)}**: "
+            f"`{m.expression}`"
+            for m in macros
+        ]
+        embed = discord.Embed(
+            title="💾 Macros",
+            description="\n".join(lines)[:4000] or "None yet: `/macro save name expression`.",
+        )
+        embed.set_footer(text="👤 yours · 🏰 the campaign's")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="delete", description="Delete a macro (the campaign's: GM)")
+    @app_commands.describe(name="The macro to delete")
+    async def delete(self, interaction: discord.Interaction, name: MacroName) -> None:
+        table = await Table.of(interaction, self.bot.storage)
+        campaign_id = table.campaign.id if table.campaign else None
+        macro = await self.macros.find(name, table.user_id, campaign_id)
+        if macro.campaign_wide:
+            table.require_gm("delete the campaign's macros")
+        await self.macros.delete(macro)
+        await interaction.response.send_message(
+            f"🗑️ Deleted **{discord.utils.escape_markdown(macro.name)}**.", ephemeral=True
+        )
+
+    @roll.autocomplete("name")
+    @delete.autocomplete("name")
+    @suggest
+    async def _names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        campaign = await self.bot.storage.campaigns.active(campaign_channel_id(interaction))
+        macros = await self.macros.visible(interaction.user.id, campaign.id if campaign else None)
+        names = list(dict.fromkeys(m.name for m in macros))
+        return [app_commands.Choice(name=n, value=n) for n in matching(current, names)]
+
+
+@describe.register
+def _(error: MacroNotFound) -> str:
+    return f"No macro called **{error.name[:40]}**; `/macro list` shows yours and the campaign's."
+
+
+@describe.register
+def _(error: MacroNameTaken) -> str:
+    return (
+        f"A macro called **{error.name[:40]}** exists already; "
+        "delete it first or pick another name."
+    )
+
+
+@describe.register
+def _(error: TooManyMacros) -> str:
+    return f"That's {error.most} macros already: delete one first."
+
+
+async def setup(bot: DiceBot) -> None:
+    await bot.add_cog(MacroCog(bot))
