@@ -73,5 +73,7 @@ async def test_a_page_size_out_of_range_is_refused(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await rolls_made(fake_discord)  # found by the fuzz test: limit 0 crashed the paging
-    refused = await fake_discord.invoke("campaign log", {"limit": 0}, user="player")
+    options = [{"name": "limit", "type": 4, "value": 0}]  # no Discord client sends this
+    refused = await fake_discord.send_raw("campaign log", options, user="player")
+    await fake_discord.wait_answered([refused])
     assert refused.ephemeral and "Limit must be between 1 and 25" in refused.content
