@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import discord
 
 from bot.buttons import roll_buttons
+from bot.errors import CommandError
 from bot.storage import Campaign, Change, RollEntry, Storage
 from bot.table import Table
 
@@ -34,9 +35,11 @@ __all__ = [
     "Roll",
     "StateChange",
     "announce",
+    "deliver_blind",
     "post_to_gm_channel",
     "publish_blind",
     "publish_roll",
+    "require_blind_allowed",
     "set_roll_footer",
     "show_roll",
 ]
@@ -56,9 +59,10 @@ class Roll:
     # The command's options, as JSON: what Roll again repeats (see bot.buttons).
     options: Mapping[str, object] = field(default_factory=dict)
 
-    def entry(self, table: Table, *, hidden: bool) -> RollEntry:
-        """Describe this roll for the roll log: its rules result and how it was shown."""
-        return RollEntry(
+    def entry(self, table: Table, *, hidden: bool, blind: bool = False) -> RollEntry:
+        """Describe this roll for the roll log: its rules result and how it was shown (a blind
+        roll is logged hidden, marked blind)."""
+        entry = RollEntry(
             campaign_id=table.campaign.id if table.campaign else None,
             guild_id=table.guild_id,
             channel_id=table.channel_id,
@@ -71,6 +75,11 @@ class Roll:
                 "options": dict(self.options),
             },
         )
+        if blind:
+            entry = dataclasses.replace(
+                entry, hidden=True, payload={**entry.payload, "blind": True}
+            )
+        return entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,23 +114,30 @@ async def publish_roll(
     hidden: bool,
     change: StateChange[S] | None = None,
     extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
+    blind: bool = False,
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), show it, announce.
 
-    ``extra_buttons`` gives a system's own buttons for the roll, from its new id.
+    ``extra_buttons`` gives a system's own buttons for the roll, from its new id. ``blind``: a
+    player's secret roll: the GMs get it (see ``deliver_blind``) and nothing is announced.
     """
+    if blind:
+        require_blind_allowed(table, hidden)
     if change is None:
-        roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden))
+        roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden, blind=blind))
         changed = None
     else:
 
         def log(state: S) -> RollEntry:
             change.show(roll.embed, state)
-            return roll.entry(table, hidden=hidden)
+            return roll.entry(table, hidden=hidden, blind=blind)
 
         changed = await change.apply(log)
         assert changed.roll_id is not None
         roll_id = changed.roll_id
+    if blind:
+        await deliver_blind(interaction, table, roll_id, roll.embed)
+        return Published(roll_id, changed)
     try:
         await show_roll(
             interaction,
@@ -170,25 +186,36 @@ async def post_to_gm_channel(
     return True
 
 
+def require_blind_allowed(table: Table, hidden: bool) -> None:
+    """Refuse a blind roll outside a campaign (no GMs to get it) or together with ``hidden``."""
+    if hidden:
+        raise CommandError("Choose `hidden` (a GM's own secret) or `blind` (a player's), not both.")
+    table.require_campaign()
+
+
 async def publish_blind(
     interaction: discord.Interaction, storage: Storage, table: Table, roll: Roll
 ) -> int:
-    """A player's blind roll: logged as secret, the result to the GMs only, and the player told
-    only that the GM has it. Returns the roll's id.
+    """Log a player's blind roll and deliver it to the GMs only (see ``deliver_blind``)."""
+    published = await publish_roll(interaction, storage, table, roll, hidden=False, blind=True)
+    return published.roll_id
+
+
+async def deliver_blind(
+    interaction: discord.Interaction, table: Table, roll_id: int, embed: discord.Embed
+) -> None:
+    """Tell the player only that they rolled; give the GMs the result.
 
     The GMs get it in the GM log channel when the campaign has one, else by direct message
     (each GM whose DMs are open); the player is told if no GM could be reached.
     """
     campaign = table.require_campaign()
-    entry = roll.entry(table, hidden=True)
-    entry = dataclasses.replace(entry, payload={**entry.payload, "blind": True})
-    roll_id = await storage.rolls.record(entry)
     await interaction.response.send_message(
         f"🙈 You rolled in secret: the GM has the result (roll #{roll_id}).", ephemeral=True
     )
-    reached = await post_to_gm_channel(interaction, table, roll_id, roll.embed)
+    reached = await post_to_gm_channel(interaction, table, roll_id, embed)
     if not reached:
-        reached = await _direct_to_gms(interaction, campaign, roll_id, roll.embed)
+        reached = await _direct_to_gms(interaction, campaign, roll_id, embed)
     if not reached:
         await interaction.followup.send(
             "⚠️ No GM could be reached (no GM log channel, and their DMs are closed). The roll "
@@ -198,7 +225,6 @@ async def publish_blind(
     if campaign.switches.secret_notice:
         assert interaction.channel is not None
         await interaction.channel.send(f"🎲 {interaction.user.display_name} rolled in secret.")
-    return roll_id
 
 
 async def _direct_to_gms(

@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import HIDDEN_HELP
-from bot.publish import Roll, announce, publish_roll
+from bot.options import BLIND_HELP, HIDDEN_HELP
+from bot.publish import Roll, announce, publish_roll, require_blind_allowed
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore
@@ -126,6 +126,7 @@ class AethelgardCog(
         penalty=PENALTY_HELP,
         character="GMs: the character who rolls, by name (default: your own)",
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     @app_commands.choices(attribute=ATTRIBUTE_CHOICES)
     async def check(
@@ -138,6 +139,7 @@ class AethelgardCog(
         penalty: ModifierDice = 0,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         table, campaign = await self._table(interaction)
         table.check_hidden(hidden)
@@ -151,7 +153,14 @@ class AethelgardCog(
         result = aethelgard.roll_pool(self.bot.rng, pool, dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
         await self._publish(
-            interaction, "aethelgard.check", result, pool, label, hidden, roller=who.name
+            interaction,
+            "aethelgard.check",
+            result,
+            pool,
+            label,
+            hidden,
+            roller=who.name,
+            blind=blind,
         )
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
@@ -207,16 +216,22 @@ class AethelgardCog(
         hidden: bool,
         *,
         roller: str | None = None,
+        blind: bool = False,
     ) -> None:
         """Log and show a pool roll; announce a public critical or fumble to the channel."""
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         roller = roller or interaction.user.display_name
         embed = render.roll_result(result, pool, label, roller)
-        await publish_roll(
-            interaction, self.storage, table, Roll(kind, result, embed), hidden=hidden
-        )
-        if not hidden and (loud := render.announcement(result, label, roller)) is not None:
+        roll = Roll(kind, result, embed)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
+        if (
+            not hidden
+            and not blind
+            and (loud := render.announcement(result, label, roller)) is not None
+        ):
             await announce(interaction, loud)
 
     @app_commands.command(name="roll", description="Roll a d10 pool: 8–10 succeed, 1s botch")
@@ -227,6 +242,7 @@ class AethelgardCog(
         penalty=PENALTY_HELP,
         label="What the roll is for (shown with it)",
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     async def roll(
         self,
@@ -237,11 +253,14 @@ class AethelgardCog(
         penalty: ModifierDice = 0,
         label: Label | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         built = _bare(pool, bonus=bonus, penalty=penalty)
         result = aethelgard.roll_pool(self.bot.rng, built, dc)
         name = label.strip() if label and label.strip() else "pool roll"
-        await self._publish(interaction, "aethelgard.roll", result, built, name, hidden)
+        await self._publish(
+            interaction, "aethelgard.roll", result, built, name, hidden, blind=blind
+        )
 
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
     @app_commands.describe(pool="Your pool", vs_pool="The defender's pool (wins ties)")

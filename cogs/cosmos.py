@@ -16,8 +16,8 @@ from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
-from bot.options import HIDDEN_HELP, choices_of, matching, suggest
-from bot.publish import Roll, StateChange, announce, publish_roll
+from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
+from bot.publish import Roll, StateChange, announce, publish_roll, require_blind_allowed
 from bot.render import cosmos as render
 from bot.render.charts import draw_chart, warm_up
 from bot.storage.cosmos import ChallengeStore
@@ -113,6 +113,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         action="What the roll does, for its critical effect (must belong to the scale)",
         challenge="Name of an open extended challenge this roll counts towards",
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     @app_commands.choices(
         scale=choices_of(cosmos.Scale, lambda scale: scale.display_name),
@@ -129,19 +130,27 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         action: app_commands.Range[str, 1, ACTION_NAME_MAX] | None = None,
         challenge: ChallengeName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         options = CheckOptions(
             attribute, skill, tn, advantage, disadvantage, scale, action, challenge
         )
-        await self.roll_check(interaction, options, hidden=hidden)
+        await self.roll_check(interaction, options, hidden=hidden, blind=blind)
 
     async def roll_check(
-        self, interaction: discord.Interaction, options: CheckOptions, *, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        options: CheckOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         """Roll against a TN (into a challenge if named): the command and its Roll again."""
         attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
@@ -172,7 +181,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
                 show=render.add_challenge_progress,
                 announce=render.challenge_announcement,
             )
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, change=change)
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, change=change, blind=blind
+        )
 
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
     @app_commands.describe(
@@ -187,6 +198,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         vs_user="The defender, if a member of this server (or give vs_name)",
         vs_name=f"The defender's name, e.g. a foe (up to {DEFENDER_NAME_MAX} characters)",
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     async def opposed(
         self,
@@ -202,9 +214,12 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         vs_user: discord.Member | None = None,
         vs_name: app_commands.Range[str, 1, DEFENDER_NAME_MAX] | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
         options = OpposedOptions(
@@ -218,7 +233,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             vs_disadvantage,
             vs_user.display_name if vs_user is not None else vs_name,
         )
-        await self.roll_opposed(interaction, table, options, hidden=hidden)
+        await self.roll_opposed(interaction, table, options, hidden=hidden, blind=blind)
 
     async def roll_opposed(
         self,
@@ -227,12 +242,13 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         options: OpposedOptions,
         *,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         """Roll against a defender: the command and its Roll again button."""
         result = cosmos.opposed(self.bot.rng, **options.pools())
         embed = render.opposed(result, interaction.user.display_name, options.defender)
         roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
 
     async def _roll_opposed_again(
         self, interaction: discord.Interaction, options: Mapping[str, Any]

@@ -8,9 +8,8 @@ from discord.ext import commands
 
 from bot.buttons import register_reroll
 from bot.client import DiceBot
-from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
-from bot.publish import Roll, publish_blind, publish_roll
+from bot.publish import Roll, publish_blind, publish_roll, require_blind_allowed
 from bot.render import dice as render
 from bot.table import Table
 from rules.expressions import MAX_EXPRESSION_LENGTH, roll_expression
@@ -47,12 +46,8 @@ class DiceCog(commands.Cog):
         self, interaction: discord.Interaction, expression: str, hidden: bool
     ) -> None:
         """A blind roll: the result goes to the GMs only (see ``publish_blind``)."""
-        if hidden:
-            raise CommandError(
-                "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."
-            )
         table = await Table.of(interaction, self.bot.storage)
-        table.require_campaign()
+        require_blind_allowed(table, hidden)
         result = roll_expression(expression, self.bot.rng)
         embed = render.expression_roll(result, interaction.user.display_name)
         roll = Roll(KIND, result, embed, options={"expression": expression})

@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import HIDDEN_HELP, choices_of
-from bot.publish import Roll, announce, publish_roll, show_roll
+from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
+from bot.publish import Roll, announce, publish_roll, require_blind_allowed, show_roll
 from bot.render import realms as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
@@ -52,10 +52,15 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         self.storage = bot.storage
         self.rerolls = RerollLog(bot.storage.database)
 
-    async def _table(self, interaction: discord.Interaction, hidden: bool) -> Table:
-        """Return the asker's table, refusing ``hidden`` from a non-GM before anything is rolled."""
+    async def _table(
+        self, interaction: discord.Interaction, hidden: bool, blind: bool = False
+    ) -> Table:
+        """Return the asker's table, refusing ``hidden`` from a non-GM (or a blind roll outside a
+        campaign) before anything is rolled."""
         table = await Table.of(interaction, self.storage)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         return table
 
     async def _publish(
@@ -65,15 +70,16 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roll: Roll,
         hidden: bool,
         natural_20: str | None,
+        blind: bool = False,
     ) -> None:
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden)
-        if natural_20 and not hidden:
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
+        if natural_20 and not hidden and not blind:
             await announce(
                 interaction, render.natural_20(interaction.user.display_name, natural_20)
             )
 
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
-    @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP)
+    @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
     async def attack(
         self,
         interaction: discord.Interaction,
@@ -84,8 +90,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         advantage: Sources = 0,
         disadvantage: Sources = 0,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden)
+        table = await self._table(interaction, hidden, blind)
         expression = realms.parse_damage(damage)
         decision = realms.decide(advantage, disadvantage)
         result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
@@ -93,7 +100,8 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         options = {"damage": damage, "split": split}
         roll = Roll(ATTACK_KIND, result, embed, options=options)
         natural = any(target.natural_20 for target in result.targets)
-        await self._publish(interaction, table, roll, hidden, "an attack" if natural else None)
+        natural_20 = "an attack" if natural else None
+        await self._publish(interaction, table, roll, hidden, natural_20, blind)
 
     @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
     @app_commands.describe(
@@ -102,6 +110,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         kind="save, check, competition, reaction, stealth or concentration (as a save)",
         **SOURCE_HELP,
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     @app_commands.choices(die=choices_of(SingleDie), kind=choices_of(CheckKind))
     async def check(
@@ -113,8 +122,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         advantage: Sources = 0,
         disadvantage: Sources = 0,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden)
+        table = await self._table(interaction, hidden, blind)
         single = parse_choice(SingleDie, die, "die")
         chosen = parse_choice(CheckKind, kind, "kind")
         decision = realms.decide(advantage, disadvantage)
@@ -122,11 +132,14 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         embed = render.check(result, interaction.user.display_name)
         roll = Roll(CHECK_KIND, result, embed)
         natural = f"a {chosen.value}" if result.natural_max else None
-        await self._publish(interaction, table, roll, hidden, natural)
+        await self._publish(interaction, table, roll, hidden, natural, blind)
 
     @app_commands.command(name="stealth", description="The d6 pool that sets the Awareness target")
     @app_commands.describe(
-        dice=f"d6 in the pool, 1–{realms.STEALTH_DICE_MAX}", **SOURCE_HELP, hidden=HIDDEN_HELP
+        dice=f"d6 in the pool, 1–{realms.STEALTH_DICE_MAX}",
+        **SOURCE_HELP,
+        hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     async def stealth(
         self,
@@ -135,12 +148,14 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         advantage: Sources = 0,
         disadvantage: Sources = 0,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden)
+        table = await self._table(interaction, hidden, blind)
         decision = realms.decide(advantage, disadvantage)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
-        await self._publish(interaction, table, Roll(STEALTH_KIND, result, embed), hidden, None)
+        roll = Roll(STEALTH_KIND, result, embed)
+        await self._publish(interaction, table, roll, hidden, None, blind)
 
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
     @app_commands.describe(

@@ -17,8 +17,16 @@ from bot.buttons import RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
-from bot.options import HIDDEN_HELP, choices_of
-from bot.publish import Roll, StateChange, announce, publish_roll, set_roll_footer, show_roll
+from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
+from bot.publish import (
+    Roll,
+    StateChange,
+    announce,
+    publish_roll,
+    require_blind_allowed,
+    set_roll_footer,
+    show_roll,
+)
 from bot.render import sinew as render
 from bot.render import sinew_pressure as render_pressure
 from bot.render.charts import draw_chart
@@ -305,7 +313,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
 
     @app_commands.command(name="test", description="Roll a d20 under an attribute")
     @app_commands.describe(
-        attribute="The attribute to test (LCK rolls under your tokens)", **TEST_HELP
+        attribute="The attribute to test (LCK rolls under your tokens)",
+        blind=BLIND_HELP,
+        **TEST_HELP,
     )
     @app_commands.choices(attribute=_attribute_choices())
     async def test(
@@ -316,16 +326,24 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         disadvantage: bool = False,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         options = TestOptions(attribute, advantage, disadvantage, character)
-        await self.run_test(interaction, options, hidden=hidden)
+        await self.run_test(interaction, options, hidden=hidden, blind=blind)
 
     async def run_test(
-        self, interaction: discord.Interaction, options: TestOptions, *, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        options: TestOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         """Roll an attribute test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         attribute = _attribute(options.attribute)
         who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.attribute_test(
@@ -338,7 +356,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         what = f"{attribute.value} test"
         embed = render.test_result(result, who.name, what, _score_label(attribute))
         roll = Roll(TEST_KIND, result, embed, options=options._asdict())
-        await self._publish_test(interaction, table, campaign, roll, who, what, hidden)
+        await self._publish_test(interaction, table, campaign, roll, who, what, hidden, blind)
 
     async def _publish_test(
         self,
@@ -349,12 +367,13 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         who: Character[Sheet],
         what: str,
         hidden: bool,
+        blind: bool = False,
     ) -> None:
         """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
-        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden)
+        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, blind=blind)
         result = roll.result
         assert isinstance(result, sinew.TestResult)
-        if not hidden and (result.natural_one or result.natural_twenty):
+        if not hidden and not blind and (result.natural_one or result.natural_twenty):
             await announce(interaction, render.natural_announcement(result, who.name, what))
 
     async def _publish_with_luck(
@@ -366,6 +385,8 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         who: Character[Sheet],
         hidden: bool,
         change: StateChange[Character[Sheet]] | None = None,
+        *,
+        blind: bool = False,
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
         pressure = await self.luck_store.pressure(campaign, who.id)
@@ -382,6 +403,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             hidden=hidden,
             change=change,
             extra_buttons=luck_buttons,
+            blind=blind,
         )
 
     @luck.command(name="test", description="Roll a d20 under your current Luck tokens")

@@ -16,8 +16,15 @@ from discord.ext import commands
 from bot.buttons import answer_component, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import HIDDEN_HELP, choices_of, matching, suggest
-from bot.publish import Roll, announce, set_roll_footer, show_roll
+from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
+from bot.publish import (
+    Roll,
+    announce,
+    deliver_blind,
+    require_blind_allowed,
+    set_roll_footer,
+    show_roll,
+)
 from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
@@ -70,6 +77,7 @@ ROLL_HELP = {
     "inspiration": "Spend your inspiration for advantage on this roll",
     "character": "GMs: the character who rolls, by name (default: your own)",
     "hidden": HIDDEN_HELP,
+    "blind": BLIND_HELP,
 }
 
 
@@ -225,10 +233,13 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         asked: RollAsked,
         character: str | None,
         hidden: bool,
+        blind: bool = False,
     ) -> None:
         """Spend, roll and log in one transaction, then show the roll (and its Reroll buttons)."""
         table, campaign = await self._table(interaction)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         who = await table.own_or_named(self.characters, campaign, character, "roll")
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         rng = self.bot.rng
@@ -270,7 +281,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
                 "what": _what(asked),
             }
             return Roll(f"sixpool.{asked.kind.value}", result, embed, options=options).entry(
-                table, hidden=hidden
+                table, hidden=hidden, blind=blind
             )
 
         changed = await self.characters.update(who, spend_and_roll, log)
@@ -280,6 +291,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         embed = discord.Embed.from_dict(logged.payload["embed"])
         result, _ = rolled[-1]
         rerolls = _reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
+        if blind:
+            await deliver_blind(interaction, table, logged.id, embed)
+            return
         view = roll_buttons(logged.id, logged.kind, hidden=hidden, extra=rerolls)
         await show_roll(interaction, logged.id, hidden=hidden, embed=embed, view=view)
 
@@ -345,11 +359,12 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         inspiration: bool = False,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         chosen = parse_choice(sixpool.Situation, situation or "normal", "situation")
         asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, spend, skill, chosen,
                           advantage, disadvantage, inspiration)  # fmt: skip
-        await self._roll(interaction, asked, character, hidden)
+        await self._roll(interaction, asked, character, hidden, blind)
 
     @app_commands.command(name="attack", description="An attack: 1d20 + proficiency + points vs AC")
     @app_commands.describe(
@@ -369,6 +384,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         inspiration: bool = False,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         asked = RollAsked(
             RollKind.ATTACK,
@@ -379,7 +395,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             disadvantage=disadvantage,
             inspiration=inspiration,
         )
-        await self._roll(interaction, asked, character, hidden)
+        await self._roll(interaction, asked, character, hidden, blind)
 
     @app_commands.command(name="save", description="A saving throw: 1d20 + save training + points")
     @app_commands.describe(
@@ -399,6 +415,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         inspiration: bool = False,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         asked = RollAsked(
             RollKind.SAVE,
@@ -409,7 +426,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             disadvantage=disadvantage,
             inspiration=inspiration,
         )
-        await self._roll(interaction, asked, character, hidden)
+        await self._roll(interaction, asked, character, hidden, blind)
 
     @app_commands.command(name="passive", description="A passive score: 10 + modifiers, no roll")
     @app_commands.describe(

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from bot.client import DiceBot
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
@@ -109,3 +113,55 @@ async def test_secret_notice_and_bad_blind_requests(
     await fake_discord.invoke("roll", {"expression": "1d8", "blind": True}, user="player")
     [notice] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
     assert notice["content"] == "🎲 player rolled in secret." and notice["embeds"] == []
+
+
+SIXPOOL_POOLS = {"str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}
+SINEW_SCORES = {"str": 12, "ref": 11, "int": 7, "emp": 7, "lck": 10, "sta": 5}
+# Each system's roll commands, with what a player needs first (a character) and the options.
+BLIND_COMMANDS = [
+    ("cosmos", None, "cosmos roll", {"attribute": 3, "skill": 2, "tn": 15}),
+    ("cosmos", None, "cosmos opposed",
+     {"attribute": 3, "skill": 2, "vs_attribute": 2, "vs_skill": 1}),
+    ("sinew", ("sinew character create", {"name": "Brakka", **SINEW_SCORES}),
+     "sinew test", {"attribute": "str"}),
+    ("sixpool", ("sixpool character create",
+                 {"name": "Rin", "level": 1, "primary": "DEX", **SIXPOOL_POOLS}),
+     "sixpool check", {"pool": "DEX", "dc": 12, "spend": 1}),
+    ("aethelgard", None, "aethelgard roll", {"pool": 6}),
+    ("aethelgard", ("aethelgard character create",
+                    {"name": "Ysolde", "might": 4, "finesse": 6, "wits": 8, "will": 5,
+                     "sturdiness": 3}),
+     "aethelgard check", {"attribute": "WITS"}),
+    ("realms", None, "realms attack", {"dice": 2, "to_hit": 11, "damage": "1d8+1"}),
+    ("realms", None, "realms check", {"die": "d20", "target": 12}),
+    ("realms", None, "realms stealth", {"dice": 3}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("system", "setup", "command", "options"), BLIND_COMMANDS)
+async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
+    fake_discord: FakeDiscord,
+    dicebot: DiceBot,
+    system: str,
+    setup: tuple[str, dict[str, object]] | None,
+    command: str,
+    options: dict[str, object],
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": system, "name": "Secrets"}, user="gm")
+    await fake_discord.invoke(
+        "campaign settings", {"gm_channel": fake_discord.other_channel_id}, user="gm"
+    )
+    if setup is not None:
+        created = await fake_discord.invoke(setup[0], setup[1], user="player")
+        assert not created.ephemeral, created.content
+    reply = await fake_discord.invoke(command, {**options, "blind": True}, user="player")
+    assert reply.ephemeral and reply.embeds == [], reply.content
+    assert reply.content.startswith("🙈 You rolled in secret: the GM has the result (roll #")
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    assert posted["embeds"] and posted["embeds"][0]["title"]
+    await asyncio.sleep(0.05)  # nothing else arrives: no announcement, no notice
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    assert fake_discord.dm_messages("player") == []
+    roll_id = int(reply.content.split("#")[1].rstrip(")."))
+    logged = await dicebot.storage.rolls.get(roll_id)
+    assert logged.hidden and logged.payload["blind"] is True
