@@ -12,7 +12,12 @@ from bot.options import BLIND_HELP, HIDDEN_HELP
 from bot.publish import Roll, publish_blind, publish_roll, require_blind_allowed
 from bot.render import dice as render
 from bot.table import Table
-from rules.expressions import MAX_EXPRESSION_LENGTH, roll_expression
+from rules.expressions import (
+    MAX_EXPRESSION_LENGTH,
+    parse_request,
+    roll_expression,
+    roll_request,
+)
 
 KIND = "dice"
 
@@ -48,9 +53,7 @@ class DiceCog(commands.Cog):
         """A blind roll: the result goes to the GMs only (see ``publish_blind``)."""
         table = await Table.of(interaction, self.bot.storage)
         require_blind_allowed(table, hidden)
-        result = roll_expression(expression, self.bot.rng)
-        embed = render.expression_roll(result, interaction.user.display_name)
-        roll = Roll(KIND, result, embed, options={"expression": expression})
+        roll = self._roll(interaction, expression)
         await publish_blind(interaction, self.bot.storage, table, roll)
 
     async def roll_dice(
@@ -59,10 +62,19 @@ class DiceCog(commands.Cog):
         """Roll an expression for the user: the command, and its Roll again button."""
         table = await Table.of(interaction, self.bot.storage)
         table.check_hidden(hidden)
-        result = roll_expression(expression, self.bot.rng)
-        embed = render.expression_roll(result, interaction.user.display_name)
-        roll = Roll(KIND, result, embed, options={"expression": expression})
+        roll = self._roll(interaction, expression)
         await publish_roll(interaction, self.bot.storage, table, roll, hidden=hidden)
+
+    def _roll(self, interaction: discord.Interaction, expression: str) -> Roll:
+        """Roll a request: one expression as before, or sets, `;` parts and a comment."""
+        roller = interaction.user.display_name
+        options = {"expression": expression}
+        request = parse_request(expression)
+        if request.single:
+            result = roll_expression(expression, self.bot.rng)
+            return Roll(KIND, result, render.expression_roll(result, roller), options=options)
+        rolled = roll_request(expression, self.bot.rng)
+        return Roll(KIND, rolled, render.request_roll(rolled, roller, expression), options=options)
 
 
 async def setup(bot: DiceBot) -> None:

@@ -37,8 +37,12 @@ __all__ = [
     "MAX_SIDES",
     "ExpressionRoll",
     "Natural",
+    "RequestRoll",
+    "RollRequest",
     "parse_expression",
+    "parse_request",
     "roll_expression",
+    "roll_request",
 ]
 
 MAX_EXPRESSION_LENGTH = 200
@@ -580,3 +584,78 @@ def roll_expression(expression: str, rng: Rng) -> ExpressionRoll:
         breakdown=breakdown,
         natural=natural,
     )
+
+
+# --- Requests: several rolls in one (`;`), roll sets (`6 4d6kh3`), and a comment (`! fireball`)
+
+MAX_EXPRESSIONS_PER_REQUEST = 6  # every set and `;` part counts: keeps a request quick
+COMMENT_MAX = 100
+_COMMENT = re.compile(r"\s+!(?:\s+(?P<comment>.*))?$|^(?P<lead>)!\s+(?P<only>.*)$", re.DOTALL)
+# "6 4d6kh3": a count, a space, then dice (so "2 + 3" stays arithmetic).
+_SETS = re.compile(r"(?P<sets>\d{1,2})\s+(?P<expression>\d*d.*)", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class RollRequest:
+    """What `/roll` was asked: each part's expression and how many sets, and a comment."""
+
+    parts: tuple[tuple[int, str], ...]  # (sets, expression)
+    comment: str | None = None
+
+    @property
+    def single(self) -> bool:
+        """Whether this is one plain expression (shown as before)."""
+        return len(self.parts) == 1 and self.parts[0][0] == 1 and self.comment is None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRoll:
+    """Every roll of a request, part by part (a part's sets in order), and the comment."""
+
+    request: RollRequest
+    rolls: tuple[tuple[ExpressionRoll, ...], ...]
+
+
+def parse_request(text: str) -> RollRequest:
+    """Split a `/roll` request into parts, sets and a comment, checking every expression."""
+    text = text.strip()
+    comment = None
+    found = _COMMENT.search(text)
+    if found is not None:
+        comment = (found["comment"] or "").strip() or None
+        text = text[: found.start()].strip()
+        if comment is not None and len(comment) > COMMENT_MAX:
+            raise RulesError(f"A comment is at most {COMMENT_MAX} characters.")
+    if not text:
+        raise RulesError("Give dice before the comment, like `1d20+5 ! fireball`.")
+    pieces = [piece.strip() for piece in text.split(";")]
+    if any(not piece for piece in pieces):
+        raise RulesError("Each `;` separates two rolls: none of them may be empty.")
+    parts: list[tuple[int, str]] = []
+    for piece in pieces:
+        sets_match = _SETS.fullmatch(piece)
+        sets, expression = (
+            (int(sets_match["sets"]), sets_match["expression"].strip())
+            if sets_match
+            else (1, piece)
+        )
+        if sets < 1:
+            raise RulesError("A roll set needs at least 1 set, like `6 4d6kh3`.")
+        parse_expression(expression)
+        parts.append((sets, expression))
+    if sum(sets for sets, _ in parts) > MAX_EXPRESSIONS_PER_REQUEST:
+        raise RulesError(
+            f"One `/roll` rolls at most {MAX_EXPRESSIONS_PER_REQUEST} expressions in all "
+            "(sets and `;` parts count), like `6 4d6kh3` or `1d20+5; 2d6+3`."
+        )
+    return RollRequest(tuple(parts), comment)
+
+
+def roll_request(text: str, rng: Rng) -> RequestRoll:
+    """Roll every part and set of a request."""
+    request = parse_request(text)
+    rolls = tuple(
+        tuple(roll_expression(expression, rng) for _ in range(sets))
+        for sets, expression in request.parts
+    )
+    return RequestRoll(request, rolls)

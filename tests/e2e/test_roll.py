@@ -193,3 +193,18 @@ async def test_hidden_roll_in_a_thread_reveals_in_the_thread(
         "campaign reveal", {"roll_id": 1}, user="gm", channel=thread
     )
     assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
+
+
+async def test_roll_sets_several_rolls_and_a_comment_in_one_reply(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("roll", {"expression": "2 4d6kh3; 1d20+5 ! fireball"})
+    embed = reply.embeds[0]
+    lines = embed["description"].splitlines()
+    assert len(lines) == 3 and lines[0].startswith("1. 4d6kh3 (") and lines[1].startswith("2. ")
+    assert lines[2].startswith("1d20 (") and " = **" in lines[2]
+    assert embed["fields"] == [{"name": "💬", "value": "fireball", "inline": False}]
+    again = await fake_discord.click(reply, "roll:again:1")
+    assert len(again.embeds[0]["description"].splitlines()) == 3
+    too_many = await fake_discord.invoke("roll", {"expression": "7 1d6"})
+    assert too_many.ephemeral and "at most 6 expressions" in too_many.content

@@ -428,3 +428,45 @@ def test_minus_in_front_of_dice_is_refused_naming_the_right_spelling(expression:
     with pytest.raises(RulesError, match=r"A minus in front of dice .* \(`10-1d4`\)"):
         roll_expression(expression, new_rng(0))
     assert roll_expression("10-1d4", new_rng(0)).total <= 9  # subtraction still works
+
+
+@pytest.mark.parametrize(
+    ("typed", "parts", "comment"),
+    [
+        ("6 4d6kh3", ((6, "4d6kh3"),), None),
+        ("1d20+5 ! fireball", ((1, "1d20+5"),), "fireball"),
+        ("1d20+5; 2d6+3", ((1, "1d20+5"), (1, "2d6+3")), None),
+        ("2 d20 ! two attacks", ((2, "d20"),), "two attacks"),
+        ("2 + 3", ((1, "2 + 3"),), None),  # arithmetic, not two sets of "+ 3"
+        ("1d20 + 5", ((1, "1d20 + 5"),), None),
+    ],
+)
+def test_requests_split_into_parts_sets_and_a_comment(
+    typed: str, parts: tuple[tuple[int, str], ...], comment: str | None
+) -> None:
+    request = expressions.parse_request(typed)
+    assert (request.parts, request.comment) == (parts, comment)
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("7 1d6", "at most 6 expressions"),
+        ("1d20; 1d20; 1d20; 4 1d20", "at most 6 expressions"),
+        ("1d20;;1d6", "none of them may be empty"),
+        ("! fireball", "Give dice before the comment"),
+        ("0 1d6", "at least 1 set"),
+        ("1d20; 1d", "Couldn't read `1d`"),
+    ],
+)
+def test_bad_requests_are_refused_clearly(typed: str, message: str) -> None:
+    with pytest.raises(RulesError, match=re.escape(message)):
+        expressions.parse_request(typed)
+
+
+def test_roll_sets_roll_each_set_with_fresh_dice() -> None:
+    rolled = expressions.roll_request("3 1d6", new_rng(7))
+    reference = new_rng(7)
+    assert [roll.total for roll in rolled.rolls[0]] == [
+        roll_expression("1d6", reference).total for _ in range(3)
+    ]
