@@ -35,6 +35,7 @@ __all__ = [
     "Roll",
     "StateChange",
     "announce",
+    "announce_natural",
     "deliver_blind",
     "post_to_gm_channel",
     "publish_blind",
@@ -272,6 +273,15 @@ def set_roll_footer(embed: discord.Embed, roll_id: int, *, hidden: bool) -> None
         )
     else:
         embed.set_footer(text=f"Roll #{roll_id}")
+
+
+async def announce_natural(
+    interaction: discord.Interaction, table: Table, embed: discord.Embed
+) -> None:
+    """Announce a public crit or fumble, unless the campaign switched those announcements off."""
+    if table.campaign is not None and not table.campaign.switches.announce_naturals:
+        return
+    await announce(interaction, embed)
 
 
 async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:

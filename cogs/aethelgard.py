@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
-from bot.publish import Roll, announce, publish_roll, require_blind_allowed
+from bot.publish import Roll, announce_natural, publish_roll, require_blind_allowed
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore
@@ -232,7 +232,7 @@ class AethelgardCog(
             and not blind
             and (loud := render.announcement(result, label, roller)) is not None
         ):
-            await announce(interaction, loud)
+            await announce_natural(interaction, table, loud)
 
     @app_commands.command(name="roll", description="Roll a d10 pool: 8–10 succeed, 1s botch")
     @app_commands.describe(
@@ -320,7 +320,7 @@ class AethelgardCog(
             interaction, self.storage, table, Roll("aethelgard.craft", result, embed), hidden=False
         )
         if (loud := render.announcement(result, "crafting", roller)) is not None:
-            await announce(interaction, loud)
+            await announce_natural(interaction, table, loud)
 
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")
     @app_commands.describe(

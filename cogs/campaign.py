@@ -196,25 +196,33 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
         gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
         secret_notice='Tell the channel when someone rolls blind ("gwen rolled in secret")',
+        announcements="Announce public crits and fumbles in the channel (on by default)",
+        skin="Flavour of announcements: fantasy or sci-fi",
     )
+    @app_commands.choices(skin=choices_of(Skin))
     async def settings(
         self,
         interaction: discord.Interaction,
         gm_channel: discord.TextChannel | None = None,
         gm_channel_off: bool = False,
         secret_notice: bool | None = None,
+        announcements: bool | None = None,
+        skin: str | None = None,
     ) -> None:
         table = await Table.of(interaction, self.storage)
         campaign = table.require_campaign()
         table.require_gm("change the campaign's settings")
         if gm_channel is not None and gm_channel_off:
             raise CommandError("Give `gm_channel` or `gm_channel_off`, not both.")
-        if gm_channel is None and not gm_channel_off and secret_notice is None:
+        asked = (gm_channel, secret_notice, announcements, skin)
+        if all(value is None for value in asked) and not gm_channel_off:
             raise CommandError(
-                "Say what to change: `gm_channel`, `gm_channel_off` or `secret_notice`."
+                "Say what to change: `gm_channel`, `gm_channel_off`, `secret_notice`, "
+                "`announcements` or `skin`."
             )
         if gm_channel is not None:
             require_can_post(gm_channel)
+        chosen_skin = parse_choice(Skin, skin, "skin") if skin is not None else None
 
         def change(switches: TableSwitches) -> TableSwitches:
             channel_id = switches.gm_channel_id
@@ -223,12 +231,14 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             elif gm_channel_off:
                 channel_id = None
             notice = switches.secret_notice if secret_notice is None else secret_notice
-            return TableSwitches(gm_channel_id=channel_id, secret_notice=notice)
+            loud = switches.announce_naturals if announcements is None else announcements
+            return TableSwitches(
+                gm_channel_id=channel_id, secret_notice=notice, announce_naturals=loud
+            )
 
-        updated = await self.storage.campaigns.set_switches(campaign, change)
-        await interaction.response.send_message(
-            "⚙️ " + " · ".join(updated.switches.info_lines()), ephemeral=True
-        )
+        updated = await self.storage.campaigns.set_switches(campaign, change, skin=chosen_skin)
+        lines = [f"Skin: {updated.settings.skin.value}", *updated.switches.info_lines()]
+        await interaction.response.send_message("⚙️ " + " · ".join(lines), ephemeral=True)
 
     @app_commands.command(name="log", description="The campaign's roll history (private reply)")
     @app_commands.describe(

@@ -13,7 +13,13 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
-from bot.publish import Roll, announce, publish_roll, require_blind_allowed, show_roll
+from bot.publish import (
+    Roll,
+    announce_natural,
+    publish_roll,
+    require_blind_allowed,
+    show_roll,
+)
 from bot.render import realms as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
@@ -74,9 +80,8 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
     ) -> None:
         await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
         if natural_20 and not hidden and not blind:
-            await announce(
-                interaction, render.natural_20(interaction.user.display_name, natural_20)
-            )
+            loud = render.natural_20(interaction.user.display_name, natural_20)
+            await announce_natural(interaction, table, loud)
 
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
     @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)

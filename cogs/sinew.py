@@ -22,6 +22,7 @@ from bot.publish import (
     Roll,
     StateChange,
     announce,
+    announce_natural,
     publish_roll,
     require_blind_allowed,
     set_roll_footer,
@@ -374,7 +375,8 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         result = roll.result
         assert isinstance(result, sinew.TestResult)
         if not hidden and not blind and (result.natural_one or result.natural_twenty):
-            await announce(interaction, render.natural_announcement(result, who.name, what))
+            loud = render.natural_announcement(result, who.name, what)
+            await announce_natural(interaction, table, loud)
 
     async def _publish_with_luck(
         self,

@@ -133,28 +133,42 @@ class TableSwitches:
         gm_channel_id: Where hidden and blind rolls are also posted for the GMs (None: blind
             rolls go to each GM by direct message).
         secret_notice: Whether the channel hears "gwen rolled in secret" for a blind roll.
+        announce_naturals: Whether public crits and fumbles (natural 20s and 1s, Aethelgard
+            criticals and fumbles) are also announced in the channel.
     """
 
     gm_channel_id: int | None = None
     secret_notice: bool = False
+    announce_naturals: bool = True
 
     def __post_init__(self) -> None:
         if self.gm_channel_id is not None and (
             isinstance(self.gm_channel_id, bool) or not isinstance(self.gm_channel_id, int)
         ):
             raise ValueError(f"gm_channel_id must be a channel id (got {self.gm_channel_id!r})")
-        if not isinstance(self.secret_notice, bool):
-            raise ValueError(f"secret_notice must be true or false (got {self.secret_notice!r})")
+        for name in ("secret_notice", "announce_naturals"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false (got {getattr(self, name)!r})")
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> TableSwitches:
-        known = {key: data[key] for key in ("gm_channel_id", "secret_notice") if key in data}
+        keys = ("gm_channel_id", "secret_notice", "announce_naturals")
+        known = {key: data[key] for key in keys if key in data}
         return cls(**known)  # type: ignore[arg-type]
 
     def to_json(self) -> dict[str, object]:
-        return {"gm_channel_id": self.gm_channel_id, "secret_notice": self.secret_notice}
+        return {
+            "gm_channel_id": self.gm_channel_id,
+            "secret_notice": self.secret_notice,
+            "announce_naturals": self.announce_naturals,
+        }
 
     def info_lines(self) -> list[str]:
         gm_channel = f"<#{self.gm_channel_id}>" if self.gm_channel_id else "none (blind rolls: DMs)"
         notice = "on" if self.secret_notice else "off"
-        return [f"GM log channel: {gm_channel}", f"Secret-roll notice: {notice}"]
+        naturals = "on" if self.announce_naturals else "off"
+        return [
+            f"GM log channel: {gm_channel}",
+            f"Secret-roll notice: {notice}",
+            f"Crit and fumble announcements: {naturals}",
+        ]

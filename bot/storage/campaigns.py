@@ -168,17 +168,22 @@ class CampaignStore:
         return updated
 
     async def set_switches(
-        self, campaign: Campaign, change: Callable[[TableSwitches], TableSwitches]
+        self,
+        campaign: Campaign,
+        change: Callable[[TableSwitches], TableSwitches],
+        *,
+        skin: Skin | None = None,
     ) -> Campaign:
-        """Apply ``change`` to the campaign's table switches as stored now, and save them."""
+        """Apply ``change`` to the campaign's table switches as stored now, and save them (and a
+        new skin, if given)."""
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
             current = await _active_in(connection, campaign.channel_id)
             assert current is not None
             switches = change(current.switches)
             await connection.execute(
-                "UPDATE campaigns SET switches = ? WHERE id = ?",
-                (json.dumps(switches.to_json()), campaign.id),
+                "UPDATE campaigns SET switches = ?, skin = coalesce(?, skin) WHERE id = ?",
+                (json.dumps(switches.to_json()), skin.value if skin else None, campaign.id),
             )
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import numpy as np
 import pytest
 
 from bot.client import DiceBot
@@ -165,3 +166,25 @@ async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
     roll_id = int(reply.content.split("#")[1].rstrip(")."))
     logged = await dicebot.storage.rolls.get(roll_id)
     assert logged.hidden and logged.payload["blind"] is True
+
+
+async def test_crit_announcements_can_be_switched_off_and_the_skin_changed(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    nothing = await fake_discord.invoke("campaign settings", {}, user="gm")
+    assert nothing.ephemeral and "Say what to change" in nothing.content
+    quiet = await fake_discord.invoke(
+        "campaign settings", {"announcements": False, "skin": "scifi"}, user="gm"
+    )
+    assert "Skin: scifi" in quiet.content and "Crit and fumble announcements: off" in quiet.content
+    seed = next(s for s in range(5000) if max(np.random.default_rng(s).integers(1, 21, 2)) == 20)
+    dicebot.rng = new_rng(seed)
+    natural = await fake_discord.invoke(
+        "realms check", {"die": "d20", "advantage": 1}, user="player"
+    )
+    assert natural.embeds[0]["title"].startswith("🌟 NATURAL 20")  # still in the reply
+    await asyncio.sleep(0.05)
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    info = await fake_discord.invoke("campaign info", {}, user="player")
+    assert "Skin: scifi" in str(info.embeds[0])
