@@ -188,6 +188,7 @@ TEST_HELP = {
     "hidden": HIDDEN_HELP,
 }
 CONTEST_HELP = {
+    "blind": BLIND_HELP,
     "attribute": "Your attribute (LCK rolls under your Luck tokens)",
     "vs_score": f"The defender's score, {SCORE_HELP} (or give vs_user and vs_attribute)",
     "vs_user": "The defending player, whose character's vs_attribute is used",
@@ -412,6 +413,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     @app_commands.describe(
         character=TEST_HELP["character"],
         hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
         **{key: TEST_HELP[key] for key in ("advantage", "disadvantage")},
     )
     async def luck_test(
@@ -421,16 +423,24 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         advantage: bool = False,
         disadvantage: bool = False,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         options = LuckTestOptions(character, advantage, disadvantage)
-        await self.run_luck_test(interaction, options, hidden=hidden)
+        await self.run_luck_test(interaction, options, hidden=hidden, blind=blind)
 
     async def run_luck_test(
-        self, interaction: discord.Interaction, options: LuckTestOptions, *, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        options: LuckTestOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         """Roll under the current Luck tokens: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.luck_test(
             self.bot.rng,
@@ -441,7 +451,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         what = "Luck test"
         embed = render.test_result(result, who.name, what, "Luck tokens")
         roll = Roll(LUCK_KIND, result, embed, options=options._asdict())
-        await self._publish_test(interaction, table, campaign, roll, who, what, hidden)
+        await self._publish_test(interaction, table, campaign, roll, who, what, hidden, blind)
 
     @luck.command(name="spend", description="Spend Luck tokens to lower your latest roll's die")
     @app_commands.describe(
@@ -1033,19 +1043,27 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         disadvantage: bool = False,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         defender = vs_user.id if vs_user is not None else None
         options = ContestOptions(
             attribute, vs_score, defender, vs_attribute, advantage, disadvantage, character
         )
-        await self.run_opposed(interaction, options, hidden=hidden)
+        await self.run_opposed(interaction, options, hidden=hidden, blind=blind)
 
     async def run_opposed(
-        self, interaction: discord.Interaction, options: ContestOptions, *, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        options: ContestOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         """Roll an opposed test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         attacker, defender, who, _ = await self._contest_sides(table, campaign, options)
         result = sinew.opposed(
             self.bot.rng,
@@ -1059,7 +1077,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         result = _with_reasons(result, attacker, defender)
         embed = render.opposed(result, attacker.name, defender.name)
         roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
-        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden)
+        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, blind=blind)
 
     @app_commands.command(
         name="attack", description="Attack: an opposed roll, then damage and soak"
@@ -1092,6 +1110,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         disadvantage: bool = False,
         character: CharacterName | None = None,
         hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         defender = vs_user.id if vs_user is not None else None
         options = AttackOptions(
@@ -1106,15 +1125,22 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             disadvantage,
             character,
         )
-        await self.run_attack(interaction, options, hidden=hidden)
+        await self.run_attack(interaction, options, hidden=hidden, blind=blind)
 
     async def run_attack(
-        self, interaction: discord.Interaction, options: AttackOptions, *, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        options: AttackOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         """Roll an attack, taking the damage from a defending character: the command and its
         Roll again button."""
         table, campaign = await self._sinew_table(interaction)
         table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
         chosen_edge = parse_choice(sinew.Edge, options.edge, "edge")
         attacker, defender, who, target = await self._contest_sides(table, campaign, options)
         armour = options.armour
@@ -1140,7 +1166,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         change = None
         if target is not None and result.damage_taken > 0:
             change = _damage_change(self.characters, target, result.damage_taken)
-        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, change)
+        await self._publish_with_luck(
+            interaction, table, campaign, roll, who, hidden, change, blind=blind
+        )
 
 
 @dataclass(frozen=True, slots=True)
