@@ -206,6 +206,17 @@ class AethelgardCog(
         embed = render.trauma_changed(found.name, label, changed.before, changed.after)
         await interaction.response.send_message(embed=embed)
 
+    async def _secret_table(
+        self, interaction: discord.Interaction, hidden: bool, blind: bool
+    ) -> Table:
+        """Return the asker's table, refusing a player's hidden roll or a blind one outside a
+        campaign before anything is rolled."""
+        table = await Table.of(interaction, self.storage)
+        table.check_hidden(hidden)
+        if blind:
+            require_blind_allowed(table, hidden)
+        return table
+
     async def _publish(
         self,
         interaction: discord.Interaction,
@@ -263,15 +274,25 @@ class AethelgardCog(
         )
 
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
-    @app_commands.describe(pool="Your pool", vs_pool="The defender's pool (wins ties)")
+    @app_commands.describe(
+        pool="Your pool",
+        vs_pool="The defender's pool (wins ties)",
+        hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
+    )
     async def opposed(
-        self, interaction: discord.Interaction, pool: PoolSize, vs_pool: PoolSize
+        self,
+        interaction: discord.Interaction,
+        pool: PoolSize,
+        vs_pool: PoolSize,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        table = await Table.of(interaction, self.storage)
+        table = await self._secret_table(interaction, hidden, blind)
         result = aethelgard.opposed(self.bot.rng, _bare(pool), _bare(vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
         roll = Roll("aethelgard.opposed", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, hidden=False)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
 
     @app_commands.command(
         name="attack", description="Accuracy vs Defense, then damage less soak and block"
@@ -282,6 +303,8 @@ class AethelgardCog(
         damage="Damage pool",
         soak=f"Armour soak taken off the damage net, 0–{aethelgard.SOAK_MAX}",
         block="The defender's block or parry pool (its net cancels damage one for one)",
+        hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     async def attack(
         self,
@@ -291,8 +314,10 @@ class AethelgardCog(
         damage: PoolSize,
         soak: DC = 0,
         block: PoolSize | None = None,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        table = await Table.of(interaction, self.storage)
+        table = await self._secret_table(interaction, hidden, blind)
         result = aethelgard.attack(
             self.bot.rng,
             _bare(accuracy),
@@ -303,22 +328,28 @@ class AethelgardCog(
         )
         embed = render.attack(result, interaction.user.display_name)
         roll = Roll("aethelgard.attack", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, hidden=False)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
 
     @app_commands.command(name="craft", description="Craft: Standard, Masterwork or Legendary")
-    @app_commands.describe(pool=POOL_HELP, bonus=BONUS_HELP)
+    @app_commands.describe(pool=POOL_HELP, bonus=BONUS_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
     async def craft(
-        self, interaction: discord.Interaction, pool: PoolSize, bonus: ModifierDice = 0
+        self,
+        interaction: discord.Interaction,
+        pool: PoolSize,
+        bonus: ModifierDice = 0,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        table = await Table.of(interaction, self.storage)
+        table = await self._secret_table(interaction, hidden, blind)
         built = _bare(pool, bonus=bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)
         roller = interaction.user.display_name
         embed = render.craft(result, tier, built, roller)
-        await publish_roll(
-            interaction, self.storage, table, Roll("aethelgard.craft", result, embed), hidden=False
-        )
+        roll = Roll("aethelgard.craft", result, embed)
+        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
+        if hidden or blind:
+            return
         if (loud := render.announcement(result, "crafting", roller)) is not None:
             await announce_natural(interaction, table, loud)
 
