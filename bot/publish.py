@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import discord
 
 from bot.buttons import roll_buttons
-from bot.errors import CommandError
 from bot.storage import Campaign, Change, RollEntry, Storage
 from bot.table import Table
 
@@ -40,7 +39,6 @@ __all__ = [
     "post_to_gm_channel",
     "publish_blind",
     "publish_roll",
-    "require_blind_allowed",
     "set_roll_footer",
     "show_roll",
 ]
@@ -123,7 +121,7 @@ async def publish_roll(
     player's secret roll: the GMs get it (see ``deliver_blind``) and nothing is announced.
     """
     if blind:
-        require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
     if change is None:
         roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden, blind=blind))
         changed = None
@@ -185,13 +183,6 @@ async def post_to_gm_channel(
         log.warning("Could not post secret roll #%d to the GM log channel %d", roll_id, channel_id)
         return False
     return True
-
-
-def require_blind_allowed(table: Table, hidden: bool) -> None:
-    """Refuse a blind roll outside a campaign (no GMs to get it) or together with ``hidden``."""
-    if hidden:
-        raise CommandError("Choose `hidden` (a GM's own secret) or `blind` (a player's), not both.")
-    table.require_campaign()
 
 
 async def publish_blind(

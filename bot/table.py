@@ -96,6 +96,17 @@ class Table:
             self.require_gm(f"{action} for another player's character")
         return found
 
+    def check_secret(self, hidden: bool, blind: bool) -> None:
+        """Refuse, before anything is rolled, a player's hidden roll, a blind roll outside a
+        campaign (it has no GMs to get it), and a roll both hidden and blind."""
+        self.check_hidden(hidden)
+        if blind:
+            if hidden:
+                raise CommandError(
+                    "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."
+                )
+            self.require_campaign()
+
     def check_hidden(self, hidden: bool) -> None:
         """Refuse a hidden roll to a player before anything is rolled."""
         if hidden and not self.is_gm:

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
-from bot.publish import Roll, announce_natural, publish_roll, require_blind_allowed
+from bot.publish import Roll, announce_natural, publish_roll
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore
@@ -212,9 +212,7 @@ class AethelgardCog(
         """Return the asker's table, refusing a player's hidden roll or a blind one outside a
         campaign before anything is rolled."""
         table = await Table.of(interaction, self.storage)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         return table
 
     async def _publish(
@@ -231,9 +229,7 @@ class AethelgardCog(
     ) -> None:
         """Log and show a pool roll; announce a public critical or fumble to the channel."""
         table = await Table.of(interaction, self.storage)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         roller = roller or interaction.user.display_name
         embed = render.roll_result(result, pool, label, roller)
         roll = Roll(kind, result, embed)

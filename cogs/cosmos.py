@@ -17,7 +17,7 @@ from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
-from bot.publish import Roll, StateChange, announce, publish_roll, require_blind_allowed
+from bot.publish import Roll, StateChange, announce, publish_roll
 from bot.render import cosmos as render
 from bot.render.charts import draw_chart, warm_up
 from bot.storage.cosmos import ChallengeStore
@@ -148,9 +148,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         """Roll against a TN (into a challenge if named): the command and its Roll again."""
         attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
         table = await Table.of(interaction, self.storage)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
@@ -217,9 +215,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         blind: bool = False,
     ) -> None:
         table = await Table.of(interaction, self.storage)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
         options = OpposedOptions(

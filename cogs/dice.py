@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.options import BLIND_HELP, HIDDEN_HELP
-from bot.publish import Roll, publish_blind, publish_roll, require_blind_allowed
+from bot.publish import Roll, publish_blind, publish_roll
 from bot.render import dice as render
 from bot.table import Table
 from rules.expressions import (
@@ -52,7 +52,7 @@ class DiceCog(commands.Cog):
     ) -> None:
         """A blind roll: the result goes to the GMs only (see ``publish_blind``)."""
         table = await Table.of(interaction, self.bot.storage)
-        require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind=True)
         roll = self._roll(interaction, expression)
         await publish_blind(interaction, self.bot.storage, table, roll)
 

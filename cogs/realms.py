@@ -17,7 +17,6 @@ from bot.publish import (
     Roll,
     announce_natural,
     publish_roll,
-    require_blind_allowed,
     show_roll,
 )
 from bot.render import realms as render
@@ -64,9 +63,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         """Return the asker's table, refusing ``hidden`` from a non-GM (or a blind roll outside a
         campaign) before anything is rolled."""
         table = await Table.of(interaction, self.storage)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         return table
 
     async def _publish(

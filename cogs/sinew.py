@@ -24,7 +24,6 @@ from bot.publish import (
     announce,
     announce_natural,
     publish_roll,
-    require_blind_allowed,
     set_roll_footer,
     show_roll,
 )
@@ -343,9 +342,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         """Roll an attribute test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         attribute = _attribute(options.attribute)
         who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.attribute_test(
@@ -438,9 +435,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         """Roll under the current Luck tokens: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.luck_test(
             self.bot.rng,
@@ -1061,9 +1056,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         """Roll an opposed test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         attacker, defender, who, _ = await self._contest_sides(table, campaign, options)
         result = sinew.opposed(
             self.bot.rng,
@@ -1138,9 +1131,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         """Roll an attack, taking the damage from a defending character: the command and its
         Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         chosen_edge = parse_choice(sinew.Edge, options.edge, "edge")
         attacker, defender, who, target = await self._contest_sides(table, campaign, options)
         armour = options.armour

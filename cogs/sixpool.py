@@ -21,7 +21,6 @@ from bot.publish import (
     Roll,
     announce,
     deliver_blind,
-    require_blind_allowed,
     set_roll_footer,
     show_roll,
 )
@@ -237,9 +236,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     ) -> None:
         """Spend, roll and log in one transaction, then show the roll (and its Reroll buttons)."""
         table, campaign = await self._table(interaction)
-        table.check_hidden(hidden)
-        if blind:
-            require_blind_allowed(table, hidden)
+        table.check_secret(hidden, blind)
         who = await table.own_or_named(self.characters, campaign, character, "roll")
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         rng = self.bot.rng
