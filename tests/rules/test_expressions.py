@@ -470,3 +470,26 @@ def test_roll_sets_roll_each_set_with_fresh_dice() -> None:
     assert [roll.total for roll in rolled.rolls[0]] == [
         roll_expression("1d6", reference).total for _ in range(3)
     ]
+
+
+_REQUEST = st.builds(
+    "{}{}".format,
+    st.lists(
+        st.builds("{}{}".format, st.sampled_from(["", "2 ", "3 ", "0 ", "12 "]), _EXPRESSION),
+        min_size=1,
+        max_size=3,
+    ).map("; ".join),
+    st.sampled_from(["", " ! fireball", " !", " ! " + "x" * 120]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(request=_REQUEST, seed=st.integers(0, 2**32))
+def test_any_request_rolls_every_part_or_is_refused_clearly(request: str, seed: int) -> None:
+    try:
+        rolled = expressions.roll_request(request, new_rng(seed))
+    except RulesError as error:
+        assert str(error)  # a message, never an empty refusal
+        return
+    assert sum(len(rolls) for rolls in rolled.rolls) <= expressions.MAX_EXPRESSIONS_PER_REQUEST
+    assert all(isinstance(roll.total, int) for rolls in rolled.rolls for roll in rolls)
