@@ -197,7 +197,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             if logged.kind == ATTACK_KIND:
                 before = realms.attack_from_dict(data)
                 expression = realms.parse_damage(logged.payload["options"]["damage"])
-                after = realms.reroll_attack(rng, before, position, expression, None)
+                after = realms.reroll_attack(rng, before, position, expression)
                 embed = render.attack(after, roller)
             elif logged.kind == CHECK_KIND:
                 before = realms.check_from_dict(data)

@@ -95,15 +95,19 @@ class RollAsked:
     inspiration: bool = False
 
 
+def _has_advantage(sheet: Sheet, asked: RollAsked) -> bool:
+    """Whether any source gives advantage: the option, an ally's help, or inspiration spent."""
+    return asked.advantage or sheet.helped or asked.inspiration
+
+
 def _roll_notes(sheet: Sheet, asked: RollAsked) -> tuple[str, ...]:
+    """Say where advantage came from, and that it cancelled against disadvantage."""
     notes = []
     if sheet.helped:
         notes.append("Helped: advantage from an ally's help (used up by this roll).")
     if asked.inspiration:
         notes.append("Inspiration spent for advantage.")
-    if (asked.advantage and asked.disadvantage) or (
-        (sheet.helped or asked.inspiration) and asked.disadvantage and not asked.advantage
-    ):
+    if _has_advantage(sheet, asked) and asked.disadvantage:
         notes.append("Advantage and disadvantage cancel: a straight roll.")
     return tuple(notes)
 
@@ -260,7 +264,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
                 rng,
                 parts,
                 asked.dc,
-                advantage=asked.advantage or sheet.helped or asked.inspiration,
+                advantage=_has_advantage(sheet, asked),
                 disadvantage=asked.disadvantage,
                 situation=asked.situation,
             )

@@ -471,7 +471,7 @@ def reroll(rng: Rng, dice: tuple[int, ...], position: int, sides: int) -> tuple[
 
 
 def reroll_attack(
-    rng: Rng, result: AttackResult, position: int, damage: DamageExpression, split: str | None
+    rng: Rng, result: AttackResult, position: int, damage: DamageExpression
 ) -> AttackResult:
     """Return the attack with one d20 rerolled and everything downstream worked out again.
 
@@ -495,7 +495,6 @@ def reroll_attack(
         share = len(target.strikes)
         targets.append(TargetResult(tuple(made[start : start + share]), target.shift))
         start += share
-    del split
     return replace(result, dice=dice, targets=tuple(targets))
 
 
