@@ -22,16 +22,21 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
 from rules.declarations import Setting
+from rules.errors import RulesError
 
 __all__ = [
     "BLIND_HELP",
+    "CHARACTER_NAME_HELP",
+    "CHARACTER_NAME_MAX",
     "DISCORD_INTEGER_LIMIT",
     "HIDDEN_HELP",
     "STALE_COMMAND_MESSAGE",
+    "CharacterName",
     "MalformedOptions",
     "StaleCommand",
     "check_payload",
     "choices_of",
+    "given_name",
     "matching",
     "suggest",
     "with_setting_options",
@@ -47,6 +52,9 @@ SNOWFLAKE_MAX_DIGITS = 20
 # Discord's own ceiling for a string option without max_length.
 DISCORD_STRING_MAX = 6_000
 HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
+CHARACTER_NAME_MAX = 60
+CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
+CHARACTER_NAME_HELP = f"Your character's name (up to {CHARACTER_NAME_MAX} characters)"
 BLIND_HELP = "Roll in secret: only the campaign's GMs see the result (you see that you rolled)"
 STALE_COMMAND_MESSAGE = (
     "This command changed since your Discord app loaded it: reload Discord "
@@ -117,6 +125,14 @@ def matching(text: object, names: Iterable[str]) -> list[str]:
     typed = str(text or "").strip().casefold()
     found = [name for name in names if typed in name.casefold()]
     return sorted(found, key=lambda name: not name.casefold().startswith(typed))
+
+
+def given_name(text: str, what: str) -> str:
+    """Return a name with its ends trimmed, refusing one that is only spaces."""
+    name = text.strip()
+    if not name:
+        raise RulesError(f"Give {what} a name that isn't only spaces.")
+    return name
 
 
 def choices_of(

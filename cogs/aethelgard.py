@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP
+from bot.options import BLIND_HELP, CHARACTER_NAME_HELP, HIDDEN_HELP, CharacterName, given_name
 from bot.publish import Roll, announce_natural, publish_roll
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
@@ -23,8 +23,6 @@ from rules.sheets import DataclassSheet
 from rules.systems import System
 
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
-CHARACTER_NAME_MAX = 60
-CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 SkillName = app_commands.Range[str, 1, aethelgard.SKILL_NAME_MAX]
 AttributeScore = app_commands.Range[int, aethelgard.ATTRIBUTE_MIN, aethelgard.ATTRIBUTE_MAX]
 TraumaChange = app_commands.Range[int, -aethelgard.TRAUMA_MAX, aethelgard.TRAUMA_MAX]
@@ -73,7 +71,7 @@ class AethelgardCog(
 
     @character.command(name="create", description="Create your character")
     @app_commands.describe(
-        name=f"Your character's name (up to {CHARACTER_NAME_MAX} characters)",
+        name=CHARACTER_NAME_HELP,
         might=f"MIGHT, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
         finesse=f"FINESSE, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
         wits=f"WITS, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
@@ -93,9 +91,7 @@ class AethelgardCog(
         skills: app_commands.Range[str, 0, 400] = "",
     ) -> None:
         table, campaign = await self._table(interaction)
-        name = name.strip()
-        if not name:
-            raise CommandError("Give your character a name that isn't only spaces.")
+        name = given_name(name, "your character")
         scores = (might, finesse, wits, will, sturdiness)
         sheet = Sheet(
             {a.value: score for a, score in zip(Attribute, scores, strict=True)},

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP, matching, suggest
+from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
 from bot.render.errors import describe
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
 from bot.table import Table, campaign_channel_id
@@ -40,9 +40,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         campaign: bool = False,
     ) -> None:
         table = await Table.of(interaction, self.bot.storage)
-        clean = " ".join(name.split())
-        if not clean:
-            raise CommandError("Give the macro a name that isn't only spaces.")
+        clean = " ".join(given_name(name, "the macro").split())
         parse_expression(expression)  # a bad expression is refused now, not when rolled
         campaign_id = None
         if campaign:

@@ -17,7 +17,14 @@ from bot.buttons import RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
+from bot.options import (
+    BLIND_HELP,
+    CHARACTER_NAME_HELP,
+    HIDDEN_HELP,
+    CharacterName,
+    choices_of,
+    given_name,
+)
 from bot.publish import (
     Roll,
     StateChange,
@@ -50,7 +57,6 @@ from rules.choices import parse_choice
 from rules.errors import RulesError
 from rules.systems import System
 
-CHARACTER_NAME_MAX = 60
 SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
 TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
 OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
@@ -58,7 +64,6 @@ TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisi
 SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
 ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
 
-CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
 TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
 Amount = app_commands.Range[int, 1, sinew.HEALTH_CHANGE_MAX]
@@ -258,7 +263,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         stamina="sta",
     )
     @app_commands.describe(
-        name=f"Your character's name (up to {CHARACTER_NAME_MAX} characters)",
+        name=CHARACTER_NAME_HELP,
         strength="Strength, baseline 10, 6–16",
         reflex="Reflex, baseline 10, 6–16",
         intellect="Intellect, baseline 10, 6–16",
@@ -280,9 +285,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         armour: Armour = 0,
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
-        name = name.strip()
-        if not name:
-            raise CommandError("Give your character a name that isn't only spaces.")
+        name = given_name(name, "your character")
         sheet = sinew.create_sheet(
             strength=strength,
             reflex=reflex,

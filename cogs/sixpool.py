@@ -16,7 +16,16 @@ from discord.ext import commands
 from bot.buttons import answer_component, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
+from bot.options import (
+    BLIND_HELP,
+    CHARACTER_NAME_HELP,
+    HIDDEN_HELP,
+    CharacterName,
+    choices_of,
+    given_name,
+    matching,
+    suggest,
+)
 from bot.publish import (
     Roll,
     announce,
@@ -50,14 +59,12 @@ from rules.sheets import DataclassSheet
 from rules.sixpool import Pool, RollKind, Sheet, Training
 from rules.systems import System
 
-CHARACTER_NAME_MAX = 60
 CONTEST_MINUTES = 10  # (house) how long a defender has to declare their spend
 CONTEST_KIND = "sixpool.contest"
 GROUP_MINUTES = 30  # (house) how long a group check stays open if no GM closes it
 GROUP_KIND = "sixpool.group"
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
 
-CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 SkillName = app_commands.Range[str, 1, sixpool.SKILL_NAME_MAX]
 Level = app_commands.Range[int, sixpool.LEVEL_MIN, sixpool.LEVEL_MAX]
 PoolSize = app_commands.Range[int, 0, sixpool.POOL_MAX]
@@ -137,7 +144,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     @app_commands.rename(strength="str", dexterity="dex", constitution="con",
                          intelligence="int", wisdom="wis", charisma="cha")  # fmt: skip
     @app_commands.describe(
-        name=f"Your character's name (up to {CHARACTER_NAME_MAX} characters)",
+        name=CHARACTER_NAME_HELP,
         level=f"Level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
         primary="The class's primary pool (+2 Effort with it)",
         strength=f"STR pool maximum, 0–{sixpool.POOL_MAX}",
@@ -162,9 +169,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         charisma: PoolSize,
     ) -> None:
         table, campaign = await self._table(interaction)
-        name = name.strip()
-        if not name:
-            raise CommandError("Give your character a name that isn't only spaces.")
+        name = given_name(name, "your character")
         maxima = dict(
             zip(
                 Pool,
