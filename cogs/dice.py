@@ -14,8 +14,6 @@ from bot.render import dice as render
 from bot.table import Table
 from rules.expressions import (
     MAX_EXPRESSION_LENGTH,
-    parse_request,
-    roll_expression,
     roll_request,
 )
 
@@ -69,11 +67,10 @@ class DiceCog(commands.Cog):
         """Roll a request: one expression as before, or sets, `;` parts and a comment."""
         roller = interaction.user.display_name
         options = {"expression": expression}
-        request = parse_request(expression)
-        if request.single:
-            result = roll_expression(expression, self.bot.rng)
-            return Roll(KIND, result, render.expression_roll(result, roller), options=options)
         rolled = roll_request(expression, self.bot.rng)
+        if rolled.request.single:  # one plain expression: shown (and logged) as it always was
+            result = rolled.rolls[0][0]
+            return Roll(KIND, result, render.expression_roll(result, roller), options=options)
         return Roll(KIND, rolled, render.request_roll(rolled, roller, expression), options=options)
 
 

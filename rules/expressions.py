@@ -557,7 +557,11 @@ def parse_expression(expression: str) -> d20.diceast.Expression:
 
 def roll_expression(expression: str, rng: Rng) -> ExpressionRoll:
     """Roll a standard dice expression with dice from ``rng``."""
-    tree = parse_expression(expression)
+    return _roll_parsed(expression, parse_expression(expression), rng)
+
+
+def _roll_parsed(expression: str, tree: d20.diceast.Expression, rng: Rng) -> ExpressionRoll:
+    """Roll an expression already parsed and checked by ``parse_expression``."""
     try:
         with _dice_from(rng):
             result = _roller.roll(tree, stringifier=_BREAKDOWN)
@@ -618,6 +622,11 @@ class RequestRoll:
 
 def parse_request(text: str) -> RollRequest:
     """Split a `/roll` request into parts, sets and a comment, checking every expression."""
+    return _parsed_request(text)[0]
+
+
+def _parsed_request(text: str) -> tuple[RollRequest, list[d20.diceast.Expression]]:
+    """``parse_request``, and each part's parsed expression (so nothing is parsed twice)."""
     text = text.strip()
     comment = None
     found = _COMMENT.search(text)
@@ -632,6 +641,7 @@ def parse_request(text: str) -> RollRequest:
     if any(not piece for piece in pieces):
         raise RulesError("Each `;` separates two rolls: none of them may be empty.")
     parts: list[tuple[int, str]] = []
+    trees: list[d20.diceast.Expression] = []
     for piece in pieces:
         sets_match = _SETS.fullmatch(piece)
         sets, expression = (
@@ -641,21 +651,21 @@ def parse_request(text: str) -> RollRequest:
         )
         if sets < 1:
             raise RulesError("A roll set needs at least 1 set, like `6 4d6kh3`.")
-        parse_expression(expression)
+        trees.append(parse_expression(expression))
         parts.append((sets, expression))
     if sum(sets for sets, _ in parts) > MAX_EXPRESSIONS_PER_REQUEST:
         raise RulesError(
             f"One `/roll` rolls at most {MAX_EXPRESSIONS_PER_REQUEST} expressions in all "
             "(sets and `;` parts count), like `6 4d6kh3` or `1d20+5; 2d6+3`."
         )
-    return RollRequest(tuple(parts), comment)
+    return RollRequest(tuple(parts), comment), trees
 
 
 def roll_request(text: str, rng: Rng) -> RequestRoll:
     """Roll every part and set of a request."""
-    request = parse_request(text)
+    request, trees = _parsed_request(text)
     rolls = tuple(
-        tuple(roll_expression(expression, rng) for _ in range(sets))
-        for sets, expression in request.parts
+        tuple(_roll_parsed(expression, tree, rng) for _ in range(sets))
+        for (sets, expression), tree in zip(request.parts, trees, strict=True)
     )
     return RequestRoll(request, rolls)
