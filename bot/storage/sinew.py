@@ -167,7 +167,7 @@ class PressureRead:
     """What a Pressure change reads in its transaction.
 
     ``value`` is the track's step now; ``owner`` its character (None: the party's track);
-    ``characters`` every character of the campaign (a party Crisis strikes them all).
+    ``characters`` those a Crisis can strike: the owner, or every character of the campaign.
     """
 
     value: int
@@ -216,10 +216,12 @@ class PressureStore:
         spec = track_spec(campaign, PRESSURE.name, on_character=character_id is not None)
         async with self._database.transaction() as connection:
             value = await read_track(connection, campaign.id, spec, character_id)
-            characters = tuple(await self._characters.all_in(connection, campaign))
             owner = None
-            if character_id is not None:
-                owner = next(c for c in characters if c.id == character_id)
+            if character_id is not None:  # a character's Crisis strikes that character alone
+                owner = await self._characters.by_id_in(connection, character_id)
+                characters: tuple[Character[object], ...] = (owner,)
+            else:  # a party Crisis may strike every character
+                characters = tuple(await self._characters.all_in(connection, campaign))
             read = PressureRead(value, owner, characters)
             write = decide(read)
             if write.after != value:
