@@ -1,40 +1,51 @@
-"""Standard dice notation (`4d6kh3+2`, `2d20kl1`, `3d10`) for `/roll`, on avrae's d20 library.
+"""Dice notation for `/roll`, as players type it, with the limits a public bot needs.
 
-d20 parses and evaluates the expression; this module adds the limits a public bot needs, the
-injected random source, and a plain result object.
+The grammar is ``notation.lark`` (read by lark's LALR parser); this module turns its tree into
+checked terms, rolls them with an injected random source and shows every die. It replaces avrae's
+d20, whose spelling disagreed with the players' (`4d6k3` kept the 3s, `e6` exploded without end,
+`d%` was a tens die) and whose set operations could hold the event loop for a quarter second.
 
-A roll runs on the event loop, so no expression may hold it for long. d20 alone lets a short
-expression spend a quarter of a second or more: an explosion (`e`) or repeated reroll (`rr`) that
-matches every face only stops at the dice cap, d20 rescans every die after each explosion or
-reroll round, and `k` reselects the whole set once per die. So this module
+What each dice modifier does, applied in this order whatever order it is typed in (the breakdown
+spells the term in that order):
 
-- refuses an explosion or reroll that could never stop before any die is rolled
-  (``_refuse_endless_loops``),
-- refuses more than ``MAX_DICE`` dice across all terms before rolling,
-- runs the set operations with d20's semantics but in one pass over the dice they touch
-  (``_Operator``), and counts that work against ``MAX_DIE_CHECKS``.
+1. reroll: `r2` / `ro2` once, `ir2` / `rr2` until it shows something else (at most
+   ``MAX_REPEATS`` times a die); the number is the highest face rerolled, `r<3` and `r=2` work too;
+2. explode: `e` / `e6` once, `ie` / `ie6` / `!` again and again (at most ``MAX_REPEATS`` times a
+   die); the number is the lowest face that explodes (`e` alone: the die's highest);
+3. `mi2` / `ma5`: every die counts at least 2 / at most 5;
+4. keep or drop: `k3` / `kh3` keep the highest 3, `kl1` the lowest 1, `d1` / `dl1` drop the lowest
+   1, `dh1` the highest 1 (`p`, `pl`, `ph`: d20's spelling of drop);
+5. count: `t7` counts each die of 7 or more as a success, `f1` takes one away for each 1 or less,
+   `b1` (or `b`) counts botches of 1 or less beside the result. The term is then worth its
+   successes instead of its sum.
+
+Dice are `NdS` (1 ≤ S ≤ ``MAX_SIDES``), `d%` (d100) and `dF` (Fudge: −1, 0, +1). Every roll
+draws at most ``MAX_DICE`` dice, rerolls and explosions included, so its work is bounded.
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
-import d20
-import d20.diceast
-import d20.expression
+import lark
 
 from rules.errors import RulesError
 from rules.randomness import Rng
 
 __all__ = [
     "MAX_DICE",
-    "MAX_DIE_CHECKS",
     "MAX_EXPRESSION_LENGTH",
+    "MAX_PARTS",
+    "MAX_REPEATS",
+    "MAX_SETS",
     "MAX_SIDES",
+    "DiceTerm",
+    "Expression",
     "ExpressionRoll",
     "Natural",
     "RequestRoll",
@@ -46,27 +57,626 @@ __all__ = [
 ]
 
 MAX_EXPRESSION_LENGTH = 200
-# Dice rolled in one expression, rerolls and explosions included (d20's max_rolls). The dice the
-# terms ask for are also added up and refused before rolling. Rolling and rendering 1000 dice
-# takes ~4 ms, a fifth of the 20 ms one roll may hold the event loop.
+# Dice drawn by one `/roll` request, rerolls and explosions included; the dice its terms ask for
+# are also added up and refused before anything is rolled. 1000 dice roll and render in ~1 ms.
 MAX_DICE = 1000
 MAX_SIDES = 10_000
-# Dice (or set values) checked by the set operations k, p, rr, ro, ra, e, mi and ma of one
-# expression: each operation counts every die it applies to, each reroll or explosion round the
-# dice it rolled. A check costs up to ~0.7 µs, so 1000 dice and 6,000 checks (six operations on
-# all of them) stay under 10 ms, half the 20 ms budget, leaving room for a slower host; with no
-# limit, 64 `mi`/`ma` on 1000 dice fit in 200 characters and take ~40 ms.
-MAX_DIE_CHECKS = 6_000
-EXAMPLES = "`4d6kh3+2`, `2d20kl1`, `3d10+5`, `1d20+1d4`"
+MAX_REPEATS = 100  # explosions, or rerolls, of one die
+MAX_PARTS = 4  # `;`-separated rolls in one request
+MAX_SETS = 20  # `20 4d6kh3`
+EXAMPLES = "`4d6kh3+2`, `2d20kl1`, `8d6 e6`, `6d10 t7`"
 SHOWN_TOKEN_MAX = 20  # how much of an unreadable part a syntax error repeats back
 
 
 class Natural(Enum):
-    """A natural 20 or natural 1 on an expression whose first term keeps one d20."""
+    """A natural 20 or natural 1 on an expression whose first dice term keeps one d20."""
 
     NONE = "none"
     TWENTY = "natural 20"
     ONE = "natural 1"
+
+
+# ===== The terms of an expression =====
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One kind of die: the faces low..high and how the notation names it."""
+
+    low: int
+    high: int
+    name: str  # "6", "%", "F"
+
+    @property
+    def size(self) -> int:
+        return self.high - self.low + 1
+
+    def show(self, face: int) -> str:
+        if self.name == "F":
+            return {-1: "-", 0: "0", 1: "+"}[face]
+        return str(face)
+
+
+@dataclass(frozen=True, slots=True)
+class Faces:
+    """The face values a modifier picks: low..high, either end open."""
+
+    low: int | None
+    high: int | None
+
+    def __contains__(self, face: int) -> bool:
+        return (self.low is None or face >= self.low) and (self.high is None or face <= self.high)
+
+    def cover(self, die: Die) -> bool:
+        """Whether every face of ``die`` is picked."""
+        return die.low in self and die.high in self
+
+    def spelled(self, upward: bool) -> str:
+        """`6` for "6 or more" when the modifier counts upward (`e`, `t`), else `>=6`."""
+        if self.low is not None and self.high is not None:
+            return f"={self.low}" if self.low == self.high else f">={self.low}<={self.high}"
+        if self.low is not None:
+            return str(self.low) if upward else f">={self.low}"
+        return f"<={self.high}" if upward else str(self.high)
+
+
+class _Family(Enum):
+    """The kinds of modifier: a term takes at most one of each."""
+
+    REROLL = "reroll"
+    EXPLODE = "explode"
+    MINIMUM = "minimum (`mi`)"
+    MAXIMUM = "maximum (`ma`)"
+    KEEP = "keep or drop"
+    SUCCESS = "success (`t`)"
+    FAILURE = "failure (`f`)"
+    BOTCH = "botch (`b`)"
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """A reroll or explosion: the faces it picks, and whether the new die can be picked again."""
+
+    faces: Faces
+    again: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep the ``count`` highest (or lowest) dice, or drop them."""
+
+    count: int
+    highest: bool
+    drop: bool
+
+    def spelled(self) -> str:
+        return f"{'d' if self.drop else 'k'}{'h' if self.highest else 'l'}{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTerm:
+    """`NdS` and its modifiers, checked."""
+
+    count: int
+    die: Die
+    reroll: Repeat | None = None
+    explode: Repeat | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    keep: Keep | None = None
+    success: Faces | None = None
+    failure: Faces | None = None
+    botch: Faces | None = None
+
+    @property
+    def counts(self) -> bool:
+        """Whether the term is worth its successes rather than its sum."""
+        return self.success is not None or self.failure is not None
+
+    def spelled(self) -> str:
+        """The term in the order its modifiers apply: `10d10ir1e10kh3t7`."""
+        text = f"{self.count}d{self.die.name}"
+        if self.reroll is not None:
+            text += f"{'ir' if self.reroll.again else 'r'}{self.reroll.faces.spelled(False)}"
+        if self.explode is not None:
+            text += f"{'ie' if self.explode.again else 'e'}{self.explode.faces.spelled(True)}"
+        if self.minimum is not None:
+            text += f"mi{self.minimum}"
+        if self.maximum is not None:
+            text += f"ma{self.maximum}"
+        if self.keep is not None:
+            text += self.keep.spelled()
+        for letter, faces, upward in (
+            ("t", self.success, True),
+            ("f", self.failure, False),
+            ("b", self.botch, False),
+        ):
+            if faces is not None:
+                text += f"{letter}{faces.spelled(upward)}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    inner: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    minus: bool
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    left: Node
+    operator: str  # + - * / //
+    right: Node
+
+
+Node = Number | Group | Signed | Binary | DiceTerm
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A parsed and checked expression: its tree, and the dice its terms ask for."""
+
+    root: Node
+    dice: int
+
+    def spelled(self) -> str:
+        """The expression as the roller reads it: `4d6k3` is spelled `4d6kh3`."""
+        return _spell(self.root)
+
+
+# ===== From the grammar's tree to checked terms =====
+
+# What each spelling means: its family, and what it is.
+_KEEPS = {
+    "k": Keep(0, highest=True, drop=False),
+    "kh": Keep(0, highest=True, drop=False),
+    "kl": Keep(0, highest=False, drop=False),
+    "d": Keep(0, highest=False, drop=True),
+    "dl": Keep(0, highest=False, drop=True),
+    "p": Keep(0, highest=False, drop=True),
+    "pl": Keep(0, highest=False, drop=True),
+    "dh": Keep(0, highest=True, drop=True),
+    "ph": Keep(0, highest=True, drop=True),
+}
+_REPEATS = {  # spelling: (family, again)
+    "r": (_Family.REROLL, False),
+    "ro": (_Family.REROLL, False),
+    "ir": (_Family.REROLL, True),
+    "rr": (_Family.REROLL, True),
+    "e": (_Family.EXPLODE, False),
+    "ie": (_Family.EXPLODE, True),
+    "!": (_Family.EXPLODE, True),
+}
+_COUNTS = {"t": _Family.SUCCESS, "f": _Family.FAILURE, "b": _Family.BOTCH}
+
+
+def _faces(compare: str | None, number: int, *, upward: bool) -> Faces:
+    """The faces `<3`, `>=5`, `=2` pick; a bare number means `>=` upward, else `<=`."""
+    compare = compare or (">=" if upward else "<=")
+    return {
+        "<": Faces(None, number - 1),
+        "<=": Faces(None, number),
+        ">": Faces(number + 1, None),
+        ">=": Faces(number, None),
+        "=": Faces(number, number),
+    }[compare]
+
+
+def _modify(
+    fields: dict[str, object],
+    typed: str,
+    compare: str | None,
+    number: int | None,
+    die: Die,
+    seen: dict[_Family, str],
+) -> None:
+    """Add one typed modifier to a term's fields, refusing what can't be meant."""
+    spelling = typed.lower()
+    shown = f"`{typed}{compare or ''}{'' if number is None else number}`"
+    if spelling in _KEEPS:
+        family = _Family.KEEP
+        if compare is not None or number is None:
+            raise RulesError(
+                f"{shown}: keep and drop take a count, like `4d6k3` (keep the highest 3) or "
+                "`4d6d1` (drop the lowest 1)."
+            )
+        rule = _KEEPS[spelling]
+        value: object = Keep(number, rule.highest, rule.drop)
+        name = "keep"
+    elif spelling in ("mi", "ma"):
+        family = _Family.MINIMUM if spelling == "mi" else _Family.MAXIMUM
+        if compare is not None or number is None:
+            raise RulesError(f"{shown}: `{spelling}` takes a number, like `4d6mi2`.")
+        value, name = number, "minimum" if spelling == "mi" else "maximum"
+    elif spelling in _REPEATS:
+        family, again = _REPEATS[spelling]
+        upward = family is _Family.EXPLODE
+        default = die.high if upward else die.low
+        faces = _faces(compare, default if number is None else number, upward=upward)
+        value, name = Repeat(faces, again), "explode" if upward else "reroll"
+    else:
+        family = _COUNTS[spelling]
+        if number is None and family is not _Family.BOTCH:
+            example = (
+                "`6d10t7` counts each 7 or more"
+                if spelling == "t"
+                else "`6d10t7f1` takes one away for each 1"
+            )
+            raise RulesError(f"{shown} needs a number: {example}.")
+        upward = family is _Family.SUCCESS
+        value = _faces(compare, die.low if number is None else number, upward=upward)
+        name = family.name.lower()
+    if family in seen:
+        raise RulesError(
+            f"A dice term takes one {family.value} modifier (got `{seen[family]}` and {shown}). "
+            "Use one, like `4d6kh3`."
+        )
+    seen[family] = shown.strip("`")
+    fields[name] = value
+
+
+def _dice_term(
+    count: int | None, sides: str, modifiers: list[tuple[str, str | None, int | None]]
+) -> DiceTerm:
+    count = 1 if count is None else count
+    if count > MAX_DICE:
+        raise RulesError(f"At most {MAX_DICE} dice per roll (asked for {count}).")
+    if sides == "%":
+        die = Die(1, 100, "%")
+    elif sides.lower() == "f":
+        die = Die(-1, 1, "F")
+    else:
+        size = int(sides)
+        if size < 1:
+            raise RulesError(f"A die needs at least 1 side (got d{size}).")
+        if size > MAX_SIDES:
+            raise RulesError(f"Dice can have at most {MAX_SIDES} sides (got d{size}).")
+        die = Die(1, size, str(size))
+    fields: dict[str, object] = {}
+    seen: dict[_Family, str] = {}
+    for typed, compare, number in modifiers:
+        _modify(fields, typed, compare, number, die, seen)
+    term = DiceTerm(count, die, **fields)  # type: ignore[arg-type]
+    for repeat, verb, example in (
+        (term.reroll, "reroll", "10d10ir1"),
+        (term.explode, "explode", "1d6ie6"),
+    ):
+        if repeat is not None and repeat.again and repeat.faces.cover(die):
+            raise RulesError(
+                f"`{term.spelled()}` would {verb} forever: it {verb}s every face of a "
+                f"d{die.name}. {verb.capitalize()} on fewer faces, e.g. `{example}`."
+            )
+    return term
+
+
+def _holds_dice(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        match node:
+            case DiceTerm():
+                return True
+            case Group(inner=inner) | Signed(operand=inner):
+                stack.append(inner)
+            case Binary(left=left, right=right):
+                stack += (left, right)
+    return False
+
+
+class _Build(lark.Transformer):  # type: ignore[type-arg]
+    """The grammar's rules to nodes, checked as they are built.
+
+    The LALR parser calls these as it reduces, so a RulesError raised here reaches the caller as
+    it is, and no tree is built only to be walked again.
+    """
+
+    def number(self, children: list[lark.Token]) -> Number:
+        return Number(int(children[0]))
+
+    def group(self, children: list[Node]) -> Group:
+        return Group(children[0])
+
+    def signed(self, children: list[lark.Token | Node]) -> Signed:
+        sign, operand = children
+        assert isinstance(operand, Number | Group | Signed | Binary | DiceTerm)
+        if sign == "-" and _holds_dice(operand):
+            raise RulesError(
+                f"A minus in front of dice makes the total negative (`-{_spell(operand)}`). "
+                "Roll the dice without it (`1d20`), or subtract them from something (`10-1d4`)."
+            )
+        return Signed(sign == "-", operand)
+
+    def binary(self, children: list[lark.Token | Node]) -> Binary:
+        left, operator, right = children
+        return Binary(left, str(operator), right)  # type: ignore[arg-type]
+
+    def sides(self, children: list[lark.Token]) -> str:
+        return str(children[0])
+
+    def modifier(self, children: list[lark.Token | None]) -> tuple[str, str | None, int | None]:
+        typed, compare, number = children
+        return (
+            str(typed),
+            None if compare is None else str(compare),
+            None if number is None else int(number),
+        )
+
+    def dice(self, children: list[object]) -> DiceTerm:
+        count, _die, sides, *modifiers = children
+        return _dice_term(
+            None if count is None else int(str(count)),
+            str(sides),
+            modifiers,  # type: ignore[arg-type]
+        )
+
+
+_PARSER = lark.Lark(
+    Path(__file__).with_name("notation.lark").read_text(encoding="utf-8"),
+    parser="lalr",
+    lexer="contextual",
+    maybe_placeholders=True,
+    transformer=_Build(),
+)
+
+
+def _terms(node: Node) -> Iterator[DiceTerm]:
+    """Every dice term, left to right."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        match node:
+            case DiceTerm():
+                yield node
+            case Group(inner=inner) | Signed(operand=inner):
+                stack.append(inner)
+            case Binary(left=left, right=right):
+                stack += (right, left)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse(text: str) -> Expression:
+    """Parse ``text`` (cached: a table rolls the same few expressions all evening)."""
+    try:
+        root = _PARSER.parse(text)
+    except lark.exceptions.UnexpectedInput as error:
+        raise RulesError(
+            f"Couldn't read `{text}` as dice: {_problem(error)}. Examples: {EXAMPLES}."
+        ) from None
+    assert isinstance(root, Number | Group | Signed | Binary | DiceTerm)
+    return Expression(root, sum(term.count for term in _terms(root)))
+
+
+def _problem(error: lark.exceptions.UnexpectedInput) -> str:
+    token = getattr(error, "token", None)
+    if isinstance(error, lark.exceptions.UnexpectedEOF) or (
+        token is not None and token.type == "$END"
+    ):
+        return "the expression ends too soon (something must follow the last operator)"
+    got = str(token) if token is not None else str(getattr(error, "char", ""))
+    shown = got if len(got) <= SHOWN_TOKEN_MAX else got[:SHOWN_TOKEN_MAX] + "…"
+    return f"unexpected `{shown}` at character {error.column}"
+
+
+def parse_expression(expression: str) -> Expression:
+    """Parse and check an expression; raise RulesError saying what is wrong and what is allowed."""
+    text = expression.strip()
+    if not text:
+        raise RulesError(f"Give a dice expression, for example {EXAMPLES}.")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise RulesError(
+            f"Dice expressions can be at most {MAX_EXPRESSION_LENGTH} characters (got {len(text)})."
+        )
+    parsed = _parse(text)
+    _check_dice_asked(parsed.dice)
+    return parsed
+
+
+def _check_dice_asked(asked: int) -> None:
+    if asked > MAX_DICE:
+        raise RulesError(
+            f"That roll needs more than {MAX_DICE} dice (it asks for {asked} before any rerolls "
+            "or explosions)."
+        )
+
+
+# ===== Rolling =====
+
+
+class _Dice:
+    """The dice of one request: drawn from ``rng`` in batches, at most MAX_DICE in all."""
+
+    __slots__ = ("_left", "_rng")
+
+    def __init__(self, rng: Rng) -> None:
+        self._rng = rng
+        self._left = MAX_DICE
+
+    def draw(self, die: Die, count: int) -> list[int]:
+        if count == 0:
+            return []
+        self._left -= count
+        if self._left < 0:
+            raise RulesError(
+                f"That roll needs more than {MAX_DICE} dice (rerolls and explosions count)."
+            )
+        # numpy draws an array from the same stream as one number at a time, so a seed gives the
+        # same faces either way; one call saves ~2 µs a die.
+        return (die.low + self._rng.integers(0, die.size, size=count)).tolist()
+
+
+@dataclass(slots=True)
+class _Rolled:
+    """One die as it was rolled: every face it showed (rerolls first), and what became of it."""
+
+    faces: list[int]
+    value: int = 0  # what it counts for, after `mi` / `ma`
+    exploded: bool = False
+    kept: bool = True
+
+    @property
+    def face(self) -> int:
+        return self.faces[-1]
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """An evaluated node: its value, its breakdown, and the first d20 kept alone (naturals)."""
+
+    value: int
+    text: str
+    natural: Natural | None = field(default=None)
+
+
+def _reroll(dice: list[_Rolled], reroll: Repeat, die: Die, source: _Dice) -> None:
+    picked = [rolled for rolled in dice if rolled.face in reroll.faces]
+    rounds = MAX_REPEATS if reroll.again else 1
+    while picked and rounds:
+        for rolled, face in zip(picked, source.draw(die, len(picked)), strict=True):
+            rolled.faces.append(face)
+        picked = (
+            [rolled for rolled in picked if rolled.face in reroll.faces] if reroll.again else []
+        )
+        rounds -= 1
+
+
+def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: _Dice) -> None:
+    picked = [rolled for rolled in dice if rolled.face in explode.faces]
+    rounds = MAX_REPEATS if explode.again else 1
+    while picked and rounds:
+        new = [_Rolled([face]) for face in source.draw(die, len(picked))]
+        for rolled in picked:
+            rolled.exploded = True
+        dice.extend(new)
+        picked = [rolled for rolled in new if rolled.face in explode.faces] if explode.again else []
+        rounds -= 1
+
+
+def _roll_term(term: DiceTerm, source: _Dice) -> _Outcome:
+    die = term.die
+    dice = [_Rolled([face]) for face in source.draw(die, term.count)]
+    if term.reroll is not None:
+        _reroll(dice, term.reroll, die, source)
+    if term.explode is not None:
+        _explode(dice, term.explode, die, source)
+    for rolled in dice:
+        value = rolled.face
+        if term.minimum is not None:
+            value = max(value, term.minimum)
+        if term.maximum is not None:
+            value = min(value, term.maximum)
+        rolled.value = value
+    if term.keep is not None:
+        keep = term.keep
+        # Sorting is stable, so among equal dice the earlier one is picked first.
+        ranked = sorted(dice, key=lambda rolled: rolled.value, reverse=keep.highest)
+        picked = ranked[: keep.count]
+        dropped = picked if keep.drop else ranked[keep.count :]
+        for rolled in dropped:
+            rolled.kept = False
+    kept = [rolled for rolled in dice if rolled.kept]
+    summary = ""
+    if term.counts or term.botch is not None:
+        successes = sum(rolled.value in term.success for rolled in kept) if term.success else 0
+        failures = sum(rolled.value in term.failure for rolled in kept) if term.failure else 0
+        value = successes - failures if term.counts else sum(rolled.value for rolled in kept)
+        notes = []
+        if term.counts:
+            notes.append(f"{value} success{'' if value == 1 else 'es'}")
+        if term.botch is not None:
+            botches = sum(rolled.value in term.botch for rolled in kept)
+            notes.append(f"{botches} botch{'' if botches == 1 else 'es'}")
+        summary = ": " + ", ".join(notes)
+    else:
+        value = sum(rolled.value for rolled in kept)
+    natural = None
+    if die.name == "20" and not term.counts:
+        natural = Natural.NONE
+        if len(kept) == 1:
+            natural = {20: Natural.TWENTY, 1: Natural.ONE}.get(kept[0].value, Natural.NONE)
+    dropped_any = len(kept) < len(dice)
+    faces = ", ".join(_show(rolled, term, dropped_any) for rolled in dice)
+    return _Outcome(value, f"{term.spelled()} ({faces}{summary})", natural)
+
+
+def _show(rolled: _Rolled, term: DiceTerm, dropped_any: bool) -> str:
+    """One die: ~~rerolled~~ faces first, `!` when it exploded; **bold** kept (where some were
+    dropped) or a success, __underlined__ a failure, ~~struck~~ dropped."""
+    die = term.die
+    shown = [f"~~{die.show(face)}~~" for face in rolled.faces[:-1]]
+    current = die.show(rolled.face)
+    if rolled.value != rolled.face:  # forced by mi / ma
+        shown.append(f"~~{current}~~")
+        current = die.show(rolled.value)
+    if rolled.exploded:
+        current += "!"
+    if not rolled.kept:
+        current = f"~~{current}~~"
+    elif term.counts:
+        if term.success is not None and rolled.value in term.success:
+            current = f"**{current}**"
+        elif term.failure is not None and rolled.value in term.failure:
+            current = f"__{current}__"
+    elif dropped_any:
+        current = f"**{current}**"
+    return " ".join([*shown, current])
+
+
+def _evaluate(node: Node, source: _Dice) -> _Outcome:
+    match node:
+        case Number(value=value):
+            return _Outcome(value, str(value))
+        case DiceTerm():
+            return _roll_term(node, source)
+        case Group(inner=inner):
+            inside = _evaluate(inner, source)
+            return _Outcome(inside.value, f"({inside.text})", inside.natural)
+        case Signed(minus=minus, operand=operand):
+            inside = _evaluate(operand, source)
+            return _Outcome(
+                -inside.value if minus else inside.value,
+                f"{'-' if minus else '+'}{inside.text}",
+                inside.natural,
+            )
+        case Binary(left=left, operator=operator, right=right):
+            a, b = _evaluate(left, source), _evaluate(right, source)
+            if operator == "+":
+                value = a.value + b.value
+            elif operator == "-":
+                value = a.value - b.value
+            elif operator == "*":
+                value = a.value * b.value
+            elif b.value == 0:
+                raise RulesError(f"Can't divide by zero (`{a.text} {operator} {b.text}`).")
+            else:  # `/` and `//` both round down, as halving damage does
+                value = a.value // b.value
+            natural = a.natural if a.natural is not None else b.natural
+            return _Outcome(value, f"{a.text} {operator} {b.text}", natural)
+    raise AssertionError(node)
+
+
+def _spell(node: Node) -> str:
+    match node:
+        case Number(value=value):
+            return str(value)
+        case DiceTerm():
+            return node.spelled()
+        case Group(inner=inner):
+            return f"({_spell(inner)})"
+        case Signed(minus=minus, operand=operand):
+            return f"{'-' if minus else '+'}{_spell(operand)}"
+        case Binary(left=left, operator=operator, right=right):
+            return f"{_spell(left)}{operator}{_spell(right)}"
+    raise AssertionError(node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,525 +685,30 @@ class ExpressionRoll:
 
     expression: str
     total: int
-    breakdown: (
-        str  # Markdown, e.g. "4d6kh3 (**6**, ~~1~~, **4**, **5**) + 2": bold kept, struck dropped
-    )
+    # Markdown, e.g. "4d6kh3 (**6**, ~~1~~, **4**, **5**) + 2": bold kept, struck dropped
+    breakdown: str
     natural: Natural
 
 
-class _RandrangeFromGenerator:
-    """Expose ``randrange`` over a numpy Generator, the only call d20 makes for a die."""
-
-    __slots__ = ("_rng",)
-
-    def __init__(self, rng: Rng) -> None:
-        self._rng = rng
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        if stop is None:
-            start, stop = 0, start
-        return start + step * int(self._rng.integers(0, (stop - start + step - 1) // step))
-
-    def faces(self, count: int, size: int | str) -> list[int]:
-        """``count`` dice in one call: the faces ``count`` calls of randrange would give, in order.
-
-        numpy draws a bounded array from the same stream as one bounded number at a time, so the
-        seeded results do not change; one call instead of ``count`` saves ~2 µs a die.
-        """
-        if size == "%":  # d20 rolls `d%` as randrange(0, 100, 10)
-            return (10 * self._rng.integers(0, 10, size=count)).tolist()
-        return (1 + self._rng.integers(0, size, size=count)).tolist()
-
-
-@contextlib.contextmanager
-def _dice_from(rng: Rng) -> Iterator[None]:
-    # d20 draws every die from its module-level ``random``. Evaluation is synchronous, so swapping
-    # that name for the duration of one roll is safe under asyncio and keeps the source injectable.
-    original = d20.expression.random
-    d20.expression.random = _RandrangeFromGenerator(rng)  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        d20.expression.random = original
-
-
-# ===== Selectors, and the values a die can show =====
-
-_Span = tuple[int, int]  # the die values lo..hi, both included
-
-
-def _normalise(spans: Iterable[_Span]) -> list[_Span]:
-    """Sorted, merged, non-empty spans."""
-    merged: list[_Span] = []
-    for lo, hi in sorted(span for span in spans if span[0] <= span[1]):
-        if merged and lo <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
-        else:
-            merged.append((lo, hi))
-    return merged
-
-
-def _faces(size: int | str) -> list[_Span]:
-    # d20 rolls `d%` as a tens die: randrange(0, 100, 10), so 0, 10, ..., 90.
-    if size == "%":
-        return [(face, face) for face in range(0, 100, 10)]
-    assert isinstance(size, int)
-    return [(1, size)]
-
-
-def _die_name(size: int | str) -> str:
-    return "d% (0, 10, …, 90)" if size == "%" else f"d{size}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Selection:
-    """The selectors of one operation merged: d20 picks the union of what each selector picks."""
-
-    faces: frozenset[int]  # `6`: values equal to one of these
-    below: int | None  # `<3`: values under the largest such number
-    above: int | None  # `>4`: values over the smallest such number
-    highest: int  # `h2`: the largest `h` count, since the top 3 include the top 2
-    lowest: int  # `l2`: likewise
-
-    @classmethod
-    def of(cls, sels: Iterable[d20.diceast.SetSelector | d20.expression.SetSelector]) -> _Selection:
-        sels = list(sels)
-
-        def nums(cat: str | None) -> list[int]:
-            return [sel.num for sel in sels if sel.cat == cat]
-
-        return cls(
-            faces=frozenset(nums(None)),
-            below=max(nums("<"), default=None),
-            above=min(nums(">"), default=None),
-            highest=max(nums("h"), default=0),
-            lowest=max(nums("l"), default=0),
-        )
-
-    @property
-    def by_value(self) -> bool:
-        """Whether there is a value selector (`6`, `<3`, `>4`)."""
-        return bool(self.faces) or self.below is not None or self.above is not None
-
-    @property
-    def by_rank(self) -> bool:
-        """Whether a highest/lowest selector picks something from any non-empty set."""
-        return self.highest > 0 or self.lowest > 0
-
-    def matches(self, value: float) -> bool:
-        """Whether a value selector (`6`, `<3`, `>4`) picks this value."""
-        return (
-            value in self.faces
-            or (self.below is not None and value < self.below)
-            or (self.above is not None and value > self.above)
-        )
-
-    def matched(self, spans: list[_Span]) -> list[_Span]:
-        """The values in ``spans`` a value selector picks."""
-        picked = [(face, face) for face in self.faces if any(lo <= face <= hi for lo, hi in spans)]
-        if self.below is not None:
-            picked += [(lo, min(hi, self.below - 1)) for lo, hi in spans]
-        if self.above is not None:
-            picked += [(max(lo, self.above + 1), hi) for lo, hi in spans]
-        return _normalise(picked)
-
-    def missed(self, spans: list[_Span]) -> list[_Span]:
-        """The values in ``spans`` no value selector picks."""
-        left: list[_Span] = []
-        for lo, hi in spans:
-            if self.below is not None:
-                lo = max(lo, self.below)
-            if self.above is not None:
-                hi = min(hi, self.above)
-            for face in sorted(face for face in self.faces if lo <= face <= hi):
-                left.append((lo, face - 1))
-                lo = face + 1
-            left.append((lo, hi))
-        return _normalise(left)
-
-
-# ===== Checks before rolling =====
-
-
-def _refuse_endless_loops(node: d20.diceast.OperatedDice) -> None:
-    """Refuse an `e` or `rr` that, once it starts, never stops.
-
-    d20 explodes the new dice for as long as they match the selectors, and rerolls a die for as
-    long as its new face matches. When the selectors match every face the loop can only end at the
-    dice cap. `h`/`l` on `rr` pick a die again after every reroll; on `e` they only pick new dice
-    that rank among the highest/lowest, which ends. Earlier operations can drop dice or force their
-    values (`mi`, `ma`), so this follows the values the kept dice may show, operation by operation,
-    and refuses only when the loop can start.
-    """
-    dice = node.value
-    assert isinstance(dice, d20.diceast.Dice)
-    faces = _faces(dice.size)
-    values = faces if dice.num > 0 else []  # what a kept die may show now
-    most: int | None = dice.num  # at most this many dice are kept; None: no bound
-    for op in node.operations:
-        selection = _Selection.of(op.sels)
-        if op.op in ("mi", "ma"):
-            if op.sels[-1].cat is not None:
-                return  # d20 refuses the selector when it gets here
-            limit = op.sels[-1].num
-            force = max if op.op == "mi" else min
-            values = _normalise((force(lo, limit), force(hi, limit)) for lo, hi in values)
-            continue
-        if not values or most == 0:
-            return  # no die left: nothing below can pick or add one
-        hit = selection.matched(values)
-        picks = bool(hit) or selection.by_rank
-        if op.op == "rr" and selection.by_rank:
-            raise RulesError(
-                f"`{node}` would reroll forever: `{op}` picks the "
-                f"{'highest' if selection.highest else 'lowest'} dice again after every reroll. "
-                "Reroll by face instead, e.g. `10d10rr1`."
-            )
-        if op.op in ("e", "rr") and picks and not selection.missed(faces):
-            verb, example = ("explode", "1d6e6") if op.op == "e" else ("reroll", "10d10rr1")
-            raise RulesError(
-                f"`{node}` would {verb} forever: `{op}` {verb}s every face of a "
-                f"{_die_name(dice.size)}. {verb.capitalize()} on fewer faces, e.g. `{example}`."
-            )
-        if op.op == "k":
-            if not selection.by_rank:
-                values = hit
-            elif not hit and most is not None:
-                most = min(most, selection.highest + selection.lowest)
-        elif op.op == "p":
-            values = selection.missed(values)
-            if most is not None and selection.by_rank:
-                most = max(0, most - max(selection.highest, selection.lowest))
-        elif picks:  # rr, ro, ra, e
-            if op.op == "rr":
-                values = _normalise(selection.missed(values) + selection.missed(faces))
-            else:
-                values = _normalise(values + faces)
-            if op.op == "ra" and most is not None:
-                most += 1
-            elif op.op == "e":
-                most = None
-
-
-def _check_limits(tree: d20.diceast.Node) -> None:
-    nodes: list[d20.diceast.Node] = []
-    stack = [tree]
-    while stack:  # left to right, without recursion: 200 characters can nest 199 levels deep
-        node = stack.pop()
-        nodes.append(node)
-        stack.extend(reversed(node.children))
-    dice = [node for node in nodes if isinstance(node, d20.diceast.Dice)]
-    for die in dice:
-        if die.num > MAX_DICE:
-            raise RulesError(f"At most {MAX_DICE} dice per roll (asked for {die.num}).")
-        if die.size != "%" and die.size < 1:
-            raise RulesError(f"A die needs at least 1 side (got d{die.size}).")
-        if die.size != "%" and die.size > MAX_SIDES:
-            raise RulesError(f"Dice can have at most {MAX_SIDES} sides (got d{die.size}).")
-    for node in nodes:
-        if isinstance(node, d20.diceast.OperatedDice):
-            _refuse_endless_loops(node)
-    asked = sum(die.num for die in dice)
-    if asked > MAX_DICE:
-        raise RulesError(
-            f"That roll needs more than {MAX_DICE} dice (it asks for {asked} before any rerolls "
-            "or explosions)."
-        )
-
-
-# ===== Rolling with bounded work =====
-
-
-class _TooMuchWork(Exception):
-    """The set operations of one roll checked more than MAX_DIE_CHECKS dice."""
-
-
-class _Budget(d20.RollContext):
-    """d20's count of dice rolled, plus a count of the dice that set operations check."""
-
-    def __init__(self) -> None:
-        self.checks = 0
-        super().__init__(max_rolls=MAX_DICE)
-
-    def reset(self) -> None:
-        super().reset()
-        self.checks = 0
-
-    def count_checks(self, n: int) -> None:
-        self.checks += n
-        if self.checks > MAX_DIE_CHECKS:
-            raise _TooMuchWork
-
-
-def _weight(value: d20.expression.Number) -> int:
-    """How many nodes computing ``value.total`` visits."""
-    kind = type(value)  # not isinstance: d20's numbers are ABCs, and that check is slow
-    if kind is d20.expression.Die or kind is d20.expression.Literal:
-        return 1
-    if kind is d20.expression.Dice:
-        return 1 + len(value.values)
-    return 1 + sum(_weight(child) for child in value.children)
-
-
-class _Operator(d20.expression.SetOperator):
-    """A d20 set operation with d20's results, in one pass over the dice it touches.
-
-    d20 reselects over the whole set after every explosion or reroll round, and before every
-    value `k` might drop. During one operation a value only changes by being rerolled, so after
-    the first pick only the dice just rolled can newly match a `6`, `<3` or `>4`, and dropping the
-    values `k` did not pick never changes what it picks: the same dice and the same draws, in
-    linear time. (`h`/`l` on `e` still rank every die each round, counted as such.) One difference:
-    d20 rerolls the picked dice in the order of a Python set, which follows memory addresses; this
-    rerolls them in roll order, so a seed always gives the same result.
-    """
-
-    __slots__ = ("_budget", "_selection")
-
-    def __init__(self, op: str, sels: list[d20.expression.SetSelector], budget: _Budget) -> None:
-        super().__init__(op, sels)
-        self._budget = budget
-        self._selection = _Selection.of(sels)
-
-    def operate(self, target: d20.expression.Number) -> None:
-        kept = target.keptset
-        if isinstance(target, d20.expression.Dice):
-            weight = len(kept)
-        else:
-            weight = sum(_weight(value) for value in kept)
-        if self.op == "ra":  # d20's own select, once per selector
-            weight *= len(self.sels)
-        self._budget.count_checks(max(weight, 1))
-        super().operate(target)
-
-    def _picked(self, kept: list[d20.expression.Number]) -> list[int]:
-        """Positions in ``kept`` of the values d20's select picks, in order."""
-        totals = [value.total for value in kept]
-        selection = self._selection
-        picked: set[int] = set()
-        if selection.by_value:
-            picked.update(i for i, total in enumerate(totals) if selection.matches(total))
-        # d20 sorts stably by total, reversed for `h`: ties keep the earlier value.
-        if selection.highest:
-            ranked = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
-            picked.update(ranked[: selection.highest])
-        if selection.lowest:
-            ranked = sorted(range(len(totals)), key=totals.__getitem__)
-            picked.update(ranked[: selection.lowest])
-        return sorted(picked)
-
-    def select(
-        self, target: d20.expression.Number, max_targets: int | None = None
-    ) -> set[d20.expression.Number]:
-        if max_targets is not None:
-            return super().select(target, max_targets)
-        kept = target.keptset
-        return {kept[i] for i in self._picked(kept)}
-
-    def keep(self, target: d20.expression.Number) -> None:
-        # d20 picks again before each value it might drop; the answer never changes, so pick once.
-        kept = target.keptset
-        picked = set(self._picked(kept))
-        for i, value in enumerate(kept):
-            if i not in picked:
-                value.drop()
-
-    def reroll_once(self, target: d20.expression.Dice) -> None:
-        kept = target.keptset
-        for i in self._picked(kept):
-            kept[i].reroll()
-
-    def reroll(self, target: d20.expression.Dice) -> None:
-        kept = target.keptset
-        dice = [kept[i] for i in self._picked(kept)]
-        while dice:
-            for die in dice:
-                die.reroll()
-            if self._selection.by_rank:
-                # Picks a die every round: refused before rolling unless no die is kept.
-                self._budget.count_checks(len(kept))
-                dice = [kept[i] for i in self._picked(kept)]
-            else:
-                self._budget.count_checks(len(dice))
-                dice = [die for die in dice if self._selection.matches(die.total)]
-
-    def explode(self, target: d20.expression.Dice) -> None:
-        kept = target.keptset
-        dice = [kept[i] for i in self._picked(kept)]
-        exploded: set[d20.expression.Number] = set()
-        while dice:
-            first_new = len(target.values)
-            for die in dice:
-                die.explode()
-                target.roll_another()
-            if self._selection.by_rank:
-                # A new die can push an older one out of the highest/lowest: rank them all.
-                exploded.update(dice)
-                kept = target.keptset
-                self._budget.count_checks(len(kept))
-                dice = [kept[i] for i in self._picked(kept) if kept[i] not in exploded]
-            else:
-                new = target.values[first_new:]
-                self._budget.count_checks(len(new))
-                dice = [die for die in new if self._selection.matches(die.total)]
-
-
-class _Roller(d20.Roller):
-    """d20's roller with ``_Operator`` for the set operations."""
-
-    context: _Budget
-
-    def _eval_dice(self, node: d20.diceast.Dice) -> d20.expression.Dice:
-        source = d20.expression.random
-        if not isinstance(source, _RandrangeFromGenerator):
-            return super()._eval_dice(node)
-        # d20's Dice.new, with the faces drawn at once; the sides were checked before rolling.
-        self.context.count_roll(node.num)
-        dice = [
-            d20.expression.Die(node.size, [d20.expression.Literal(face)], context=self.context)
-            for face in source.faces(node.num, node.size)
-        ]
-        return d20.expression.Dice(node.num, node.size, dice, context=self.context)
-
-    def _eval_operatedset(self, node: d20.diceast.OperatedSet) -> d20.expression.Number:
-        target = self._eval(node.value)
-        for op in node.operations:
-            sels = [d20.expression.SetSelector.from_ast(sel) for sel in op.sels]
-            the_op = _Operator(op.op, sels, self.context)
-            the_op.operate(target)
-            target.operations.append(the_op)
-        return target
-
-
-_roller = _Roller(_Budget())
-
-
-class _Breakdown(d20.MarkdownStringifier):
-    """d20's Markdown without its total, where bold means what it means across the bot: kept.
-
-    In a term that dropped dice (`4d6kh3`) the kept dice are bold and the dropped struck
-    through; a term that keeps everything shows plain faces. d20's own bolding of each die's
-    highest and lowest face is left out, so no die is ever bold and struck through at once.
-    """
-
-    def _str_expression(self, node: d20.expression.Expression) -> str:
-        return self._stringify(node.roll)
-
-    def _str_dice(self, node: d20.expression.Dice) -> str:
-        dropped_any = any(not die.kept for die in node.values)
-        faces = []
-        for die in node.values:
-            face = self._stringify(die)
-            faces.append(f"**{face}**" if dropped_any and die.kept else face)
-        return f"{node.num}d{node.size}{self._str_ops(node.operations)} ({', '.join(faces)})"
-
-    def _str_die(self, node: d20.expression.Die) -> str:
-        return ", ".join(self._stringify(value) for value in node.values)
-
-
-_BREAKDOWN = _Breakdown()
-
-
-# What players type (Dice Maiden's spelling) that d20 would read otherwise: keep or drop without
-# a direction means the highest kept, the lowest dropped; `d` after a die drops.
-_KEEP_COUNT = re.compile(r"k(\d)", re.IGNORECASE)  # k3 → kh3 (d20: "keep the 3s")
-_DROP_COUNT = re.compile(r"p(\d)", re.IGNORECASE)  # p1 → pl1 (d20: "drop the 1s")
-_DROP_AFTER_DIE = re.compile(r"(\d*d(?:\d+|%))d([hl]?)(\d+)", re.IGNORECASE)  # 4d6d1 → 4d6pl1
-
-
-def players_spelling(text: str) -> str:
-    """Return ``text`` with the keep/drop spellings players use turned into d20's.
-
-    Nothing is silently misread: `4d6k3` keeps the highest 3 (d20 alone would keep the 3s),
-    `4d6p1` and `4d6d1` drop the lowest 1, `4d6dh1` the highest 1.
-    """
-    text = _DROP_AFTER_DIE.sub(lambda m: f"{m[1]}p{(m[2] or 'l').lower()}{m[3]}", text)
-    text = _KEEP_COUNT.sub(r"kh\1", text)
-    return _DROP_COUNT.sub(r"pl\1", text)
-
-
-def _refuse_negative_dice(node: d20.diceast.Node) -> None:
-    """Refuse a minus in front of dice (`-d20`): the total would be negative, never what a
-    player means; naming the spelling that works."""
-    if isinstance(node, d20.diceast.UnOp) and node.op == "-" and _holds_dice(node.value):
-        raise RulesError(
-            f"A minus in front of dice makes the total negative (`{node}`). Roll the dice "
-            "without it (`1d20`), or subtract them from something (`10-1d4`)."
-        )
-    for child in node.children:
-        _refuse_negative_dice(child)
-
-
-def _holds_dice(node: d20.diceast.Node) -> bool:
-    if isinstance(node, d20.diceast.Dice | d20.diceast.OperatedDice):
-        return True
-    return any(_holds_dice(child) for child in node.children)
-
-
-def parse_expression(expression: str) -> d20.diceast.Expression:
-    """Parse and check an expression; raise RulesError saying what is wrong and what is allowed."""
-    text = players_spelling(expression.strip())
-    if not text:
-        raise RulesError(f"Give a dice expression, for example {EXAMPLES}.")
-    if len(text) > MAX_EXPRESSION_LENGTH:
-        raise RulesError(
-            f"Dice expressions can be at most {MAX_EXPRESSION_LENGTH} characters (got {len(text)})."
-        )
-    try:
-        tree = _roller.parse(text)
-    except d20.RollSyntaxError as error:
-        got = str(getattr(error.got, "value", error.got))
-        if not got:  # the parser reached the end still wanting a number or a die
-            problem = "the expression ends too soon (something must follow the last operator)"
-        else:
-            shown = got if len(got) <= SHOWN_TOKEN_MAX else got[:SHOWN_TOKEN_MAX] + "…"
-            problem = f"unexpected `{shown}` at character {error.col}"
-        raise RulesError(
-            f"Couldn't read `{text}` as dice: {problem}. Examples: {EXAMPLES}."
-        ) from None
-    _check_limits(tree)
-    _refuse_negative_dice(tree)
-    return tree
-
-
 def roll_expression(expression: str, rng: Rng) -> ExpressionRoll:
-    """Roll a standard dice expression with dice from ``rng``."""
-    return _roll_parsed(expression, parse_expression(expression), rng)
+    """Roll a dice expression with dice from ``rng``."""
+    return _roll_parsed(expression, parse_expression(expression), _Dice(rng))
 
 
-def _roll_parsed(expression: str, tree: d20.diceast.Expression, rng: Rng) -> ExpressionRoll:
-    """Roll an expression already parsed and checked by ``parse_expression``."""
-    try:
-        with _dice_from(rng):
-            result = _roller.roll(tree, stringifier=_BREAKDOWN)
-        total, breakdown = result.total, result.result  # d20 evaluates these lazily
-    except d20.TooManyRolls:
-        raise RulesError(
-            f"That roll needs more than {MAX_DICE} dice (rerolls and explosions count)."
-        ) from None
-    except _TooMuchWork:
-        raise RulesError(
-            f"That roll asks too much of its operations (k, p, rr, ro, ra, e, mi, ma): they may "
-            f"check at most {MAX_DIE_CHECKS} dice in all, each operation every die it applies to. "
-            "Use fewer dice or fewer operations."
-        ) from None
-    except d20.RollValueError as error:
-        raise RulesError(f"Can't roll `{expression.strip()}`: {error}") from None
-    natural = {
-        d20.CritType.CRIT: Natural.TWENTY,
-        d20.CritType.FAIL: Natural.ONE,
-    }.get(result.crit, Natural.NONE)
+def _roll_parsed(expression: str, parsed: Expression, source: _Dice) -> ExpressionRoll:
+    outcome = _evaluate(parsed.root, source)
     return ExpressionRoll(
         expression=expression.strip(),
-        total=total,
-        breakdown=breakdown,
-        natural=natural,
+        total=outcome.value,
+        breakdown=outcome.text,
+        natural=outcome.natural or Natural.NONE,
     )
 
 
-# --- Requests: several rolls in one (`;`), roll sets (`6 4d6kh3`), and a comment (`! fireball`)
+# ===== Requests: several rolls in one (`;`), roll sets (`6 4d6kh3`), and a comment (`! fireball`)
 
-MAX_EXPRESSIONS_PER_REQUEST = 6  # every set and `;` part counts: keeps a request quick
 COMMENT_MAX = 100
+# A comment is a `!` with a space before it (`4d6!` explodes); as the first thing, `! text`.
 _COMMENT = re.compile(r"\s+!(?:\s+(?P<comment>.*))?$|^(?P<lead>)!\s+(?P<only>.*)$", re.DOTALL)
 # "6 4d6kh3": a count, a space, then dice (so "2 + 3" stays arithmetic).
 _SETS = re.compile(r"(?P<sets>\d{1,2})\s+(?P<expression>\d*d.*)", re.DOTALL | re.IGNORECASE)
@@ -625,13 +740,13 @@ def parse_request(text: str) -> RollRequest:
     return _parsed_request(text)[0]
 
 
-def _parsed_request(text: str) -> tuple[RollRequest, list[d20.diceast.Expression]]:
+def _parsed_request(text: str) -> tuple[RollRequest, list[Expression]]:
     """``parse_request``, and each part's parsed expression (so nothing is parsed twice)."""
     text = text.strip()
     comment = None
     found = _COMMENT.search(text)
     if found is not None:
-        comment = (found["comment"] or "").strip() or None
+        comment = (found["comment"] or found["only"] or "").strip() or None
         text = text[: found.start()].strip()
         if comment is not None and len(comment) > COMMENT_MAX:
             raise RulesError(f"A comment is at most {COMMENT_MAX} characters.")
@@ -640,8 +755,12 @@ def _parsed_request(text: str) -> tuple[RollRequest, list[d20.diceast.Expression
     pieces = [piece.strip() for piece in text.split(";")]
     if any(not piece for piece in pieces):
         raise RulesError("Each `;` separates two rolls: none of them may be empty.")
+    if len(pieces) > MAX_PARTS:
+        raise RulesError(
+            f"One `/roll` holds at most {MAX_PARTS} rolls separated by `;` (got {len(pieces)})."
+        )
     parts: list[tuple[int, str]] = []
-    trees: list[d20.diceast.Expression] = []
+    parsed: list[Expression] = []
     for piece in pieces:
         sets_match = _SETS.fullmatch(piece)
         sets, expression = (
@@ -649,23 +768,20 @@ def _parsed_request(text: str) -> tuple[RollRequest, list[d20.diceast.Expression
             if sets_match
             else (1, piece)
         )
-        if sets < 1:
-            raise RulesError("A roll set needs at least 1 set, like `6 4d6kh3`.")
-        trees.append(parse_expression(expression))
+        if not 1 <= sets <= MAX_SETS:
+            raise RulesError(f"A roll set has 1 to {MAX_SETS} sets, like `6 4d6kh3` (got {sets}).")
+        parsed.append(parse_expression(expression))
         parts.append((sets, expression))
-    if sum(sets for sets, _ in parts) > MAX_EXPRESSIONS_PER_REQUEST:
-        raise RulesError(
-            f"One `/roll` rolls at most {MAX_EXPRESSIONS_PER_REQUEST} expressions in all "
-            "(sets and `;` parts count), like `6 4d6kh3` or `1d20+5; 2d6+3`."
-        )
-    return RollRequest(tuple(parts), comment), trees
+    _check_dice_asked(sum(sets * each.dice for (sets, _), each in zip(parts, parsed, strict=True)))
+    return RollRequest(tuple(parts), comment), parsed
 
 
 def roll_request(text: str, rng: Rng) -> RequestRoll:
-    """Roll every part and set of a request."""
-    request, trees = _parsed_request(text)
+    """Roll every part and set of a request; all of them together draw at most MAX_DICE dice."""
+    request, parsed = _parsed_request(text)
+    source = _Dice(rng)
     rolls = tuple(
-        tuple(_roll_parsed(expression, tree, rng) for _ in range(sets))
-        for (sets, expression), tree in zip(request.parts, trees, strict=True)
+        tuple(_roll_parsed(expression, each, source) for _ in range(sets))
+        for (sets, expression), each in zip(request.parts, parsed, strict=True)
     )
     return RequestRoll(request, rolls)

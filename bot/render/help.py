@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.render.style import Colour, truncate
-from rules.expressions import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES
+from rules.expressions import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_REPEATS, MAX_SIDES
 
 __all__ = ["NOTATION_EXAMPLES", "command_list", "notation_guide"]
 
@@ -17,16 +17,19 @@ FIELD_LIMIT = 1024
 # Each example is rolled by a test, so the guide never shows notation `/roll` refuses.
 NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
     ("1d20+5", "one twenty-sided die, plus 5"),
-    ("3d6", "three six-sided dice, added up"),
-    ("4d6kh3", "roll four, **k**eep the **h**ighest three (ability scores)"),
-    ("2d20kh1", "advantage: two d20, keep the higher"),
-    ("2d20kl1", "disadvantage: two d20, keep the lower"),
-    ("4d6pl1", "**p**op (drop) the lowest; `ph1` drops the highest"),
-    ("8d6e6", "**e**xplode: every 6 rolls another die (shown with !)"),
-    ("10d10rr1", "**r**e**r**oll 1s until they aren't; `ro1` rerolls once"),
+    ("4d6 k3", "roll four, **k**eep the highest three (`kl1`: the lowest one)"),
+    ("4d6 d1", "**d**rop the lowest one (`dh1`: the highest)"),
+    ("2d20kh1", "advantage: two d20, keep the higher (`2d20kl1`: disadvantage)"),
+    ("8d6 e6", "**e**xplode once: every 6 rolls one more die (shown with !)"),
+    ("3d6 ie", "explode again and again on the highest face; `3d6!` is the same"),
+    ("10d10 r2", "**r**eroll 1s and 2s once; `ir2` until they aren't"),
+    ("6d10 t7 f1 b1", "count successes (7+), take one off per 1, count botches (1s)"),
+    ("4dF", "Fudge dice: −, 0 or +"),
+    ("d%", "a d100"),
     ("4d6mi2", "every die counts at least 2 (`ma5`: at most 5)"),
-    ("(1d8+2)*2", "arithmetic and parentheses: + - * / //"),
-    ("1d20+1d4+2", "several terms in one roll"),
+    ("(1d8+2)*2", "arithmetic and parentheses: + - * / (rounds down)"),
+    ("6 4d6k3", "six sets, a line each (up to 20)"),
+    ("1d20+5; 2d6+3 ! sword", "up to 4 rolls, and a comment after ` ! `"),
 )
 
 
@@ -67,22 +70,24 @@ def notation_guide() -> discord.Embed:
         colour=Colour.ROLL,
     )
     embed.add_field(
-        name="Selectors",
+        name="How modifiers read",
         value=(
-            "After `rr`, `ro`, `e`: a number (`e6`) or `<`/`>` a number (`rr<3`); after `k`, `p`: "
-            "`h`/`l` and a count (`kh3`), or a bare count as players write it: `k3` keeps the "
-            "highest 3, `p1` or `d1` drops the lowest 1, `dh1` the highest. A minus in front of "
-            "dice (`-d20`) is refused. In the result, **bold** dice were kept and ~~struck~~ "
-            "dice dropped or rerolled."
+            "Spaces are optional (`4d6 k3` = `4d6k3`). A number after `r`/`ir` is the highest face "
+            "rerolled, after `e`/`ie`/`t` the lowest face that explodes or succeeds; `<3`, `>=5`, "
+            "`=2` pick others (`e>4`, `t<3`). Whatever the order typed, rerolls come first, then "
+            "explosions, `mi`/`ma`, keep/drop, and counting. A minus in front of dice (`-d20`) is "
+            "refused. In the result, **bold** dice were kept (or succeeded), ~~struck~~ dice "
+            "dropped or rerolled, __underlined__ dice failed."
         ),
         inline=False,
     )
     embed.add_field(
         name="Limits",
         value=(
-            f"{MAX_EXPRESSION_LENGTH} characters, {MAX_DICE:,} dice per roll (rerolls and "
-            f"explosions count), {MAX_SIDES:,} sides per die. An explosion or reroll that "
-            "could never stop (`1d1e1`) is refused."
+            f"{MAX_EXPRESSION_LENGTH} characters, {MAX_DICE:,} dice per `/roll` (rerolls and "
+            f"explosions count), {MAX_SIDES:,} sides per die, {MAX_REPEATS} explosions or "
+            "rerolls of one die. An explosion or reroll that could never stop (`1d1ie1`) is "
+            "refused."
         ),
         inline=False,
     )

@@ -6,7 +6,7 @@ import re
 
 from bot.client import DiceBot
 from bot.render.help import NOTATION_EXAMPLES
-from rules.expressions import roll_expression
+from rules.expressions import roll_request
 from rules.randomness import new_rng
 from tests.fakediscord.server import FakeDiscord
 
@@ -34,6 +34,6 @@ async def test_help_explains_dice_notation_with_examples_that_roll(
     shown = re.findall(r"^`([^`]+)`", embed["description"], flags=re.MULTILINE)
     assert shown == [example for example, _ in NOTATION_EXAMPLES]
     for example in shown:
-        roll_expression(example, new_rng(0))  # every example is notation /roll accepts
+        roll_request(example, new_rng(0))  # every example is a request /roll accepts
     limits = next(field["value"] for field in embed["fields"] if field["name"] == "Limits")
-    assert "200 characters, 1,000 dice per roll" in limits and "10,000 sides" in limits
+    assert "200 characters, 1,000 dice per `/roll`" in limits and "10,000 sides" in limits
