@@ -43,7 +43,7 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
 
 def _user_message(error: BaseException) -> str | None:
     """Return the message to show for a user mistake, or None for an unexpected error."""
-    if isinstance(error, app_commands.CommandInvokeError):
+    while isinstance(error, app_commands.CommandInvokeError):  # a macro runs a command in it
         error = error.original
     if isinstance(error, RulesError | MalformedOptions | StaleCommand):
         return str(error)
@@ -64,7 +64,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     """Show a user mistake as an ephemeral reply; log anything else with an id the user sees."""
     message = _user_message(error)
     command = _command_name(interaction)
-    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    original = error
+    while isinstance(original, app_commands.CommandInvokeError):
+        original = original.original
     if isinstance(original, discord.NotFound) and original.code in INTERACTION_GONE:
         # Discord no longer takes answers to it (its 3 s deadline passed): nobody to tell.
         log.warning(

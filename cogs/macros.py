@@ -10,6 +10,7 @@ from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
 from bot.render.errors import describe
+from bot.saved_commands import SavedCommand, parse_command_line, run_saved_command
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
 from bot.table import Table, campaign_channel_id
 from rules.expressions import MAX_EXPRESSION_LENGTH, parse_expression
@@ -29,7 +30,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     @app_commands.command(name="save", description="Save a dice expression under a name")
     @app_commands.describe(
         name=f"The macro's name (up to {MACRO_NAME_MAX} characters)",
-        expression="The dice, e.g. 1d20+7 or 8d6",
+        expression="Dice (1d20+7) or a roll command with options (/cosmos roll attribute:3 tn:15)",
         campaign="GMs: save it for everyone in this channel's campaign",
     )
     async def save(
@@ -41,7 +42,13 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     ) -> None:
         table = await Table.of(interaction, self.bot.storage)
         clean = " ".join(given_name(name, "the macro").split())
-        parse_expression(expression)  # a bad expression is refused now, not when rolled
+        # A bad expression or command is refused now, not when rolled.
+        command = None
+        if expression.lstrip().startswith("/"):
+            command = parse_command_line(self.bot.tree, expression)
+            expression = command.text()
+        else:
+            parse_expression(expression)
         campaign_id = None
         if campaign:
             campaign_id = table.require_campaign().id
@@ -51,6 +58,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             expression.strip(),
             user_id=None if campaign else table.user_id,
             campaign_id=campaign_id,
+            command=command.encode() if command else None,
         )
         whose = "the campaign's" if saved.campaign_wide else "your"
         await interaction.response.send_message(
@@ -73,6 +81,10 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         table = await Table.of(interaction, self.bot.storage)
         campaign_id = table.campaign.id if table.campaign else None
         macro = await self.macros.find(name, table.user_id, campaign_id)
+        if macro.command is not None:
+            saved = SavedCommand.decode(macro.command)
+            await run_saved_command(interaction, saved, hidden=hidden, blind=blind)
+            return
         dice = self.bot.get_cog("DiceCog")
         if dice is None:
             raise CommandError("Dice are not loaded; try again in a moment.")

@@ -22,6 +22,7 @@ class Macro:
     expression: str
     user_id: int | None
     campaign_id: int | None
+    command: str | None = None  # a saved roll command (bot.saved_commands), else None: dice
 
     @property
     def campaign_wide(self) -> bool:
@@ -43,7 +44,7 @@ class TooManyMacros(StorageError):
     most: int
 
 
-_COLUMNS = "id, name, expression, user_id, campaign_id"
+_COLUMNS = "id, name, expression, user_id, campaign_id, command"
 
 
 class MacroStore:
@@ -53,7 +54,13 @@ class MacroStore:
         self._database = database
 
     async def save(
-        self, name: str, expression: str, *, user_id: int | None, campaign_id: int | None
+        self,
+        name: str,
+        expression: str,
+        *,
+        user_id: int | None,
+        campaign_id: int | None,
+        command: str | None = None,
     ) -> Macro:
         async with self._database.transaction() as connection:
             row = await fetch_one(
@@ -66,14 +73,14 @@ class MacroStore:
                 raise TooManyMacros(MACROS_PER_OWNER)
             try:
                 cursor = await connection.execute(
-                    "INSERT INTO macros (user_id, campaign_id, name, expression)"
-                    " VALUES (?, ?, ?, ?)",
-                    (user_id, campaign_id, name, expression),
+                    "INSERT INTO macros (user_id, campaign_id, name, expression, command)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (user_id, campaign_id, name, expression, command),
                 )
             except sqlite3.IntegrityError:
                 raise MacroNameTaken(name) from None
             assert cursor.lastrowid is not None
-            return Macro(cursor.lastrowid, name, expression, user_id, campaign_id)
+            return Macro(cursor.lastrowid, name, expression, user_id, campaign_id, command)
 
     async def visible(self, user_id: int, campaign_id: int | None) -> list[Macro]:
         """Return the user's macros and the campaign's, by name (the user's first on a tie)."""
@@ -84,7 +91,8 @@ class MacroStore:
             (user_id, campaign_id if campaign_id is not None else -1),
         )
         return [
-            Macro(r["id"], r["name"], r["expression"], r["user_id"], r["campaign_id"]) for r in rows
+            Macro(r["id"], r["name"], r["expression"], r["user_id"], r["campaign_id"], r["command"])
+            for r in rows
         ]
 
     async def find(self, name: str, user_id: int, campaign_id: int | None) -> Macro:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from bot.client import DiceBot
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
@@ -66,3 +70,114 @@ async def test_campaign_macros_by_the_gm_survive_a_restart_and_roll_blind(
         assert blind.ephemeral and "You rolled in secret" in blind.content
         not_yours = await fake_discord.invoke("macro delete", {"name": "Ambush"}, user="player")
         assert not_yours.ephemeral and "GM" in not_yours.content
+
+
+COSMOS_ROLL = "/cosmos roll attribute:3 skill:2 tn:15"
+
+
+async def test_a_macro_holds_a_system_roll_command_and_rolls_it_as_if_typed(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    saved = await fake_discord.invoke(
+        "macro save",
+        {"name": "Shoot", "expression": "/Cosmos Roll tn:15 attribute:3 skill: 2"},
+        user="player",
+    )
+    # Read against the command: spelled back in the command's own order of typing.
+    assert saved.ephemeral and "`/cosmos roll tn:15 attribute:3 skill:2`" in saved.content
+    dicebot.rng = new_rng(5)
+    by_macro = await fake_discord.invoke("macro roll", {"name": "shoot"}, user="player")
+    dicebot.rng = new_rng(5)
+    typed = await fake_discord.invoke(
+        "cosmos roll", {"attribute": 3, "skill": 2, "tn": 15}, user="player"
+    )
+    assert not by_macro.ephemeral
+    assert by_macro.embeds[0]["title"] == typed.embeds[0]["title"]
+    assert by_macro.embeds[0]["description"] == typed.embeds[0]["description"]
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "cosmos.roll"
+    assert (logged.payload["options"]["attribute"], logged.payload["options"]["tn"]) == (3, 15)
+    listed = await fake_discord.invoke("macro list", {}, user="player")
+    assert "**Shoot**: `/cosmos roll tn:15 attribute:3 skill:2`" in listed.embeds[0]["description"]
+
+
+async def test_a_command_macro_rolls_hidden_for_the_gm_and_blind_for_a_player_after_a_restart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke(
+        "campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm"
+    )
+    await fake_discord.invoke(
+        "macro save", {"name": "Check", "expression": COSMOS_ROLL, "campaign": True}, user="gm"
+    )
+    async with restarted(fake_discord, dicebot, seed=2):
+        secret = await fake_discord.invoke(
+            "macro roll", {"name": "Check", "hidden": True}, user="gm"
+        )
+        assert secret.ephemeral and secret.embeds[0]["footer"]["text"].startswith("Hidden roll #")
+        blind = await fake_discord.invoke(
+            "macro roll", {"name": "Check", "blind": True}, user="player"
+        )
+        assert blind.ephemeral and "You rolled in secret" in blind.content
+        refused = await fake_discord.invoke(
+            "macro roll", {"name": "Check", "hidden": True}, user="player"
+        )
+        assert refused.ephemeral and "GM" in refused.content
+    assert (
+        fake_discord.channel_messages(fake_discord.channel_id) == []
+    )  # nothing public: hidden, blind, refused
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        (
+            "/cosmos roll attribute:9 skill:2 tn:15",
+            "`attribute` of `/cosmos roll`: the value must be",
+        ),
+        ("/cosmos roll skill:2", "`/cosmos roll` needs `attribute`, `tn`"),
+        ("/cosmos roll attribute:x skill:2 tn:15", "`attribute` of `/cosmos roll` is a number"),
+        ("/cosmos roll 3 2 15", "Give `/cosmos roll`'s options as name:value"),
+        ("/cosmos roll attribute:3 skill:2 tn:15 tn:14", "`tn` is given twice"),
+        (
+            "/cosmos roll attribute:3 skill:2 tn:15 scale:galactic",
+            "`scale` of `/cosmos roll` is one of",
+        ),
+        ("/cosmos roll attribute:3 skill:2 tn:15 hidden:maybe", "is true or false"),
+        ("/campaign end", "isn't a roll command"),
+        ("/macro roll name:x", "isn't a roll command"),
+    ],
+)
+async def test_a_command_macro_is_checked_when_saved_and_nothing_is_saved_on_refusal(
+    fake_discord: FakeDiscord, dicebot: DiceBot, expression: str, message: str
+) -> None:
+    refused = await fake_discord.invoke(
+        "macro save", {"name": "Bad", "expression": expression}, user="player"
+    )
+    assert refused.ephemeral and message in refused.content
+    listed = await fake_discord.invoke("macro list", {}, user="player")
+    assert listed.embeds[0]["description"].startswith("None yet")
+
+
+async def test_a_macro_whose_command_changed_fails_clearly_and_rolls_nothing(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("macro save", {"name": "Old", "expression": COSMOS_ROLL})
+    await fake_discord.invoke("macro save", {"name": "Gone", "expression": COSMOS_ROLL})
+    async with dicebot.storage.database.transaction() as connection:
+        # As saved by an older bot: /cosmos roll had other options, and /cosmos shoot existed.
+        rows = await connection.execute_fetchall("SELECT id, name, command FROM macros")
+        for macro_id, name, stored in rows:
+            data = json.loads(stored)
+            if name == "Old":
+                data["shape"] = "0123456789abcdef"
+            else:
+                data["name"] = "cosmos shoot"
+            await connection.execute(
+                "UPDATE macros SET command = ? WHERE id = ?", (json.dumps(data), macro_id)
+            )
+    for name, command in (("Old", "cosmos roll"), ("Gone", "cosmos shoot")):
+        reply = await fake_discord.invoke("macro roll", {"name": name})
+        assert reply.ephemeral
+        assert f"`/{command}` has changed since this macro was saved" in reply.content
+    assert await dicebot.storage.rolls.get(1) is None  # nothing was rolled
