@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 from bot.options import check_payload
 from bot.storage import Storage
+from bot.table import apply_default_visibility
 from rules.randomness import Rng, new_rng
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
@@ -132,6 +133,11 @@ class DiceBot(commands.Bot):
         self.add_dynamic_items(RevealButton, RollAgainButton)
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
             await self.load_extension(module.name)
+        for command in self.tree.walk_commands():
+            if isinstance(command, app_commands.Command) and any(
+                parameter.name == "hidden" for parameter in command.parameters
+            ):
+                command.add_check(apply_default_visibility)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

@@ -11,7 +11,7 @@ from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Storage
 from rules.systems import System
 
-__all__ = ["Table", "campaign_channel_id", "is_gm", "manages_server"]
+__all__ = ["Table", "apply_default_visibility", "campaign_channel_id", "is_gm", "manages_server"]
 
 S = TypeVar("S")
 
@@ -35,6 +35,24 @@ def is_gm(campaign: Campaign | None, interaction: discord.Interaction) -> bool:
     if manages_server(interaction):
         return True
     return campaign is not None and interaction.user.id in campaign.gm_ids
+
+
+async def apply_default_visibility(interaction: discord.Interaction) -> bool:
+    """A check on every roll command: a GM's roll that doesn't say `hidden` is hidden when the
+    campaign says so (`/campaign settings gm_rolls:hidden`). Never refuses.
+
+    discord.py runs a command's checks after reading its options into ``interaction.namespace``
+    and before handing them to the callback, so setting the option here is the GM typing it:
+    everything the command decides later (its reply, its announcements) sees a hidden roll.
+    """
+    namespace = interaction.namespace
+    if "hidden" in namespace.__dict__ or namespace.blind:
+        return True
+    storage: Storage = interaction.client.storage  # type: ignore[attr-defined]
+    campaign = await storage.campaigns.active(campaign_channel_id(interaction))
+    if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):
+        namespace.__dict__["hidden"] = True
+    return True
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from bot.views import TableView
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
     CampaignSettings,
+    GmRolls,
     Skin,
     TableSwitches,
     setting_owners,
@@ -198,8 +199,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         secret_notice='Tell the channel when someone rolls blind ("gwen rolled in secret")',
         announcements="Announce public crits and fumbles in the channel (on by default)",
         skin="Flavour of announcements: fantasy or sci-fi",
+        gm_rolls="A GM's rolls when they don't say hidden: public (default) or hidden",
     )
-    @app_commands.choices(skin=choices_of(Skin))
+    @app_commands.choices(skin=choices_of(Skin), gm_rolls=choices_of(GmRolls))
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -208,21 +210,23 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         secret_notice: bool | None = None,
         announcements: bool | None = None,
         skin: str | None = None,
+        gm_rolls: str | None = None,
     ) -> None:
         table = await Table.of(interaction, self.storage)
         campaign = table.require_campaign()
         table.require_gm("change the campaign's settings")
         if gm_channel is not None and gm_channel_off:
             raise CommandError("Give `gm_channel` or `gm_channel_off`, not both.")
-        asked = (gm_channel, secret_notice, announcements, skin)
+        asked = (gm_channel, secret_notice, announcements, skin, gm_rolls)
         if all(value is None for value in asked) and not gm_channel_off:
             raise CommandError(
                 "Say what to change: `gm_channel`, `gm_channel_off`, `secret_notice`, "
-                "`announcements` or `skin`."
+                "`announcements`, `skin` or `gm_rolls`."
             )
         if gm_channel is not None:
             require_can_post(gm_channel)
         chosen_skin = parse_choice(Skin, skin, "skin") if skin is not None else None
+        gm_hidden = None if gm_rolls is None else parse_choice(GmRolls, gm_rolls, "gm_rolls")
 
         def change(switches: TableSwitches) -> TableSwitches:
             channel_id = switches.gm_channel_id
@@ -232,8 +236,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
                 channel_id = None
             notice = switches.secret_notice if secret_notice is None else secret_notice
             loud = switches.announce_naturals if announcements is None else announcements
+            hide = switches.gm_rolls_hidden if gm_hidden is None else gm_hidden is GmRolls.HIDDEN
             return TableSwitches(
-                gm_channel_id=channel_id, secret_notice=notice, announce_naturals=loud
+                gm_channel_id=channel_id,
+                secret_notice=notice,
+                announce_naturals=loud,
+                gm_rolls_hidden=hide,
             )
 
         updated = await self.storage.campaigns.set_switches(campaign, change, skin=chosen_skin)

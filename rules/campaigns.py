@@ -15,6 +15,7 @@ from rules.systems import System
 __all__ = [
     "MAX_CAMPAIGN_NAME_LENGTH",
     "CampaignSettings",
+    "GmRolls",
     "Skin",
     "TableSwitches",
     "setting_owners",
@@ -30,6 +31,13 @@ class Skin(StrEnum):
 
     FANTASY = "fantasy"
     SCIFI = "scifi"
+
+
+class GmRolls(StrEnum):
+    """How a GM's roll is shown when the GM doesn't say `hidden` (`/campaign settings`)."""
+
+    PUBLIC = "public"
+    HIDDEN = "hidden"
 
 
 def setting_owners() -> dict[str, tuple[System, Setting]]:  # type: ignore[type-arg]
@@ -135,24 +143,26 @@ class TableSwitches:
         secret_notice: Whether the channel hears "gwen rolled in secret" for a blind roll.
         announce_naturals: Whether public crits and fumbles (natural 20s and 1s, Aethelgard
             criticals and fumbles) are also announced in the channel.
+        gm_rolls_hidden: Whether a GM's rolls are hidden unless the GM says `hidden: false`.
     """
 
     gm_channel_id: int | None = None
     secret_notice: bool = False
     announce_naturals: bool = True
+    gm_rolls_hidden: bool = False
 
     def __post_init__(self) -> None:
         if self.gm_channel_id is not None and (
             isinstance(self.gm_channel_id, bool) or not isinstance(self.gm_channel_id, int)
         ):
             raise ValueError(f"gm_channel_id must be a channel id (got {self.gm_channel_id!r})")
-        for name in ("secret_notice", "announce_naturals"):
+        for name in ("secret_notice", "announce_naturals", "gm_rolls_hidden"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false (got {getattr(self, name)!r})")
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> TableSwitches:
-        keys = ("gm_channel_id", "secret_notice", "announce_naturals")
+        keys = ("gm_channel_id", "secret_notice", "announce_naturals", "gm_rolls_hidden")
         known = {key: data[key] for key in keys if key in data}
         return cls(**known)  # type: ignore[arg-type]
 
@@ -161,6 +171,7 @@ class TableSwitches:
             "gm_channel_id": self.gm_channel_id,
             "secret_notice": self.secret_notice,
             "announce_naturals": self.announce_naturals,
+            "gm_rolls_hidden": self.gm_rolls_hidden,
         }
 
     def info_lines(self) -> list[str]:
@@ -171,4 +182,5 @@ class TableSwitches:
             f"GM log channel: {gm_channel}",
             f"Secret-roll notice: {notice}",
             f"Crit and fumble announcements: {naturals}",
+            f"GM rolls: {'hidden' if self.gm_rolls_hidden else 'public'} unless said otherwise",
         ]

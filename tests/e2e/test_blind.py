@@ -10,6 +10,7 @@ import pytest
 from bot.client import DiceBot
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
+from tests.e2e.test_buttons import restarted
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -197,3 +198,34 @@ async def test_crit_announcements_can_be_switched_off_and_the_skin_changed(
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     info = await fake_discord.invoke("campaign info", {}, user="player")
     assert "Skin: scifi" in str(info.embeds[0])
+
+
+async def test_gm_rolls_default_to_hidden_when_the_campaign_says_so_after_a_restart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Shadows"}, user="gm")
+    refused = await fake_discord.invoke("campaign settings", {"gm_rolls": "hidden"}, user="player")
+    assert refused.ephemeral and "GM" in refused.content
+    done = await fake_discord.invoke("campaign settings", {"gm_rolls": "hidden"}, user="gm")
+    assert "GM rolls: hidden unless said otherwise" in done.content
+    async with restarted(fake_discord, dicebot, seed=6) as bot:
+        plain = await fake_discord.invoke("roll", {"expression": "1d20"}, user="gm")
+        assert plain.ephemeral and plain.embeds[0]["footer"]["text"].startswith("Hidden roll #")
+        system = await fake_discord.invoke(
+            "cosmos roll", {"attribute": 3, "skill": 2, "tn": 15}, user="gm"
+        )
+        assert system.ephemeral and system.embeds[0]["footer"]["text"].startswith("Hidden roll #")
+        shown = await fake_discord.invoke(
+            "roll", {"expression": "1d20", "hidden": False}, user="gm"
+        )
+        assert not shown.ephemeral  # the GM said so
+        player = await fake_discord.invoke("roll", {"expression": "1d20"}, user="player")
+        assert not player.ephemeral  # players' rolls are theirs to show
+        blind = await fake_discord.invoke("roll", {"expression": "1d20", "blind": True}, user="gm")
+        assert blind.ephemeral and "rolled in secret" in blind.content  # not "hidden and blind"
+        logged = [await bot.storage.rolls.get(roll_id) for roll_id in (1, 2, 3, 4)]
+        assert [roll.hidden for roll in logged] == [True, True, False, False]
+        back = await fake_discord.invoke("campaign settings", {"gm_rolls": "public"}, user="gm")
+        assert "GM rolls: public unless said otherwise" in back.content
+        again = await fake_discord.invoke("roll", {"expression": "1d20"}, user="gm")
+        assert not again.ephemeral
