@@ -150,14 +150,13 @@ async def publish_roll(
                 hidden=hidden,
                 extra=extra_buttons(roll_id) if extra_buttons else (),
             ),
+            table=table,
         )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
         if announcement is not None:
             await announce(interaction, announcement)
-    if hidden:
-        await post_to_gm_channel(interaction, table, roll_id, roll.embed)
     return Published(roll_id, changed)
 
 
@@ -247,12 +246,16 @@ async def show_roll(
     embed: discord.Embed,
     files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
+    table: Table | None = None,
 ) -> None:
-    """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden."""
+    """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden;
+    a hidden roll at ``table`` is also copied to its campaign's GM log channel, if it has one."""
     set_roll_footer(embed, roll_id, hidden=hidden)
     await interaction.response.send_message(
         embed=embed, ephemeral=hidden, files=files or [], view=view or discord.utils.MISSING
     )
+    if hidden and table is not None:
+        await post_to_gm_channel(interaction, table, roll_id, embed)
 
 
 def set_roll_footer(embed: discord.Embed, roll_id: int, *, hidden: bool) -> None:

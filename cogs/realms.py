@@ -225,7 +225,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         logged = await self.storage.rolls.get(new_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(interaction, new_id, hidden=rerolled.hidden, embed=embed)
+        await show_roll(interaction, new_id, hidden=rerolled.hidden, embed=embed, table=table)
 
     @app_commands.command(
         name="odds", description="Exact odds of a check or an attack, with a chart"

@@ -465,7 +465,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         spent = await self._spend(table, campaign, tokens)
         logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(interaction, logged.id, hidden=logged.hidden, embed=embed, view=spent.view)
+        await show_roll(
+            interaction, logged.id, hidden=logged.hidden, embed=embed, view=spent.view, table=table
+        )
         await spent.announce(interaction)
 
     async def press_luck(
@@ -893,7 +895,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             return PressureMove(change, entries=(entry,), cause=cause)
 
         shown = await self._change_pressure(interaction, table, campaign, who, decide)
-        await self._show_pressure_roll(interaction, shown, hidden=hidden)
+        await self._show_pressure_roll(interaction, table, shown, hidden=hidden)
 
     @app_commands.command(name="purge", description="Shed Pressure in downtime")
     @app_commands.describe(
@@ -969,10 +971,10 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             return PressureMove(change, owner_sheet=sheet, entries=(entry,), cause=cause)
 
         shown = await self._change_pressure(interaction, table, campaign, who, rite)
-        await self._show_pressure_roll(interaction, shown, hidden=False)
+        await self._show_pressure_roll(interaction, table, shown, hidden=False)
 
     async def _show_pressure_roll(
-        self, interaction: discord.Interaction, shown: PressureShown, *, hidden: bool
+        self, interaction: discord.Interaction, table: Table, shown: PressureShown, *, hidden: bool
     ) -> None:
         """Show a tamper or rite test to its roller, then announce what it did to Pressure."""
         roll_id = shown.roll_ids[0]
@@ -980,7 +982,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
         view = roll_buttons(roll_id, logged.kind, hidden=hidden)
-        await show_roll(interaction, roll_id, hidden=hidden, embed=embed, view=view)
+        await show_roll(interaction, roll_id, hidden=hidden, embed=embed, view=view, table=table)
         await shown.announce(interaction)
 
     # --- contests

@@ -301,7 +301,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             await deliver_blind(interaction, table, logged.id, embed)
             return
         view = roll_buttons(logged.id, logged.kind, hidden=hidden, extra=rerolls)
-        await show_roll(interaction, logged.id, hidden=hidden, embed=embed, view=view)
+        await show_roll(interaction, logged.id, hidden=hidden, embed=embed, view=view, table=table)
 
     async def press_reroll(
         self, interaction: discord.Interaction, roll_id: int, index: int

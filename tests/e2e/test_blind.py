@@ -135,6 +135,12 @@ BLIND_COMMANDS = [
     ("sixpool", ("sixpool character create",
                  {"name": "Rin", "level": 1, "primary": "DEX", **SIXPOOL_POOLS}),
      "sixpool check", {"pool": "DEX", "dc": 12, "spend": 1}),
+    ("sixpool", ("sixpool character create",
+                 {"name": "Rin", "level": 1, "primary": "DEX", **SIXPOOL_POOLS}),
+     "sixpool attack", {"pool": "STR", "ac": 13}),
+    ("sixpool", ("sixpool character create",
+                 {"name": "Rin", "level": 1, "primary": "DEX", **SIXPOOL_POOLS}),
+     "sixpool save", {"pool": "WIS", "dc": 11}),
     ("aethelgard", None, "aethelgard roll", {"pool": 6}),
     ("aethelgard", None, "aethelgard opposed", {"pool": 6, "vs_pool": 5}),
     ("aethelgard", None, "aethelgard attack", {"accuracy": 6, "defense": 1, "damage": 4}),
@@ -229,3 +235,31 @@ async def test_gm_rolls_default_to_hidden_when_the_campaign_says_so_after_a_rest
         assert "GM rolls: public unless said otherwise" in back.content
         again = await fake_discord.invoke("roll", {"expression": "1d20"}, user="gm")
         assert not again.ephemeral
+
+
+@pytest.mark.parametrize(
+    ("system", "setup", "command", "options"),
+    [("cosmos", None, "roll", {"expression": "4d6kh3+2"}), *BLIND_COMMANDS],
+)
+async def test_no_one_but_the_gms_sees_a_hidden_gm_result_in_any_system(
+    fake_discord: FakeDiscord,
+    dicebot: DiceBot,
+    system: str,
+    setup: tuple[str, dict[str, object]] | None,
+    command: str,
+    options: dict[str, object],
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": system, "name": "Secrets"}, user="gm")
+    await fake_discord.invoke(
+        "campaign settings", {"gm_channel": fake_discord.other_channel_id}, user="gm"
+    )
+    if setup is not None:  # the GM's own character (an NPC)
+        created = await fake_discord.invoke(setup[0], setup[1], user="gm")
+        assert not created.ephemeral, created.content
+    reply = await fake_discord.invoke(command, {**options, "hidden": True}, user="gm")
+    assert reply.ephemeral and reply.embeds, reply.content  # the GM sees the dice
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    assert posted["embeds"][0]["title"] == reply.embeds[0]["title"]  # the GM log's copy
+    await asyncio.sleep(0.05)  # nothing else arrives: no announcement
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    assert fake_discord.dm_messages("player") == []
