@@ -1,21 +1,27 @@
-"""`python -m bot`: read `.env`, start the bot, and say plainly what is wrong if it can't."""
+"""`python -m bot`: read `.env`, start the bot, and say plainly what is wrong if it can't.
+
+`python -m bot backup PATH` copies the live database to PATH (see bot/storage/backup.py).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
 from discord.ext import commands
 
 from bot.client import DiceBot, create_bot
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, database_path_of, environment_values
 from bot.data_tables import TableError
 from bot.logs import setup_logging
 from bot.storage import DatabaseUnusable
+from bot.storage.backup import BackupFailed, backup_database
 
 EXIT_CONFIGURATION = 2
 
@@ -42,8 +48,29 @@ async def _run(settings: Settings) -> None:
             await bot.shutdown_task
 
 
-def main() -> int:
-    """Run the bot until it is stopped; return the process exit code."""
+def _backup(target: Path) -> int:
+    database = database_path_of(environment_values())
+    try:
+        report = backup_database(database, target)
+    except BackupFailed as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    rows = ", ".join(f"{count} {table}" for table, count in report.rows.items())
+    print(f"Backed up {database} to {report.target} ({report.size:,} bytes: {rows}).")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bot until it is stopped (or run a maintenance command); return the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the dice bot.")
+    commands_parser = parser.add_subparsers(dest="command")
+    backup = commands_parser.add_parser(
+        "backup", help="copy the live database to PATH consistently (safe while the bot runs)"
+    )
+    backup.add_argument("path", type=Path, help="where the copy goes (replaced if it exists)")
+    arguments = parser.parse_args(argv)
+    if arguments.command == "backup":
+        return _backup(arguments.path)
     try:
         settings = Settings.from_environment()
     except ConfigError as error:

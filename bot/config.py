@@ -46,12 +46,7 @@ class Settings:
         cls, environ: Mapping[str, str] | None = None, env_file: Path | None = None
     ) -> Settings:
         """Build settings from a `.env` file overlaid by the process environment."""
-        values: dict[str, str] = {}
-        dotenv_path = env_file if env_file is not None else Path.cwd() / ".env"
-        if dotenv_path.is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-        values.update(os.environ if environ is None else environ)
-        return cls.from_mapping(values)
+        return cls.from_mapping(environment_values(environ, env_file))
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
@@ -72,12 +67,29 @@ class Settings:
         log_level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
             raise ConfigError("LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR.")
-        database_text = values.get("DATABASE_PATH", "").strip()
         return cls(
             token=token,
-            database_path=Path(database_text) if database_text else DEFAULT_DATABASE_PATH,
+            database_path=database_path_of(values),
             guild_id=int(guild_text) if guild_text else None,
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=log_level,
         )
+
+
+def environment_values(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = None
+) -> dict[str, str]:
+    """The variables of a `.env` file (in the working directory) overlaid by the environment."""
+    values: dict[str, str] = {}
+    dotenv_path = env_file if env_file is not None else Path.cwd() / ".env"
+    if dotenv_path.is_file():
+        values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return values
+
+
+def database_path_of(values: Mapping[str, str]) -> Path:
+    """DATABASE_PATH, or the default: all `python -m bot backup` needs (no token)."""
+    database_text = values.get("DATABASE_PATH", "").strip()
+    return Path(database_text) if database_text else DEFAULT_DATABASE_PATH
