@@ -155,6 +155,17 @@ BLIND_COMMANDS = [
 ]  # fmt: skip
 
 
+async def secret_table(
+    fake: FakeDiscord, system: str, setup: tuple[str, dict[str, object]] | None, user: str
+) -> None:
+    """A campaign of ``system`` with a GM log channel, and ``user``'s character if one is needed."""
+    await fake.invoke("campaign start", {"system": system, "name": "Secrets"}, user="gm")
+    await fake.invoke("campaign settings", {"gm_channel": fake.other_channel_id}, user="gm")
+    if setup is not None:
+        created = await fake.invoke(setup[0], setup[1], user=user)
+        assert not created.ephemeral, created.content
+
+
 @pytest.mark.parametrize(("system", "setup", "command", "options"), BLIND_COMMANDS)
 async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
     fake_discord: FakeDiscord,
@@ -164,13 +175,7 @@ async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
     command: str,
     options: dict[str, object],
 ) -> None:
-    await fake_discord.invoke("campaign start", {"system": system, "name": "Secrets"}, user="gm")
-    await fake_discord.invoke(
-        "campaign settings", {"gm_channel": fake_discord.other_channel_id}, user="gm"
-    )
-    if setup is not None:
-        created = await fake_discord.invoke(setup[0], setup[1], user="player")
-        assert not created.ephemeral, created.content
+    await secret_table(fake_discord, system, setup, user="player")
     reply = await fake_discord.invoke(command, {**options, "blind": True}, user="player")
     assert reply.ephemeral and reply.embeds == [], reply.content
     assert reply.content.startswith("🙈 You rolled in secret: the GM has the result (roll #")
@@ -249,13 +254,7 @@ async def test_no_one_but_the_gms_sees_a_hidden_gm_result_in_any_system(
     command: str,
     options: dict[str, object],
 ) -> None:
-    await fake_discord.invoke("campaign start", {"system": system, "name": "Secrets"}, user="gm")
-    await fake_discord.invoke(
-        "campaign settings", {"gm_channel": fake_discord.other_channel_id}, user="gm"
-    )
-    if setup is not None:  # the GM's own character (an NPC)
-        created = await fake_discord.invoke(setup[0], setup[1], user="gm")
-        assert not created.ephemeral, created.content
+    await secret_table(fake_discord, system, setup, user="gm")  # the GM's character: an NPC
     reply = await fake_discord.invoke(command, {**options, "hidden": True}, user="gm")
     assert reply.ephemeral and reply.embeds, reply.content  # the GM sees the dice
     [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
