@@ -17,6 +17,7 @@ from bot.buttons import RevealButton, RollAgainButton
 from bot.config import Settings
 from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 from bot.options import check_payload
+from bot.ratelimit import RollLimiter
 from bot.storage import Storage
 from bot.table import apply_default_visibility
 from rules.randomness import Rng, new_rng
@@ -133,10 +134,15 @@ class DiceBot(commands.Bot):
         self.add_dynamic_items(RevealButton, RollAgainButton)
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
             await self.load_extension(module.name)
+        # Roll commands (those with a `hidden` option): the user's rate limit first, then the
+        # campaign's default visibility of GM rolls.
+        limiter = RollLimiter(self.settings.roll_limit) if self.settings.roll_limit else None
         for command in self.tree.walk_commands():
             if isinstance(command, app_commands.Command) and any(
                 parameter.name == "hidden" for parameter in command.parameters
             ):
+                if limiter is not None:
+                    command.add_check(limiter.check)
                 command.add_check(apply_default_visibility)
         await self.sync_commands()
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.ratelimit import DEFAULT_ROLL_LIMIT, RollLimit
+
 __all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -34,11 +36,14 @@ class Settings:
     api_base: str | None = None
     gateway_url: str | None = None
     log_level: str = "INFO"
+    # None: no limit. Settings built from the environment get DEFAULT_ROLL_LIMIT unless told off.
+    roll_limit: RollLimit | None = None
 
     def __repr__(self) -> str:  # never let the token reach a log line
         return (
             f"Settings(database_path={self.database_path!s}, guild_id={self.guild_id}, "
-            f"api_base={self.api_base}, gateway_url={self.gateway_url}, log_level={self.log_level})"
+            f"api_base={self.api_base}, gateway_url={self.gateway_url}, "
+            f"log_level={self.log_level}, roll_limit={self.roll_limit})"
         )
 
     @classmethod
@@ -67,9 +72,15 @@ class Settings:
         log_level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
             raise ConfigError("LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR.")
+        limit_text = values.get("ROLL_RATE_LIMIT", "").strip()
+        try:
+            roll_limit = RollLimit.parse(limit_text) if limit_text else DEFAULT_ROLL_LIMIT
+        except ValueError as error:
+            raise ConfigError(f"ROLL_RATE_LIMIT: {error}.") from None
         return cls(
             token=token,
             database_path=database_path_of(values),
+            roll_limit=roll_limit,
             guild_id=int(guild_text) if guild_text else None,
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 
 import discord
@@ -55,6 +56,12 @@ def _user_message(error: BaseException) -> str | None:
         if isinstance(error.__cause__, RulesError):
             return str(error.__cause__)
         return f"`{error.value}` isn't a valid {error.type.name.lower()} here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        limit = f"{error.cooldown.rate} rolls per {error.cooldown.per:g} seconds"
+        return (
+            f"You're rolling faster than this bot allows ({limit} each). "
+            f"Try again in {math.ceil(error.retry_after)} s."
+        )
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You can't use this command here."
     return None

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import DEFAULT_DATABASE_PATH, ConfigError, Settings
+from bot.ratelimit import DEFAULT_ROLL_LIMIT, RollLimit
 
 VALID_LOOKING_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
@@ -63,6 +64,18 @@ def test_defaults_and_the_token_never_in_repr() -> None:
     assert settings.database_path == DEFAULT_DATABASE_PATH
     assert settings.guild_id is None and settings.api_base is None
     assert VALID_LOOKING_TOKEN not in repr(settings)
+    assert settings.roll_limit == DEFAULT_ROLL_LIMIT == RollLimit(20, 10.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [("5/60", RollLimit(5, 60.0)), (" 30 / 7.5s ", RollLimit(30, 7.5)), ("off", None), ("0", None)],
+)
+def test_roll_rate_limit_is_read_from_the_environment(text: str, limit: RollLimit | None) -> None:
+    settings = Settings.from_mapping(
+        {"DISCORD_TOKEN": VALID_LOOKING_TOKEN, "ROLL_RATE_LIMIT": text}
+    )
+    assert settings.roll_limit == limit
 
 
 @pytest.mark.parametrize(
@@ -70,6 +83,8 @@ def test_defaults_and_the_token_never_in_repr() -> None:
     [
         ({"GUILD_ID": "my server"}, "GUILD_ID must be"),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be"),
+        ({"ROLL_RATE_LIMIT": "fast"}, "ROLL_RATE_LIMIT: give rolls/seconds like 20/10, or off"),
+        ({"ROLL_RATE_LIMIT": "0/10"}, "ROLL_RATE_LIMIT: give rolls/seconds"),
     ],
 )
 def test_bad_optional_variables_are_named(variables: dict[str, str], message: str) -> None:

@@ -38,6 +38,7 @@ async def start_bot_process(
         DISCORD_GATEWAY_URL=fake.gateway_url,
         DATABASE_PATH=str(database_path or tmp_path / "bot.db"),
         GUILD_ID=str(fake.guild_id),
+        ROLL_RATE_LIMIT="off",  # these tests load one user far past any flood limit
         **variables,
     )
     return await asyncio.create_subprocess_exec(
