@@ -331,3 +331,60 @@ async def test_reveal_of_a_roll_made_outside_campaigns_needs_manage_server(
         await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
     assert refused.value.outside_campaigns
     assert (await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=True)).revealed_at
+
+
+async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing_lost(
+    tmp_path: Path,
+) -> None:
+    oldest = tmp_path / "oldest"
+    oldest.mkdir()
+    shutil.copy(MIGRATIONS_DIRECTORY / "0001_foundation.sql", oldest)
+    path = tmp_path / "bot.db"
+    apply_migrations(path, oldest)
+    tables = ("campaigns", "campaign_gms", "characters", "tracks", "rolls")
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "INSERT INTO campaigns (guild_id, channel_id, system, name, skin, created_by)"
+            " VALUES (1, ?, 'cosmos', 'Old Stars', 'scifi', ?)",
+            (CHANNEL, GM),
+        )
+        connection.execute("INSERT INTO campaign_gms VALUES (1, ?, ?)", (PLAYER, GM))
+        connection.execute(
+            "INSERT INTO characters (campaign_id, user_id, name) VALUES (1, ?, 'Ash')", (PLAYER,)
+        )
+        connection.execute(
+            "INSERT INTO tracks (campaign_id, character_id, name, value, minimum, maximum)"
+            " VALUES (1, NULL, 'pressure', 3, 0, 5)"
+        )
+        connection.executemany(
+            "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden, payload)"
+            " VALUES (1, 1, ?, ?, 'dice', ?, ?)",
+            [(CHANNEL, PLAYER, hidden, f'{{"n": {n}}}') for n, hidden in ((1, 0), (2, 1), (3, 0))],
+        )
+        connection.row_factory = sqlite3.Row
+        before = {
+            table: [dict(row) for row in connection.execute(f"SELECT * FROM {table} ORDER BY 1")]
+            for table in tables
+        }
+    opened = await Storage.open(path)  # every later migration, at start
+    try:
+        campaign = await opened.campaigns.active(CHANNEL)
+        rolls = [await opened.rolls.get(roll_id) for roll_id in (1, 2, 3)]
+    finally:
+        await opened.close()
+    assert campaign is not None and campaign.settings.name == "Old Stars"
+    assert PLAYER in campaign.gm_ids
+    assert [(roll.hidden, roll.payload) for roll in rolls] == [
+        (False, {"n": 1}), (True, {"n": 2}), (False, {"n": 3}),
+    ]  # fmt: skip
+    with sqlite3.connect(path) as connection:
+        connection.row_factory = sqlite3.Row
+        for table, rows in before.items():
+            after = [dict(row) for row in connection.execute(f"SELECT * FROM {table} ORDER BY 1")]
+            # Every column the oldest schema had and still has keeps its values (0003 moved
+            # edge_option and lingering_taint into settings: the test above checks that move).
+            kept = [name for name in rows[0] if name in after[0]]
+            assert [{k: row[k] for k in kept} for row in after] == [
+                {k: row[k] for k in kept} for row in rows
+            ], table
+            assert set(rows[0]) - set(kept) <= {"edge_option", "lingering_taint"}
