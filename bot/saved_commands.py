@@ -118,30 +118,45 @@ def _read_options(
     command: app_commands.Command,  # type: ignore[type-arg]
     text: str,
 ) -> tuple[tuple[str, OptionValue], ...]:
-    parameters = {parameter.display_name: parameter for parameter in command.parameters}
-    usage = " ".join(f"{name}:…" for name in parameters)
-    names = "|".join(re.escape(name) for name in sorted(parameters, key=len, reverse=True))
+    """Split `attribute:3 skill:2` at the command's option names, then check the values."""
+    names = "|".join(
+        re.escape(parameter.display_name)
+        for parameter in sorted(command.parameters, key=lambda p: len(p.display_name), reverse=True)
+    )
     marks = list(re.finditer(rf"(?:^|\s)({names}):", text, flags=re.IGNORECASE))
     leading = text[: marks[0].start()] if marks else text
     if leading.strip():
         raise CommandError(
             f"Give `/{command.qualified_name}`'s options as name:value (`{leading.strip()[:30]}` "
-            f"isn't one): {usage}"
+            f"isn't one): {_usage(command)}"
         )
-    values: dict[str, OptionValue] = {}
+    typed: dict[str, str] = {}
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
         name = mark[1].lower()
-        raw = text[mark.end() : following.start() if following else len(text)].strip()
-        if name in values:
+        if name in typed:
             raise CommandError(f"`{name}` is given twice.")
-        values[name] = _option_value(command, parameters[name], raw)
+        typed[name] = text[mark.end() : following.start() if following else len(text)].strip()
+    return _checked_options(command, typed)
+
+
+def _usage(command: app_commands.Command) -> str:  # type: ignore[type-arg]
+    return " ".join(f"{parameter.display_name}:…" for parameter in command.parameters)
+
+
+def _checked_options(
+    command: app_commands.Command,  # type: ignore[type-arg]
+    typed: dict[str, str],
+) -> tuple[tuple[str, OptionValue], ...]:
+    """Each typed option's value, checked against the command as it is now."""
+    parameters = {parameter.display_name: parameter for parameter in command.parameters}
+    values = {name: _option_value(command, parameters[name], raw) for name, raw in typed.items()}
     missing = [
         p.display_name for p in command.parameters if p.required and p.display_name not in values
     ]
     if missing:
         raise CommandError(
             f"`/{command.qualified_name}` needs {', '.join(f'`{name}`' for name in missing)}: "
-            f"{usage}"
+            f"{_usage(command)}"
         )
     return tuple(values.items())
 
@@ -209,7 +224,7 @@ async def run_saved_command(
         )
     options = dict(saved.options)
     # Checked again: the shape says the options are the same, this says the values still fit.
-    _read_options(command, " ".join(f"{name}:{_shown(value)}" for name, value in options.items()))
+    _checked_options(command, {name: _shown(value) for name, value in options.items()})
     if hidden:
         options["hidden"] = True
     if blind:

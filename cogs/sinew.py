@@ -788,7 +788,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         return PressureShown(move, written.read.value, written.roll_ids, tuple(announcements))
 
     async def _pressure_owner(
-        self, table: Table, campaign: Campaign, character: str | None
+        self, campaign: Campaign, character: str | None
     ) -> Character[Sheet] | None:
         """Return the named character, or None for the party's track."""
         if character is None:
@@ -808,7 +808,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
         table.require_gm("add Pressure")
-        owner = await self._pressure_owner(table, campaign, character)
+        owner = await self._pressure_owner(campaign, character)
         lingering = campaign.settings.get(sinew.LINGERING_TAINT)
         rng = self.bot.rng
 
@@ -833,7 +833,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
         table.require_gm("remove Pressure")
-        owner = await self._pressure_owner(table, campaign, character)
+        owner = await self._pressure_owner(campaign, character)
 
         def decide(read: PressureRead) -> PressureMove:
             sinew_pressure.require_pressure_to_purge(read.value)
@@ -919,7 +919,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         chosen = parse_choice(sinew_pressure.PurgeMethod, method, "method")
         if chosen is sinew_pressure.PurgeMethod.QUEST:
             table.require_gm("clear Pressure with a story quest")
-            owner = await self._pressure_owner(table, campaign, character)
+            owner = await self._pressure_owner(campaign, character)
 
             def clear(read: PressureRead) -> PressureMove:
                 sinew_pressure.require_pressure_to_purge(read.value)
