@@ -20,6 +20,7 @@ from bot.client import DiceBot, create_bot
 from bot.config import ConfigError, Settings, database_path_of, environment_values
 from bot.data_tables import TableError
 from bot.logs import setup_logging
+from bot.memory import log_long_collections
 from bot.storage import DatabaseUnusable
 from bot.storage.backup import BackupFailed, backup_database
 
@@ -39,7 +40,8 @@ async def _run(settings: Settings) -> None:
     main_task = asyncio.current_task()
     assert main_task is not None
     loop = asyncio.get_running_loop()
-    async with create_bot(settings) as bot:
+    log_long_collections()
+    async with create_bot(settings, tune_memory=True) as bot:
         # A service manager stops the bot with SIGTERM: treat it as Ctrl-C, and both gracefully.
         for stop_signal in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(stop_signal, _on_stop_signal, bot, main_task)

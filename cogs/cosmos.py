@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Mapping
 from functools import partial
@@ -19,7 +18,7 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
 from bot.publish import Roll, StateChange, announce, publish_roll
 from bot.render import cosmos as render
-from bot.render.charts import draw_chart, warm_up
+from bot.render.charts import draw_chart
 from bot.storage.cosmos import ChallengeStore
 from bot.table import Table, campaign_channel_id
 from rules import cosmos
@@ -97,14 +96,6 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             lambda interaction, options: self.roll_check(interaction, CheckOptions(**options)),
         )
         register_reroll(OPPOSED_KIND, self._roll_opposed_again)
-
-    async def cog_load(self) -> None:
-        # Load the chart renderer in the background: start-up stays fast and the first
-        # /cosmos odds doesn't pay matplotlib's import (~0.8 s) inside Discord's 3 s deadline.
-        self._warm_up = asyncio.create_task(warm_up())
-
-    async def cog_unload(self) -> None:
-        await self._warm_up
 
     @app_commands.command(name="roll", description="Roll 2d10 keep two + Attribute + Skill vs TN")
     @app_commands.describe(

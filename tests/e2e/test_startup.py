@@ -13,7 +13,7 @@ from typing import IO
 
 import pytest
 
-from bot.client import create_bot
+from bot.client import HTTP_CONNECTIONS, DiceBot, create_bot
 from bot.config import Settings
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -241,3 +241,16 @@ async def test_unusable_database_path_exits_2_with_one_line_naming_it(
     assert "Traceback" not in log and "check the network" not in log
     assert len(lines) == 1, log
     assert f"DATABASE_PATH={database_path}" in lines[0] and problem in lines[0]
+
+
+async def test_connections_to_discords_rest_api_are_bounded(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    """discord.py's own pool is unbounded: a burst opened a connection per interaction."""
+    connector = dicebot.http.connector
+    assert connector.limit == HTTP_CONNECTIONS == 100
+    replies = [await fake_discord.send("roll", {"expression": "1d6"}) for _ in range(300)]
+    await fake_discord.wait_answered(replies)
+    assert all(not reply.ephemeral for reply in replies)
+    idle = sum(len(kept) for kept in connector._conns.values())  # aiohttp's keep-alive pool
+    assert 0 < idle <= HTTP_CONNECTIONS

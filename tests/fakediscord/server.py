@@ -56,6 +56,7 @@ from .messages import FakeMessage, Files, Reply, interactive_components
 from .payloads import JSON, LOADING, FakeUser, snowflake
 
 API = "/api/v10"
+TEXT_CHANNEL = 0  # a channel's "type" in Discord's payloads
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -192,6 +193,13 @@ class FakeDiscord:
         router.add_route("*", "/{tail:.*}", self._unhandled)
 
     # -- what tests use --------------------------------------------------------------------
+
+    def add_text_channel(self, name: str) -> int:
+        """Add a text channel to the guild and return its id; add it before the bot connects,
+        so the guild the bot is sent holds it."""
+        channel_id = snowflake()
+        self._channels[channel_id] = payloads.text_channel(channel_id, self.guild_id, name)
+        return channel_id
 
     def synced_commands(self, guild: bool = False) -> list[JSON]:
         """Return the commands the bot last synced, for the guild or globally."""
@@ -621,7 +629,7 @@ class FakeDiscord:
             "Fake Table",
             owner_id=self.bot_user.id,
             roles=list(self._roles.values()),
-            channels=[self._channels[self.channel_id], self._channels[self.other_channel_id]],
+            channels=[c for c in self._channels.values() if c["type"] == TEXT_CHANNEL],
             threads=[self._channels[self.thread_id]],
             members=[payloads.member(person) for person in self._members.values()],
         )
