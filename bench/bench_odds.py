@@ -17,7 +17,9 @@ distribution on its own, from the rules as RULINGS.md states them, with its own 
 time cold (our caches cleared) and warm, icepool's cold (its caches cleared) and warm, the ratio
 icepool/ours and the largest absolute difference of any probability (or expected value) in the
 two answers; the script exits 1 if any differs by more than 1e-12. Without icepool it prints how
-to install it and our own timings. ``--largest`` runs only this comparison.
+to install it and our own timings. ``--largest`` runs only this comparison. Pressure enters the
+odds only as Sinew & Steel's Luck surcharge (the Luck case runs at Pressure 5); ``/roll`` has no
+exact odds (it only rolls), so there is nothing of it to compare.
 """
 
 from __future__ import annotations
