@@ -16,6 +16,7 @@ from rules.odds import (
     Distribution,
     Keep,
     Outcome,
+    _keep_highest,
     dice_sum,
     die,
     keep,
@@ -63,7 +64,18 @@ def test_ruling_exact_odds_keep_two_of_d10_pool_equals_brute_force(count: int, w
 
 
 @pytest.mark.parametrize(
-    ("count", "sides", "kept"), [(3, 6, 1), (4, 6, 3), (5, 4, 2), (3, 8, 3), (4, 5, 0), (6, 3, 4)]
+    ("count", "sides", "kept"),
+    [
+        (3, 6, 1),
+        (4, 6, 3),
+        (5, 4, 2),
+        (3, 8, 3),
+        (4, 5, 0),
+        (6, 3, 4),
+        (1, 6, 1),
+        (2, 20, 1),
+        (3, 20, 1),
+    ],
 )
 @pytest.mark.parametrize("which", list(Keep))
 def test_keep_other_shapes_equal_brute_force(
@@ -74,6 +86,18 @@ def test_keep_other_shapes_equal_brute_force(
     for face in range(1, sides + 1):
         hits = sum(ways for faces, ways in counts.items() if all(f == face for f in faces))
         assert kept_all_equal(count, sides, kept, which, face) == Fraction(hits, sides**count)
+
+
+@pytest.mark.parametrize("count", [1, 5, 14, 15, 30])
+def test_keeping_one_die_agrees_with_the_general_counting_past_int64(count: int) -> None:
+    # keep(..., kept=1) takes a closed form; the face-by-face counting it skips (checked against
+    # brute force above) must give the same weights, in int64 (20**14) and beyond it (20**15).
+    expected = _keep_highest(count, 20, 1)
+    for which, weights in ((Keep.HIGHEST, expected.weights), (Keep.LOWEST, expected.weights[::-1])):
+        distribution = keep(count, 20, 1, which)
+        assert distribution.offset == 1
+        assert distribution.weights.tolist() == weights.tolist()
+        assert distribution.total_weight == 20**count
 
 
 def test_hand_values_of_the_cosmos_pools() -> None:
