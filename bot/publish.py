@@ -25,6 +25,7 @@ import discord
 
 from bot.buttons import roll_buttons
 from bot.storage import Campaign, Change, RollEntry, Storage
+from bot.storage.errors import CannotSave
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ __all__ = [
     "publish_roll",
     "set_roll_footer",
     "show_roll",
+    "show_unlogged",
 ]
 
 S = TypeVar("S")
@@ -98,9 +100,10 @@ class StateChange(Generic[S]):
 
 @dataclass(frozen=True, slots=True)
 class Published(Generic[S]):
-    """A published roll: its id in the log, and the state change it made (if any)."""
+    """A published roll: its id in the log (None: shown unlogged, see ``publish_roll``), and
+    the state change it made (if any)."""
 
-    roll_id: int
+    roll_id: int | None
     change: Change[S] | None
 
 
@@ -114,16 +117,27 @@ async def publish_roll(
     change: StateChange[S] | None = None,
     extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
     blind: bool = False,
+    log_optional: bool = False,
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), show it, announce.
 
     ``extra_buttons`` gives a system's own buttons for the roll, from its new id. ``blind``: a
     player's secret roll: the GMs get it (see ``deliver_blind``) and nothing is announced.
+    ``log_optional``: a public roll no other command builds on (`/roll`) is still shown when
+    the database can't be written, without an id or buttons and saying it wasn't logged; any
+    other roll is then refused (CannotSave), since a secret roll, a Luck spend or a reroll
+    needs the logged roll.
     """
     if blind:
         table.check_secret(hidden, blind)
     if change is None:
-        roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden, blind=blind))
+        try:
+            roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden, blind=blind))
+        except CannotSave:
+            if not log_optional or hidden or blind:
+                raise
+            await show_unlogged(interaction, roll)
+            return Published(None, None)
         changed = None
     else:
 
@@ -189,6 +203,7 @@ async def publish_blind(
 ) -> int:
     """Log a player's blind roll and deliver it to the GMs only (see ``deliver_blind``)."""
     published = await publish_roll(interaction, storage, table, roll, hidden=False, blind=True)
+    assert published.roll_id is not None  # a blind roll is never shown unlogged
     return published.roll_id
 
 
@@ -256,6 +271,13 @@ async def show_roll(
     )
     if hidden and table is not None:
         await post_to_gm_channel(interaction, table, roll_id, embed)
+
+
+async def show_unlogged(interaction: discord.Interaction, roll: Roll) -> None:
+    """Show a public roll the database could not log: no id, no buttons, and a note saying so
+    (the player keeps their roll; nobody is told of an id that doesn't exist)."""
+    roll.embed.set_footer(text="Not in the roll log: the bot can't save right now")
+    await interaction.response.send_message(embed=roll.embed, files=roll.files)
 
 
 def set_roll_footer(embed: discord.Embed, roll_id: int, *, hidden: bool) -> None:

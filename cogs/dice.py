@@ -61,7 +61,10 @@ class DiceCog(commands.Cog):
         table = await Table.of(interaction, self.bot.storage)
         table.check_hidden(hidden)
         roll = self._roll(interaction, expression)
-        await publish_roll(interaction, self.bot.storage, table, roll, hidden=hidden)
+        # Nothing builds on a /roll, so it still answers (marked unlogged) on a full disk.
+        await publish_roll(
+            interaction, self.bot.storage, table, roll, hidden=hidden, log_optional=True
+        )
 
     def _roll(self, interaction: discord.Interaction, expression: str) -> Roll:
         """Roll a request: one expression as before, or sets, `;` parts and a comment."""

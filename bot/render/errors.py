@@ -8,6 +8,7 @@ from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
     CampaignEnded,
+    CannotSave,
     CharacterNameTaken,
     CharacterNotFound,
     FounderStaysGM,
@@ -22,6 +23,7 @@ from bot.storage.errors import (
     TrackOutOfRange,
     UnknownTrack,
     WhichCharacter,
+    WriteFault,
 )
 
 __all__ = ["describe"]
@@ -35,6 +37,22 @@ def describe(error: StorageError) -> str:
     module.
     """
     return "That can't be done right now; nothing was changed."
+
+
+_WHY_NOT_SAVED = {
+    WriteFault.FULL: "its disk is full",
+    WriteFault.READ_ONLY: "its database has become read-only",
+    WriteFault.IO: "its disk reports errors",
+    WriteFault.BUSY: "its database is locked by another program",
+}
+
+
+@describe.register
+def _(error: CannotSave) -> str:
+    return (
+        f"The bot can't save anything right now ({_WHY_NOT_SAVED[error.fault]}), so nothing "
+        "was changed. Try again in a while; `/roll`, odds and sheets still work."
+    )
 
 
 @describe.register

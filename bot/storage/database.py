@@ -14,6 +14,7 @@ import aiosqlite
 from yoyo import get_backend, read_migrations
 
 from bot.config import PROJECT_ROOT
+from bot.storage.errors import CannotSave, WriteFault
 
 __all__ = [
     "MIGRATIONS_DIRECTORY",
@@ -22,6 +23,7 @@ __all__ = [
     "apply_migrations",
     "fetch_all",
     "fetch_one",
+    "write_fault",
 ]
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,24 @@ BUSY_TIMEOUT_MS = 5_000
 CLOSE_TIMEOUT_SECONDS = 2.0
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 NOT_A_DATABASE = "the file is not an SQLite database (corrupt, or another kind of file)"
+
+
+# SQLite's primary result codes for a write that failed for reasons outside the bot: the
+# statement or transaction is rolled back and the connection stays usable, so the next write
+# simply tries again (the disk has room again, the file system is writable again).
+_WRITE_FAULTS = {
+    sqlite3.SQLITE_FULL: WriteFault.FULL,
+    sqlite3.SQLITE_READONLY: WriteFault.READ_ONLY,
+    sqlite3.SQLITE_IOERR: WriteFault.IO,
+    sqlite3.SQLITE_CANTOPEN: WriteFault.IO,  # e.g. the -wal file can't be created
+    sqlite3.SQLITE_BUSY: WriteFault.BUSY,
+}
+
+
+def write_fault(error: sqlite3.Error) -> WriteFault | None:
+    """Return why a write failed if the cause lies outside the bot, else None (a bug)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else _WRITE_FAULTS.get(code & 0xFF)  # extended → primary
 
 
 class DatabaseUnusable(Exception):
@@ -119,6 +139,7 @@ class Database:
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
+        self._fault: WriteFault | None = None  # why the latest write failed, until one works
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -169,9 +190,15 @@ class Database:
                 await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writer
                 await self._writer.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                await self._roll_back()
+                if (cannot := self._cannot_save(error)) is None:
+                    raise
+                raise cannot from error
             except BaseException:
                 await self._roll_back()
                 raise
+            self._saved()
 
     async def _roll_back(self) -> None:
         # Shielded: a second cancellation must not leave the transaction open. aiosqlite runs
@@ -183,9 +210,31 @@ class Database:
     async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
         """Run one INSERT as its own transaction and return the new row's id."""
         async with self._lock:
-            row = await self._writer.execute_insert(sql, parameters)
+            try:  # one statement in autocommit: SQLite rolls it back itself when it fails
+                row = await self._writer.execute_insert(sql, parameters)
+            except sqlite3.OperationalError as error:
+                if (cannot := self._cannot_save(error)) is None:
+                    raise
+                raise cannot from error
+            self._saved()
         assert row is not None
         return int(row[0])
+
+    def _cannot_save(self, error: sqlite3.OperationalError) -> CannotSave | None:
+        """Return CannotSave for a write that failed outside the bot (warned once until a write
+        works again), None for any other error."""
+        fault = write_fault(error)
+        if fault is None:
+            return None
+        if fault is not self._fault:  # one warning per outage, not a traceback per command
+            log.warning("The database can't be written (%s): %s", fault.value, error)
+            self._fault = fault
+        return CannotSave(fault)
+
+    def _saved(self) -> None:
+        if self._fault is not None:
+            log.info("The database can be written again (it was %s)", self._fault.value)
+            self._fault = None
 
     @property
     def reader(self) -> aiosqlite.Connection:

@@ -7,11 +7,13 @@ error into the words a user reads, and a system's render module registers words 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 __all__ = [
     "AlreadyGM",
     "CampaignAlreadyRunning",
     "CampaignEnded",
+    "CannotSave",
     "CharacterNameTaken",
     "CharacterNotFound",
     "FounderStaysGM",
@@ -26,11 +28,29 @@ __all__ = [
     "TrackOutOfRange",
     "UnknownTrack",
     "WhichCharacter",
+    "WriteFault",
 ]
 
 
 class StorageError(Exception):
     """An operation refused: nothing was changed. Subclasses carry what the words need."""
+
+
+class WriteFault(Enum):
+    """Why the database takes no writes right now (each lifts without a restart)."""
+
+    FULL = "full"  # the disk (or SQLite's page limit) is full
+    READ_ONLY = "read-only"  # the file or its file system became read-only
+    IO = "I/O error"  # the disk failed a read or write
+    BUSY = "busy"  # another process held the write lock past the busy timeout
+
+
+@dataclass(eq=False)
+class CannotSave(StorageError):
+    """A write failed for a reason outside the bot (disk full, read-only, ...): rolled back,
+    so nothing was changed; the next write tries again."""
+
+    fault: WriteFault
 
 
 @dataclass(eq=False)
