@@ -253,7 +253,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
                 raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
             decision = realms.decide(advantage, disadvantage)
             expression = realms.parse_damage(damage)
-            # 11 strikes of 4d20 are ~15 ms of big-integer convolutions (and the chart's common
+            # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
             # denominator): too long to hold the event loop, so they run in a worker thread.
             result, chart = await asyncio.to_thread(
                 _attack_odds_and_chart, dice, to_hit, expression, decision, split
