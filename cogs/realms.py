@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from math import lcm
 from typing import Any
@@ -251,9 +252,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             if dice is None or to_hit is None or damage is None:
                 raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
             decision = realms.decide(advantage, disadvantage)
-            result = realms.attack_odds(dice, to_hit, realms.parse_damage(damage), decision, split)
+            expression = realms.parse_damage(damage)
+            # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
+            # denominator): too long to hold the event loop, so they run in a worker thread.
+            result, chart = await asyncio.to_thread(
+                _attack_odds_and_chart, dice, to_hit, expression, decision, split
+            )
             first = result.targets[0]
-            chart = _chart(first.damage)
             png = await draw_chart(
                 chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
                 title=f"Damage to target 1 ({first.strikes} strikes)",
@@ -274,6 +279,18 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename="odds.png")
         )
+
+
+def _attack_odds_and_chart(
+    dice: int,
+    to_hit: int,
+    damage: realms.DamageExpression,
+    decision: realms.Decision,
+    split: str | None,
+) -> tuple[realms.AttackOdds, Distribution]:
+    """Return the exact attack odds and the chart of the first target's damage."""
+    result = realms.attack_odds(dice, to_hit, damage, decision, split)
+    return result, _chart(result.targets[0].damage)
 
 
 def _chart(chances: dict[int, Any]) -> Distribution:

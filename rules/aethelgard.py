@@ -455,10 +455,16 @@ def parse_skills(text: str) -> dict[str, int]:
         if not item:
             continue
         name, _, rank = item.rpartition(" ")
-        if not name.strip() or not rank.isdigit():
+        # ASCII digits only: str.isdigit() also passes '²', which int() refuses with ValueError.
+        if not name.strip() or not (rank.isascii() and rank.isdigit()):
             raise RulesError(
                 "Write skills as 'Name rank, Name rank' (e.g. 'System Bypass 3'); "
                 f"got {item[:50]!r}."
+            )
+        if len(rank) > 3:  # also keeps int() under its digit limit (4,300)
+            raise RulesError(
+                f"{name.strip()[:40]} rank must be between {RANK_MIN} and {RANK_MAX} "
+                f"(got {rank[:10]}…)."
             )
         skills[_skill_key(name)] = require_whole(
             f"{name.strip()} rank", int(rank), RANK_MIN, RANK_MAX

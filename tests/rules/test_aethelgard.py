@@ -23,6 +23,7 @@ from rules.aethelgard import (
     odds,
     opposed,
     parse_attribute,
+    parse_skills,
     roll_pool,
 )
 
@@ -219,3 +220,18 @@ def test_ruling_aethelgard_critical_accuracy_doubles_the_damage_pool() -> None:
     result = attack(rng, _pool(5), 3, _pool(4))  # type: ignore[arg-type]
     assert result.damage_doubled and len(result.damage.dice) == 8
     assert result.damage_dealt == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Stealth ²", "Write skills as 'Name rank, Name rank'"),  # isdigit() but not int()
+        ("Stealth 1" + "0" * 5_000, "Stealth rank must be between 0 and 5"),  # past int()'s limit
+        ("Stealth 0006", "Stealth rank must be between 0 and 5"),
+    ],
+)
+def test_skill_ranks_other_than_ascii_0_to_5_are_refused_with_a_message(
+    text: str, message: str
+) -> None:
+    with pytest.raises(RulesError, match=message):
+        parse_skills(text)
