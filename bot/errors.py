@@ -86,12 +86,20 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         return
     error_id = secrets.token_hex(4)
     log.error("Error %s in /%s by %s", error_id, command, interaction.user.id, exc_info=error)
-    await _try_reply(
-        interaction,
-        f"⚠️ Something went wrong on our side (error id `{error_id}`). "
-        "Please try again, and quote the id if you report it.",
-        "error notice",
-    )
+    if isinstance(original, discord.HTTPException):
+        # Discord refused a reply or announcement even after discord.py's retries. Commands
+        # write (one transaction) before they talk to Discord, so the change is saved:
+        # repeating the command would apply it twice.
+        notice = (
+            f"⚠️ Discord refused part of the answer (error id `{error_id}`). Whatever the "
+            "command changed is saved: check before you repeat it."
+        )
+    else:
+        notice = (
+            f"⚠️ Something went wrong on our side (error id `{error_id}`). "
+            "Please try again, and quote the id if you report it."
+        )
+    await _try_reply(interaction, notice, "error notice")
 
 
 def _command_name(interaction: discord.Interaction) -> str:

@@ -30,22 +30,32 @@ fake drop answered ones. Each Reply stamps ``sent_at`` and ``answered_at``
 on when the waiting task wakes up. ``identified_at`` and ``synced_at`` stamp the bot's gateway
 IDENTIFY and its latest command sync the same way.
 
+Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
+fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
+``retry_after`` seconds; a 5xx as its front end does); ``served_failures`` lists those answered,
+``pending_failures`` counts those still waiting for a request.
+
 Every request to a route the fake does not implement is answered 404 and recorded in
 ``unhandled_requests``; every log record at ERROR or above is recorded in ``error_logs``.
-``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs).
+``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs), and on
+failures set with ``fail_next`` that no request ever met.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import json
 import logging
+import math
 import re
 import secrets
 import socket
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -69,6 +79,27 @@ class _ErrorLogHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self._record(ANSI_ESCAPE.sub("", self.format(record)))
+
+
+class Endpoint(enum.Enum):
+    """What a test can make fail with ``FakeDiscord.fail_next``."""
+
+    CALLBACK = "POST /interactions/{id}/{token}/callback"  # the answer to an interaction
+    FOLLOWUP = "POST /webhooks/{app}/{token}"  # a followup message
+    WEBHOOK_MESSAGE = "/webhooks/{app}/{token}/messages/{message}"  # edit @original or a followup
+    CHANNEL_MESSAGE = "POST /channels/{channel}/messages"  # a message of its own (announcements)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A failure answered instead of a request: its endpoint, status and the request path."""
+
+    endpoint: Endpoint
+    status: int
+    path: str
+
+
+RATE_LIMIT_MESSAGE = "You are being rate limited."
 
 
 class FakeDiscord:
@@ -120,6 +151,8 @@ class FakeDiscord:
         self._expired_tokens: set[str] = set()
         self.error_logs: list[str] = []
         self.errors_expected = False
+        self._failing: dict[Endpoint, deque[tuple[int, float]]] = {e: deque() for e in Endpoint}
+        self.served_failures: list[Failure] = []
         self.sync_count = 0
         self.synced_at: float | None = None  # time.perf_counter() of the latest sync
         self.identified_at: float | None = None  # ... and of the latest gateway IDENTIFY
@@ -420,6 +453,25 @@ class FakeDiscord:
         )
         return self.channel_messages(channel_id)
 
+    def fail_next(self, endpoint: Endpoint, *statuses: int, retry_after: float = 0.05) -> None:
+        """Answer the next ``len(statuses)`` requests to ``endpoint`` with these statuses, in
+        order, without acting on them (as Discord's rate limiter and front end refuse a request
+        before it reaches the API). A 429 tells the client to retry after ``retry_after`` s.
+
+        discord.py retries a 429 after ``retry_after``; it retries a 5xx after 1, 3, 5, 7 s on
+        the webhook routes (callback, followup, webhook message), but on the bot's own routes
+        (channel messages) only 500, 502, 504 and 524; it gives up after five tries.
+        """
+        for status in statuses:
+            if status != 429 and status < 500:
+                raise ValueError(f"{status} is not a failure discord.py could retry")
+            self._failing[endpoint].append((status, retry_after))
+
+    @property
+    def pending_failures(self) -> int:
+        """How many failures set with ``fail_next`` no request has met yet."""
+        return sum(len(queue) for queue in self._failing.values())
+
     def expect_errors(self) -> list[str]:
         """Let this test log ERRORs; return the (live) list of them, to assert on."""
         self.errors_expected = True
@@ -438,6 +490,9 @@ class FakeDiscord:
                 "the bot sent messages Discord would refuse (400):\n  "
                 + "\n  ".join(self.rejected_messages)
             )
+        unserved = {e.name: len(queue) for e, queue in self._failing.items() if queue}
+        if unserved:
+            problems.append(f"failures set with fail_next were never served: {unserved}")
         if self.error_logs and not self.errors_expected:
             problems.append(
                 "ERROR logged (call fake.expect_errors() if intended):\n"
@@ -697,6 +752,8 @@ class FakeDiscord:
         return registered
 
     async def _post_callback(self, request: web.Request) -> web.Response:
+        if (failure := self._injected_failure(Endpoint.CALLBACK, request)) is not None:
+            return failure
         reply = self._replies.get(request.match_info["token"])
         if reply is None or reply.interaction["id"] != request.match_info["id"]:
             return _error(404, 10062, "Unknown interaction")
@@ -738,6 +795,8 @@ class FakeDiscord:
         return _json({"interaction": interaction, "resource": resource})
 
     async def _post_followup(self, request: web.Request) -> web.Response:
+        if (failure := self._injected_failure(Endpoint.FOLLOWUP, request)) is not None:
+            return failure
         reply = self._reply_for(request)
         if reply is None or request.match_info["token"] in self._expired_tokens:
             return _error(404, 10015, "Unknown Webhook")
@@ -761,6 +820,8 @@ class FakeDiscord:
     async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
         if request.method not in ("GET", "PATCH", "DELETE"):
             return await self._unhandled(request)
+        if (failure := self._injected_failure(Endpoint.WEBHOOK_MESSAGE, request)) is not None:
+            return failure
         reply = self._reply_for(request)
         if reply is None:
             return _error(404, 10015, "Unknown Webhook")
@@ -783,6 +844,8 @@ class FakeDiscord:
         return _error(404, 10003, "Unknown Channel") if channel is None else _json(channel)
 
     async def _post_channel_message(self, request: web.Request) -> web.Response:
+        if (failure := self._injected_failure(Endpoint.CHANNEL_MESSAGE, request)) is not None:
+            return failure
         channel_id = int(request.match_info["channel"])
         if channel_id not in self._channels:
             return _error(404, 10003, "Unknown Channel")
@@ -850,6 +913,18 @@ class FakeDiscord:
 
     # -- helpers ---------------------------------------------------------------------------
 
+    def _injected_failure(self, endpoint: Endpoint, request: web.Request) -> web.Response | None:
+        """Return the failure ``fail_next`` queued for ``endpoint``, if any, and record it."""
+        queue = self._failing[endpoint]
+        if not queue:
+            return None
+        status, retry_after = queue.popleft()
+        self.served_failures.append(Failure(endpoint, status, request.path))
+        self._notify()
+        if status == 429:
+            return _rate_limited(endpoint, retry_after)
+        return _server_error(status)
+
     def _reply_for(self, request: web.Request) -> Reply | None:
         if request.match_info["app"] != str(self.application_id):
             return None
@@ -912,6 +987,36 @@ def _json(body: Any, status: int = 200) -> web.Response:
     # Exactly "application/json": discord.py does not parse "application/json; charset=utf-8".
     return web.Response(
         status=status, body=json.dumps(body).encode(), content_type="application/json"
+    )
+
+
+def _rate_limited(endpoint: Endpoint, retry_after: float) -> web.Response:
+    """A 429 as Discord sends it: the body discord.py reads ``retry_after`` from, the rate
+    limit headers, and ``Via`` (a 429 without it comes from Cloudflare: discord.py gives up)."""
+    headers = {
+        "Retry-After": str(math.ceil(retry_after)),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": f"fake-{endpoint.name.lower()}",
+        "X-RateLimit-Scope": "user",
+        "Via": "1.1 google",
+    }
+    body = {"message": RATE_LIMIT_MESSAGE, "retry_after": retry_after, "global": False}
+    response = _json(body, status=429)
+    response.headers.update(headers)
+    return response
+
+
+def _server_error(status: int) -> web.Response:
+    """A 5xx: Discord's API answers 500 in JSON, its front end a gateway error as a page."""
+    if status == 500:
+        return _json({"message": "500: Internal Server Error", "code": 0}, status)
+    return web.Response(
+        status=status,
+        text=f"<html><body>{status} Server Error</body></html>",
+        content_type="text/html",
     )
 
 
