@@ -1,9 +1,10 @@
 """An aiohttp server that plays Discord (REST API and gateway) for an unmodified discord.py bot.
 
 The fake holds one guild with two text channels (``channel_id`` "table", ``other_channel_id``
-"lobby"), a public thread in "table" (``thread_id`` "scene-1") and the members ``users["gm"]``,
-``users["player"]`` and ``users["admin"]`` (the admin has a role with Manage Server). The guild
-is owned by the bot itself, so no test user gets the owner's implicit permissions.
+"lobby"; ``add_text_channel`` adds more before the bot connects), a public thread in "table"
+(``thread_id`` "scene-1") and the members ``users["gm"]``, ``users["player"]`` and
+``users["admin"]`` (the admin has a role with Manage Server). The guild is owned by the bot
+itself, so no test user gets the owner's implicit permissions.
 
 API: ``start``/``stop``; ``api_base``, ``gateway_url``, ``token``; ``synced_commands(guild=)``;
 ``invoke(command, options, user=, channel=)`` and ``click(reply_or_message, custom_id, user=,
@@ -225,6 +226,14 @@ class FakeDiscord:
         router.add_route("*", "/{tail:.*}", self._unhandled)
 
     # -- what tests use --------------------------------------------------------------------
+
+    def add_text_channel(self, name: str) -> int:
+        """Add a text channel to the guild before the bot connects; return its id."""
+        if self._gateway is not None:
+            raise RuntimeError("add channels before the bot connects (GUILD_CREATE lists them)")
+        channel_id = snowflake()
+        self._channels[channel_id] = payloads.text_channel(channel_id, self.guild_id, name)
+        return channel_id
 
     def synced_commands(self, guild: bool = False) -> list[JSON]:
         """Return the commands the bot last synced, for the guild or globally."""
@@ -676,7 +685,7 @@ class FakeDiscord:
             "Fake Table",
             owner_id=self.bot_user.id,
             roles=list(self._roles.values()),
-            channels=[self._channels[self.channel_id], self._channels[self.other_channel_id]],
+            channels=[c for c in self._channels.values() if c.get("type") == 0],
             threads=[self._channels[self.thread_id]],
             members=[payloads.member(person) for person in self._members.values()],
         )
