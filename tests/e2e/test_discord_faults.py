@@ -181,3 +181,38 @@ async def test_a_collapse_is_announced_even_when_discord_never_takes_the_damage_
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 0
     [posted] = fake_discord.channel_messages(fake_discord.channel_id)
     assert posted["embeds"][0]["title"] == "💀 Brakka collapses!"
+
+
+async def test_an_announcement_whose_answer_is_lost_after_discord_posted_it_is_posted_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    # Discord posts the message, but its answer comes back as a 502: discord.py sends it again,
+    # with the same nonce, which Discord enforces: the retry gets the first message back.
+    fake_discord.fail_next(Endpoint.CHANNEL_MESSAGE, 502, acted=True)
+    reply = await add(fake_discord, 2, "Brakka")
+    await settled(fake_discord, dicebot)
+
+    assert served(fake_discord) == [(Endpoint.CHANNEL_MESSAGE, 502)]
+    assert reply.content == "✅ Pressure 0 → 2. Announced in the channel."
+    [posted] = fake_discord.channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 2"
+    assert await pressure_of(fake_discord, dicebot, "Brakka") == 2
+
+
+async def test_a_tamper_adding_pressure_is_announced_even_when_its_roll_never_reaches_discord(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    fake_discord.expect_errors()
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # INT 7
+    dicebot.rng = new_rng(seed_where(lambda r: not r.success, 7))
+    fake_discord.fail_next(Endpoint.CALLBACK, *[429] * 5)
+    notice = await fake_discord.invoke("sinew tamper", {"attribute": "int"}, user="player")
+    await settled(fake_discord, dicebot)
+
+    assert notice.ephemeral and "is saved" in notice.content
+    assert await pressure_of(fake_discord, dicebot, "Brakka") == 1
+    [posted] = fake_discord.channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 1"

@@ -34,7 +34,10 @@ IDENTIFY and its latest command sync the same way.
 Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
 fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
 ``retry_after`` seconds; a 5xx as its front end does); ``served_failures`` lists those answered,
-``pending_failures`` counts those still waiting for a request.
+``pending_failures`` counts those still waiting for a request. ``acted=True`` acts on the request
+before failing it, as when Discord's answer is lost on the way back. As Discord does, the fake
+makes a channel message sent with ``enforce_nonce`` once per nonce (discord.py gives every
+message a random nonce and sets it), answering a retry with the message already made.
 
 Every request to a route the fake does not implement is answered 404 and recorded in
 ``unhandled_requests``; every log record at ERROR or above is recorded in ``error_logs``.
@@ -55,7 +58,7 @@ import secrets
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,6 +103,16 @@ class Failure:
     path: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A failure ``fail_next`` queued: its status, the 429's retry_after, whether to act first."""
+
+    status: int
+    retry_after: float
+    acted: bool
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RATE_LIMIT_MESSAGE = "You are being rate limited."
 
 
@@ -152,7 +165,7 @@ class FakeDiscord:
         self._expired_tokens: set[str] = set()
         self.error_logs: list[str] = []
         self.errors_expected = False
-        self._failing: dict[Endpoint, deque[tuple[int, float]]] = {e: deque() for e in Endpoint}
+        self._failing: dict[Endpoint, deque[_Planned]] = {e: deque() for e in Endpoint}
         self.served_failures: list[Failure] = []
         self.sync_count = 0
         self.synced_at: float | None = None  # time.perf_counter() of the latest sync
@@ -160,6 +173,8 @@ class FakeDiscord:
         self._synced: dict[int | None, list[JSON]] = {}  # guild id (None: global) -> commands
         self._replies: dict[str, Reply] = {}  # interaction token -> reply
         self._channel_messages: dict[int, list[FakeMessage]] = {}
+        # (channel id, nonce) -> the message a POST with enforce_nonce made: a retry gets it back.
+        self._nonces: dict[tuple[int, str], FakeMessage] = {}
         self._sockets: set[web.WebSocketResponse] = set()
         self._gateway: web.WebSocketResponse | None = None
         self._sequence = 0
@@ -215,13 +230,23 @@ class FakeDiscord:
         for path in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
             router.add_put(API + path, self._put_commands)
             router.add_get(API + path, self._get_commands)
-        router.add_post(API + "/interactions/{id}/{token}/callback", self._post_callback)
-        router.add_post(API + "/webhooks/{app}/{token}", self._post_followup)
+        router.add_post(
+            API + "/interactions/{id}/{token}/callback",
+            self._faulty(Endpoint.CALLBACK, self._post_callback),
+        )
+        router.add_post(
+            API + "/webhooks/{app}/{token}", self._faulty(Endpoint.FOLLOWUP, self._post_followup)
+        )
         router.add_route(
-            "*", API + "/webhooks/{app}/{token}/messages/{message}", self._webhook_message
+            "*",
+            API + "/webhooks/{app}/{token}/messages/{message}",
+            self._faulty(Endpoint.WEBHOOK_MESSAGE, self._webhook_message),
         )
         router.add_get(API + "/channels/{channel}", self._get_channel)
-        router.add_post(API + "/channels/{channel}/messages", self._post_channel_message)
+        router.add_post(
+            API + "/channels/{channel}/messages",
+            self._faulty(Endpoint.CHANNEL_MESSAGE, self._post_channel_message),
+        )
         router.add_route("*", API + "/channels/{channel}/messages/{message}", self._channel_message)
         router.add_route("*", "/{tail:.*}", self._unhandled)
 
@@ -462,10 +487,18 @@ class FakeDiscord:
         )
         return self.channel_messages(channel_id)
 
-    def fail_next(self, endpoint: Endpoint, *statuses: int, retry_after: float = 0.05) -> None:
+    def fail_next(
+        self,
+        endpoint: Endpoint,
+        *statuses: int,
+        retry_after: float = 0.05,
+        acted: bool = False,
+    ) -> None:
         """Answer the next ``len(statuses)`` requests to ``endpoint`` with these statuses, in
         order, without acting on them (as Discord's rate limiter and front end refuse a request
         before it reaches the API). A 429 tells the client to retry after ``retry_after`` s.
+        ``acted=True`` (5xx only): act on each request first, as when Discord did what was
+        asked but its answer was lost on the way back (a 502 from its front end).
 
         discord.py retries a 429 after ``retry_after``; it retries a 5xx after 1, 3, 5, 7 s on
         the webhook routes (callback, followup, webhook message), but on the bot's own routes
@@ -474,7 +507,9 @@ class FakeDiscord:
         for status in statuses:
             if status != 429 and status < 500:
                 raise ValueError(f"{status} is not a failure discord.py could retry")
-            self._failing[endpoint].append((status, retry_after))
+            if acted and status == 429:
+                raise ValueError("a 429 comes from the rate limiter, before Discord acts")
+            self._failing[endpoint].append(_Planned(status, retry_after, acted))
 
     @property
     def pending_failures(self) -> int:
@@ -761,8 +796,6 @@ class FakeDiscord:
         return registered
 
     async def _post_callback(self, request: web.Request) -> web.Response:
-        if (failure := self._injected_failure(Endpoint.CALLBACK, request)) is not None:
-            return failure
         reply = self._replies.get(request.match_info["token"])
         if reply is None or reply.interaction["id"] != request.match_info["id"]:
             return _error(404, 10062, "Unknown interaction")
@@ -804,8 +837,6 @@ class FakeDiscord:
         return _json({"interaction": interaction, "resource": resource})
 
     async def _post_followup(self, request: web.Request) -> web.Response:
-        if (failure := self._injected_failure(Endpoint.FOLLOWUP, request)) is not None:
-            return failure
         reply = self._reply_for(request)
         if reply is None or request.match_info["token"] in self._expired_tokens:
             return _error(404, 10015, "Unknown Webhook")
@@ -829,8 +860,6 @@ class FakeDiscord:
     async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
         if request.method not in ("GET", "PATCH", "DELETE"):
             return await self._unhandled(request)
-        if (failure := self._injected_failure(Endpoint.WEBHOOK_MESSAGE, request)) is not None:
-            return failure
         reply = self._reply_for(request)
         if reply is None:
             return _error(404, 10015, "Unknown Webhook")
@@ -853,8 +882,6 @@ class FakeDiscord:
         return _error(404, 10003, "Unknown Channel") if channel is None else _json(channel)
 
     async def _post_channel_message(self, request: web.Request) -> web.Response:
-        if (failure := self._injected_failure(Endpoint.CHANNEL_MESSAGE, request)) is not None:
-            return failure
         channel_id = int(request.match_info["channel"])
         if channel_id not in self._channels:
             return _error(404, 10003, "Unknown Channel")
@@ -865,8 +892,13 @@ class FakeDiscord:
         refusal = self._check_limits(body, "channel message")
         if refusal is not None:
             return refusal
+        nonce = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") else None
+        if nonce in self._nonces:  # Discord returns the message it made, and makes no other
+            return _json(self._nonces[nonce].raw)
         message = self._new_message(channel_id, body, files)
         self._channel_messages.setdefault(channel_id, []).append(message)
+        if nonce is not None:
+            self._nonces[nonce] = message
         self._notify()
         return _json(message.raw)
 
@@ -922,17 +954,23 @@ class FakeDiscord:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _injected_failure(self, endpoint: Endpoint, request: web.Request) -> web.Response | None:
-        """Return the failure ``fail_next`` queued for ``endpoint``, if any, and record it."""
-        queue = self._failing[endpoint]
-        if not queue:
-            return None
-        status, retry_after = queue.popleft()
-        self.served_failures.append(Failure(endpoint, status, request.path))
-        self._notify()
-        if status == 429:
-            return _rate_limited(endpoint, retry_after)
-        return _server_error(status)
+    def _faulty(self, endpoint: Endpoint, handler: Handler) -> Handler:
+        """Wrap a route's handler to answer the failures ``fail_next`` queued for it."""
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            queue = self._failing[endpoint]
+            if not queue:
+                return await handler(request)
+            planned = queue.popleft()
+            if planned.acted:  # Discord did it; only its answer was lost on the way back
+                await handler(request)
+            self.served_failures.append(Failure(endpoint, planned.status, request.path))
+            self._notify()
+            if planned.status == 429:
+                return _rate_limited(endpoint, planned.retry_after)
+            return _server_error(planned.status)
+
+        return handle
 
     def _reply_for(self, request: web.Request) -> Reply | None:
         if request.match_info["app"] != str(self.application_id):
