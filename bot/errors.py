@@ -23,6 +23,7 @@ RESTARTING_MESSAGE = "⏳ The bot is restarting; try again in a few seconds."
 
 # Discord's error codes for an interaction that can no longer be answered.
 INTERACTION_GONE = frozenset({10062, 10015})  # Unknown interaction, Unknown Webhook
+ALREADY_ACKNOWLEDGED = 40060  # Interaction has already been acknowledged
 
 
 class CommandError(RulesError):
@@ -78,6 +79,14 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         # Discord no longer takes answers to it (its 3 s deadline passed): nobody to tell.
         log.warning(
             "/%s by %s: the interaction expired before the answer", command, interaction.user.id
+        )
+        return
+    if isinstance(original, discord.HTTPException) and original.code == ALREADY_ACKNOWLEDGED:
+        # discord.py refuses locally to answer twice, so only Discord says this: it took our
+        # answer but its reply to us was lost (a 5xx), and discord.py sent the answer again.
+        # The user has it; a notice would be refused the same way.
+        log.warning(
+            "/%s by %s: Discord had taken the answer before a retry", command, interaction.user.id
         )
         return
     if message is not None:

@@ -216,3 +216,23 @@ async def test_a_tamper_adding_pressure_is_announced_even_when_its_roll_never_re
     assert await pressure_of(fake_discord, dicebot, "Brakka") == 1
     [posted] = fake_discord.channel_messages(fake_discord.channel_id)
     assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 1"
+
+
+async def test_a_reply_discord_took_before_its_502_is_shown_once_and_reported_as_no_error(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    # Discord takes the answer but its own answer is lost: discord.py's retry is refused with
+    # 40060 "already acknowledged". The GM has the reply; nobody needs an error notice.
+    fake_discord.fail_next(Endpoint.CALLBACK, 502, acted=True)
+    reply = await add(fake_discord, 2, "Brakka")
+    await settled(fake_discord, dicebot)
+
+    assert served(fake_discord) == [(Endpoint.CALLBACK, 502)]
+    assert reply.content == "✅ Pressure 0 → 2. Announced in the channel."
+    assert reply.followups == []
+    [posted] = fake_discord.channel_messages(fake_discord.channel_id)
+    assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 2"
+    assert await pressure_of(fake_discord, dicebot, "Brakka") == 2
+    # No ERROR logged: the fake_discord fixture fails the test on one.
