@@ -150,10 +150,11 @@ async def test_an_announcement_discord_refuses_with_503_is_not_retried_and_the_c
     await start_sinew(fake_discord)
     await create(fake_discord, "Brakka")
     fake_discord.fail_next(Endpoint.CHANNEL_MESSAGE, 503)
+    fake_discord.fail_next(Endpoint.FOLLOWUP, 429)  # the error notice is retried too
     reply = await add(fake_discord, 2, "Brakka")
     await settled(fake_discord, dicebot)
 
-    assert served(fake_discord) == [(Endpoint.CHANNEL_MESSAGE, 503)]
+    assert served(fake_discord) == [(Endpoint.CHANNEL_MESSAGE, 503), (Endpoint.FOLLOWUP, 429)]
     assert reply.content == "✅ Pressure 0 → 2. Announced in the channel."
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     assert await pressure_of(fake_discord, dicebot, "Brakka") == 2
@@ -236,3 +237,30 @@ async def test_a_reply_discord_took_before_its_502_is_shown_once_and_reported_as
     assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 2"
     assert await pressure_of(fake_discord, dicebot, "Brakka") == 2
     # No ERROR logged: the fake_discord fixture fails the test on one.
+
+
+async def test_campaign_end_confirmed_through_429s_and_a_504_ends_once_announced_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    prompt = await fake_discord.invoke("campaign end", {}, user="gm")
+    confirm_id = prompt.components[0]["components"][0]["custom_id"]
+    fake_discord.fail_next(Endpoint.CALLBACK, 504, 429)
+    fake_discord.fail_next(Endpoint.CHANNEL_MESSAGE, 429, 429)
+    confirmed = await fake_discord.click(prompt, confirm_id, user="gm")
+    await settled(fake_discord, dicebot)
+
+    assert served(fake_discord) == [
+        (Endpoint.CALLBACK, 504),
+        (Endpoint.CALLBACK, 429),
+        (Endpoint.CHANNEL_MESSAGE, 429),
+        (Endpoint.CHANNEL_MESSAGE, 429),
+    ]
+    assert confirmed.content == "Campaign ended." and confirmed.followups == []
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
+    [announcement] = fake_discord.channel_messages(fake_discord.channel_id)
+    assert "has ended" in announcement["content"]
+    row = await dicebot.storage.database.fetch_one(
+        "SELECT count(*) FROM campaigns WHERE ended_at IS NOT NULL"
+    )
+    assert row is not None and row[0] == 1
