@@ -1,9 +1,12 @@
 """Discord answering 429 and 5xx: discord.py retries, and nothing is applied or said twice.
 
 The fake refuses a request before acting on it (``fail_next``), as Discord's rate limiter and
-front end do, so a retry that gets through is the first the fake acts on. Each test checks the
-failures were really served, that the reply and every announcement arrived exactly once, and
-that the state and the roll log moved exactly once.
+front end do, so a retry that gets through is the first the fake acts on; with ``acted=True``
+it acts first and loses only its answer, so the retry meets what the first try did. Each test
+checks the failures were really served, that the reply and every announcement arrived exactly
+once, and that the state and the roll log moved exactly once. When Discord never takes an
+answer, the change stays saved once, the channel still hears of it, the user is told not to
+repeat it, and the next command works.
 
 discord.py waits ``retry_after`` (50 ms here) after a 429, but 1 + 2·n s after a 5xx on its
 n-th retry: to stay fast, a test fails a request with one 5xx at most, and that one first.
@@ -27,7 +30,8 @@ async def rolls_logged(bot: DiceBot) -> int:
 
 async def settled(fake: FakeDiscord, bot: DiceBot) -> None:
     """Wait until every failure set was served and the bot has finished every interaction it
-    started (retries included), so a duplicate it would send has been sent."""
+    started (retries included), so a duplicate it would send has been sent. The bot tracks
+    those tasks for its graceful shutdown; no public view of them exists."""
     await fake.wait_until(lambda: fake.pending_failures == 0, "the failures to be served")
     await fake.wait_until(lambda: not bot._in_flight, "the bot to finish its interactions")
 
