@@ -2,18 +2,18 @@
 
 One campaign per system, each in its own channel, while rolls and state changes of every kind
 are in flight: Sinew tests and Luck spends (Luck tokens), tampering (a Pressure track, with its
-Crises), six-pool checks spending pool points, Cosmos rolls counting towards a challenge,
-Aethelgard and Realms rolls, plain /roll and a /campaign change. The bot is killed at a seeded
-random moment and restarted on the same database, three times. After each restart the database
-(read with sqlite3) must hold:
+Crises taking Stamina), six-pool checks spending pool points, Cosmos rolls counting towards a
+challenge, Aethelgard and Realms rolls, plain /roll and a /campaign change. The bot is killed at
+a seeded random moment and restarted on the same database, three times. After each restart the
+database (read with sqlite3) must hold:
 
-* every roll the bot acknowledged (its "Roll #N" reached the fake), with the dice it showed, and
-  no roll id shown twice;
+* every roll the bot acknowledged (its "Roll #N" reached the fake), with the dice and the state
+  it showed, and no roll id shown twice;
 * every counter equal to its value at the round's start moved by exactly the changes its roll
   log rows record: each row states the counter after it (Luck "k/10 left", pool "k/8 left",
-  challenge "r/50 rolls used", Pressure "a → b"), so the rows must form one unbroken chain from
-  the start to the stored value; a change without its row, or a row without its change (half
-  applied), breaks the chain;
+  challenge "r/50 rolls used", Pressure "a → b", a Crisis "Stamina a → b"), so the rows must
+  form one unbroken chain from the start to the stored value; a change without its row, or a
+  row without its change (half applied), breaks the chain;
 * acknowledged <= applied <= sent for every kind of change.
 """
 
@@ -80,6 +80,7 @@ class Round:
     luck: int
     pool: int
     pressure: int
+    stamina: int
     challenge: str
     sent: list[Sent] = field(default_factory=list)
 
@@ -201,6 +202,7 @@ class Table:
                 luck=state.luck("Brakka"),
                 pool=state.dex("Rin"),
                 pressure=state.pressure("Vex"),
+                stamina=state.stamina("Vex"),
                 challenge=challenge,
             )
 
@@ -257,6 +259,9 @@ class Stored:
 
     def luck(self, name: str) -> int:
         return int(self.sheet("sinew", name)["luck_tokens"])
+
+    def stamina(self, name: str) -> int:
+        return int(self.sheet("sinew", name)["current_stamina"])
 
     def dex(self, name: str) -> int:
         return int(self.sheet("sixpool", name)["current"]["dex"])
@@ -354,6 +359,20 @@ def pressure_step(payload: dict[str, Any], before: int) -> int | None:
     return int(reset[1]) if reset else int(found[2])
 
 
+def stamina_step(name: str) -> Step:
+    """A Crisis row says how much Stamina it took from each character."""
+
+    def step(payload: dict[str, Any], before: int) -> int | None:
+        text = field_value(payload, "Stamina lost") or ""
+        found = re.search(rf"^{name}: Stamina (\d+) → \*\*(\d+)\*\*", text, re.MULTILINE)
+        if found is None:
+            return None
+        assert int(found[1]) == before, f"{name}'s Stamina logged from {found[1]}, was {before}"
+        return int(found[2])
+
+    return step
+
+
 def challenge_step(name: str) -> Step:
     def step(payload: dict[str, Any], before: int) -> int | None:
         text = field_value(payload, "Challenge")
@@ -407,6 +426,10 @@ def check_round(table: Table, started: Round, shown: Counter[int]) -> dict[str, 
                 chain(rows_in("sinew", "sinew.tamper"), started.pressure, pressure_step),
                 stored.pressure("Vex"),
             ),
+            "sinew crisis": (
+                chain(rows_in("sinew", "sinew.crisis"), started.stamina, stamina_step("Vex")),
+                stored.stamina("Vex"),
+            ),
             "sixpool check": (
                 chain(rows_in("sixpool"), started.pool, pool_step),
                 stored.dex("Rin"),
@@ -430,7 +453,11 @@ def check_round(table: Table, started: Round, shown: Counter[int]) -> dict[str, 
                     for roll_id, payload in rows_in("sinew", "sinew.tamper")
                     if field_value(payload, "Pressure") == "unchanged"
                 }
-            number_sent = sum(one.command.name == command for one in sent)
+            # A Crisis comes from a tamper: bound it by the tampers sent.
+            number_sent = sum(
+                one.command.name == ("sinew tamper" if command == "sinew crisis" else command)
+                for one in sent
+            )
             assert acknowledged <= set(changed), f"{command}: acknowledged changes not in the log"
             assert len(acknowledged) <= len(changed) <= number_sent, command
             applied[command] = len(changed)
