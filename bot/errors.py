@@ -23,6 +23,7 @@ RESTARTING_MESSAGE = "⏳ The bot is restarting; try again in a few seconds."
 
 # Discord's error codes for an interaction that can no longer be answered.
 INTERACTION_GONE = frozenset({10062, 10015})  # Unknown interaction, Unknown Webhook
+ALREADY_ACKNOWLEDGED = 40060  # Interaction has already been acknowledged
 
 
 class CommandError(RulesError):
@@ -80,18 +81,34 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             "/%s by %s: the interaction expired before the answer", command, interaction.user.id
         )
         return
+    if isinstance(original, discord.HTTPException) and original.code == ALREADY_ACKNOWLEDGED:
+        # discord.py refuses locally to answer twice, so only Discord says this: it took our
+        # answer but its reply to us was lost (a 5xx), and discord.py sent the answer again.
+        # The user has it; a notice would be refused the same way.
+        log.warning(
+            "/%s by %s: Discord had taken the answer before a retry", command, interaction.user.id
+        )
+        return
     if message is not None:
         log.info("/%s by %s refused: %s", command, interaction.user.id, truncate(message, 300))
         await _try_reply(interaction, f"❌ {message}", "refusal")
         return
     error_id = secrets.token_hex(4)
     log.error("Error %s in /%s by %s", error_id, command, interaction.user.id, exc_info=error)
-    await _try_reply(
-        interaction,
-        f"⚠️ Something went wrong on our side (error id `{error_id}`). "
-        "Please try again, and quote the id if you report it.",
-        "error notice",
-    )
+    if isinstance(original, discord.HTTPException):
+        # Discord refused a reply or announcement even after discord.py's retries. Commands
+        # write (one transaction) before they talk to Discord, so the change is saved:
+        # repeating the command would apply it twice.
+        notice = (
+            f"⚠️ Discord refused part of the answer (error id `{error_id}`). Whatever the "
+            "command changed is saved: check before you repeat it."
+        )
+    else:
+        notice = (
+            f"⚠️ Something went wrong on our side (error id `{error_id}`). "
+            "Please try again, and quote the id if you report it."
+        )
+    await _try_reply(interaction, notice, "error notice")
 
 
 def _command_name(interaction: discord.Interaction) -> str:

@@ -465,10 +465,17 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         spent = await self._spend(table, campaign, tokens)
         logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(
-            interaction, logged.id, hidden=logged.hidden, embed=embed, view=spent.view, table=table
-        )
-        await spent.announce(interaction)
+        try:
+            await show_roll(
+                interaction,
+                logged.id,
+                hidden=logged.hidden,
+                embed=embed,
+                view=spent.view,
+                table=table,
+            )
+        finally:  # the spend is saved: the channel hears it even if the reply is lost
+            await spent.announce(interaction)
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
@@ -492,8 +499,10 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
         set_roll_footer(embed, logged.id, hidden=logged.hidden)
-        await interaction.response.edit_message(embed=embed, view=spent.view)
-        await spent.announce(interaction)
+        try:
+            await interaction.response.edit_message(embed=embed, view=spent.view)
+        finally:  # the spend is saved: the channel hears it even if the edit is lost
+            await spent.announce(interaction)
 
     async def _spend(
         self, table: Table, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
@@ -624,11 +633,13 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         found = await self.characters.find(campaign, name=character)
         before, after = await self._update(found, lambda sheet: rule(sheet, amount).sheet)
         before_stamina = before.sheet.current_stamina
-        await interaction.response.send_message(
-            embed=render.health(after, before_stamina, verb, amount)
-        )
-        if before_stamina > 0 and after.sheet.collapsed:
-            await announce(interaction, render.collapse_announcement(after))
+        try:
+            await interaction.response.send_message(
+                embed=render.health(after, before_stamina, verb, amount)
+            )
+        finally:  # the change is saved: the channel hears a collapse even if the reply is lost
+            if before_stamina > 0 and after.sheet.collapsed:
+                await announce(interaction, render.collapse_announcement(after))
 
     @app_commands.command(
         name="rest", description="Rest: calm +1 Luck, short +1 or thorough +2 STA"
@@ -982,8 +993,12 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
         view = roll_buttons(roll_id, logged.kind, hidden=hidden)
-        await show_roll(interaction, roll_id, hidden=hidden, embed=embed, view=view, table=table)
-        await shown.announce(interaction)
+        try:
+            await show_roll(
+                interaction, roll_id, hidden=hidden, embed=embed, view=view, table=table
+            )
+        finally:  # the Pressure is saved: the channel hears it even if the reply is lost
+            await shown.announce(interaction)
 
     # --- contests
 
@@ -1203,10 +1218,12 @@ class PressureShown:
         text = f"Pressure {change.before} → {change.reached}"
         if change.crisis is not None:
             text += f": Crisis! The track resets to {change.after}"
-        await interaction.response.send_message(
-            f"✅ {text}. Announced in the channel.", ephemeral=True
-        )
-        await self.announce(interaction)
+        try:
+            await interaction.response.send_message(
+                f"✅ {text}. Announced in the channel.", ephemeral=True
+            )
+        finally:  # the change is saved: the channel hears it even if the GM's reply is lost
+            await self.announce(interaction)
 
 
 PURGE_ATTRIBUTE = {

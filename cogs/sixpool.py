@@ -691,13 +691,15 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         resolved, roll_id = await self.contests.resolve(contest.id, time.time(), decide)
         logged = await self.storage.rolls.get(roll_id)
         assert logged is not None
-        await interaction.response.edit_message(
-            content=f"✅ You spend {spend}. The result is in the channel.", view=None
-        )
-        await self._close_prompt(interaction, resolved, "⚔️ Both declared: the dice are rolled.")
         embed = discord.Embed.from_dict(logged.payload["embed"])
         embed.set_footer(text=f"Roll #{roll_id}")
-        await announce(interaction, embed)
+        try:
+            await interaction.response.edit_message(
+                content=f"✅ You spend {spend}. The result is in the channel.", view=None
+            )
+            await self._close_prompt(interaction, resolved, "⚔️ Both declared: the dice are rolled.")
+        finally:  # the contest is settled and logged: the channel hears it whatever else fails
+            await announce(interaction, embed)
 
     # --- group checks
 

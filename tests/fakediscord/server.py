@@ -1,9 +1,10 @@
 """An aiohttp server that plays Discord (REST API and gateway) for an unmodified discord.py bot.
 
 The fake holds one guild with two text channels (``channel_id`` "table", ``other_channel_id``
-"lobby"), a public thread in "table" (``thread_id`` "scene-1") and the members ``users["gm"]``,
-``users["player"]`` and ``users["admin"]`` (the admin has a role with Manage Server). The guild
-is owned by the bot itself, so no test user gets the owner's implicit permissions.
+"lobby"; ``add_text_channel`` adds more before the bot connects), a public thread in "table"
+(``thread_id`` "scene-1") and the members ``users["gm"]``, ``users["player"]`` and
+``users["admin"]`` (the admin has a role with Manage Server). The guild is owned by the bot
+itself, so no test user gets the owner's implicit permissions.
 
 API: ``start``/``stop``; ``api_base``, ``gateway_url``, ``token``; ``synced_commands(guild=)``;
 ``invoke(command, options, user=, channel=)`` and ``click(reply_or_message, custom_id, user=,
@@ -30,22 +31,35 @@ fake drop answered ones. Each Reply stamps ``sent_at`` and ``answered_at``
 on when the waiting task wakes up. ``identified_at`` and ``synced_at`` stamp the bot's gateway
 IDENTIFY and its latest command sync the same way.
 
+Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
+fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
+``retry_after`` seconds; a 5xx as its front end does); ``served_failures`` lists those answered,
+``pending_failures`` counts those still waiting for a request. ``acted=True`` acts on the request
+before failing it, as when Discord's answer is lost on the way back. As Discord does, the fake
+makes a channel message sent with ``enforce_nonce`` once per nonce (discord.py gives every
+message a random nonce and sets it), answering a retry with the message already made.
+
 Every request to a route the fake does not implement is answered 404 and recorded in
 ``unhandled_requests``; every log record at ERROR or above is recorded in ``error_logs``.
-``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs).
+``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs), and on
+failures set with ``fail_next`` that no request ever met.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import json
 import logging
+import math
 import re
 import secrets
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -70,6 +84,37 @@ class _ErrorLogHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self._record(ANSI_ESCAPE.sub("", self.format(record)))
+
+
+class Endpoint(enum.Enum):
+    """What a test can make fail with ``FakeDiscord.fail_next``."""
+
+    CALLBACK = "POST /interactions/{id}/{token}/callback"  # the answer to an interaction
+    FOLLOWUP = "POST /webhooks/{app}/{token}"  # a followup message
+    WEBHOOK_MESSAGE = "/webhooks/{app}/{token}/messages/{message}"  # edit @original or a followup
+    CHANNEL_MESSAGE = "POST /channels/{channel}/messages"  # a message of its own (announcements)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A failure answered instead of a request: its endpoint, status and the request path."""
+
+    endpoint: Endpoint
+    status: int
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A failure ``fail_next`` queued: its status, the 429's retry_after, whether to act first."""
+
+    status: int
+    retry_after: float
+    acted: bool
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+RATE_LIMIT_MESSAGE = "You are being rate limited."
 
 
 class FakeDiscord:
@@ -121,12 +166,16 @@ class FakeDiscord:
         self._expired_tokens: set[str] = set()
         self.error_logs: list[str] = []
         self.errors_expected = False
+        self._failing: dict[Endpoint, deque[_Planned]] = {e: deque() for e in Endpoint}
+        self.served_failures: list[Failure] = []
         self.sync_count = 0
         self.synced_at: float | None = None  # time.perf_counter() of the latest sync
         self.identified_at: float | None = None  # ... and of the latest gateway IDENTIFY
         self._synced: dict[int | None, list[JSON]] = {}  # guild id (None: global) -> commands
         self._replies: dict[str, Reply] = {}  # interaction token -> reply
         self._channel_messages: dict[int, list[FakeMessage]] = {}
+        # (channel id, nonce) -> the message a POST with enforce_nonce made: a retry gets it back.
+        self._nonces: dict[tuple[int, str], FakeMessage] = {}
         self._sockets: set[web.WebSocketResponse] = set()
         self._gateway: web.WebSocketResponse | None = None
         self._sequence = 0
@@ -182,21 +231,32 @@ class FakeDiscord:
         for path in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
             router.add_put(API + path, self._put_commands)
             router.add_get(API + path, self._get_commands)
-        router.add_post(API + "/interactions/{id}/{token}/callback", self._post_callback)
-        router.add_post(API + "/webhooks/{app}/{token}", self._post_followup)
+        router.add_post(
+            API + "/interactions/{id}/{token}/callback",
+            self._faulty(Endpoint.CALLBACK, self._post_callback),
+        )
+        router.add_post(
+            API + "/webhooks/{app}/{token}", self._faulty(Endpoint.FOLLOWUP, self._post_followup)
+        )
         router.add_route(
-            "*", API + "/webhooks/{app}/{token}/messages/{message}", self._webhook_message
+            "*",
+            API + "/webhooks/{app}/{token}/messages/{message}",
+            self._faulty(Endpoint.WEBHOOK_MESSAGE, self._webhook_message),
         )
         router.add_get(API + "/channels/{channel}", self._get_channel)
-        router.add_post(API + "/channels/{channel}/messages", self._post_channel_message)
+        router.add_post(
+            API + "/channels/{channel}/messages",
+            self._faulty(Endpoint.CHANNEL_MESSAGE, self._post_channel_message),
+        )
         router.add_route("*", API + "/channels/{channel}/messages/{message}", self._channel_message)
         router.add_route("*", "/{tail:.*}", self._unhandled)
 
     # -- what tests use --------------------------------------------------------------------
 
     def add_text_channel(self, name: str) -> int:
-        """Add a text channel to the guild and return its id; add it before the bot connects,
-        so the guild the bot is sent holds it."""
+        """Add a text channel to the guild before the bot connects; return its id."""
+        if self._gateway is not None:
+            raise RuntimeError("add channels before the bot connects (GUILD_CREATE lists them)")
         channel_id = snowflake()
         self._channels[channel_id] = payloads.text_channel(channel_id, self.guild_id, name)
         return channel_id
@@ -428,6 +488,35 @@ class FakeDiscord:
         )
         return self.channel_messages(channel_id)
 
+    def fail_next(
+        self,
+        endpoint: Endpoint,
+        *statuses: int,
+        retry_after: float = 0.05,
+        acted: bool = False,
+    ) -> None:
+        """Answer the next ``len(statuses)`` requests to ``endpoint`` with these statuses, in
+        order, without acting on them (as Discord's rate limiter and front end refuse a request
+        before it reaches the API). A 429 tells the client to retry after ``retry_after`` s.
+        ``acted=True`` (5xx only): act on each request first, as when Discord did what was
+        asked but its answer was lost on the way back (a 502 from its front end).
+
+        discord.py retries a 429 after ``retry_after``; it retries a 5xx after 1, 3, 5, 7 s on
+        the webhook routes (callback, followup, webhook message), but on the bot's own routes
+        (channel messages) only 500, 502, 504 and 524; it gives up after five tries.
+        """
+        for status in statuses:
+            if status != 429 and status < 500:
+                raise ValueError(f"{status} is not a failure discord.py could retry")
+            if acted and status == 429:
+                raise ValueError("a 429 comes from the rate limiter, before Discord acts")
+            self._failing[endpoint].append(_Planned(status, retry_after, acted))
+
+    @property
+    def pending_failures(self) -> int:
+        """How many failures set with ``fail_next`` no request has met yet."""
+        return sum(len(queue) for queue in self._failing.values())
+
     def expect_errors(self) -> list[str]:
         """Let this test log ERRORs; return the (live) list of them, to assert on."""
         self.errors_expected = True
@@ -446,6 +535,9 @@ class FakeDiscord:
                 "the bot sent messages Discord would refuse (400):\n  "
                 + "\n  ".join(self.rejected_messages)
             )
+        unserved = {e.name: len(queue) for e, queue in self._failing.items() if queue}
+        if unserved:
+            problems.append(f"failures set with fail_next were never served: {unserved}")
         if self.error_logs and not self.errors_expected:
             problems.append(
                 "ERROR logged (call fake.expect_errors() if intended):\n"
@@ -801,8 +893,13 @@ class FakeDiscord:
         refusal = self._check_limits(body, "channel message")
         if refusal is not None:
             return refusal
+        nonce = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") else None
+        if nonce in self._nonces:  # Discord returns the message it made, and makes no other
+            return _json(self._nonces[nonce].raw)
         message = self._new_message(channel_id, body, files)
         self._channel_messages.setdefault(channel_id, []).append(message)
+        if nonce is not None:
+            self._nonces[nonce] = message
         self._notify()
         return _json(message.raw)
 
@@ -857,6 +954,24 @@ class FakeDiscord:
         return _error(404, 0, "404: Not Found (not implemented by the fake)")
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _faulty(self, endpoint: Endpoint, handler: Handler) -> Handler:
+        """Wrap a route's handler to answer the failures ``fail_next`` queued for it."""
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            queue = self._failing[endpoint]
+            if not queue:
+                return await handler(request)
+            planned = queue.popleft()
+            if planned.acted:  # Discord did it; only its answer was lost on the way back
+                await handler(request)
+            self.served_failures.append(Failure(endpoint, planned.status, request.path))
+            self._notify()
+            if planned.status == 429:
+                return _rate_limited(endpoint, planned.retry_after)
+            return _server_error(planned.status)
+
+        return handle
 
     def _reply_for(self, request: web.Request) -> Reply | None:
         if request.match_info["app"] != str(self.application_id):
@@ -920,6 +1035,36 @@ def _json(body: Any, status: int = 200) -> web.Response:
     # Exactly "application/json": discord.py does not parse "application/json; charset=utf-8".
     return web.Response(
         status=status, body=json.dumps(body).encode(), content_type="application/json"
+    )
+
+
+def _rate_limited(endpoint: Endpoint, retry_after: float) -> web.Response:
+    """A 429 as Discord sends it: the body discord.py reads ``retry_after`` from, the rate
+    limit headers, and ``Via`` (a 429 without it comes from Cloudflare: discord.py gives up)."""
+    headers = {
+        "Retry-After": str(math.ceil(retry_after)),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": f"fake-{endpoint.name.lower()}",
+        "X-RateLimit-Scope": "user",
+        "Via": "1.1 google",
+    }
+    body = {"message": RATE_LIMIT_MESSAGE, "retry_after": retry_after, "global": False}
+    response = _json(body, status=429)
+    response.headers.update(headers)
+    return response
+
+
+def _server_error(status: int) -> web.Response:
+    """A 5xx: Discord's API answers 500 in JSON, its front end a gateway error as a page."""
+    if status == 500:
+        return _json({"message": "500: Internal Server Error", "code": 0}, status)
+    return web.Response(
+        status=status,
+        text=f"<html><body>{status} Server Error</body></html>",
+        content_type="text/html",
     )
 
 
