@@ -199,6 +199,12 @@ class DiceBot(commands.Bot):
     ) -> None:
         _log_latency(interaction, "answered")
 
+    def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
+        # discord.py's delayed "ready" (up to 2 s after connecting) isn't cancelled by close():
+        # dispatched into a closed client it fails with a traceback on the way out.
+        if not self.is_closed():
+            super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         if hasattr(self, "_settling"):
             self._settling.cancel()  # the chart thread finishes an import under way first

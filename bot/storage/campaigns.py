@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -59,6 +60,8 @@ class TrackSummary:
     maximum: int
 
 
+CACHED_CHANNELS = 10_000  # running campaigns kept in memory (a few hundred bytes each)
+
 # One query per campaign, GMs included: each query is a trip to the database thread.
 _ACTIVE_CAMPAIGN = (
     "SELECT id, guild_id, channel_id, system, name, skin, settings, switches,"
@@ -96,15 +99,47 @@ async def _require_running(connection: aiosqlite.Connection, campaign: Campaign)
 
 
 class CampaignStore:
-    """Named operations on campaigns; each runs in one transaction."""
+    """Named operations on campaigns; each runs in one transaction.
+
+    Every command looks up its channel's campaign (some twice), so the running campaign of each
+    channel is cached: this store makes every change to campaigns and their GMs, and updates
+    the cache when each commits. It holds for one bot process per database (SQLite's case).
+    """
 
     def __init__(self, database: Database) -> None:
         self._database = database
+        # channel id -> its running campaign (None: none), least recently used first
+        self._cache: OrderedDict[int, Campaign | None] = OrderedDict()
+        self._changes = 0  # bumped by every change: a read that raced with one isn't cached
 
     async def active(self, channel_id: int) -> Campaign | None:
         """Return the running campaign of a channel, if any."""
+        if channel_id in self._cache:
+            self._cache.move_to_end(channel_id)
+            return self._cache[channel_id]
+        changes = self._changes
         row = await self._database.fetch_one(_ACTIVE_CAMPAIGN, (channel_id,))
-        return None if row is None else _campaign(row)
+        campaign = None if row is None else _campaign(row)
+        if changes == self._changes:
+            self._remember(channel_id, campaign)
+        return campaign
+
+    def _remember(self, channel_id: int, campaign: Campaign | None) -> None:
+        self._cache[channel_id] = campaign
+        self._cache.move_to_end(channel_id)
+        if len(self._cache) > CACHED_CHANNELS:
+            self._cache.popitem(last=False)
+
+    def _changed(self, channel_id: int, campaign: Campaign | None) -> Campaign | None:
+        """Record a committed change of the channel's running campaign; return it."""
+        self._changes += 1
+        self._remember(channel_id, campaign)
+        return campaign
+
+    def forget(self) -> None:
+        """Drop the cache (after the database was changed by something else)."""
+        self._changes += 1
+        self._cache.clear()
 
     async def start(
         self, *, guild_id: int | None, channel_id: int, user_id: int, settings: CampaignSettings
@@ -134,6 +169,7 @@ class CampaignStore:
             )
             campaign = await _active_in(connection, channel_id)
         assert campaign is not None
+        self._changed(channel_id, campaign)
         return campaign
 
     async def add_gm(self, campaign: Campaign, user_id: int, added_by: int) -> Campaign:
@@ -149,6 +185,7 @@ class CampaignStore:
                 raise AlreadyGM(user_id)
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
+        self._changed(campaign.channel_id, updated)
         return updated
 
     async def remove_gm(self, campaign: Campaign, user_id: int) -> Campaign:
@@ -165,6 +202,7 @@ class CampaignStore:
                 raise NotCoGM(user_id)
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
+        self._changed(campaign.channel_id, updated)
         return updated
 
     async def set_switches(
@@ -187,6 +225,7 @@ class CampaignStore:
             )
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
+        self._changed(campaign.channel_id, updated)
         return updated
 
     async def end(self, campaign: Campaign, ended_by: int) -> None:
@@ -198,6 +237,7 @@ class CampaignStore:
                 " ended_by = ? WHERE id = ?",
                 (ended_by, campaign.id),
             )
+        self._changed(campaign.channel_id, None)
 
     async def characters(self, campaign: Campaign) -> list[CharacterSummary]:
         """List the campaign's characters by name."""

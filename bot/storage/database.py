@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 MIGRATIONS_DIRECTORY = PROJECT_ROOT / "data" / "migrations"
 BUSY_TIMEOUT_MS = 5_000
 CLOSE_TIMEOUT_SECONDS = 2.0
+# Rows in one group-committed INSERT: 7 parameters each stays far under SQLite's 32,766.
+MAX_GROUP = 500
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 NOT_A_DATABASE = "the file is not an SQLite database (corrupt, or another kind of file)"
 
@@ -139,6 +141,10 @@ class Database:
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
+        # Group commit: single-row inserts waiting for the writer, by statement, and the tasks
+        # flushing them.
+        self._inserts: dict[str, list[tuple[Sequence[object], asyncio.Future[int]]]] = {}
+        self._flushes: set[asyncio.Task[None]] = set()
         self._fault: WriteFault | None = None  # why the latest write failed, until one works
 
     @classmethod
@@ -208,17 +214,69 @@ class Database:
             await asyncio.shield(self._writer.execute("ROLLBACK"))
 
     async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
-        """Run one INSERT as its own transaction and return the new row's id."""
+        """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, once committed.
+
+        Group commit: inserts of one statement that arrive while the writer is busy wait
+        together and then go in as one multi-row INSERT (one statement, so one atomic commit,
+        and one trip to the database thread instead of one each). Every caller still gets its
+        answer only after its row is committed, so durability is as with one INSERT each.
+        """
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        waiting = self._inserts.setdefault(sql, [])
+        waiting.append((parameters, future))
+        if len(waiting) == 1:  # the first to wait starts the flush that takes the whole group
+            flush = asyncio.create_task(self._flush_inserts(sql), name="database-group-commit")
+            self._flushes.add(flush)
+            flush.add_done_callback(self._flushes.discard)
+        return await future
+
+    async def _flush_inserts(self, sql: str) -> None:
         async with self._lock:
-            try:  # one statement in autocommit: SQLite rolls it back itself when it fails
-                row = await self._writer.execute_insert(sql, parameters)
-            except sqlite3.OperationalError as error:
-                if (cannot := self._cannot_save(error)) is None:
+            group = self._inserts.pop(sql)
+            try:
+                for start in range(0, len(group), MAX_GROUP):
+                    chunk = group[start : start + MAX_GROUP]
+                    try:
+                        await self._insert_group(sql, chunk)
+                    except sqlite3.IntegrityError:
+                        if len(chunk) == 1:
+                            raise
+                        for row in chunk:  # one bad row must not refuse the others
+                            await self._insert_one(sql, row)
+            except BaseException as error:  # every caller hears of it; nothing was written
+                for _, future in group:
+                    if not future.done():
+                        future.set_exception(error)
+                if not isinstance(error, Exception):
                     raise
-                raise cannot from error
-            self._saved()
-        assert row is not None
-        return int(row[0])
+
+    async def _insert_one(
+        self, sql: str, row: tuple[Sequence[object], asyncio.Future[int]]
+    ) -> None:
+        try:
+            await self._insert_group(sql, [row])
+        except sqlite3.IntegrityError as error:
+            if not row[1].done():
+                row[1].set_exception(error)
+
+    async def _insert_group(
+        self, sql: str, group: list[tuple[Sequence[object], asyncio.Future[int]]]
+    ) -> None:
+        values = sql[sql.upper().rindex("VALUES") + len("VALUES") :].strip()
+        statement = f"{sql}{f', {values}' * (len(group) - 1)} RETURNING rowid"
+        parameters = [value for row, _ in group for value in row]
+        try:  # one statement in autocommit: SQLite rolls it back itself when it fails
+            rows = await self._writer.execute_fetchall(statement, parameters)
+        except sqlite3.OperationalError as error:
+            if (cannot := self._cannot_save(error)) is None:
+                raise
+            raise cannot from error
+        self._saved()
+        # The rows are inserted in the order of their VALUES, taking rowids in ascending order
+        # (RETURNING itself promises no order).
+        for new_id, (_, future) in zip(sorted(row[0] for row in rows), group, strict=True):
+            if not future.done():
+                future.set_result(int(new_id))
 
     def _cannot_save(self, error: sqlite3.OperationalError) -> CannotSave | None:
         """Return CannotSave for a write that failed outside the bot (warned once until a write

@@ -155,3 +155,46 @@ async def test_concurrent_ends_of_one_challenge_end_it_once(storage: Storage) ->
     )
     assert len(succeeded(outcomes)) == 1
     assert sum(isinstance(o, ChallengeNotFound) for o in outcomes) == N - 1
+
+
+def count_statements(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every statement the writer connection runs with execute_fetchall."""
+    statements: list[str] = []
+    writer = storage.database._writer
+    original = writer.execute_fetchall
+
+    async def counted(sql, parameters=None):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return await original(sql, parameters)
+
+    monkeypatch.setattr(writer, "execute_fetchall", counted)
+    return statements
+
+
+async def test_group_commit_logs_concurrent_rolls_in_few_statements_each_with_its_own_id(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statements = count_statements(storage, monkeypatch)
+    ids = succeeded(
+        await fire(200, lambda n: storage.rolls.record(entry(None, payload={"result": {"n": n}})))
+    )
+    assert sorted(ids) == list(range(1, 201))
+    # Each caller got the id of its own row, committed before it was told.
+    for n, roll_id in enumerate(ids):
+        logged = await storage.rolls.get(roll_id)
+        assert logged is not None and logged.payload == {"result": {"n": n}}
+    # All 200 arrived before the writer was free again: one INSERT of 200 rows.
+    assert len(statements) == 1 and statements[0].count("(?, ?, ?, ?, ?, ?, ?)") == 200
+
+
+async def test_one_bad_row_in_a_group_fails_alone(storage: Storage) -> None:
+    campaign = await start(storage)
+    no_such_campaign = campaign.id + 1000  # breaks the roll log's foreign key
+
+    async def record(n: int) -> int:
+        return await storage.rolls.record(entry(no_such_campaign if n == 5 else campaign.id))
+
+    outcomes = await fire(20, record)
+    failed = [n for n, outcome in enumerate(outcomes) if isinstance(outcome, BaseException)]
+    assert failed == [5]
+    assert sorted(o for o in outcomes if isinstance(o, int)) == list(range(1, 20))

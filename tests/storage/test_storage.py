@@ -6,6 +6,7 @@ import asyncio
 import shutil
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -388,3 +389,67 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
                 {k: row[k] for k in kept} for row in rows
             ], table
             assert set(rows[0]) - set(kept) <= {"edge_option", "lingering_taint"}
+
+
+def count_campaign_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the running-campaign lookups that reach the database, by channel."""
+    reads: list[int] = []
+    original = storage.database.fetch_one
+
+    async def counted(sql: str, parameters=()):  # type: ignore[no-untyped-def]
+        if "FROM campaigns WHERE channel_id" in sql:
+            reads.append(parameters[0])
+        return await original(sql, parameters)
+
+    monkeypatch.setattr(storage.database, "fetch_one", counted)
+    return reads
+
+
+async def test_campaign_cache_reads_once_and_follows_start_gm_changes_switches_and_end(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    reads = count_campaign_reads(storage, monkeypatch)
+    assert await storage.campaigns.active(CHANNEL) is None
+    assert await storage.campaigns.active(CHANNEL) is None
+    assert reads == [CHANNEL]  # the second lookup came from memory
+    campaign = await start_campaign(storage)
+    assert await storage.campaigns.active(CHANNEL) == campaign
+    await storage.campaigns.add_gm(campaign, PLAYER, GM)
+    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM, PLAYER}
+    await storage.campaigns.remove_gm(campaign, PLAYER)
+    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    await storage.campaigns.set_switches(campaign, lambda s: replace(s, gm_rolls_hidden=True))
+    assert (await storage.campaigns.active(CHANNEL)).switches.gm_rolls_hidden
+    await storage.campaigns.end(campaign, GM)
+    assert await storage.campaigns.active(CHANNEL) is None
+    assert reads == [CHANNEL]  # every change updated the cache: no lookup went to the file
+    # What the cache says is what the file says.
+    fresh = await Storage.open(tmp_path / "bot.db")
+    try:
+        assert await fresh.campaigns.active(CHANNEL) is None
+    finally:
+        await fresh.close()
+
+
+async def test_a_lookup_racing_an_end_does_not_cache_the_ended_campaign(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    campaign = await start_campaign(storage)
+    storage.campaigns.forget()
+    read_done, release = asyncio.Event(), asyncio.Event()
+    original = storage.database.fetch_one
+
+    async def slow(sql: str, parameters=()):  # type: ignore[no-untyped-def]
+        row = await original(sql, parameters)  # reads the campaign while it still runs
+        read_done.set()
+        await release.wait()
+        return row
+
+    monkeypatch.setattr(storage.database, "fetch_one", slow)
+    lookup = asyncio.create_task(storage.campaigns.active(CHANNEL))
+    await read_done.wait()
+    monkeypatch.setattr(storage.database, "fetch_one", original)
+    await storage.campaigns.end(campaign, GM)
+    release.set()
+    assert await lookup == campaign  # it raced the end: it may answer as before it
+    assert await storage.campaigns.active(CHANNEL) is None  # but didn't stick
