@@ -419,11 +419,11 @@ class Bench:
         slowest = max(r.latency for r in answered)  # type: ignore[type-var]
         pauses = [float(ms) for _, ms in GC_PAUSE.findall(self.bot.new_log()[log_mark:])]
         busy = meter.summary(last)
-        self.stats[f"burst {size} rate"] = size / last
         self.stats["burst GC pause"] = max([self.stats.get("burst GC pause", 0.0), *pauses])
         self.fake.forget(replies)
         if not report:
             return
+        self.stats[f"burst {size} rate"] = size / last
         self.add(
             f"burst: {size} /roll sent at once (in {sent_in * 1000:.0f} ms)",
             f"{in_time}/{size} answered in 3 s; last after {last:.2f} s "

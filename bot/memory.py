@@ -39,8 +39,8 @@ NEVER = 1_000_000_000  # a generation-2 threshold no count reaches: no automatic
 # CPython runs a full collection after 10 collections of generation 1 (about 70,000 new
 # objects); without a pause in the work, ours waits for ten times as many.
 DUE = YOUNG_THRESHOLDS[1]
-OVERDUE = 10 * DUE
-OVERDUE_CHECK_SECONDS = 0.5
+OVERDUE = 5 * DUE
+OVERDUE_CHECK_SECONDS = 0.1
 
 
 def freeze_after_start() -> None:

@@ -11,9 +11,11 @@ import sys
 from pathlib import Path
 from typing import IO
 
+import discord
 import pytest
+from discord import app_commands
 
-from bot.client import HTTP_CONNECTIONS, DiceBot, create_bot
+from bot.client import CONCURRENT_INTERACTIONS, HTTP_CONNECTIONS, DiceBot, create_bot
 from bot.config import Settings
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -254,3 +256,28 @@ async def test_connections_to_discords_rest_api_are_bounded(
     assert all(not reply.ephemeral for reply in replies)
     idle = sum(len(kept) for kept in connector._conns.values())  # aiohttp's keep-alive pool
     assert 0 < idle <= HTTP_CONNECTIONS
+
+
+async def test_a_burst_is_handled_at_most_concurrent_interactions_at_a_time(
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py starts every interaction of a burst at once; the bot runs a bounded number
+    and the rest wait their turn, so a burst's memory peak is bounded too."""
+    running, most = 0, 0
+    handle = app_commands.CommandTree._call
+
+    async def counted(tree: app_commands.CommandTree, interaction: discord.Interaction) -> None:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        try:
+            await asyncio.sleep(0.01)  # every interaction in flight at once, unless held back
+            await handle(tree, interaction)
+        finally:
+            running -= 1
+
+    monkeypatch.setattr(app_commands.CommandTree, "_call", counted)
+    replies = [await fake_discord.send("roll", {"expression": "1d6"}) for _ in range(200)]
+    await fake_discord.wait_answered(replies)
+    assert all(not reply.ephemeral for reply in replies)
+    assert most == CONCURRENT_INTERACTIONS == 64, most
