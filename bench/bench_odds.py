@@ -195,14 +195,19 @@ def _distribution_table(kind: str, distribution: odds.Distribution) -> Table:
 # at 5, so 7d10 keep the two highest (lowest).
 
 
-def _read_cosmos(result: cosmos.CosmosOdds) -> Table:
-    total = result.totals.total_weight
-    table: Table = {
-        ("total", int(value), str(outcome)): Fraction(int(weight), total)
+def _outcome_table(kind: str, distribution: odds.Distribution, outcomes: Any) -> Table:
+    """Each value's exact chance, keyed with the outcome the rules give it."""
+    total = distribution.total_weight
+    return {
+        (kind, int(value), str(outcome)): Fraction(int(weight), total)
         for value, weight, outcome in zip(
-            result.totals.outcomes(), result.totals.weights, result.outcomes, strict=True
+            distribution.outcomes(), distribution.weights, outcomes, strict=True
         )
     }
+
+
+def _read_cosmos(result: cosmos.CosmosOdds) -> Table:
+    table = _outcome_table("total", result.totals, result.outcomes)
     table[("success",)] = result.success
     table[("critical success",)] = result.critical_success
     table[("critical failure",)] = result.critical_failure
@@ -291,13 +296,7 @@ def _sinew_kept(icepool: ModuleType, advantage: bool, disadvantage: bool) -> Any
 
 
 def _read_sinew_test(result: sinew.TestOdds) -> Table:
-    total = result.rolls.total_weight
-    table: Table = {
-        ("face", int(face), str(outcome)): Fraction(int(weight), total)
-        for face, weight, outcome in zip(
-            result.rolls.outcomes(), result.rolls.weights, result.outcomes, strict=True
-        )
-    }
+    table = _outcome_table("face", result.rolls, result.outcomes)
     table[("success",)] = result.success
     table[("natural 1",)] = result.natural_one
     table[("natural 20",)] = result.natural_twenty
