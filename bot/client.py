@@ -138,6 +138,11 @@ class DiceBot(commands.Bot):
         self._last_arrival = time.monotonic()
         return not self.draining
 
+    @property
+    def in_flight(self) -> int:
+        """How many interactions the bot has started and not yet finished answering."""
+        return len(self._in_flight)
+
     def _answered(self, task: asyncio.Task[object]) -> None:
         self._in_flight.discard(task)
         if self.tune_memory and not self._in_flight:

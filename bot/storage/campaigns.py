@@ -7,9 +7,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import aiosqlite
-
-from bot.storage.database import Database, fetch_one
+from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -62,16 +60,20 @@ class TrackSummary:
 
 CACHED_CHANNELS = 10_000  # running campaigns kept in memory (a few hundred bytes each)
 
-# One query per campaign, GMs included: each query is a trip to the database thread.
+# One query per campaign, GMs included (a row per GM): each query is a trip to the database.
 _ACTIVE_CAMPAIGN = (
-    "SELECT id, guild_id, channel_id, system, name, skin, settings, switches,"
-    " created_by, (SELECT group_concat(user_id) FROM campaign_gms"
-    " WHERE campaign_id = campaigns.id) AS gm_ids"
-    " FROM campaigns WHERE channel_id = ? AND ended_at IS NULL"
+    "SELECT c.id, c.guild_id, c.channel_id, c.system, c.name, c.skin, c.settings, c.switches,"
+    " c.created_by, g.user_id AS gm_id"
+    " FROM campaigns AS c LEFT JOIN campaign_gms AS g ON g.campaign_id = c.id"
+    " WHERE c.channel_id = ? AND c.ended_at IS NULL"
 )
 
 
-def _campaign(row: aiosqlite.Row) -> Campaign:
+def _campaign(rows: list[Row]) -> Campaign | None:
+    """The campaign of ``_ACTIVE_CAMPAIGN``'s rows (one per GM), if any."""
+    if not rows:
+        return None
+    row = rows[0]
     return Campaign(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -80,19 +82,18 @@ def _campaign(row: aiosqlite.Row) -> Campaign:
             System(row["system"]), row["name"], Skin(row["skin"]), json.loads(row["settings"])
         ),
         created_by=row["created_by"],
-        gm_ids=frozenset(int(gm) for gm in (row["gm_ids"] or "").split(",") if gm),
+        gm_ids=frozenset(gm["gm_id"] for gm in rows if gm["gm_id"] is not None),
         switches=TableSwitches.from_json(json.loads(row["switches"])),
     )
 
 
-async def _active_in(connection: aiosqlite.Connection, channel_id: int) -> Campaign | None:
-    row = await fetch_one(connection, _ACTIVE_CAMPAIGN, (channel_id,))
-    return None if row is None else _campaign(row)
+async def _active_in(connection: Session, channel_id: int) -> Campaign | None:
+    return _campaign(await connection.fetch_all(_ACTIVE_CAMPAIGN, (channel_id,)))
 
 
-async def _require_running(connection: aiosqlite.Connection, campaign: Campaign) -> None:
-    row = await fetch_one(
-        connection, "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
+async def _require_running(connection: Session, campaign: Campaign) -> None:
+    row = await connection.fetch_one(
+        "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
     )
     if row is None:
         raise CampaignEnded(campaign.settings.name)
@@ -118,8 +119,7 @@ class CampaignStore:
             self._cache.move_to_end(channel_id)
             return self._cache[channel_id]
         changes = self._changes
-        row = await self._database.fetch_one(_ACTIVE_CAMPAIGN, (channel_id,))
-        campaign = None if row is None else _campaign(row)
+        campaign = _campaign(await self._database.fetch_all(_ACTIVE_CAMPAIGN, (channel_id,)))
         if changes == self._changes:
             self._remember(channel_id, campaign)
         return campaign
@@ -149,9 +149,9 @@ class CampaignStore:
             existing = await _active_in(connection, channel_id)
             if existing is not None:
                 raise CampaignAlreadyRunning(existing.system.display_name, existing.settings.name)
-            cursor = await connection.execute(
+            created = await connection.fetch_one(
                 "INSERT INTO campaigns (guild_id, channel_id, system, name, skin, settings,"
-                " created_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " created_by) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -162,7 +162,8 @@ class CampaignStore:
                     user_id,
                 ),
             )
-            campaign_id = cursor.lastrowid
+            assert created is not None
+            campaign_id = created["id"]
             await connection.execute(
                 "INSERT INTO campaign_gms (campaign_id, user_id, added_by) VALUES (?, ?, ?)",
                 (campaign_id, user_id, user_id),
@@ -176,12 +177,12 @@ class CampaignStore:
         """Make ``user_id`` a co-GM; refuse if they already are one."""
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
-            cursor = await connection.execute(
-                "INSERT OR IGNORE INTO campaign_gms (campaign_id, user_id, added_by)"
-                " VALUES (?, ?, ?)",
+            added = await connection.execute(
+                "INSERT INTO campaign_gms (campaign_id, user_id, added_by)"
+                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (campaign.id, user_id, added_by),
             )
-            if cursor.rowcount == 0:
+            if added == 0:
                 raise AlreadyGM(user_id)
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
@@ -194,11 +195,11 @@ class CampaignStore:
             raise FounderStaysGM(user_id)
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
-            cursor = await connection.execute(
+            removed = await connection.execute(
                 "DELETE FROM campaign_gms WHERE campaign_id = ? AND user_id = ?",
                 (campaign.id, user_id),
             )
-            if cursor.rowcount == 0:
+            if removed == 0:
                 raise NotCoGM(user_id)
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None
@@ -233,16 +234,15 @@ class CampaignStore:
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
             await connection.execute(
-                "UPDATE campaigns SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
-                " ended_by = ? WHERE id = ?",
-                (ended_by, campaign.id),
+                "UPDATE campaigns SET ended_at = ?, ended_by = ? WHERE id = ?",
+                (utc_now(), ended_by, campaign.id),
             )
         self._changed(campaign.channel_id, None)
 
     async def characters(self, campaign: Campaign) -> list[CharacterSummary]:
         """List the campaign's characters by name."""
         rows = await self._database.fetch_all(
-            "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY name",
+            "SELECT id, user_id, name FROM characters WHERE campaign_id = ? ORDER BY lower(name)",
             (campaign.id,),
         )
         return [CharacterSummary(row["id"], row["user_id"], row["name"]) for row in rows]
@@ -257,7 +257,8 @@ class CampaignStore:
         )
         stored = {(row["name"], row["character_id"]): row["value"] for row in rows}
         characters = await self._database.fetch_all(
-            "SELECT id, name FROM characters WHERE campaign_id = ? ORDER BY name", (campaign.id,)
+            "SELECT id, name FROM characters WHERE campaign_id = ? ORDER BY lower(name)",
+            (campaign.id,),
         )
         specs = declaration(campaign.system).tracks
         party = [

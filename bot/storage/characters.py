@@ -13,10 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-import aiosqlite
-
 from bot.storage.campaigns import Campaign
-from bot.storage.database import Database, fetch_all, fetch_one
+from bot.storage.database import ConstraintViolated, Database, Row, Session
 from bot.storage.errors import (
     CharacterNameTaken,
     CharacterNotFound,
@@ -52,7 +50,7 @@ class CharacterStore(Generic[S]):
         self._database = database
         self._codec = codec
 
-    def _character(self, row: aiosqlite.Row) -> Character[S]:
+    def _character(self, row: Row) -> Character[S]:
         return Character(
             id=row["id"],
             campaign_id=row["campaign_id"],
@@ -68,8 +66,7 @@ class CharacterStore(Generic[S]):
         """Create a character; refuse a taken name or more than the system allows a player."""
         limit = declaration(campaign.system).characters_per_player
         async with self._database.transaction() as connection:
-            owned = await fetch_one(
-                connection,
+            owned = await connection.fetch_one(
                 "SELECT count(*) AS owned FROM characters WHERE campaign_id = ? AND user_id = ?",
                 (campaign.id, user_id),
             )
@@ -77,13 +74,12 @@ class CharacterStore(Generic[S]):
             if owned["owned"] >= limit:
                 raise TooManyCharacters(user_id, limit)
             try:
-                row = await fetch_one(
-                    connection,
+                row = await connection.fetch_one(
                     "INSERT INTO characters (campaign_id, user_id, name, sheet)"
                     f" VALUES (?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (campaign.id, user_id, name, self._dump(sheet)),
                 )
-            except aiosqlite.IntegrityError:
+            except ConstraintViolated:
                 raise CharacterNameTaken(name) from None
         assert row is not None
         return self._character(row)
@@ -99,7 +95,7 @@ class CharacterStore(Generic[S]):
 
     async def find_in(
         self,
-        connection: aiosqlite.Connection,
+        connection: Session,
         campaign: Campaign,
         *,
         user_id: int | None = None,
@@ -111,12 +107,11 @@ class CharacterStore(Generic[S]):
             conditions.append("user_id = ?")
             parameters.append(user_id)
         if name is not None:
-            conditions.append("name = ?")
+            conditions.append("lower(name) = lower(?)")  # names are case-insensitive
             parameters.append(name.strip())
-        rows = await fetch_all(
-            connection,
-            f"SELECT {_COLUMNS} FROM characters WHERE {' AND '.join(conditions)} ORDER BY name",
-            parameters,
+        where = " AND ".join(conditions)
+        rows = await connection.fetch_all(
+            f"SELECT {_COLUMNS} FROM characters WHERE {where} ORDER BY lower(name)", parameters
         )
         if not rows:
             raise CharacterNotFound(user_id, name.strip() if name else None)
@@ -128,10 +123,10 @@ class CharacterStore(Generic[S]):
         """Return the character with this id."""
         return await self.by_id_in(self._database.reader, character_id)
 
-    async def by_id_in(self, connection: aiosqlite.Connection, character_id: int) -> Character[S]:
+    async def by_id_in(self, connection: Session, character_id: int) -> Character[S]:
         """Return the character with this id, on the caller's connection (transaction)."""
-        row = await fetch_one(
-            connection, f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character_id,)
+        row = await connection.fetch_one(
+            f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character_id,)
         )
         if row is None:
             raise CharacterNotFound(None, None)
@@ -141,13 +136,10 @@ class CharacterStore(Generic[S]):
         """List the campaign's characters by name."""
         return await self.all_in(self._database.reader, campaign)
 
-    async def all_in(
-        self, connection: aiosqlite.Connection, campaign: Campaign
-    ) -> list[Character[S]]:
+    async def all_in(self, connection: Session, campaign: Campaign) -> list[Character[S]]:
         """List the campaign's characters by name, on the caller's connection (transaction)."""
-        rows = await fetch_all(
-            connection,
-            f"SELECT {_COLUMNS} FROM characters WHERE campaign_id = ? ORDER BY name",
+        rows = await connection.fetch_all(
+            f"SELECT {_COLUMNS} FROM characters WHERE campaign_id = ? ORDER BY lower(name)",
             (campaign.id,),
         )
         return [self._character(row) for row in rows]
@@ -164,8 +156,8 @@ class CharacterStore(Generic[S]):
         entry from the character after the change, so the logged embed shows the new state.
         """
         async with self._database.transaction() as connection:
-            row = await fetch_one(
-                connection, f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character.id,)
+            row = await connection.fetch_one(
+                f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character.id,)
             )
             if row is None:
                 raise CharacterNotFound(character.user_id, character.name)
@@ -177,7 +169,7 @@ class CharacterStore(Generic[S]):
             roll_id = None if log is None else await insert_roll(connection, log(after))
         return Change(before=before, after=after, roll_id=roll_id)
 
-    async def save_in(self, connection: aiosqlite.Connection, character: Character[S]) -> None:
+    async def save_in(self, connection: Session, character: Character[S]) -> None:
         """Write a character's sheet inside the caller's transaction."""
         await connection.execute(
             "UPDATE characters SET sheet = ? WHERE id = ?",

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.storage.campaigns import Campaign
-from bot.storage.database import Database, fetch_one
+from bot.storage.database import ConstraintViolated, Database, Row, Session, utc_now
 from bot.storage.errors import StorageError
 from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.cosmos import Challenge, ChallengeStatus
@@ -18,7 +16,7 @@ __all__ = ["ChallengeNameTaken", "ChallengeNotFound", "ChallengeStore"]
 _COLUMNS = "id, name, tn, successes_needed, max_rolls, successes, rolls_used, status"
 
 
-def _challenge(row: aiosqlite.Row) -> Challenge:
+def _challenge(row: Row) -> Challenge:
     return Challenge(
         name=row["name"],
         tn=row["tn"],
@@ -32,7 +30,7 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
 
 _OPEN_CHALLENGE = (
     f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
-    " AND name = ? COLLATE NOCASE AND status = 'open'"
+    " AND lower(name) = lower(?) AND status = 'open'"  # names are case-insensitive
 )
 
 
@@ -50,28 +48,25 @@ class ChallengeNameTaken(StorageError):
     name: str
 
 
-def _found(row: aiosqlite.Row | None, name: str) -> aiosqlite.Row:
+def _found(row: Row | None, name: str) -> Row:
     if row is None:
         raise ChallengeNotFound(name.strip())
     return row
 
 
-async def _open_row(
-    connection: aiosqlite.Connection, campaign: Campaign, name: str
-) -> aiosqlite.Row:
-    return _found(await fetch_one(connection, _OPEN_CHALLENGE, (campaign.id, name.strip())), name)
+async def _open_row(connection: Session, campaign: Campaign, name: str) -> Row:
+    return _found(await connection.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip())), name)
 
 
-async def _save(connection: aiosqlite.Connection, challenge_id: int, challenge: Challenge) -> None:
+async def _save(connection: Session, challenge_id: int, challenge: Challenge) -> None:
     await connection.execute(
-        "UPDATE cosmos_challenges SET successes = ?, rolls_used = ?, status = ?,"
-        " ended_at = CASE WHEN ? = 'open' THEN NULL"
-        " ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END WHERE id = ?",
+        "UPDATE cosmos_challenges SET successes = ?, rolls_used = ?, status = ?, ended_at = ?"
+        " WHERE id = ?",
         (
             challenge.successes,
             challenge.rolls_used,
             challenge.status.value,
-            challenge.status.value,
+            None if challenge.status is ChallengeStatus.OPEN else utc_now(),
             challenge_id,
         ),
     )
@@ -99,7 +94,7 @@ class ChallengeStore:
                         opened_by,
                     ),
                 )
-            except aiosqlite.IntegrityError:
+            except ConstraintViolated:
                 raise ChallengeNameTaken(challenge.name) from None
         return challenge
 

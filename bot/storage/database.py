@@ -8,7 +8,9 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, Protocol
 
 import aiosqlite
 from yoyo import get_backend, read_migrations
@@ -18,11 +20,13 @@ from bot.storage.errors import CannotSave, WriteFault
 
 __all__ = [
     "MIGRATIONS_DIRECTORY",
+    "ConstraintViolated",
     "Database",
     "DatabaseUnusable",
+    "Row",
+    "Session",
     "apply_migrations",
-    "fetch_all",
-    "fetch_one",
+    "utc_now",
     "write_fault",
 ]
 
@@ -97,19 +101,51 @@ def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list
         backend.connection.close()
 
 
-async def fetch_all(
-    connection: aiosqlite.Connection, sql: str, parameters: Sequence[object] = ()
-) -> list[aiosqlite.Row]:
-    """Run a query and return its rows in one trip to the database thread."""
-    return list(await connection.execute_fetchall(sql, parameters))
+class Row(Protocol):
+    """A result row: by column name or position (sqlite3.Row; asyncpg's Record alike)."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Any: ...
 
 
-async def fetch_one(
-    connection: aiosqlite.Connection, sql: str, parameters: Sequence[object] = ()
-) -> aiosqlite.Row | None:
-    """Run a query and return its first row, if any, in one trip to the database thread."""
-    rows = await connection.execute_fetchall(sql, parameters)
-    return next(iter(rows), None)
+def utc_now() -> str:
+    """Now in UTC as the database keeps times: ISO 8601 with milliseconds, e.g.
+    2026-11-23T16:40:05.123Z (what SQLite's strftime('%Y-%m-%dT%H:%M:%fZ') gives)."""
+    now = datetime.now(UTC)
+    return f"{now:%Y-%m-%dT%H:%M:%S}.{now.microsecond // 1000:03d}Z"
+
+
+class ConstraintViolated(Exception):
+    """A write broke a unique, foreign-key or check constraint (whatever the driver)."""
+
+
+class Session:
+    """What the body of a transaction (or a read) talks to: three calls, each one trip to the
+    database, in SQL that SQLite and PostgreSQL both read (``?`` placeholders; new ids by
+    ``RETURNING id``; times from ``utc_now``), so no store depends on the driver."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, parameters: Sequence[object] = ()) -> int:
+        """Run a statement; return how many rows it changed."""
+        try:
+            cursor = await self._connection.execute(sql, parameters)
+        except sqlite3.IntegrityError as error:
+            raise ConstraintViolated(str(error)) from error
+        return cursor.rowcount
+
+    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
+        """Run a query (or a statement ``RETURNING`` rows) and return its rows."""
+        try:
+            return list(await self._connection.execute_fetchall(sql, parameters))
+        except sqlite3.IntegrityError as error:
+            raise ConstraintViolated(str(error)) from error
+
+    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+        """Run a query (or a statement ``RETURNING`` a row) and return its first row, if any."""
+        return next(iter(await self.fetch_all(sql, parameters)), None)
 
 
 async def _connect(path: Path, *pragmas: str) -> aiosqlite.Connection:
@@ -140,6 +176,8 @@ class Database:
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self._writer = writer
         self._reader = reader
+        self._writing = Session(writer)
+        self._reading = Session(reader)
         self._lock = asyncio.Lock()
         # Group commit: single-row inserts waiting for the writer, by statement, and the tasks
         # flushing them.
@@ -184,7 +222,7 @@ class Database:
         await self._writer.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Session]:
         """Run the body as one write transaction: all of it commits, or none of it.
 
         Whatever fails, BEGIN itself (or a cancellation while it runs), the body, or COMMIT (a
@@ -194,7 +232,7 @@ class Database:
         async with self._lock:
             try:
                 await self._writer.execute("BEGIN IMMEDIATE")
-                yield self._writer
+                yield self._writing
                 await self._writer.execute("COMMIT")
             except sqlite3.OperationalError as error:
                 await self._roll_back()
@@ -295,14 +333,14 @@ class Database:
             self._fault = None
 
     @property
-    def reader(self) -> aiosqlite.Connection:
-        """The read-only connection: each statement sees the latest committed state."""
-        return self._reader
+    def reader(self) -> Session:
+        """The read-only session: each statement sees the latest committed state."""
+        return self._reading
 
-    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
         """Read rows from the latest committed state."""
-        return await fetch_all(self._reader, sql, parameters)
+        return await self._reading.fetch_all(sql, parameters)
 
-    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> aiosqlite.Row | None:
+    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
         """Read the first row from the latest committed state."""
-        return await fetch_one(self._reader, sql, parameters)
+        return await self._reading.fetch_one(sql, parameters)

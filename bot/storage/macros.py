@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from bot.storage.database import Database, fetch_all, fetch_one
+from bot.storage.database import ConstraintViolated, Database
 from bot.storage.errors import StorageError
 
 __all__ = ["Macro", "MacroNameTaken", "MacroNotFound", "MacroStore", "TooManyMacros"]
@@ -47,6 +46,18 @@ class TooManyMacros(StorageError):
 _COLUMNS = "id, name, expression, user_id, campaign_id, command"
 
 
+def _owner(user_id: int | None, campaign_id: int | None) -> tuple[str, list[object]]:
+    """A condition matching the macros of exactly this owner (a user's, or a campaign's)."""
+    conditions, parameters = [], []
+    for column, value in (("user_id", user_id), ("campaign_id", campaign_id)):
+        if value is None:
+            conditions.append(f"{column} IS NULL")
+        else:
+            conditions.append(f"{column} = ?")
+            parameters.append(value)
+    return " AND ".join(conditions), parameters
+
+
 class MacroStore:
     """Save, find, list and delete macros; a user's own shadow the campaign's of the same name."""
 
@@ -63,31 +74,28 @@ class MacroStore:
         command: str | None = None,
     ) -> Macro:
         async with self._database.transaction() as connection:
-            row = await fetch_one(
-                connection,
-                "SELECT count(*) AS n FROM macros WHERE ifnull(user_id, 0) = ifnull(?, 0)"
-                " AND ifnull(campaign_id, 0) = ifnull(?, 0)",
-                (user_id, campaign_id),
+            owner, parameters = _owner(user_id, campaign_id)
+            row = await connection.fetch_one(
+                f"SELECT count(*) AS n FROM macros WHERE {owner}", parameters
             )
             if row is not None and row["n"] >= MACROS_PER_OWNER:
                 raise TooManyMacros(MACROS_PER_OWNER)
             try:
-                cursor = await connection.execute(
+                created = await connection.fetch_one(
                     "INSERT INTO macros (user_id, campaign_id, name, expression, command)"
-                    " VALUES (?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?) RETURNING id",
                     (user_id, campaign_id, name, expression, command),
                 )
-            except sqlite3.IntegrityError:
+            except ConstraintViolated:
                 raise MacroNameTaken(name) from None
-            assert cursor.lastrowid is not None
-            return Macro(cursor.lastrowid, name, expression, user_id, campaign_id, command)
+            assert created is not None
+            return Macro(created["id"], name, expression, user_id, campaign_id, command)
 
     async def visible(self, user_id: int, campaign_id: int | None) -> list[Macro]:
         """Return the user's macros and the campaign's, by name (the user's first on a tie)."""
-        rows = await fetch_all(
-            self._database.reader,
+        rows = await self._database.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM macros WHERE user_id = ? OR campaign_id = ?"
-            " ORDER BY name COLLATE NOCASE, campaign_id IS NOT NULL",
+            " ORDER BY lower(name), campaign_id IS NOT NULL",
             (user_id, campaign_id if campaign_id is not None else -1),
         )
         return [

@@ -7,9 +7,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
-import aiosqlite
-
-from bot.storage.database import Database, fetch_one
+from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
     RevealNotAllowed,
     RollAlreadyRevealed,
@@ -39,7 +37,7 @@ class LoggedRoll:
 _COLUMNS = "id, campaign_id, channel_id, user_id, kind, hidden, payload, created_at, revealed_at"
 
 
-def _from_row(row: aiosqlite.Row) -> LoggedRoll:
+def _from_row(row: Row) -> LoggedRoll:
     return LoggedRoll(
         id=row["id"],
         campaign_id=row["campaign_id"],
@@ -96,12 +94,9 @@ def _roll_values(entry: RollEntry) -> tuple[object, ...]:
     )
 
 
-async def latest_roll(
-    connection: aiosqlite.Connection, channel_id: int, user_id: int
-) -> LoggedRoll | None:
+async def latest_roll(connection: Session, channel_id: int, user_id: int) -> LoggedRoll | None:
     """Return a user's latest roll in a channel, inside the caller's transaction."""
-    row = await fetch_one(
-        connection,
+    row = await connection.fetch_one(
         f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ?"
         " ORDER BY id DESC LIMIT 1",
         (channel_id, user_id),
@@ -109,11 +104,11 @@ async def latest_roll(
     return None if row is None else _from_row(row)
 
 
-async def insert_roll(connection: aiosqlite.Connection, entry: RollEntry) -> int:
+async def insert_roll(connection: Session, entry: RollEntry) -> int:
     """Log a roll inside the caller's transaction, so a state change and its roll land together."""
-    cursor = await connection.execute(_INSERT_ROLL, _roll_values(entry))
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    row = await connection.fetch_one(f"{_INSERT_ROLL} RETURNING id", _roll_values(entry))
+    assert row is not None
+    return int(row["id"])
 
 
 def _json_default(value: object) -> object:
@@ -123,13 +118,10 @@ def _json_default(value: object) -> object:
     raise TypeError(f"{type(value).__name__} can't be stored in the roll log")
 
 
-async def _is_gm_of(
-    connection: aiosqlite.Connection, campaign_id: int | None, user_id: int
-) -> bool:
+async def _is_gm_of(connection: Session, campaign_id: int | None, user_id: int) -> bool:
     if campaign_id is None:
         return False
-    row = await fetch_one(
-        connection,
+    row = await connection.fetch_one(
         "SELECT 1 FROM campaign_gms WHERE campaign_id = ? AND user_id = ?",
         (campaign_id, user_id),
     )
@@ -174,7 +166,7 @@ class RollLog:
             conditions.append("user_id = ?")
             parameters.append(user_id)
         if not include_hidden:
-            conditions.append("(NOT hidden OR revealed_at IS NOT NULL)")
+            conditions.append("(hidden = 0 OR revealed_at IS NOT NULL)")
         rows = await self._database.fetch_all(
             f"SELECT {_COLUMNS} FROM rolls WHERE {' AND '.join(conditions)}"
             " ORDER BY id DESC LIMIT ?",
@@ -187,7 +179,7 @@ class RollLog:
     ) -> list[LoggedRoll]:
         """Return a user's latest hidden rolls in a channel not yet revealed, newest first."""
         rows = await self._database.fetch_all(
-            f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ? AND hidden"
+            f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ? AND hidden = 1"
             " AND revealed_at IS NULL ORDER BY id DESC LIMIT ?",
             (channel_id, user_id, limit),
         )
@@ -203,8 +195,8 @@ class RollLog:
         Manage Server, who counts as a GM everywhere.
         """
         async with self._database.transaction() as connection:
-            row = await fetch_one(
-                connection, f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
+            row = await connection.fetch_one(
+                f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
             )
             if row is None:
                 raise RollNotFound(roll_id)
@@ -217,11 +209,9 @@ class RollLog:
                 raise RollNotHidden(roll_id)
             if roll.revealed_at is not None:
                 raise RollAlreadyRevealed(roll_id)
-            revealed = await fetch_one(
-                connection,
-                "UPDATE rolls SET revealed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? RETURNING revealed_at",
-                (roll_id,),
+            revealed = await connection.fetch_one(
+                "UPDATE rolls SET revealed_at = ? WHERE id = ? RETURNING revealed_at",
+                (utc_now(), roll_id),
             )
         assert revealed is not None
         return replace(roll, revealed_at=revealed["revealed_at"])

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import aiosqlite
-
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, CharacterStore
-from bot.storage.database import Database
+from bot.storage.database import Database, Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
 from bot.storage.tracks import change_track, read_track, track_spec
@@ -88,9 +86,7 @@ class LuckSpend:
 DEFENDER_OPTION = "vs_user"
 
 
-async def _luck_pressure(
-    connection: aiosqlite.Connection, campaign: Campaign, character_id: int
-) -> int:
+async def _luck_pressure(connection: Session, campaign: Campaign, character_id: int) -> int:
     """Return the Pressure that prices a character's Luck: its own or the party's, the higher
     (house: the party's track weighs on every member)."""
     mine = track_spec(campaign, PRESSURE.name, on_character=True)

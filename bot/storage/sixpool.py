@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import aiosqlite
-
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, CharacterStore
-from bot.storage.database import Database, fetch_all, fetch_one
+from bot.storage.database import Database, Row, Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
 from rules.sheets import SheetCodec
@@ -71,7 +69,7 @@ _COLUMNS = (
 )
 
 
-def _contest(row: aiosqlite.Row) -> Contest:
+def _contest(row: Row) -> Contest:
     values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
     values.update(advantage=bool(row["advantage"]), disadvantage=bool(row["disadvantage"]))
     return Contest(**values)
@@ -108,10 +106,10 @@ class ContestStore:
         expires_at: float,
     ) -> Contest:
         async with self._database.transaction() as connection:
-            cursor = await connection.execute(
+            created = await connection.fetch_one(
                 "INSERT INTO sixpool_contests (campaign_id, channel_id, challenger_id,"
                 " defender_id, pool, defender_pool, spend, advantage, disadvantage, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     campaign.id,
                     channel_id,
@@ -120,18 +118,17 @@ class ContestStore:
                     pool,
                     defender_pool,
                     spend,
-                    advantage,
-                    disadvantage,
+                    int(advantage),
+                    int(disadvantage),
                     expires_at,
                 ),
             )
-            contest_id = cursor.lastrowid
-            assert contest_id is not None
-            return await self._get(connection, contest_id)
+            assert created is not None
+            return await self._get(connection, created["id"])
 
-    async def _get(self, connection: aiosqlite.Connection, contest_id: int) -> Contest:
-        row = await fetch_one(
-            connection, f"SELECT {_COLUMNS} FROM sixpool_contests WHERE id = ?", (contest_id,)
+    async def _get(self, connection: Session, contest_id: int) -> Contest:
+        row = await connection.fetch_one(
+            f"SELECT {_COLUMNS} FROM sixpool_contests WHERE id = ?", (contest_id,)
         )
         if row is None:
             raise ContestNotFound(contest_id)
@@ -149,12 +146,12 @@ class ContestStore:
     async def expire(self, contest_id: int, now: float) -> bool:
         """Mark a pending contest past its time as expired; return whether this call did."""
         async with self._database.transaction() as connection:
-            cursor = await connection.execute(
+            expired = await connection.execute(
                 "UPDATE sixpool_contests SET status = 'expired'"
                 " WHERE id = ? AND status = 'pending' AND expires_at <= ?",
                 (contest_id, now),
             )
-            return cursor.rowcount == 1
+            return expired == 1
 
     async def resolve(
         self,
@@ -265,7 +262,7 @@ class GroupRollOutcome:
     success: bool
 
 
-def _group_roll(row: aiosqlite.Row) -> GroupRoll:
+def _group_roll(row: Row) -> GroupRoll:
     return GroupRoll(
         row["character_id"], row["name"], row["roll_id"], row["total"], bool(row["success"])
     )
@@ -289,22 +286,21 @@ class GroupStore:
         expires_at: float,
     ) -> GroupCheck:
         async with self._database.transaction() as connection:
-            cursor = await connection.execute(
+            created = await connection.fetch_one(
                 "INSERT INTO sixpool_groups (campaign_id, channel_id, dc, pool, skill, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (campaign.id, channel_id, dc, pool, skill, expires_at),
             )
-            assert cursor.lastrowid is not None
-            return await self._get(connection, cursor.lastrowid)
+            assert created is not None
+            return await self._get(connection, created["id"])
 
-    async def _get(self, connection: aiosqlite.Connection, group_id: int) -> GroupCheck:
-        row = await fetch_one(
-            connection, f"SELECT {_GROUP_COLUMNS} FROM sixpool_groups WHERE id = ?", (group_id,)
+    async def _get(self, connection: Session, group_id: int) -> GroupCheck:
+        row = await connection.fetch_one(
+            f"SELECT {_GROUP_COLUMNS} FROM sixpool_groups WHERE id = ?", (group_id,)
         )
         if row is None:
             raise GroupNotFound(group_id)
-        rolls = await fetch_all(
-            connection,
+        rolls = await connection.fetch_all(
             "SELECT character_id, name, roll_id, total, success FROM sixpool_group_rolls"
             " WHERE group_id = ? ORDER BY roll_id",
             (group_id,),
@@ -325,8 +321,7 @@ class GroupStore:
 
     async def open_in(self, campaign: Campaign, channel_id: int) -> GroupCheck:
         """Return the newest open group check of the channel, or GroupNotFound."""
-        row = await fetch_one(
-            self._database.reader,
+        row = await self._database.reader.fetch_one(
             "SELECT id FROM sixpool_groups WHERE campaign_id = ? AND channel_id = ?"
             " AND status = 'open' ORDER BY id DESC LIMIT 1",
             (campaign.id, channel_id),
@@ -341,9 +336,7 @@ class GroupStore:
                 "UPDATE sixpool_groups SET message_id = ? WHERE id = ?", (message_id, group_id)
             )
 
-    async def _open_for_change(
-        self, connection: aiosqlite.Connection, group_id: int, now: float
-    ) -> GroupCheck:
+    async def _open_for_change(self, connection: Session, group_id: int, now: float) -> GroupCheck:
         group = await self._get(connection, group_id)
         if group.status != "open" or group.expires_at <= now:
             raise GroupClosed(group_id)
@@ -390,18 +383,18 @@ class GroupStore:
             await connection.execute(
                 "INSERT INTO sixpool_group_rolls (group_id, character_id, name, roll_id, total,"
                 " success) VALUES (?, ?, ?, ?, ?, ?)",
-                (group_id, current.id, current.name, roll_id, outcome.total, outcome.success),
+                (group_id, current.id, current.name, roll_id, outcome.total, int(outcome.success)),
             )
             return await self._get(connection, group_id), roll_id
 
     async def close(self, group_id: int) -> tuple[GroupCheck, bool]:
         """Close a group check; return it and whether this call closed it (not a second)."""
         async with self._database.transaction() as connection:
-            cursor = await connection.execute(
+            closed = await connection.execute(
                 "UPDATE sixpool_groups SET status = 'closed' WHERE id = ? AND status = 'open'",
                 (group_id,),
             )
-            return await self._get(connection, group_id), cursor.rowcount == 1
+            return await self._get(connection, group_id), closed == 1
 
 
 @dataclass(eq=False)
@@ -436,8 +429,8 @@ class RerollStore:
         async with self._database.transaction() as connection:
             latest = await latest_roll(connection, channel_id, user_id)
             if latest is None or latest.id != roll_id or latest.campaign_id != campaign.id:
-                row = await fetch_one(
-                    connection, "SELECT user_id FROM rolls WHERE id = ?", (roll_id,)
+                row = await connection.fetch_one(
+                    "SELECT user_id FROM rolls WHERE id = ?", (roll_id,)
                 )
                 raise NotLatestRoll(roll_id, None if row is None else row["user_id"])
             name = latest.payload.get("options", {}).get("character")

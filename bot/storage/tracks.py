@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.storage.campaigns import Campaign
-from bot.storage.database import Database, fetch_one
+from bot.storage.database import Database, Session
 from bot.storage.errors import TrackOutOfRange, UnknownTrack
 from rules.declarations import TrackSpec, declaration
 
@@ -41,25 +39,35 @@ def track_spec(campaign: Campaign, name: str, *, on_character: bool) -> TrackSpe
     return spec
 
 
-_SELECT_TRACK = (
-    "SELECT id, value FROM tracks WHERE campaign_id = ?"
-    " AND ifnull(character_id, 0) = ifnull(?, 0) AND name = ?"
-)
+def _select_track(
+    campaign_id: int, character_id: int | None, name: str
+) -> tuple[str, tuple[object, ...]]:
+    """The query of one track: a character's, or the party's (no character)."""
+    if character_id is None:
+        return (
+            "SELECT id, value FROM tracks WHERE campaign_id = ? AND character_id IS NULL"
+            " AND name = ?",
+            (campaign_id, name),
+        )
+    return (
+        "SELECT id, value FROM tracks WHERE campaign_id = ? AND character_id = ? AND name = ?",
+        (campaign_id, character_id, name),
+    )
 
 
 async def read_track(
-    connection: aiosqlite.Connection,
+    connection: Session,
     campaign_id: int,
     spec: TrackSpec,
     character_id: int | None = None,
 ) -> int:
     """Return a declared track's value (its start if it never changed) on a connection."""
-    row = await fetch_one(connection, _SELECT_TRACK, (campaign_id, character_id, spec.name))
+    row = await connection.fetch_one(*_select_track(campaign_id, character_id, spec.name))
     return spec.start if row is None else row["value"]
 
 
 async def change_track(
-    connection: aiosqlite.Connection,
+    connection: Session,
     campaign_id: int,
     spec: TrackSpec,
     delta: int,
@@ -67,11 +75,11 @@ async def change_track(
 ) -> TrackChange:
     """Add ``delta`` to a track inside the caller's transaction; refuse to leave its limits."""
     await connection.execute(
-        "INSERT OR IGNORE INTO tracks (campaign_id, character_id, name, value, minimum,"
-        " maximum) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO tracks (campaign_id, character_id, name, value, minimum, maximum)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         (campaign_id, character_id, spec.name, spec.start, spec.minimum, spec.maximum),
     )
-    row = await fetch_one(connection, _SELECT_TRACK, (campaign_id, character_id, spec.name))
+    row = await connection.fetch_one(*_select_track(campaign_id, character_id, spec.name))
     assert row is not None
     before = row["value"]
     after = before + delta

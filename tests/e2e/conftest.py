@@ -28,3 +28,6 @@ async def dicebot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Di
     bot = create_bot(settings, rng=new_rng(DICE_SEED))
     async with run_bot(fake_discord, bot):
         yield bot
+        # What a command still does after its reply (a blind roll's DMs to the GMs, an
+        # announcement) finishes before the test closes the bot's connection to Discord.
+        await fake_discord.wait_until(lambda: not bot.in_flight, "the bot to finish its work")

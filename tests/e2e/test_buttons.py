@@ -28,6 +28,9 @@ async def restarted(fake: FakeDiscord, bot: DiceBot, seed: int) -> AsyncIterator
     await bot.shutdown()
     async with run_bot(fake, create_bot(bot.settings, rng=new_rng(seed))) as again:
         yield again
+        # What a command still does after its reply (a blind roll's DMs to the GMs) finishes
+        # before the connection to Discord closes.
+        await fake.wait_until(lambda: not again.in_flight, "the bot to finish its work")
 
 
 async def test_roll_again_repeats_the_roll_with_new_dice_for_its_roller(

@@ -30,10 +30,9 @@ async def rolls_logged(bot: DiceBot) -> int:
 
 async def settled(fake: FakeDiscord, bot: DiceBot) -> None:
     """Wait until every failure set was served and the bot has finished every interaction it
-    started (retries included), so a duplicate it would send has been sent. The bot tracks
-    those tasks for its graceful shutdown; no public view of them exists."""
+    started (retries included), so a duplicate it would send has been sent."""
     await fake.wait_until(lambda: fake.pending_failures == 0, "the failures to be served")
-    await fake.wait_until(lambda: not bot._in_flight, "the bot to finish its interactions")
+    await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its interactions")
 
 
 def served(fake: FakeDiscord) -> list[tuple[Endpoint, int]]:

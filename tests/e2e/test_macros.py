@@ -166,7 +166,7 @@ async def test_a_macro_whose_command_changed_fails_clearly_and_rolls_nothing(
     await fake_discord.invoke("macro save", {"name": "Gone", "expression": COSMOS_ROLL})
     async with dicebot.storage.database.transaction() as connection:
         # As saved by an older bot: /cosmos roll had other options, and /cosmos shoot existed.
-        rows = await connection.execute_fetchall("SELECT id, name, command FROM macros")
+        rows = await connection.fetch_all("SELECT id, name, command FROM macros")
         for macro_id, name, stored in rows:
             data = json.loads(stored)
             if name == "Old":

@@ -394,14 +394,14 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
 def count_campaign_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the running-campaign lookups that reach the database, by channel."""
     reads: list[int] = []
-    original = storage.database.fetch_one
+    original = storage.database.fetch_all
 
     async def counted(sql: str, parameters=()):  # type: ignore[no-untyped-def]
-        if "FROM campaigns WHERE channel_id" in sql:
+        if "WHERE c.channel_id = ?" in sql:
             reads.append(parameters[0])
         return await original(sql, parameters)
 
-    monkeypatch.setattr(storage.database, "fetch_one", counted)
+    monkeypatch.setattr(storage.database, "fetch_all", counted)
     return reads
 
 
@@ -437,7 +437,7 @@ async def test_a_lookup_racing_an_end_does_not_cache_the_ended_campaign(
     campaign = await start_campaign(storage)
     storage.campaigns.forget()
     read_done, release = asyncio.Event(), asyncio.Event()
-    original = storage.database.fetch_one
+    original = storage.database.fetch_all
 
     async def slow(sql: str, parameters=()):  # type: ignore[no-untyped-def]
         row = await original(sql, parameters)  # reads the campaign while it still runs
@@ -445,10 +445,10 @@ async def test_a_lookup_racing_an_end_does_not_cache_the_ended_campaign(
         await release.wait()
         return row
 
-    monkeypatch.setattr(storage.database, "fetch_one", slow)
+    monkeypatch.setattr(storage.database, "fetch_all", slow)
     lookup = asyncio.create_task(storage.campaigns.active(CHANNEL))
     await read_done.wait()
-    monkeypatch.setattr(storage.database, "fetch_one", original)
+    monkeypatch.setattr(storage.database, "fetch_all", original)
     await storage.campaigns.end(campaign, GM)
     release.set()
     assert await lookup == campaign  # it raced the end: it may answer as before it
