@@ -109,3 +109,34 @@ def test_binaries_on_path_win_over_the_version_folders(tmp_path: Path) -> None:
     found = find_binaries(search_path=str(tmp_path / "path"), library_glob=f"{tmp_path}/lib/*/bin")
     assert found is not None
     assert found.pg_ctl == tmp_path / "path" / "pg_ctl"
+
+
+def _tables(url: str) -> list[str]:
+    with _connect(url) as connection:
+        return [
+            row[0]
+            for row in connection.execute(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = 'public' ORDER BY table_name"
+            )
+        ]
+
+
+def test_a_migrated_database_has_every_migration_and_needs_none(migrated_postgres_url: str) -> None:
+    from bot.storage.migrate import apply_postgres_migrations
+
+    assert "campaigns" in _tables(migrated_postgres_url)
+    assert "macros" in _tables(migrated_postgres_url)
+    assert apply_postgres_migrations(migrated_postgres_url) == []
+    with _connect(migrated_postgres_url) as connection:
+        connection.execute(
+            "INSERT INTO campaigns (channel_id, system, name, skin, created_by)"
+            " VALUES (1, 'cosmos', 'left behind', 'default', 2)"
+        )
+
+
+def test_migrated_databases_are_copies_not_one_shared_database(
+    migrated_postgres_url: str,
+) -> None:
+    with _connect(migrated_postgres_url) as connection:
+        assert connection.execute("SELECT count(*) FROM campaigns").fetchone() == (0,)
