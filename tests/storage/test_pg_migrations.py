@@ -118,3 +118,34 @@ def test_0003_turns_old_columns_into_the_same_settings_json_on_both_backends(
         ]
     assert sqlite_settings == expected
     assert pg_settings == expected
+
+
+def test_processes_starting_together_apply_each_migration_exactly_once(postgres_url: str) -> None:
+    """Shards start at once: yoyo's lock lets one migrate while the others wait, then find
+    nothing to do (each worker has its own connection, as each process would)."""
+    import threading
+
+    # yoyo's own tables first: creating them takes yoyo's lock anyway, which would serialize
+    # the workers whether or not apply_postgres_migrations locks.
+    backend = get_backend(yoyo_url(postgres_url))
+    backend.ensure_internal_schema_updated()
+    backend.connection.close()
+    workers = 4
+    start = threading.Barrier(workers)
+    applied: list[list[str]] = []
+    failures: list[BaseException] = []
+
+    def migrate() -> None:
+        start.wait()
+        try:
+            applied.append(apply_postgres_migrations(postgres_url))
+        except BaseException as error:  # reported below, with the others' results
+            failures.append(error)
+
+    threads = [threading.Thread(target=migrate) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert sorted(applied) == [[], [], [], ALL_IDS]
