@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.client import DiceBot, create_bot
-from bot.config import ConfigError, Settings, database_path_of, environment_values
+from bot.config import Backend, ConfigError, Settings, database_location_of, environment_values
 from bot.data_tables import TableError
 from bot.logs import setup_logging
 from bot.memory import log_long_collections
@@ -51,7 +51,21 @@ async def _run(settings: Settings) -> None:
 
 
 def _backup(target: Path) -> int:
-    database = database_path_of(environment_values())
+    try:
+        location = database_location_of(environment_values())
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    if location.kind is Backend.POSTGRESQL:
+        print(
+            "error: DATABASE_URL is a PostgreSQL database: back it up with pg_dump "
+            "(e.g. pg_dump --format=custom --file=PATH DATABASE); "
+            "`python -m bot backup` copies an SQLite file.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIGURATION
+    assert location.path is not None  # an SQLite location always has its file
+    database = location.path
     try:
         report = backup_database(database, target)
     except BackupFailed as error:
@@ -77,6 +91,16 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings.from_environment()
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    if settings.database is not None and settings.database.kind is Backend.POSTGRESQL:
+        # Until the PostgreSQL backend lands (issue 24): refuse plainly rather than start on
+        # an SQLite file the user did not ask for.
+        print(
+            "error: DATABASE_URL is a PostgreSQL URL, but this version of the bot keeps its "
+            "data in SQLite only (the PostgreSQL backend comes with issue 24): unset "
+            "DATABASE_URL or give sqlite:///path.",
+            file=sys.stderr,
+        )
         return EXIT_CONFIGURATION
     setup_logging(getattr(logging, settings.log_level))
     try:

@@ -1,3 +1,4 @@
-"""Shared pytest configuration: loads the fake Discord fixtures (fake_discord, run_bot)."""
+"""Shared pytest configuration: loads the fake Discord fixtures (fake_discord, run_bot) and the
+throwaway PostgreSQL server (postgres_server, postgres_url)."""
 
-pytest_plugins = ["tests.fakediscord.fixtures"]
+pytest_plugins = ["tests.fakediscord.fixtures", "tests.postgres"]
