@@ -92,16 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
-    if settings.database is not None and settings.database.kind is Backend.POSTGRESQL:
-        # Until the PostgreSQL backend lands (issue 24): refuse plainly rather than start on
-        # an SQLite file the user did not ask for.
-        print(
-            "error: DATABASE_URL is a PostgreSQL URL, but this version of the bot keeps its "
-            "data in SQLite only (the PostgreSQL backend comes with issue 24): unset "
-            "DATABASE_URL or give sqlite:///path.",
-            file=sys.stderr,
-        )
-        return EXIT_CONFIGURATION
     setup_logging(getattr(logging, settings.log_level))
     try:
         asyncio.run(_run(settings))

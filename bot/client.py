@@ -121,6 +121,10 @@ class DiceBot(commands.Bot):
         self.shutdown_task: asyncio.Task[None] | None = None
 
     async def login(self, token: str) -> None:
+        # The database first: a DATABASE_PATH or DATABASE_URL that can't be used is reported
+        # before Discord is contacted.
+        assert self.settings.database is not None
+        self.storage = await Storage.open(self.settings.database)
         # Made here, not in __init__: aiohttp wants a running loop, as discord.py's own default.
         self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
         await super().login(token)
@@ -170,7 +174,6 @@ class DiceBot(commands.Bot):
         await self.close()
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.database_path)
         self.add_dynamic_items(RevealButton, RollAgainButton)
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
             await self.load_extension(module.name)

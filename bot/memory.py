@@ -90,13 +90,22 @@ def _time_collection(phase: str, info: dict[str, Any]) -> None:
     if not _started:
         return
     elapsed = (time.perf_counter() - _started.pop()) * 1000
-    if elapsed >= LONG_PAUSE_MS and not _quiet:
+    if elapsed >= LONG_PAUSE_MS and not _quiet and _loop_running():
         log.info(
             "Garbage collection of generation %d took %.1f ms (%d objects freed)",
             info["generation"],
             elapsed,
             info["collected"],
         )
+
+
+def _loop_running() -> bool:
+    """Whether an event loop runs here, so something may be waiting (not at start or exit)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def log_long_collections() -> None:

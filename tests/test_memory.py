@@ -46,7 +46,7 @@ def test_collect_if_due_runs_the_full_collection_cpython_would_have_run(collecto
     assert gc.get_count()[2] == 0  # a full collection ran
 
 
-def test_a_long_collection_is_logged_unless_no_one_waited_for_it(
+async def test_a_long_collection_is_logged_unless_no_one_waited_for_it(
     collector: None, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(memory, "LONG_PAUSE_MS", 0.0)  # every collection counts as long
@@ -62,3 +62,15 @@ def test_a_long_collection_is_logged_unless_no_one_waited_for_it(
         gc.collect(2)
     assert len(caplog.messages) == 1
     assert caplog.messages[0].startswith("Garbage collection of generation 2 took ")
+
+
+def test_a_collection_with_no_event_loop_running_is_not_logged(
+    collector: None, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At start and at exit nothing waits for a collection: no log line (the one-line errors of
+    a failed start stay one line)."""
+    monkeypatch.setattr(memory, "LONG_PAUSE_MS", 0.0)
+    memory.log_long_collections()
+    with caplog.at_level(logging.INFO, logger="bot.memory"):
+        gc.collect()
+    assert caplog.messages == []

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.config import Backend, DatabaseLocation
 from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, TrackSummary
 from bot.storage.characters import Character, CharacterStore
-from bot.storage.database import Database, DatabaseUnusable, apply_migrations
+from bot.storage.database import Database, DatabaseUnusable, SqliteDatabase, apply_migrations
 from bot.storage.rolls import Change, LoggedRoll, RollEntry, RollLog, insert_roll
 from bot.storage.tracks import TrackChange, TrackStore
 
@@ -48,9 +49,19 @@ class Storage:
     tracks: TrackStore
 
     @classmethod
-    async def open(cls, path: Path) -> Storage:
-        """Migrate and open the database at ``path``."""
-        database = await Database.open(path)
+    async def open(cls, where: Path | DatabaseLocation) -> Storage:
+        """Migrate and open the database at ``where``: an SQLite file, or a location
+        (DATABASE_URL: SQLite or PostgreSQL)."""
+        database: Database
+        if isinstance(where, DatabaseLocation) and where.kind is Backend.POSTGRESQL:
+            from bot.storage.postgres import PostgresDatabase  # asyncpg: the postgresql extra
+
+            assert where.url is not None
+            database = await PostgresDatabase.open(where.url)
+        else:
+            path = where.path if isinstance(where, DatabaseLocation) else where
+            assert path is not None
+            database = await SqliteDatabase.open(path)
         return cls(database, CampaignStore(database), RollLog(database), TrackStore(database))
 
     async def close(self) -> None:

@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,6 +26,8 @@ __all__ = [
     "DatabaseUnusable",
     "Row",
     "Session",
+    "SqliteDatabase",
+    "SqliteSession",
     "apply_migrations",
     "utc_now",
     "write_fault",
@@ -120,10 +123,60 @@ class ConstraintViolated(Exception):
     """A write broke a unique, foreign-key or check constraint (whatever the driver)."""
 
 
-class Session:
+class Session(ABC):
     """What the body of a transaction (or a read) talks to: three calls, each one trip to the
     database, in SQL that SQLite and PostgreSQL both read (``?`` placeholders; new ids by
     ``RETURNING id``; times from ``utc_now``), so no store depends on the driver."""
+
+    @abstractmethod
+    async def execute(self, sql: str, parameters: Sequence[object] = ()) -> int:
+        """Run a statement; return how many rows it changed."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
+        """Run a query (or a statement ``RETURNING`` rows) and return its rows."""
+
+    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+        """Run a query (or a statement ``RETURNING`` a row) and return its first row, if any."""
+        return next(iter(await self.fetch_all(sql, parameters)), None)
+
+
+class Database(ABC):
+    """The bot's state: every operation is one transaction or one statement.
+
+    ``transaction()`` runs its body as one write transaction, all of it or none of it, with
+    this database's writers serialised (concurrent commands never interleave inside one or
+    lose an update); reads see the latest committed state.
+    """
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Session]:
+        """One write transaction; its session is valid inside the block only."""
+
+    @abstractmethod
+    async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
+        """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, committed."""
+
+    @property
+    @abstractmethod
+    def reader(self) -> Session:
+        """A session for reads outside transactions (the latest committed state)."""
+
+    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
+        """Read rows from the latest committed state."""
+        return await self.reader.fetch_all(sql, parameters)
+
+    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+        """Read the first row from the latest committed state."""
+        return await self.reader.fetch_one(sql, parameters)
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close once the transaction under way is done."""
+
+
+class SqliteSession(Session):
+    """A session on one aiosqlite connection."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
@@ -143,10 +196,6 @@ class Session:
         except sqlite3.IntegrityError as error:
             raise ConstraintViolated(str(error)) from error
 
-    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
-        """Run a query (or a statement ``RETURNING`` a row) and return its first row, if any."""
-        return next(iter(await self.fetch_all(sql, parameters)), None)
-
 
 async def _connect(path: Path, *pragmas: str) -> aiosqlite.Connection:
     connection = await aiosqlite.connect(path, isolation_level=None)
@@ -160,7 +209,7 @@ async def _connect(path: Path, *pragmas: str) -> aiosqlite.Connection:
     return connection
 
 
-class Database:
+class SqliteDatabase(Database):
     """A writer and a reader connection; every operation is one transaction or one statement.
 
     Writes go through one connection under an asyncio lock, which serialises this process's
@@ -176,8 +225,8 @@ class Database:
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self._writer = writer
         self._reader = reader
-        self._writing = Session(writer)
-        self._reading = Session(reader)
+        self._writing = SqliteSession(writer)
+        self._reading = SqliteSession(reader)
         self._lock = asyncio.Lock()
         # Group commit: single-row inserts waiting for the writer, by statement, and the tasks
         # flushing them.
@@ -186,7 +235,7 @@ class Database:
         self._fault: WriteFault | None = None  # why the latest write failed, until one works
 
     @classmethod
-    async def open(cls, path: Path) -> Database:
+    async def open(cls, path: Path) -> SqliteDatabase:
         """Migrate the database at ``path`` to the newest schema and connect to it.
 
         Raises DatabaseUnusable, naming DATABASE_PATH, when the file can't be created, opened or
@@ -276,7 +325,7 @@ class Database:
                     chunk = group[start : start + MAX_GROUP]
                     try:
                         await self._insert_group(sql, chunk)
-                    except sqlite3.IntegrityError:
+                    except ConstraintViolated:
                         if len(chunk) == 1:
                             raise
                         for row in chunk:  # one bad row must not refuse the others
@@ -293,7 +342,7 @@ class Database:
     ) -> None:
         try:
             await self._insert_group(sql, [row])
-        except sqlite3.IntegrityError as error:
+        except ConstraintViolated as error:
             if not row[1].done():
                 row[1].set_exception(error)
 
@@ -305,6 +354,8 @@ class Database:
         parameters = [value for row, _ in group for value in row]
         try:  # one statement in autocommit: SQLite rolls it back itself when it fails
             rows = await self._writer.execute_fetchall(statement, parameters)
+        except sqlite3.IntegrityError as error:
+            raise ConstraintViolated(str(error)) from error
         except sqlite3.OperationalError as error:
             if (cannot := self._cannot_save(error)) is None:
                 raise
@@ -336,11 +387,3 @@ class Database:
     def reader(self) -> Session:
         """The read-only session: each statement sees the latest committed state."""
         return self._reading
-
-    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
-        """Read rows from the latest committed state."""
-        return await self._reading.fetch_all(sql, parameters)
-
-    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
-        """Read the first row from the latest committed state."""
-        return await self._reading.fetch_one(sql, parameters)

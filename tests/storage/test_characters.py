@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import pytest
 
@@ -42,13 +40,6 @@ class TokenSheet:
 
 def spend(amount: int):
     return lambda sheet: replace(sheet, tokens=sheet.tokens - amount)
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "bot.db")
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture

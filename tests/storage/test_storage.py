@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,13 +34,6 @@ CHANNEL = 1001
 OTHER_CHANNEL = 1002
 GM = 11
 PLAYER = 22
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "bot.db")
-    yield opened
-    await opened.close()
 
 
 async def start_campaign(
@@ -111,10 +103,10 @@ async def test_migration_moves_system_settings_into_the_declared_json(tmp_path: 
     ]
 
 
-async def test_connection_uses_wal_foreign_keys_and_busy_timeout(storage: Storage) -> None:
+async def test_connection_uses_wal_foreign_keys_and_busy_timeout(sqlite_storage: Storage) -> None:
     pragmas = {}
     for name in ("journal_mode", "foreign_keys", "busy_timeout"):
-        pragmas[name] = (await storage.database.fetch_one(f"PRAGMA {name}"))[0]
+        pragmas[name] = (await sqlite_storage.database.fetch_one(f"PRAGMA {name}"))[0]
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
 
 
@@ -185,30 +177,30 @@ async def test_failed_transaction_leaves_no_half_change(storage: Storage) -> Non
     assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
 
 
-async def test_failed_commit_is_rolled_back_and_later_writes_work(storage: Storage) -> None:
-    campaign = await start_campaign(storage)
+async def test_failed_commit_is_rolled_back_and_later_writes_work(sqlite_storage: Storage) -> None:
+    campaign = await start_campaign(sqlite_storage)
     # A deferred foreign key is checked at COMMIT, which then fails and leaves the
     # transaction open unless it is rolled back.
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-        async with storage.database.transaction() as connection:
+        async with sqlite_storage.database.transaction() as connection:
             await connection.execute("PRAGMA defer_foreign_keys = ON")
             await connection.execute(
                 "INSERT INTO campaign_gms (campaign_id, user_id, added_by) VALUES (?, ?, ?)",
                 (campaign.id + 999, PLAYER, GM),
             )
-    updated = await storage.campaigns.add_gm(campaign, PLAYER, GM)
+    updated = await sqlite_storage.campaigns.add_gm(campaign, PLAYER, GM)
     assert updated.gm_ids == {GM, PLAYER}
-    rows = await storage.database.fetch_all("SELECT campaign_id FROM campaign_gms")
+    rows = await sqlite_storage.database.fetch_all("SELECT campaign_id FROM campaign_gms")
     assert sorted(row["campaign_id"] for row in rows) == [campaign.id, campaign.id]
 
 
 async def test_cancellation_while_begin_runs_leaves_no_open_transaction(
-    storage: Storage,
+    sqlite_storage: Storage,
 ) -> None:
-    campaign = await start_campaign(storage)
+    campaign = await start_campaign(sqlite_storage)
 
     async def write() -> None:
-        async with storage.database.transaction() as connection:
+        async with sqlite_storage.database.transaction() as connection:
             await connection.execute(
                 "INSERT INTO campaign_gms (campaign_id, user_id, added_by) VALUES (?, ?, ?)",
                 (campaign.id, PLAYER, GM),
@@ -220,7 +212,7 @@ async def test_cancellation_while_begin_runs_leaves_no_open_transaction(
     with pytest.raises(asyncio.CancelledError):
         await task
     # The next operation starts its own transaction; with BEGIN left open it would fail.
-    updated = await storage.campaigns.add_gm(campaign, 33, GM)
+    updated = await sqlite_storage.campaigns.add_gm(campaign, 33, GM)
     assert updated.gm_ids == {GM, 33}
 
 

@@ -1,0 +1,198 @@
+"""The PostgreSQL backend (DATABASE_URL=postgresql://…): asyncpg, a connection pool, and the
+same one-transaction-per-operation rule as SQLite, across every bot process.
+
+Every store's read-check-write transaction was written for SQLite, where one writer at a time
+holds the database. Here each write transaction first takes one transaction-level advisory lock,
+so writers are serialised the same way across all processes sharing the database (several
+shards), and what a transaction reads stays true until it commits; readers never wait. The
+stores' SQL is the portable subset (``?`` placeholders, ``RETURNING id``, ``ON CONFLICT``),
+translated here to asyncpg's ``$n``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+
+import asyncpg
+
+from bot.storage.database import ConstraintViolated, Database, DatabaseUnusable, Row, Session
+from bot.storage.errors import CannotSave, WriteFault
+from bot.storage.migrate import apply_postgres_migrations
+
+__all__ = ["PostgresDatabase", "placeholders"]
+
+log = logging.getLogger(__name__)
+
+# The advisory lock every write transaction holds: any 64-bit number the bot alone uses.
+WRITE_LOCK = 0x44696365426F74  # "DiceBot"
+POOL_SIZE = 10  # connections per bot process
+CLOSE_TIMEOUT_SECONDS = 2.0
+LOCK_TIMEOUT = "5s"  # as SQLite's busy timeout: past it, the write is refused, not hung
+
+# What the server answered when a write failed for a reason outside the bot.
+_WRITE_FAULTS: dict[type[Exception], WriteFault] = {
+    asyncpg.DiskFullError: WriteFault.FULL,
+    asyncpg.ReadOnlySQLTransactionError: WriteFault.READ_ONLY,
+    asyncpg.LockNotAvailableError: WriteFault.BUSY,
+    asyncpg.QueryCanceledError: WriteFault.BUSY,  # the lock timeout
+    asyncpg.PostgresConnectionError: WriteFault.IO,
+    asyncpg.InterfaceError: WriteFault.IO,  # the connection was lost mid-operation
+    ConnectionError: WriteFault.IO,
+    OSError: WriteFault.IO,
+}
+
+
+@lru_cache(maxsize=512)
+def placeholders(sql: str) -> str:
+    """``?`` → ``$1``, ``$2``, …, outside quoted strings and identifiers."""
+    out: list[str] = []
+    quote: str | None = None
+    number = 0
+    for char in sql:
+        if quote is not None:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _rows_changed(status: str) -> int:
+    """asyncpg's command status ("UPDATE 3", "INSERT 0 1", "DELETE 0") → the row count."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def _fault(error: BaseException) -> WriteFault | None:
+    for kind, fault in _WRITE_FAULTS.items():
+        if isinstance(error, kind):
+            return fault
+    return None
+
+
+class PostgresSession(Session):
+    """A session on one pooled connection (a transaction's), or on the pool itself (reads)."""
+
+    def __init__(self, connection: asyncpg.Connection | asyncpg.Pool) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, parameters: Sequence[object] = ()) -> int:
+        try:
+            status = await self._connection.execute(placeholders(sql), *parameters)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise ConstraintViolated(str(error)) from error
+        return _rows_changed(status)
+
+    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
+        try:
+            return list(await self._connection.fetch(placeholders(sql), *parameters))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise ConstraintViolated(str(error)) from error
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        self._reading = PostgresSession(pool)
+        self._fault: WriteFault | None = None  # why the latest write failed, until one works
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresDatabase:
+        """Migrate the database at ``url`` to the newest schema and connect a pool to it.
+
+        Raises DatabaseUnusable, naming DATABASE_URL (never its password), when the server
+        can't be reached or refuses the bot.
+        """
+        try:
+            applied = await asyncio.to_thread(apply_postgres_migrations, url)
+            if applied:
+                log.info("Applied PostgreSQL migrations %s", ", ".join(applied))
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                server_settings={"lock_timeout": LOCK_TIMEOUT},
+            )
+        except Exception as error:  # psycopg's, asyncpg's, the network's: say which, not the URL
+            raise DatabaseUnusable(
+                f"DATABASE_URL can't be used: {type(error).__name__}"
+                f"{': ' + _first_line(error) if _safe_to_show(error) else ''}."
+            ) from None
+        assert pool is not None
+        return cls(pool)
+
+    async def close(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CLOSE_TIMEOUT_SECONDS):
+                await self._pool.close()
+                return
+        self._pool.terminate()
+
+    @property
+    def reader(self) -> Session:
+        return self._reading
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Session]:
+        """One write transaction, holding the bot's write lock until it commits or rolls back
+        (a failure anywhere, COMMIT included, rolls all of it back)."""
+        try:
+            async with self._pool.acquire() as connection, connection.transaction():
+                await connection.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+                yield PostgresSession(connection)
+        except ConstraintViolated:
+            raise
+        except Exception as error:
+            if (fault := _fault(error)) is None:
+                raise
+            raise self._cannot_save(fault, error) from error
+        self._saved()
+
+    async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
+        """One INSERT in its own (implicit) transaction: its id comes from the table's identity
+        sequence, so it needs no write lock; committed before it returns."""
+        try:
+            row = await self._reading.fetch_one(f"{sql} RETURNING id", parameters)
+        except ConstraintViolated:
+            raise
+        except Exception as error:
+            if (fault := _fault(error)) is None:
+                raise
+            raise self._cannot_save(fault, error) from error
+        self._saved()
+        assert row is not None
+        return int(row["id"])
+
+    def _cannot_save(self, fault: WriteFault, error: BaseException) -> CannotSave:
+        if fault is not self._fault:  # one warning per outage, not a traceback per command
+            log.warning("The database can't be written (%s): %s", fault.value, _first_line(error))
+            self._fault = fault
+        return CannotSave(fault)
+
+    def _saved(self) -> None:
+        if self._fault is not None:
+            log.info("The database can be written again (it was %s)", self._fault.value)
+            self._fault = None
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _safe_to_show(error: BaseException) -> bool:
+    # Server, libpq and socket errors name the problem and the host, never the password; a
+    # malformed-URL error from the migrations is already written without the URL.
+    import psycopg  # the migrations' driver, of the same extra as asyncpg
+
+    return isinstance(error, asyncpg.PostgresError | psycopg.Error | OSError | ValueError)
