@@ -17,15 +17,17 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import main
 from bot.client import create_bot
 from bot.config import Settings
 from bot.storage import apply_migrations
 from bot.storage.copy import CopyFailed, copy_database
 from rules.randomness import new_rng
-from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.fixtures import run_bot as run_bot_against
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 from tests.postgres import require_binaries
+from tests.test_main import run_bot
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -170,7 +172,7 @@ async def fill(database: Path) -> None:
             gateway_url=fake.gateway_url,
         )
         bot = create_bot(settings, rng=new_rng(20261123))
-        async with run_bot(fake, bot):
+        async with run_bot_against(fake, bot):
             await play_every_system(fake, channels)
             await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
     finally:
@@ -347,3 +349,77 @@ def test_the_source_is_not_changed_by_the_copy(source: Path, postgres_url: str) 
     before = source.read_bytes()
     copy_database(source, postgres_url)
     assert source.read_bytes() == before
+
+
+# --- the command line: python -m bot copy-db
+
+
+def with_password(url: str, password: str) -> str:
+    """The URL with a password in it (the test server trusts 127.0.0.1 and ignores it)."""
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://{rest.replace('@', f':{password}@', 1)}"
+
+
+def test_copy_db_command_copies_then_says_already_copied_never_showing_the_password(
+    source: Path, postgres_url: str, tmp_path: Path
+) -> None:
+    expected = sqlite_rows(source)
+    target = with_password(postgres_url, "s3cret-pw")
+    arguments = ("copy-db", "--from", f"sqlite:///{source}", "--to", target)
+    first = run_bot(tmp_path, *arguments)  # no DISCORD_TOKEN: the command needs none
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    for table in TABLES:
+        rows = len(expected[table])
+        assert f"{table}: {rows} rows in SQLite, {rows} in PostgreSQL" in lines
+    total = sum(len(rows) for rows in expected.values())
+    assert lines[-1].startswith(f"Copied {total} rows in {len(TABLES)} tables from {source} to ")
+    assert postgres_rows(postgres_url) == expected
+    second = run_bot(tmp_path, *arguments)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.splitlines()[-1].startswith("Already copied:")
+    assert "nothing changed" in second.stdout
+    for result in (first, second):
+        assert "s3cret-pw" not in result.stdout + result.stderr
+        assert ":***@" in result.stdout
+
+
+def test_copy_db_command_refuses_a_target_with_other_rows_in_one_line_exit_1(
+    tmp_path: Path, migrated_postgres_url: str
+) -> None:
+    small = tmp_path / "small.db"
+    apply_migrations(small)
+    with sqlite3.connect(small) as connection:
+        connection.execute("INSERT INTO macros (user_id, name, expression) VALUES (1, 'a', '1d6')")
+    with psycopg.connect(migrated_postgres_url) as connection:
+        connection.execute("INSERT INTO macros (user_id, name, expression) VALUES (2, 'b', '1d8')")
+    result = run_bot(
+        tmp_path, "copy-db", "--from", f"sqlite:///{small}", "--to", migrated_postgres_url
+    )
+    assert result.returncode == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("error: The target database is not empty") and "Traceback" not in line
+    assert postgres_counts(migrated_postgres_url) == {t: int(t == "macros") for t in TABLES}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (["--from", "postgresql://h/db", "--to", "postgresql://h/db"], "--from must be a sqlite"),
+        (["--from", "sqlite:///a.db", "--to", "sqlite:///b.db"], "--to must be a postgresql"),
+        (["--from", "mysql://h/db", "--to", "postgresql://h/db"], "--from must be a URL"),
+        (["--from", "sqlite:///a.db", "--to", "postgresql://u:pw@h:port/db"], "--to must be"),
+    ],
+)
+def test_copy_db_with_a_wrong_url_exits_2_in_one_line(
+    arguments: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["copy-db", *arguments]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"error: {says}") and ":pw@" not in line
+
+
+def test_copy_db_without_both_urls_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["copy-db", "--from", "sqlite:///a.db"])
+    assert exit_.value.code == 2
