@@ -178,13 +178,17 @@ def _rows(cursor, table: _Table) -> Iterator[tuple[object, ...]]:
 
 def _same_rows(source: sqlite3.Connection, target, table: _Table) -> bool:
     """Whether both sides hold exactly the same rows of ``table`` (every column compared)."""
-    if table.primary_key:
-        pairs = zip_longest(_rows(source.cursor(), table), _rows(target.cursor(), table))
-        return all(left == right for left, right in pairs)
-    # No key to order by the same way on both sides (text sorts differently): compare as sets.
-    return sorted(map(repr, _rows(source.cursor(), table))) == sorted(
-        map(repr, _rows(target.cursor(), table))
-    )
+    # A server-side cursor: PostgreSQL sends the rows a batch at a time, not a long roll log
+    # at once.
+    with target.cursor(name=f"compare_{table.name}") as remote:
+        remote.itersize = BATCH_ROWS
+        if table.primary_key:
+            pairs = zip_longest(_rows(source.cursor(), table), _rows(remote, table))
+            return all(left == right for left, right in pairs)
+        # No key to order both sides the same way (text sorts differently): compare as sets.
+        return sorted(map(repr, _rows(source.cursor(), table))) == sorted(
+            map(repr, _rows(remote, table))
+        )
 
 
 def _copy_rows(source: sqlite3.Connection, target, table: _Table) -> None:
