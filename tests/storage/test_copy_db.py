@@ -345,6 +345,18 @@ def test_a_source_from_another_schema_is_refused_naming_the_difference(
         assert connection.execute("SELECT count(*) FROM campaigns").fetchone()[0] == 0
 
 
+def test_a_row_postgresql_rejects_rolls_back_the_whole_copy(
+    source: Path, postgres_url: str
+) -> None:
+    # SQLite keeps text in an INTEGER column; PostgreSQL refuses it. The rolls come after the
+    # campaigns, characters and GMs: those must not stay behind either.
+    with sqlite3.connect(source) as connection:
+        connection.execute("UPDATE rolls SET hidden = 'yes' WHERE id = (SELECT max(id) FROM rolls)")
+    with pytest.raises(CopyFailed, match="nothing was copied"):
+        copy_database(source, postgres_url)
+    assert postgres_counts(postgres_url) == dict.fromkeys(TABLES, 0)
+
+
 def test_the_source_is_not_changed_by_the_copy(source: Path, postgres_url: str) -> None:
     before = source.read_bytes()
     copy_database(source, postgres_url)
