@@ -259,6 +259,10 @@ def copy_database(source_path: Path, target_url: str) -> CopyReport:
             # psycopg's messages name the host and user, never the password; redact anyway.
             text = str(error).strip()
             message = text.splitlines()[0] if text else type(error).__name__
+            diagnostic = getattr(error, "diag", None)
+            where = diagnostic.context if diagnostic is not None else None
+            if where:  # e.g. COPY rolls, line 15, column hidden: "yes": the row to fix
+                message += f" ({where.strip().splitlines()[0]})"
             raise CopyFailed(
                 f"PostgreSQL at {redact_url(target_url)} failed: {message}; nothing was copied."
             ) from None

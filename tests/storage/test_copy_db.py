@@ -352,8 +352,9 @@ def test_a_row_postgresql_rejects_rolls_back_the_whole_copy(
     # campaigns, characters and GMs: those must not stay behind either.
     with sqlite3.connect(source) as connection:
         connection.execute("UPDATE rolls SET hidden = 'yes' WHERE id = (SELECT max(id) FROM rolls)")
-    with pytest.raises(CopyFailed, match="nothing was copied"):
+    with pytest.raises(CopyFailed, match="nothing was copied") as failed:
         copy_database(source, postgres_url)
+    assert "COPY rolls, line" in str(failed.value) and "column hidden" in str(failed.value)
     assert postgres_counts(postgres_url) == dict.fromkeys(TABLES, 0)
 
 
