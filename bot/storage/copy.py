@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from bot.config import redact_url
 from bot.storage.errors import StorageError
@@ -163,6 +163,19 @@ def _check_same_schema(tables: list[_Table], postgres: dict[str, tuple[str, ...]
         )
 
 
+def _check_no_foreign_tables(url: str, tables: list[_Table]) -> None:
+    """Refuse, before migrating, a target whose tables are not the bot's (another app's)."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        present = set(_postgres_columns(connection))
+    if foreign := sorted(present - {table.name for table in tables}):
+        raise CopyFailed(
+            f"The target database holds tables that are not the bot's ({', '.join(foreign)}): "
+            "nothing was copied. Copy into a new, empty database."
+        )
+
+
 def _count(cursor, table: str) -> int:
     return cursor.execute(f"SELECT count(*) FROM {_quote(table)}").fetchone()[0]
 
@@ -225,6 +238,7 @@ def copy_database(source_path: Path, target_url: str) -> CopyReport:
     try:
         tables = _sqlite_tables(source)
         try:
+            _check_no_foreign_tables(target_url, tables)
             apply_postgres_migrations(target_url)
             with psycopg.connect(target_url) as target:  # one transaction, committed on exit
                 _check_same_schema(tables, _postgres_columns(target))
@@ -256,8 +270,11 @@ def copy_database(source_path: Path, target_url: str) -> CopyReport:
                             f"PostgreSQL {target_counts}): rolled back, nothing was copied."
                         )
         except psycopg.Error as error:
-            # psycopg's messages name the host and user, never the password; redact anyway.
+            # psycopg's messages name the host and user, not the password; make sure of it.
             text = str(error).strip()
+            password = urlsplit(target_url).password
+            if password:
+                text = text.replace(password, "***")
             message = text.splitlines()[0] if text else type(error).__name__
             diagnostic = getattr(error, "diag", None)
             where = diagnostic.context if diagnostic is not None else None

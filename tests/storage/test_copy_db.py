@@ -345,6 +345,20 @@ def test_a_source_from_another_schema_is_refused_naming_the_difference(
         assert connection.execute("SELECT count(*) FROM campaigns").fetchone()[0] == 0
 
 
+def test_a_target_holding_another_apps_tables_is_refused_before_migrating(
+    source: Path, postgres_url: str
+) -> None:
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("CREATE TABLE invoices (id integer)")
+    with pytest.raises(CopyFailed, match=r"tables that are not the bot's \(invoices\)"):
+        copy_database(source, postgres_url)
+    with psycopg.connect(postgres_url) as connection:
+        tables = connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+    assert tables == [("invoices",)]  # not migrated: none of the bot's tables, nor yoyo's
+
+
 def test_a_row_postgresql_rejects_rolls_back_the_whole_copy(
     source: Path, postgres_url: str
 ) -> None:
