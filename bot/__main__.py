@@ -1,6 +1,8 @@
 """`python -m bot`: read `.env`, start the bot, and say plainly what is wrong if it can't.
 
 `python -m bot backup PATH` copies the live database to PATH (see bot/storage/backup.py).
+`python -m bot copy-db --from sqlite:///… --to postgresql://…` moves an SQLite database into
+PostgreSQL (see bot/storage/copy.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ import discord
 from discord.ext import commands
 
 from bot.client import DiceBot, create_bot
-from bot.config import Backend, ConfigError, Settings, database_location_of, environment_values
+from bot.config import (
+    Backend,
+    ConfigError,
+    DatabaseLocation,
+    Settings,
+    database_location_of,
+    environment_values,
+)
 from bot.data_tables import TableError
 from bot.logs import setup_logging
 from bot.memory import log_long_collections
@@ -76,6 +85,53 @@ def _backup(target: Path) -> int:
     return 0
 
 
+def _location(option: str, text: str, kind: Backend) -> DatabaseLocation:
+    """The database an option names, which must be of ``kind``; ConfigError (no URL) if not."""
+    example = "sqlite:///data/bot.db" if kind is Backend.SQLITE else "postgresql://user@host/db"
+    try:
+        location = database_location_of({"DATABASE_URL": text})
+    except ConfigError:
+        # Its message names DATABASE_URL; the user typed an option.
+        raise ConfigError(f"{option} must be a URL like {example}.") from None
+    if location.kind is not kind:
+        raise ConfigError(f"{option} must be a {kind.value} URL like {example}.")
+    return location
+
+
+def _copy_db(source_text: str, target_text: str) -> int:
+    from bot.storage.copy import CopyFailed, copy_database
+
+    try:
+        source = _location("--from", source_text, Backend.SQLITE)
+        target = _location("--to", target_text, Backend.POSTGRESQL)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    assert source.path is not None and target.url is not None
+    try:
+        report = copy_database(source.path, target.url)
+    except CopyFailed as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except ImportError:  # psycopg is in the postgresql extra, not a core dependency
+        print(
+            'error: copy-db needs the PostgreSQL driver: pip install ".[postgresql]".',
+            file=sys.stderr,
+        )
+        return 1
+    for count in report.tables:
+        print(
+            f"{count.table}: {count.sqlite_rows} rows in SQLite, "
+            f"{count.postgresql_rows} in PostgreSQL"
+        )
+    if report.already_copied:
+        print(f"Already copied: {target} holds exactly the rows of {source}; nothing changed.")
+    else:
+        tables = len(report.tables)
+        print(f"Copied {report.rows} rows in {tables} tables from {source} to {target}.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the bot until it is stopped (or run a maintenance command); return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the dice bot.")
@@ -84,9 +140,26 @@ def main(argv: list[str] | None = None) -> int:
         "backup", help="copy the live database to PATH consistently (safe while the bot runs)"
     )
     backup.add_argument("path", type=Path, help="where the copy goes (replaced if it exists)")
+    copy_db = commands_parser.add_parser(
+        "copy-db",
+        help="copy every row of an SQLite database into an empty PostgreSQL database "
+        "(stop the bot first)",
+    )
+    copy_db.add_argument(
+        "--from", dest="source", required=True, metavar="URL", help="sqlite:///path/to/bot.db"
+    )
+    copy_db.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="URL",
+        help="postgresql://user:password@host/database (migrated first; must hold no rows)",
+    )
     arguments = parser.parse_args(argv)
     if arguments.command == "backup":
         return _backup(arguments.path)
+    if arguments.command == "copy-db":
+        return _copy_db(arguments.source, arguments.target)
     try:
         settings = Settings.from_environment()
     except ConfigError as error:
