@@ -102,6 +102,9 @@ class DiceBot(commands.AutoShardedBot):
     Sharded: with ``settings.shards`` it runs those shards (SHARD_COUNT, SHARD_IDS), else as
     many as Discord recommends (GET /gateway/bot), all in this process. Discord sends each
     server's events to one shard, so processes with disjoint shards serve disjoint servers.
+    That is what makes the one cache of shared state in process memory correct with several
+    processes on one database: each channel's running campaign (CampaignStore) is only ever
+    changed by the process running its server's shard.
     """
 
     storage: Storage

@@ -233,6 +233,7 @@ class FakeDiscord:
         self._sockets: set[web.WebSocketResponse] = set()
         self._connections: dict[web.WebSocketResponse, _Connection] = {}
         self.identified_shards: list[tuple[int, int]] = []  # each IDENTIFY's [id, count]
+        self.shard_identified_at: dict[int, float] = {}  # shard id -> perf_counter of its latest
         self.undeliverable: list[str] = []  # events of a guild no connected shard owns
         self._changed = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -783,6 +784,7 @@ class FakeDiscord:
             shard = packet["d"].get("shard")
             shard_id, shard_count = (int(shard[0]), int(shard[1])) if shard else (0, 1)
             self.identified_shards.append((shard_id, shard_count))
+            self.shard_identified_at[shard_id] = self.identified_at
             connection = _Connection(websocket, shard_id, shard_count)
             self._connections[websocket] = connection
             owned = [guild for guild in self.guilds if connection.owns(guild.id)]
