@@ -125,7 +125,7 @@ class DiceBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._identify_concurrency: int | None = None  # Discord's max_concurrency, once asked
-        self._identified: dict[int, float] = {}  # identify bucket -> loop time of its last
+        self._identified: dict[int, float] = {}  # shard id -> loop time of its last identify
         # Freeze the start-up objects out of the garbage collector's sight (bot.memory): for
         # the bot's own process only, never for a test run that hosts a bot among other things.
         self.tune_memory = tune_memory
@@ -144,23 +144,32 @@ class DiceBot(commands.AutoShardedBot):
         """Wait only as long as Discord's identify limit asks before a shard connects.
 
         discord.py's default sleeps 5 s before every shard but the first, whatever Discord
-        allows: a process of 16 shards took 75 s to connect them all. Discord lets shards of
+        allows: 16 shards in one process would take 75 s to connect. Discord lets shards of
         different buckets (shard id % max_concurrency) identify together, and a bucket once
         per 5 s. Processes don't coordinate: two started at once may both identify in a bucket;
         Discord then refuses one (op 9) and discord.py identifies it again through this hook.
         """
-        if self._identify_concurrency is None:
-            try:
-                limits = await self.fetch_session_start_limits()
-                self._identify_concurrency = max(1, limits.max_concurrency)
-            except discord.DiscordException:
-                self._identify_concurrency = 1  # what every bot is allowed
-        bucket = (shard_id or 0) % self._identify_concurrency
+        shard = shard_id or 0
         loop = asyncio.get_running_loop()
-        last = self._identified.get(bucket)
-        if last is not None:
-            await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL_SECONDS - loop.time()))
-        self._identified[bucket] = loop.time()
+        if self._identified:  # the first identify never waits: no need to ask Discord then
+            if self._identify_concurrency is None:
+                try:
+                    limits = await self.fetch_session_start_limits()
+                    self._identify_concurrency = max(1, limits.max_concurrency)
+                except discord.DiscordException:
+                    self._identify_concurrency = 1  # what every bot is allowed
+            concurrency = self._identify_concurrency
+            last = max(
+                (
+                    at
+                    for other, at in self._identified.items()
+                    if other % concurrency == shard % concurrency
+                ),
+                default=None,
+            )
+            if last is not None:
+                await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL_SECONDS - loop.time()))
+        self._identified[shard] = loop.time()
 
     def admit(self, interaction: discord.Interaction) -> bool:
         """Track the task answering an interaction; return False once the bot is shutting down.
