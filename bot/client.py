@@ -39,6 +39,9 @@ CONCURRENT_INTERACTIONS = 64
 # interactions opened 2,000 connections, and their buffers kept the bot's memory 15-27 MB higher
 # after each burst. Past this many, requests wait for a free connection (kept alive, reused).
 HTTP_CONNECTIONS = 100
+# Discord lets `max_concurrency` shards IDENTIFY per this many seconds (shard i in bucket
+# i % max_concurrency); one more in a bucket is refused (op 9) and must identify again.
+IDENTIFY_INTERVAL_SECONDS = 5.0
 
 
 def point_at_discord(settings: Settings) -> None:
@@ -93,8 +96,16 @@ def _log_latency(interaction: discord.Interaction, outcome: str) -> None:
     )
 
 
-class DiceBot(commands.Bot):
-    """The dice bot; cogs reach storage and the random source through it."""
+class DiceBot(commands.AutoShardedBot):
+    """The dice bot; cogs reach storage and the random source through it.
+
+    Sharded: with ``settings.shards`` it runs those shards (SHARD_COUNT, SHARD_IDS), else as
+    many as Discord recommends (GET /gateway/bot), all in this process. Discord sends each
+    server's events to one shard, so processes with disjoint shards serve disjoint servers.
+    That is what makes the one cache of shared state in process memory correct with several
+    processes on one database: each channel's running campaign (CampaignStore) is only ever
+    changed by the process running its server's shard.
+    """
 
     storage: Storage
 
@@ -109,8 +120,12 @@ class DiceBot(commands.Bot):
             help_command=None,
             tree_cls=DiceTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shards.count if settings.shards else None,
+            shard_ids=list(settings.shards.ids) if settings.shards else None,
         )
         self.settings = settings
+        self._identify_concurrency: int | None = None  # Discord's max_concurrency, once asked
+        self._identified: dict[int, float] = {}  # shard id -> loop time of its last identify
         # Freeze the start-up objects out of the garbage collector's sight (bot.memory): for
         # the bot's own process only, never for a test run that hosts a bot among other things.
         self.tune_memory = tune_memory
@@ -128,6 +143,37 @@ class DiceBot(commands.Bot):
         # Made here, not in __init__: aiohttp wants a running loop, as discord.py's own default.
         self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
         await super().login(token)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait only as long as Discord's identify limit asks before a shard connects.
+
+        discord.py's default sleeps 5 s before every shard but the first, whatever Discord
+        allows: 16 shards in one process would take 75 s to connect. Discord lets shards of
+        different buckets (shard id % max_concurrency) identify together, and a bucket once
+        per 5 s. Processes don't coordinate: two started at once may both identify in a bucket;
+        Discord then refuses one (op 9) and discord.py identifies it again through this hook.
+        """
+        shard = shard_id or 0
+        loop = asyncio.get_running_loop()
+        if self._identified:  # the first identify never waits: no need to ask Discord then
+            if self._identify_concurrency is None:
+                try:
+                    limits = await self.fetch_session_start_limits()
+                    self._identify_concurrency = max(1, limits.max_concurrency)
+                except discord.DiscordException:
+                    self._identify_concurrency = 1  # what every bot is allowed
+            concurrency = self._identify_concurrency
+            last = max(
+                (
+                    at
+                    for other, at in self._identified.items()
+                    if other % concurrency == shard % concurrency
+                ),
+                default=None,
+            )
+            if last is not None:
+                await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL_SECONDS - loop.time()))
+        self._identified[shard] = loop.time()
 
     def admit(self, interaction: discord.Interaction) -> bool:
         """Track the task answering an interaction; return False once the bot is shutting down.
@@ -187,7 +233,10 @@ class DiceBot(commands.Bot):
                 if limiter is not None:
                     command.add_check(limiter.check)
                 command.add_check(apply_default_visibility)
-        await self.sync_commands()
+        if self.settings.shards is None or 0 in self.settings.shards.ids:
+            # Commands belong to the application, not to a shard: one process syncs them, not
+            # every process of a sharded bot at once (Discord rate-limits the route).
+            await self.sync_commands()
         self._settling = asyncio.create_task(self._settle(), name="bot-settle")
 
     async def _settle(self) -> None:
@@ -211,7 +260,12 @@ class DiceBot(commands.Bot):
             log.info("Synced %d commands globally (may take up to an hour to show)", len(synced))
 
     async def on_ready(self) -> None:
-        log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+        shards = self.settings.shards or f"{self.shard_count} as Discord recommends"
+        log.info("Ready as %s in %d servers (shards %s)", self.user, len(self.guilds), shards)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        servers = sum(1 for guild in self.guilds if guild.shard_id == shard_id)
+        log.info("Shard %d of %s ready in %d servers", shard_id, self.shard_count, servers)
 
     async def on_app_command_completion(
         self,

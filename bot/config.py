@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,15 @@ from dotenv import dotenv_values
 
 from bot.ratelimit import DEFAULT_ROLL_LIMIT, RollLimit
 
-__all__ = ["DEFAULT_DATABASE_PATH", "Backend", "ConfigError", "DatabaseLocation", "Settings"]
+__all__ = [
+    "DEFAULT_DATABASE_PATH",
+    "MAX_SHARD_COUNT",
+    "Backend",
+    "ConfigError",
+    "DatabaseLocation",
+    "Settings",
+    "Shards",
+]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "bot.db"
@@ -87,6 +96,49 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
+# Discord caps a shard at 2,500 servers: this many shards serve 25 million, more than any bot is
+# in. Past it, SHARD_COUNT is a typo (a stray digit), not a plan.
+MAX_SHARD_COUNT = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """Which shards of the bot this process runs: ``ids`` (ascending) out of ``count``.
+
+    Several processes with disjoint ``ids`` and the same ``count`` make one bot; Discord sends
+    each server's events to shard ``(guild_id >> 22) % count``.
+    """
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= MAX_SHARD_COUNT:
+            raise ValueError(f"shard count {self.count} is not within 1..{MAX_SHARD_COUNT}")
+        if not self.ids or list(self.ids) != sorted(set(self.ids)):
+            raise ValueError(f"shard ids {self.ids} are not distinct and ascending")
+        if self.ids[0] < 0 or self.ids[-1] >= self.count:
+            raise ValueError(f"shard ids {self.ids} are not within 0..{self.count - 1}")
+
+    @classmethod
+    def all_of(cls, count: int) -> Shards:
+        return cls(count, tuple(range(count)))
+
+    def __str__(self) -> str:  # "0-3 of 8", "0,2 of 4": as a log line names them
+        return f"{_id_ranges(self.ids)} of {self.count}"
+
+
+def _id_ranges(ids: tuple[int, ...]) -> str:
+    """0,1,2,3,5 → "0-3,5"."""
+    runs: list[list[int]] = []
+    for shard_id in ids:
+        if runs and shard_id == runs[-1][1] + 1:
+            runs[-1][1] = shard_id
+        else:
+            runs.append([shard_id, shard_id])
+    return ",".join(str(low) if low == high else f"{low}-{high}" for low, high in runs)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot needs from its environment."""
@@ -103,6 +155,8 @@ class Settings:
     roll_limit: RollLimit | None = None
     # Where the state lives; None: the SQLite file at database_path.
     database: DatabaseLocation | None = None
+    # The shards this process runs; None: as many as Discord recommends, all in this process.
+    shards: Shards | None = None
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -114,7 +168,7 @@ class Settings:
         return (
             f"Settings(database={self.database!r}, guild_id={self.guild_id}, "
             f"api_base={self.api_base}, gateway_url={self.gateway_url}, "
-            f"log_level={self.log_level}, roll_limit={self.roll_limit})"
+            f"log_level={self.log_level}, roll_limit={self.roll_limit}, shards={self.shards})"
         )
 
     @classmethod
@@ -149,6 +203,7 @@ class Settings:
         except ValueError as error:
             raise ConfigError(f"ROLL_RATE_LIMIT: {error}.") from None
         database = database_location_of(values)
+        shards = shards_of(values)
         return cls(
             token=token,
             database_path=database.path or database_path_of(values),
@@ -158,6 +213,7 @@ class Settings:
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=log_level,
+            shards=shards,
         )
 
 
@@ -214,3 +270,48 @@ def database_location_of(values: Mapping[str, str]) -> DatabaseLocation:
             ) from None
         return DatabaseLocation.postgresql(url)
     raise ConfigError(f"DATABASE_URL has an unknown scheme {scheme!r}: use {_URL_EXAMPLES}.")
+
+
+def shards_of(values: Mapping[str, str]) -> Shards | None:
+    """SHARD_COUNT and SHARD_IDS as Shards; None when neither is set (Discord's recommendation).
+
+    SHARD_IDS is a list of ids and ranges (``0-3``, ``0,2``, ``5``, ``0-1,4``), each within
+    0..SHARD_COUNT-1 and none twice; without it the process runs every shard of SHARD_COUNT.
+    """
+    count_text = values.get("SHARD_COUNT", "").strip()
+    ids_text = values.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                "SHARD_IDS needs SHARD_COUNT: set SHARD_COUNT to the bot's total number of "
+                "shards (the same in every process), or unset both for automatic sharding."
+            )
+        return None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARD_COUNT:
+        raise ConfigError(
+            f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARD_COUNT} (got {count_text!r})."
+        )
+    count = int(count_text)
+    if not ids_text:
+        return Shards.all_of(count)
+    ids: list[int] = []
+    for item in ids_text.split(","):
+        low_text, dash, high_text = (part.strip() for part in item.partition("-"))
+        if not low_text.isdigit() or (dash and not high_text.isdigit()):
+            raise ConfigError(
+                f"SHARD_IDS must be shard ids and ranges like 0-3 or 0,2 or 5 (got {ids_text!r})."
+            )
+        low = int(low_text)
+        high = int(high_text) if dash else low
+        if low > high:
+            raise ConfigError(f"SHARD_IDS: the range {item.strip()} runs backwards.")
+        if high >= count:
+            raise ConfigError(
+                f"SHARD_IDS: shard {high} does not exist with SHARD_COUNT={count} "
+                f"(shard ids run from 0 to {count - 1})."
+            )
+        ids.extend(range(low, high + 1))
+    repeated = sorted(shard_id for shard_id, times in Counter(ids).items() if times > 1)
+    if repeated:
+        raise ConfigError(f"SHARD_IDS names shard(s) {_id_ranges(tuple(repeated))} twice.")
+    return Shards(count, tuple(sorted(ids)))

@@ -41,8 +41,8 @@ async def start_bot_process(
         DATABASE_PATH=str(database_path or tmp_path / "bot.db"),
         GUILD_ID=str(fake.guild_id),
         ROLL_RATE_LIMIT="off",  # these tests load one user far past any flood limit
-        **variables,
     )
+    environment.update(variables)  # a test may override the above (GUILD_ID="": global sync)
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

@@ -31,6 +31,17 @@ fake drop answered ones. Each Reply stamps ``sent_at`` and ``answered_at``
 on when the waiting task wakes up. ``identified_at`` and ``synced_at`` stamp the bot's gateway
 IDENTIFY and its latest command sync the same way.
 
+Shards: GET /gateway/bot recommends ``recommended_shards`` (1 by default) and allows
+``max_concurrency`` identifies at once. Any number of gateway connections may be open; each
+IDENTIFY's ``shard: [id, count]`` (absent: [0, 1]) is recorded in ``identified_shards``, and that
+connection's READY and GUILD_CREATEs list only the guilds it owns, as Discord routes them:
+``(guild_id >> 22) % count == id``. Every event of a guild (an interaction) goes to the
+connections owning it; one no connection owns is recorded in ``undeliverable`` and never
+answered, as when the process running that shard is down. ``add_guild`` adds a second guild
+(``FakeGuild``: its id and channels), with an id on the shard asked for: the first guild is on
+shard 0 of 2, a guild added with the default ``shard=(1, 2)`` on shard 1. Send to a guild by
+passing one of its channels (``invoke(..., channel=guild.channel_id)``).
+
 Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
 fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
 ``retry_after`` seconds; a 5xx as its front end does); ``served_failures`` lists those answered,
@@ -113,6 +124,42 @@ class _Planned:
     acted: bool
 
 
+@dataclass(frozen=True, slots=True)
+class FakeGuild:
+    """A guild of the fake: its id, name and two text channels ("table" and "lobby")."""
+
+    id: int
+    name: str
+    channel_id: int
+    other_channel_id: int
+
+    def on_shard(self, shard_count: int) -> int:
+        """The shard Discord sends this guild's events to, as every client computes it."""
+        return (self.id >> 22) % shard_count
+
+
+@dataclass(slots=True)
+class _Connection:
+    """One identified gateway connection: the shard it runs and its own event sequence."""
+
+    websocket: web.WebSocketResponse
+    shard_id: int
+    shard_count: int
+    sequence: int = 0
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.shard_count == self.shard_id
+
+
+def snowflake_on_shard(shard_id: int, shard_count: int) -> int:
+    """A fresh snowflake whose guild would be on ``shard_id`` of ``shard_count`` (the shard is
+    its timestamp modulo the count: moved at most ``shard_count - 1`` ms ahead)."""
+    fresh = snowflake()
+    milliseconds = fresh >> 22
+    milliseconds += (shard_id - milliseconds) % shard_count
+    return (milliseconds << 22) | (fresh & ((1 << 22) - 1))
+
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RATE_LIMIT_MESSAGE = "You are being rate limited."
 
@@ -122,12 +169,18 @@ class FakeDiscord:
 
     def __init__(self, *, timeout: float = 5.0) -> None:
         self.timeout = timeout
+        self.recommended_shards = 1  # GET /gateway/bot's "shards"
+        self.max_concurrency = 1  # ... and its session_start_limit.max_concurrency
         self.application_id = snowflake()
         self.bot_user = FakeUser(self.application_id, "Fake Dice Bot", bot=True)
         self.token = payloads.bot_token(self.application_id)
-        self.guild_id = snowflake()
+        # On shard 0 of 2 (and of 1): a guild from add_guild() can take shard 1 of 2.
+        self.guild_id = snowflake_on_shard(0, 2)
         self.channel_id = snowflake()
         self.other_channel_id = snowflake()
+        self.guilds = [
+            FakeGuild(self.guild_id, "Fake Table", self.channel_id, self.other_channel_id)
+        ]
         self.thread_id = snowflake()
         admin_role_id = snowflake()
         admin_permissions = payloads.EVERYONE_PERMISSIONS | payloads.MANAGE_GUILD
@@ -143,6 +196,7 @@ class FakeDiscord:
             ),
             admin_role_id: payloads.role(admin_role_id, "Admin", payloads.MANAGE_GUILD, 1),
         }
+        self._admin_role_id = admin_role_id
         gm_id = self.users["gm"].id
         self._channels = {
             self.channel_id: payloads.text_channel(self.channel_id, self.guild_id, "table"),
@@ -177,8 +231,10 @@ class FakeDiscord:
         # (channel id, nonce) -> the message a POST with enforce_nonce made: a retry gets it back.
         self._nonces: dict[tuple[int, str], FakeMessage] = {}
         self._sockets: set[web.WebSocketResponse] = set()
-        self._gateway: web.WebSocketResponse | None = None
-        self._sequence = 0
+        self._connections: dict[web.WebSocketResponse, _Connection] = {}
+        self.identified_shards: list[tuple[int, int]] = []  # each IDENTIFY's [id, count]
+        self.shard_identified_at: dict[int, float] = {}  # shard id -> perf_counter of its latest
+        self.undeliverable: list[str] = []  # events of a guild no connected shard owns
         self._changed = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -255,11 +311,33 @@ class FakeDiscord:
 
     def add_text_channel(self, name: str) -> int:
         """Add a text channel to the guild before the bot connects; return its id."""
-        if self._gateway is not None:
+        if self._connections:
             raise RuntimeError("add channels before the bot connects (GUILD_CREATE lists them)")
         channel_id = snowflake()
         self._channels[channel_id] = payloads.text_channel(channel_id, self.guild_id, name)
         return channel_id
+
+    def add_guild(
+        self, name: str = "Second Table", *, shard: tuple[int, int] = (1, 2)
+    ) -> FakeGuild:
+        """Add a guild, with the same members, whose id puts it on ``shard`` (id, count), before
+        the bot connects; return it. Its "table" and "lobby" channels take commands as the first
+        guild's do (``invoke(..., channel=guild.channel_id)``)."""
+        if self._connections:
+            raise RuntimeError("add guilds before the bot connects (READY lists them)")
+        shard_id, shard_count = shard
+        guild_id = snowflake_on_shard(shard_id, shard_count)
+        guild = FakeGuild(guild_id, name, snowflake(), snowflake())
+        self._roles[guild_id] = payloads.role(
+            guild_id, "@everyone", payloads.EVERYONE_PERMISSIONS, 0
+        )
+        for channel_id, channel_name in (
+            (guild.channel_id, "table"),
+            (guild.other_channel_id, "lobby"),
+        ):
+            self._channels[channel_id] = payloads.text_channel(channel_id, guild_id, channel_name)
+        self.guilds.append(guild)
+        return guild
 
     def synced_commands(self, guild: bool = False) -> list[JSON]:
         """Return the commands the bot last synced, for the guild or globally."""
@@ -318,7 +396,7 @@ class FakeDiscord:
     ) -> Reply:
         """Send a slash command like ``invoke``, but return its Reply at once, unanswered."""
         root, *path = command.split()
-        definition, from_guild_tree = self._find_command(root)
+        definition, from_guild_tree = self._find_command(root, channel)
         resolved: JSON = {}
         data: JSON = {
             "id": definition["id"],
@@ -342,7 +420,7 @@ class FakeDiscord:
         """Type into option ``focused`` (its value in ``options`` is the text so far) and
         return the choices the bot suggests, as Discord's client would show them."""
         root, *path = command.split()
-        definition, from_guild_tree = self._find_command(root)
+        definition, from_guild_tree = self._find_command(root, channel)
         resolved: JSON = {}
         others = {name: value for name, value in options.items() if name != focused}
         nested = self._encode_options(definition, path, others, resolved, check=False, partial=True)
@@ -377,7 +455,7 @@ class FakeDiscord:
         unresolved users): a hostile or broken client, or a forged request. Returns at once.
         """
         root, *path = command.split()
-        definition, from_guild_tree = self._find_command(root)
+        definition, from_guild_tree = self._find_command(root, channel)
         nested: list[JSON] = options
         node = definition
         chain: list[JSON] = []
@@ -400,9 +478,10 @@ class FakeDiscord:
     ) -> Reply:
         if resolved:
             data["resolved"] = resolved
+        channel_id = channel or self.channel_id
         if from_guild_tree:
-            data["guild_id"] = str(self.guild_id)
-        payload = self._interaction(kind, data, self._person(user), channel or self.channel_id)
+            data["guild_id"] = str(self._guild_of(channel_id))
+        payload = self._interaction(kind, data, self._person(user), channel_id)
         return await self._send_interaction(payload, None)
 
     async def click(
@@ -551,9 +630,15 @@ class FakeDiscord:
     def _person(self, user: str | FakeUser) -> FakeUser:
         return self.users[user] if isinstance(user, str) else user
 
-    def _find_command(self, name: str) -> tuple[JSON, bool]:
-        """Return the synced chat command ``name`` and whether it came from the guild tree."""
-        for guild_id in (self.guild_id, None):
+    def _guild_of(self, channel_id: int) -> int:
+        """The guild a channel (or thread) belongs to; the first guild for a DM channel."""
+        guild_id = self._channels.get(channel_id, {}).get("guild_id")
+        return int(guild_id) if guild_id is not None else self.guild_id
+
+    def _find_command(self, name: str, channel: int | None = None) -> tuple[JSON, bool]:
+        """Return the synced chat command ``name`` as the client in ``channel``'s guild sees it
+        (that guild's commands, then the global ones), and whether it came from the guild's."""
+        for guild_id in (self._guild_of(channel or self.channel_id), None):
             for command in self._synced.get(guild_id, []):
                 if command["name"] == name and command.get("type", 1) == 1:
                     return command, guild_id is not None
@@ -631,6 +716,7 @@ class FakeDiscord:
     def _interaction(self, kind: int, data: JSON, person: FakeUser, channel_id: int) -> JSON:
         if channel_id not in self._channels:
             raise ValueError(f"unknown channel {channel_id}")
+        guild_id = self._guild_of(channel_id)
         return {
             "id": str(snowflake()),
             "application_id": str(self.application_id),
@@ -638,8 +724,8 @@ class FakeDiscord:
             "token": secrets.token_urlsafe(48),
             "version": 1,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
             "channel": {**self._channels[channel_id], "permissions": str(person.permissions)},
             "member": payloads.member(person, with_permissions=True),
@@ -647,7 +733,7 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,  # guild
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -656,7 +742,7 @@ class FakeDiscord:
         reply = Reply(interaction=payload, source=source)
         self._replies[payload["token"]] = reply
         reply.sent_at = time.perf_counter()
-        await self._dispatch("INTERACTION_CREATE", payload)
+        await self._dispatch("INTERACTION_CREATE", payload, int(payload["guild_id"]))
         return reply
 
     async def _wait_settled(self, reply: Reply, what: str, wait_deferred: bool) -> None:
@@ -675,14 +761,19 @@ class FakeDiscord:
                     await self._on_gateway_packet(websocket, json.loads(frame.data))
         finally:
             self._sockets.discard(websocket)
-            if self._gateway is websocket:
-                self._gateway = None
+            self._connections.pop(websocket, None)
+            self._notify()
         return websocket
 
     @property
     def bot_connected(self) -> bool:
         """Whether a bot has identified on the gateway (READY and GUILD_CREATE were sent)."""
-        return self._gateway is not None
+        return bool(self._connections)
+
+    @property
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """The (shard id, shard count) of every identified connection still open, sorted."""
+        return sorted((c.shard_id, c.shard_count) for c in self._connections.values())
 
     async def _on_gateway_packet(self, websocket: web.WebSocketResponse, packet: JSON) -> None:
         op = packet["op"]
@@ -690,47 +781,79 @@ class FakeDiscord:
             await websocket.send_json({"op": 11})
         elif op == 2:  # identify
             self.identified_at = time.perf_counter()
-            self._gateway = websocket
-            await self._dispatch("READY", self._ready_payload())
-            await self._dispatch("GUILD_CREATE", self._guild_payload())
+            shard = packet["d"].get("shard")
+            shard_id, shard_count = (int(shard[0]), int(shard[1])) if shard else (0, 1)
+            self.identified_shards.append((shard_id, shard_count))
+            self.shard_identified_at[shard_id] = self.identified_at
+            connection = _Connection(websocket, shard_id, shard_count)
+            self._connections[websocket] = connection
+            owned = [guild for guild in self.guilds if connection.owns(guild.id)]
+            await self._send_event(connection, "READY", self._ready_payload(owned, shard))
+            for guild in owned:
+                await self._send_event(connection, "GUILD_CREATE", self._guild_payload(guild))
             self._notify()
         elif op not in (3, 4):  # presence and voice state updates need no answer
             self.unhandled_requests.append(f"gateway op {op}")
 
-    async def _dispatch(self, event: str, data: JSON) -> None:
-        if self._gateway is None:
+    async def _dispatch(self, event: str, data: JSON, guild_id: int) -> None:
+        """Send a guild's event to the connections of the shard owning it, as Discord does."""
+        if not self._connections:
             raise RuntimeError("no bot is connected to the fake gateway (use run_bot)")
-        self._sequence += 1
-        await self._gateway.send_json({"op": 0, "t": event, "s": self._sequence, "d": data})
+        owners = [c for c in self._connections.values() if c.owns(guild_id)]
+        if not owners:
+            self.undeliverable.append(f"{event} for guild {guild_id}")
+            self._notify()
+        for connection in owners:
+            await self._send_event(connection, event, data)
 
-    def _ready_payload(self) -> JSON:
-        return {
+    async def _send_event(self, connection: _Connection, event: str, data: JSON) -> None:
+        connection.sequence += 1
+        frame = {"op": 0, "t": event, "s": connection.sequence, "d": data}
+        await connection.websocket.send_json(frame)
+
+    def _ready_payload(self, guilds: list[FakeGuild], shard: list[int] | None) -> JSON:
+        ready: JSON = {
             "v": 10,
             "user": {**payloads.user(self.bot_user), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
             "session_id": secrets.token_hex(16),
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
+        if shard is not None:  # Discord echoes the shard of the IDENTIFY
+            ready["shard"] = shard
+        return ready
 
-    def _guild_payload(self) -> JSON:
+    def _guild_payload(self, guild: FakeGuild) -> JSON:
+        channels = [c for c in self._channels.values() if c.get("guild_id") == str(guild.id)]
         return payloads.guild(
-            self.guild_id,
-            "Fake Table",
+            guild.id,
+            guild.name,
             owner_id=self.bot_user.id,
-            roles=list(self._roles.values()),
-            channels=[c for c in self._channels.values() if c["type"] == TEXT_CHANNEL],
-            threads=[self._channels[self.thread_id]],
+            roles=[self._roles[guild.id], self._roles[self._admin_role_id]],
+            channels=[c for c in channels if c["type"] == TEXT_CHANNEL],
+            threads=[c for c in channels if c["type"] != TEXT_CHANNEL],
             members=[payloads.member(person) for person in self._members.values()],
         )
 
     # -- REST ------------------------------------------------------------------------------
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        limit = {
+            "total": 1000,
+            "remaining": 1000,
+            "reset_after": 0,
+            "max_concurrency": self.max_concurrency,
+        }
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": self.recommended_shards,
+                "session_start_limit": limit,
+            }
+        )
 
     async def _post_dm_channel(self, request: web.Request) -> web.Response:
         body = await request.json()

@@ -247,3 +247,30 @@ def test_fixture_fails_a_test_that_logs_an_error(pytester: pytest.Pytester) -> N
 
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*ERROR some.module: something broke*"])
+
+
+@pytest.mark.parametrize("count", [2, 3, 7])
+def test_a_guild_added_for_a_shard_is_on_that_shard(count: int) -> None:
+    fake = FakeDiscord()
+    for shard_id in range(count):
+        guild = fake.add_guild(f"shard {shard_id}", shard=(shard_id, count))
+        assert (guild.id >> 22) % count == shard_id == guild.on_shard(count)
+    assert fake.guild_id >> 22 & 1 == 0  # the first guild is on shard 0 of 2
+
+
+async def test_an_unsharded_client_gets_every_guild_and_their_interactions(
+    fake_discord: FakeDiscord,
+) -> None:
+    """A client that sends no ``shard`` in IDENTIFY is shard 0 of 1: it owns every guild."""
+    second = fake_discord.add_guild()
+    bot = build_bot(fake_discord.guild_id)
+    async with run_bot(fake_discord, bot):
+        assert fake_discord.identified_shards == [(0, 1)]
+        assert {guild.id for guild in bot.guilds} == {fake_discord.guild_id, second.id}
+        # /roll is global: the second guild's client sees it too.
+        reply = await fake_discord.invoke("roll", {"dice": "1d6"}, channel=second.channel_id)
+        assert reply.interaction["guild_id"] == str(second.id)
+        assert reply.embeds[0]["title"] == "Roll 1d6"
+        with pytest.raises(RuntimeError, match="before the bot connects"):
+            fake_discord.add_guild()
+    assert fake_discord.undeliverable == []

@@ -1,0 +1,261 @@
+"""Sharding (issue 24): SHARD_COUNT and SHARD_IDS run a process as some shards of the bot.
+
+The fake Discord routes each guild's events to the connection of the shard owning it,
+``(guild_id >> 22) % shard_count``: its first guild is on shard 0 of 2, ``add_guild()``'s on
+shard 1. So a process serves exactly the guilds of its shards, and several processes with
+disjoint shards on one database make one bot.
+
+One caveat these tests rely on and prove: the bot caches each channel's running campaign in
+process memory (bot/storage/campaigns.py, CampaignStore). That is correct only because Discord
+sends every event of a guild, hence of each of its channels, to one shard, served by one
+process: no other process changes that channel's campaign behind the cache's back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from bot import client as bot_client
+from bot.client import DiceBot, create_bot
+from bot.config import Settings, Shards
+from rules.randomness import new_rng
+from tests.e2e.test_startup import STARTUP_TIMEOUT_SECONDS, start_bot_process
+from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.server import FakeDiscord, FakeGuild
+
+DICE_SEED = 24
+
+
+@pytest.fixture
+def second_guild(fake_discord: FakeDiscord) -> FakeGuild:
+    """A second guild, on shard 1 of 2 (the fake's first guild is on shard 0 of 2)."""
+    guild = fake_discord.add_guild()
+    assert (fake_discord.guild_id >> 22) % 2 == 0 and (guild.id >> 22) % 2 == 1
+    return guild
+
+
+def shard_settings(fake: FakeDiscord, tmp_path: Path, shards: Shards | None) -> Settings:
+    # No GUILD_ID: commands sync globally, so the client in either guild sees them.
+    return Settings(
+        token=fake.token,
+        database_path=tmp_path / "bot.db",
+        api_base=fake.api_base,
+        gateway_url=fake.gateway_url,
+        shards=shards,
+    )
+
+
+@asynccontextmanager
+async def running(
+    fake: FakeDiscord, settings: Settings, *, expect_sync: bool = True
+) -> AsyncIterator[DiceBot]:
+    bot = create_bot(settings, rng=new_rng(DICE_SEED))
+    async with run_bot(fake, bot, expect_sync=expect_sync):
+        yield bot
+        await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
+
+
+async def test_one_process_with_shards_0_1_of_2_identifies_both_and_answers_in_both_guilds(
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path
+) -> None:
+    fake_discord.max_concurrency = 2  # both shards may identify at once
+    settings = shard_settings(fake_discord, tmp_path, Shards(2, (0, 1)))
+    async with running(fake_discord, settings) as bot:
+        assert fake_discord.identified_shards == [(0, 2), (1, 2)]
+        assert fake_discord.connected_shards == [(0, 2), (1, 2)]
+        assert bot.get_guild(fake_discord.guild_id).shard_id == 0
+        assert bot.get_guild(second_guild.id).shard_id == 1
+        first = await fake_discord.invoke("roll", {"expression": "2d6"})
+        second = await fake_discord.invoke(
+            "roll", {"expression": "3d8"}, channel=second_guild.channel_id
+        )
+        started = await fake_discord.invoke(
+            "campaign start",
+            {"system": "sinew", "name": "South"},
+            channel=second_guild.channel_id,
+        )
+    assert "2d6" in first.embeds[0]["title"] and "3d8" in second.embeds[0]["title"]
+    assert started.message is not None and started.message.channel_id == second_guild.channel_id
+    assert fake_discord.undeliverable == []
+    with sqlite3.connect(tmp_path / "bot.db") as connection:
+        query = "SELECT guild_id, channel_id, name FROM campaigns"
+        campaigns = connection.execute(query).fetchall()
+    assert campaigns == [(second_guild.id, second_guild.channel_id, "South")]
+
+
+async def test_without_shard_variables_the_bot_runs_the_shards_discord_recommends(
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path
+) -> None:
+    fake_discord.recommended_shards = 2
+    fake_discord.max_concurrency = 2
+    async with running(fake_discord, shard_settings(fake_discord, tmp_path, None)) as bot:
+        assert bot.shard_count == 2
+        assert fake_discord.identified_shards == [(0, 2), (1, 2)]
+        reply = await fake_discord.invoke(
+            "roll", {"expression": "1d20"}, channel=second_guild.channel_id
+        )
+        assert "1d20" in reply.embeds[0]["title"]
+
+
+async def test_a_process_running_shard_0_of_2_serves_guild_a_and_never_gets_guild_bs_events(
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path
+) -> None:
+    settings = shard_settings(fake_discord, tmp_path, Shards(2, (0,)))
+    async with running(fake_discord, settings) as bot:
+        assert fake_discord.identified_shards == [(0, 2)]
+        assert bot.get_guild(second_guild.id) is None  # not in shard 0's READY
+        answered = await fake_discord.invoke("roll", {"expression": "2d6"})
+        lost = await fake_discord.send(
+            "roll", {"expression": "2d6"}, channel=second_guild.channel_id
+        )
+        assert fake_discord.undeliverable == [f"INTERACTION_CREATE for guild {second_guild.id}"]
+    assert "2d6" in answered.embeds[0]["title"]
+    assert lost.raw is None  # shard 1 has no connection: nobody could answer it
+    with sqlite3.connect(tmp_path / "bot.db") as connection:
+        rolled_in = connection.execute("SELECT channel_id FROM rolls").fetchall()
+    assert rolled_in == [(fake_discord.channel_id,)]
+
+
+async def test_only_the_process_running_shard_0_syncs_the_commands(
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path
+) -> None:
+    settings = shard_settings(fake_discord, tmp_path, Shards(2, (1,)))
+    async with running(fake_discord, settings, expect_sync=False) as bot:
+        assert fake_discord.identified_shards == [(1, 2)]
+        assert [guild.id for guild in bot.guilds] == [second_guild.id]
+    assert fake_discord.sync_count == 0
+    async with running(fake_discord, shard_settings(fake_discord, tmp_path, Shards(2, (0,)))):
+        assert fake_discord.sync_count == 1
+
+
+@pytest.mark.parametrize(("max_concurrency", "waits"), [(1, True), (2, False)])
+async def test_shards_identify_as_fast_as_discords_max_concurrency_allows(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    max_concurrency: int,
+    waits: bool,
+) -> None:
+    """discord.py waits 5 s before each shard but the first; Discord asks that only of shards
+    in one bucket (shard id % max_concurrency). A shorter interval keeps the test quick."""
+    interval = 0.5
+    monkeypatch.setattr(bot_client, "IDENTIFY_INTERVAL_SECONDS", interval)
+    fake_discord.max_concurrency = max_concurrency
+    started = time.perf_counter()
+    async with running(fake_discord, shard_settings(fake_discord, tmp_path, Shards(2, (0, 1)))):
+        gap = fake_discord.shard_identified_at[1] - fake_discord.shard_identified_at[0]
+    if waits:  # shards 0 and 1 share bucket 0
+        assert interval <= gap < interval + 0.4
+    else:
+        assert gap < interval
+    assert time.perf_counter() - started < 4.0  # never discord.py's 5 s
+
+
+# -- several processes ----------------------------------------------------------------------
+
+
+async def start_shard_process(
+    fake: FakeDiscord, tmp_path: Path, database: Path, shard_ids: str
+) -> asyncio.subprocess.Process:
+    """`python -m bot` as shards SHARD_IDS of 2, syncing globally, on the shared database."""
+    return await start_bot_process(
+        fake,
+        tmp_path,
+        fake.token,
+        database,
+        SHARD_COUNT="2",
+        SHARD_IDS=shard_ids,
+        GUILD_ID="",
+    )
+
+
+async def wait_for_shards(fake: FakeDiscord, shards: list[tuple[int, int]]) -> None:
+    async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
+        await fake.wait_until(
+            lambda: fake.connected_shards == shards and bool(fake.synced_commands()),
+            f"shards {shards} connected and commands synced",
+        )
+
+
+async def stop(process: asyncio.subprocess.Process) -> str:
+    """SIGTERM the process (if alive); return its log after checking it exited cleanly."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
+    _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    return stderr.decode()
+
+
+async def test_two_processes_with_shards_0_and_1_serve_their_own_guild_and_survive_a_kill(
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path
+) -> None:
+    database = tmp_path / "shared.db"
+    north = fake_discord.channel_id  # guild A, shard 0
+    south = second_guild.channel_id  # guild B, shard 1
+    # One after the other: two processes migrating a fresh SQLite file at the same moment is
+    # not what this test is about (tests/storage covers concurrent migration).
+    process_a = await start_shard_process(fake_discord, tmp_path, database, "0")
+    process_b: asyncio.subprocess.Process | None = None
+    restarted: asyncio.subprocess.Process | None = None
+    try:
+        await wait_for_shards(fake_discord, [(0, 2)])
+        process_b = await start_shard_process(fake_discord, tmp_path, database, "1")
+        await wait_for_shards(fake_discord, [(0, 2), (1, 2)])
+
+        rolled_a = await fake_discord.invoke("roll", {"expression": "2d6"}, channel=north)
+        rolled_b = await fake_discord.invoke("roll", {"expression": "3d8"}, channel=south)
+        for channel, system, name in ((north, "cosmos", "North"), (south, "sinew", "South")):
+            started = await fake_discord.invoke(
+                "campaign start", {"system": system, "name": name}, channel=channel
+            )
+            assert not started.ephemeral, started.content
+        assert "2d6" in rolled_a.embeds[0]["title"] and "3d8" in rolled_b.embeds[0]["title"]
+        with sqlite3.connect(database) as connection:
+            campaigns = connection.execute(
+                "SELECT guild_id, channel_id, name FROM campaigns ORDER BY name"
+            ).fetchall()
+            rolls = connection.execute("SELECT channel_id FROM rolls ORDER BY id").fetchall()
+        assert campaigns == [
+            (fake_discord.guild_id, north, "North"),
+            (second_guild.id, south, "South"),
+        ]
+        assert rolls == [(north,), (south,)]
+
+        # Shard 0's process dies without a word: shard 1's goes on serving guild B.
+        process_a.kill()
+        await process_a.wait()
+        await fake_discord.wait_until(
+            lambda: fake_discord.connected_shards == [(1, 2)], "shard 0's connection to close"
+        )
+        info_b = await fake_discord.invoke("campaign info", {}, user="player", channel=south)
+        again_b = await fake_discord.invoke("roll", {"expression": "1d4"}, channel=south)
+        assert info_b.embeds[0]["title"] == "📖 South"
+        assert "1d4" in again_b.embeds[0]["title"]
+        lost = await fake_discord.send("campaign info", {}, user="player", channel=north)
+        assert fake_discord.undeliverable == [
+            f"INTERACTION_CREATE for guild {fake_discord.guild_id}"
+        ]
+
+        # Restarted, shard 0 finds everything its process had acknowledged.
+        restarted = await start_shard_process(fake_discord, tmp_path, database, "0")
+        await wait_for_shards(fake_discord, [(0, 2), (1, 2)])
+        info_a = await fake_discord.invoke("campaign info", {}, user="player", channel=north)
+        assert info_a.embeds[0]["title"] == "📖 North"
+        assert lost.raw is None  # the interaction sent while shard 0 was down stays lost
+    finally:
+        logs = [await stop(p) for p in (process_a, process_b, restarted) if p is not None]
+    log_a, log_b, log_restarted = logs
+    assert process_a.returncode == -signal.SIGKILL
+    assert process_b is not None and process_b.returncode == 0, log_b
+    assert restarted is not None and restarted.returncode == 0, log_restarted
+    # Each process answered only its own guild's channel.
+    assert f"in {north} answered" in log_a and f"in {south}" not in log_a
+    assert f"in {south} answered" in log_b and f"in {north}" not in log_b
+    assert "Traceback" not in log_b + log_restarted
