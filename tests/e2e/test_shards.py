@@ -259,3 +259,102 @@ async def test_two_processes_with_shards_0_and_1_serve_their_own_guild_and_survi
     assert f"in {north} answered" in log_a and f"in {south}" not in log_a
     assert f"in {south} answered" in log_b and f"in {north}" not in log_b
     assert "Traceback" not in log_b + log_restarted
+
+
+ADDS = 100  # Pressure adds per guild, sent at once: 20 Crises each (a Crisis at 5 resets to 0)
+ROLLS = 50
+
+
+def pressure_state(url: str, channel_id: int) -> tuple[int, int]:
+    """The running campaign of a channel on PostgreSQL: (party Pressure, Crises logged)."""
+    import psycopg  # the postgresql extra, as the fixture's
+
+    with psycopg.connect(url) as connection:
+        [(campaign_id,)] = connection.execute(
+            "SELECT id FROM campaigns WHERE channel_id = %s AND ended_at IS NULL", (channel_id,)
+        ).fetchall()
+        value = connection.execute(
+            "SELECT coalesce(max(value), 0) FROM tracks WHERE campaign_id = %s"
+            " AND name = 'pressure' AND character_id IS NULL",
+            (campaign_id,),
+        ).fetchone()[0]
+        crises = connection.execute(
+            "SELECT count(*) FROM rolls WHERE campaign_id = %s AND kind = 'sinew.crisis'",
+            (campaign_id,),
+        ).fetchone()[0]
+    return value, crises
+
+
+async def test_two_processes_on_one_postgresql_end_in_the_serial_state_and_survive_a_kill(
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path, migrated_postgres_url: str
+) -> None:
+    fake = fake_discord
+    north, south = fake.channel_id, second_guild.channel_id  # guild A on shard 0, B on shard 1
+    url = migrated_postgres_url
+    unused = tmp_path / "unused.db"
+
+    async def start_shard(ids: str) -> asyncio.subprocess.Process:
+        return await start_bot_process(
+            fake, tmp_path, fake.token, unused,
+            SHARD_COUNT="2", SHARD_IDS=ids, GUILD_ID="", DATABASE_URL=url,
+        )  # fmt: skip
+
+    process_a = await start_shard("0")
+    process_b = await start_shard("1")
+    restarted: asyncio.subprocess.Process | None = None
+    try:
+        await wait_for_shards(fake, [(0, 2), (1, 2)])
+        for channel in (north, south):
+            started = await fake.invoke(
+                "campaign start", {"system": "sinew", "name": f"Iron {channel}"}, channel=channel
+            )
+            assert not started.ephemeral, started.content
+        # Both guilds at once, through both processes and their pools, on one database.
+        replies = [
+            await fake.send("sinew pressure add", {"amount": 1}, user="gm", channel=channel)
+            for _ in range(ADDS)
+            for channel in (north, south)
+        ] + [
+            await fake.send("roll", {"expression": "1d20"}, user="player", channel=channel)
+            for _ in range(ROLLS)
+            for channel in (north, south)
+        ]
+        fake.timeout = 60
+        await fake.wait_answered(replies)
+        assert all(r.content.startswith("✅ Pressure") for r in replies[: 2 * ADDS]), [
+            r.content for r in replies[: 2 * ADDS] if not r.content.startswith("✅")
+        ][:3]
+        # Serially: 100 adds of 1 from 0 → a Crisis at every 5th, back to 0.
+        for channel in (north, south):
+            assert pressure_state(url, channel) == (0, ADDS // 5)
+
+        # Shard 0's process dies with adds in flight; shard 1's goes on serving guild B.
+        in_flight = [
+            await fake.send("sinew pressure add", {"amount": 1}, user="gm", channel=north)
+            for _ in range(40)
+        ]
+        await fake.wait_until(lambda: sum(r.raw is not None for r in in_flight) >= 10, "10 adds")
+        process_a.kill()
+        await process_a.wait()
+        acknowledged = sum(r.content.startswith("✅ Pressure") for r in in_flight if r.raw)
+        await fake.wait_until(lambda: fake.connected_shards == [(1, 2)], "shard 0 gone")
+        south_adds = [
+            await fake.invoke("sinew pressure add", {"amount": 1}, user="gm", channel=south)
+            for _ in range(7)
+        ]
+        assert all(r.content.startswith("✅ Pressure") for r in south_adds)
+        assert pressure_state(url, south) == (2, ADDS // 5 + 1)  # 100 + 7 adds
+
+        # Restarted, shard 0 finds every add its process had acknowledged, none doubled.
+        restarted = await start_shard("0")
+        await wait_for_shards(fake, [(0, 2), (1, 2)])
+        value, crises = pressure_state(url, north)
+        applied = 5 * crises + value - ADDS  # Pressure added since the first 100
+        assert acknowledged <= applied <= len(in_flight), (acknowledged, applied)
+        info = await fake.invoke("campaign info", {}, user="player", channel=north)
+        assert info.embeds[0]["title"] == f"📖 Iron {north}"
+    finally:
+        logs = [await stop(p) for p in (process_a, process_b, restarted) if p is not None]
+    assert process_a.returncode == -signal.SIGKILL
+    assert process_b.returncode == 0, logs[1]
+    assert all("Traceback" not in log for log in logs[1:]), logs
