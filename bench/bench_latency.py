@@ -153,9 +153,11 @@ COMMANDS = [
     # Enchanted Realms
     Command("/realms check", _one("realms check", die="d20", target=12), channel="realms",
             target_ms=5, weight=3, kind="roll"),
+    # Not in the steady mix (weight 0): sent open-loop, a reroll may overtake the check it
+    # follows and find the previous one rerolled already, a right refusal but not this answer.
     Command("/realms check|reroll (the roll log)",
             (("realms check", {"die": "d20", "target": 12}), ("realms reroll", {"position": 1})),
-            channel="realms", target_ms=10, weight=1, kind="state"),
+            channel="realms", target_ms=10, weight=0, kind="state"),
     Command("/realms odds, chart drawn anew",
             _fresh("realms odds", ({"die": die, "target": target}
                                    for die in ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -579,7 +581,9 @@ def compare(ours: Bench, bare: Bench) -> list[Row]:
     return rows
 
 
-async def run(settings: Settings, pin: bool, cprofile: Path | None, bare: bool) -> list[Row]:
+async def run(
+    settings: Settings, pin: bool, cprofile: Path | None, bare: bool, database: str | None
+) -> list[Row]:
     pin_self(pin)
     fake = FakeDiscord(timeout=10)
     channels = {"cosmos": fake.channel_id, "lobby": fake.other_channel_id}
@@ -592,7 +596,13 @@ async def run(settings: Settings, pin: bool, cprofile: Path | None, bare: bool) 
             runs = [
                 (
                     "ours",
-                    BotProcess(fake, Path(tmp) / "ours", pin=pin, cprofile=cprofile),
+                    BotProcess(
+                        fake,
+                        Path(tmp) / "ours",
+                        pin=pin,
+                        cprofile=cprofile,
+                        environment={"DATABASE_URL": database} if database else None,
+                    ),
                     list(COMMANDS),
                 )
             ]
@@ -646,10 +656,22 @@ def main() -> int:
     parser.add_argument(
         "--no-bare", action="store_true", help="skip the bare discord.py bot (no ratios)"
     )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="DATABASE_URL for our bot, e.g. postgresql://bench@127.0.0.1/bench "
+        "(an empty database: the bench starts campaigns; default: a fresh SQLite file)",
+    )
     arguments = parser.parse_args()
     settings = QUICK if arguments.quick else FULL
     rows = asyncio.run(
-        run(settings, not arguments.no_pin, arguments.cprofile, not arguments.no_bare)
+        run(
+            settings,
+            not arguments.no_pin,
+            arguments.cprofile,
+            not arguments.no_bare,
+            arguments.database,
+        )
     )
     print_table(rows)
     return 0 if all(row.passed is not False for row in rows) else 1

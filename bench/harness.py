@@ -106,8 +106,10 @@ class BotProcess:
         database: Path | None = None,
         pin: bool = True,
         cprofile: Path | None = None,
+        environment: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
+        self.environment = environment or {}  # more variables, e.g. DATABASE_URL
         self.workdir = workdir
         self.database = database or workdir / "bot.db"
         self.log_path = workdir / "bot.log"
@@ -135,6 +137,7 @@ class BotProcess:
             GUILD_ID=str(self.fake.guild_id),
             ROLL_RATE_LIMIT="off",  # the benches send one user's rolls by the thousand
         )
+        environment.update(self.environment)
         self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         log = self.log_path.open("ab")
         pin = self.pin
