@@ -147,23 +147,28 @@ class PostgresDatabase(Database):
     async def transaction(self) -> AsyncIterator[Session]:
         """One write transaction, holding the bot's write lock until it commits or rolls back
         (a failure anywhere, COMMIT included, rolls all of it back)."""
-        try:
-            async with self._pool.acquire() as connection, connection.transaction():
-                await connection.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
-                yield PostgresSession(connection)
-        except ConstraintViolated:
-            raise
-        except Exception as error:
-            if (fault := _fault(error)) is None:
-                raise
-            raise self._cannot_save(fault, error) from error
-        self._saved()
+        async with (
+            self._writing(),
+            self._pool.acquire() as connection,
+            connection.transaction(),
+        ):
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+            yield PostgresSession(connection)
 
     async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
         """One INSERT in its own (implicit) transaction: its id comes from the table's identity
         sequence, so it needs no write lock; committed before it returns."""
-        try:
+        async with self._writing():
             row = await self._reading.fetch_one(f"{sql} RETURNING id", parameters)
+        assert row is not None
+        return int(row["id"])
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """A write: a failure from outside the bot (disk full, read-only, connection lost)
+        becomes CannotSave, warned once per outage; the first write that works ends it."""
+        try:
+            yield
         except ConstraintViolated:
             raise
         except Exception as error:
@@ -171,8 +176,6 @@ class PostgresDatabase(Database):
                 raise
             raise self._cannot_save(fault, error) from error
         self._saved()
-        assert row is not None
-        return int(row["id"])
 
     def _cannot_save(self, fault: WriteFault, error: BaseException) -> CannotSave:
         if fault is not self._fault:  # one warning per outage, not a traceback per command

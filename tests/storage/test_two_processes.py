@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from bot.config import DatabaseLocation
-from bot.storage import CharacterStore, Storage
+from bot.storage import Campaign, CharacterStore, Storage
 from bot.storage.errors import TrackOutOfRange
 from bot.storage.tracks import track_spec
 from rules import sinew
@@ -32,14 +32,17 @@ async def two_pools(migrated_postgres_url: str) -> AsyncIterator[tuple[Storage, 
     await second.close()
 
 
-async def test_500_luck_spends_through_two_pools_lose_nothing_and_never_go_negative(
-    two_pools: tuple[Storage, Storage],
-) -> None:
-    one, _ = two_pools
-    campaign = await one.campaigns.start(
+async def sinew_campaign(storage: Storage) -> Campaign:
+    return await storage.campaigns.start(
         guild_id=1, channel_id=CHANNEL, user_id=GM,
         settings=CampaignSettings.create(System.SINEW, "Iron Age"),
     )  # fmt: skip
+
+
+async def test_500_luck_spends_through_two_pools_lose_nothing_and_never_go_negative(
+    two_pools: tuple[Storage, Storage],
+) -> None:
+    campaign = await sinew_campaign(two_pools[0])
     sheet = sinew.create_sheet(strength=12, reflex=11, intellect=7, empathy=7, luck=10, stamina=5)
     stores = [CharacterStore(storage.database, sinew.SHEET_CODEC) for storage in two_pools]
     brakka = await stores[0].create(campaign, PLAYER, "Brakka", sheet)
@@ -69,10 +72,7 @@ async def test_500_pressure_adds_through_two_pools_stop_exactly_at_the_maximum(
     two_pools: tuple[Storage, Storage],
 ) -> None:
     one, _ = two_pools
-    campaign = await one.campaigns.start(
-        guild_id=1, channel_id=CHANNEL, user_id=GM,
-        settings=CampaignSettings.create(System.SINEW, "Iron Age"),
-    )  # fmt: skip
+    campaign = await sinew_campaign(one)
     spec = track_spec(campaign, "pressure", on_character=False)
 
     async def add(number: int) -> int | None:
