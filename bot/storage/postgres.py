@@ -174,6 +174,10 @@ class PostgresDatabase(Database):
         except Exception as error:
             if (fault := _fault(error)) is None:
                 raise
+            if fault in (WriteFault.READ_ONLY, WriteFault.IO):
+                # A server restarted, failed over or made read-only: the pool's connections are
+                # stale; the next write gets fresh ones, so the bot recovers by itself.
+                await self._pool.expire_connections()
             raise self._cannot_save(fault, error) from error
         self._saved()
 
