@@ -104,7 +104,9 @@ class CampaignStore:
 
     Every command looks up its channel's campaign (some twice), so the running campaign of each
     channel is cached: this store makes every change to campaigns and their GMs, and updates
-    the cache when each commits. It holds for one bot process per database (SQLite's case).
+    the cache when each commits. It holds while one process serves each guild's channels,
+    which sharding guarantees (a guild belongs to one shard, a shard to one process), on SQLite
+    or PostgreSQL alike; after changing campaigns behind a running bot, call ``forget``.
     """
 
     def __init__(self, database: Database) -> None:
