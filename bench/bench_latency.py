@@ -409,8 +409,7 @@ class Bench:
 
     async def burst(self, size: int, *, report: bool = True) -> None:
         meter = CpuMeter(self.bot)
-        self.bot.new_log()  # GC pauses are counted from here
-        log_mark = len(self.bot.new_log())
+        log_mark = len(self.bot.new_log())  # GC pauses are counted from here
         replies = [await self.send(ROLL) for _ in range(size)]
         sent_in = replies[-1].sent_at - replies[0].sent_at  # type: ignore[operator]
         await self.wait_all(replies, 30)
