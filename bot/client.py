@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 from bot.memory import collect_if_due, collect_overdue, freeze_after_start
 from bot.options import check_payload
-from bot.ratelimit import RollLimiter
+from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
 from bot.table import apply_default_visibility
@@ -225,7 +225,11 @@ class DiceBot(commands.AutoShardedBot):
             await self.load_extension(module.name)
         # Roll commands (those with a `hidden` option): the user's rate limit first, then the
         # campaign's default visibility of GM rolls.
-        limiter = RollLimiter(self.settings.roll_limit) if self.settings.roll_limit else None
+        limiter = roll_limiter(
+            self.settings.roll_limit,
+            self.storage.roll_windows,
+            shared=self.settings.may_share_state,
+        )
         for command in self.tree.walk_commands():
             if isinstance(command, app_commands.Command) and any(
                 parameter.name == "hidden" for parameter in command.parameters

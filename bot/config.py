@@ -13,14 +13,14 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
-from bot.ratelimit import DEFAULT_ROLL_LIMIT, RollLimit
-
 __all__ = [
     "DEFAULT_DATABASE_PATH",
+    "DEFAULT_ROLL_LIMIT",
     "MAX_SHARD_COUNT",
     "Backend",
     "ConfigError",
     "DatabaseLocation",
+    "RollLimit",
     "Settings",
     "Shards",
 ]
@@ -139,6 +139,33 @@ def _id_ranges(ids: tuple[int, ...]) -> str:
     return ",".join(str(low) if low == high else f"{low}-{high}" for low, high in runs)
 
 
+_ROLL_LIMIT_SHAPE = re.compile(r"\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*s?\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class RollLimit:
+    """At most ``rolls`` roll commands per user in any ``seconds`` (ROLL_RATE_LIMIT)."""
+
+    rolls: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str) -> RollLimit | None:
+        """`20/10` (20 rolls per 10 seconds), or `off`; raise ValueError saying the shape."""
+        if text.strip().lower() in ("off", "0", "none"):
+            return None
+        found = _ROLL_LIMIT_SHAPE.fullmatch(text)
+        if found is None or int(found[1]) < 1 or float(found[2]) <= 0:
+            raise ValueError(f"give rolls/seconds like 20/10, or off (got {text!r})")
+        return cls(int(found[1]), float(found[2]))
+
+    def __str__(self) -> str:
+        return f"{self.rolls} rolls per {self.seconds:g} seconds"
+
+
+DEFAULT_ROLL_LIMIT = RollLimit(20, 10.0)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot needs from its environment."""
@@ -163,6 +190,16 @@ class Settings:
             object.__setattr__(self, "database", DatabaseLocation.sqlite(self.database_path))
         elif self.database.kind is Backend.SQLITE and self.database.path != self.database_path:
             raise ValueError("Settings: database_path and database name different SQLite files")
+
+    @property
+    def may_share_state(self) -> bool:
+        """Whether other processes may serve this bot beside this one: a PostgreSQL database
+        (made to be shared), or only some of the shards run here. State that one process could
+        keep in memory (the roll rate limit) then lives in the database."""
+        assert self.database is not None
+        return self.database.kind is Backend.POSTGRESQL or (
+            self.shards is not None and len(self.shards.ids) < self.shards.count
+        )
 
     def __repr__(self) -> str:  # never let the token (or the database password) reach a log line
         return (

@@ -75,3 +75,19 @@ def test_shards_built_in_code_refuse_ids_outside_the_count() -> None:
         Shards(2, (1, 2))
     with pytest.raises(ValueError, match="distinct and ascending"):
         Shards(4, (2, 1))
+
+
+@pytest.mark.parametrize(
+    ("variables", "shared"),
+    [
+        ({}, False),  # one process, every shard, its own SQLite file
+        ({"SHARD_COUNT": "2"}, False),  # both shards in this process
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0-1"}, False),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, True),  # another process runs shard 0
+        ({"DATABASE_URL": "postgresql://bot@db.example/dice"}, True),
+    ],
+)
+def test_the_roll_limit_is_kept_in_the_database_when_other_processes_may_serve_the_bot(
+    variables: dict[str, str], shared: bool
+) -> None:
+    assert settings_with(**variables).may_share_state is shared

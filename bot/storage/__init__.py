@@ -15,6 +15,7 @@ from bot.config import Backend, DatabaseLocation
 from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, TrackSummary
 from bot.storage.characters import Character, CharacterStore
 from bot.storage.database import Database, DatabaseUnusable, SqliteDatabase, apply_migrations
+from bot.storage.limits import RollWindowStore
 from bot.storage.rolls import Change, LoggedRoll, RollEntry, RollLog, insert_roll
 from bot.storage.tracks import TrackChange, TrackStore
 
@@ -30,6 +31,7 @@ __all__ = [
     "LoggedRoll",
     "RollEntry",
     "RollLog",
+    "RollWindowStore",
     "Storage",
     "TrackChange",
     "TrackStore",
@@ -47,6 +49,7 @@ class Storage:
     campaigns: CampaignStore
     rolls: RollLog
     tracks: TrackStore
+    roll_windows: RollWindowStore
 
     @classmethod
     async def open(cls, where: Path | DatabaseLocation) -> Storage:
@@ -62,7 +65,13 @@ class Storage:
             path = where.path if isinstance(where, DatabaseLocation) else where
             assert path is not None
             database = await SqliteDatabase.open(path)
-        return cls(database, CampaignStore(database), RollLog(database), TrackStore(database))
+        return cls(
+            database,
+            CampaignStore(database),
+            RollLog(database),
+            TrackStore(database),
+            RollWindowStore(database),
+        )
 
     async def close(self) -> None:
         """Close the database."""

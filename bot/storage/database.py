@@ -157,6 +157,15 @@ class Database(ABC):
     async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
         """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, committed."""
 
+    @abstractmethod
+    async def write_alone(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+        """Run one write statement that is atomic by itself (an upsert, a delete) in its own
+        transaction, committed before it returns, and return its first ``RETURNING`` row.
+
+        It takes no write lock beyond the rows it changes (on PostgreSQL, not the lock that
+        serialises ``transaction()``s), so counters shared by every command stay cheap.
+        """
+
     @property
     @abstractmethod
     def reader(self) -> Session:
@@ -366,6 +375,17 @@ class SqliteDatabase(Database):
         for new_id, (_, future) in zip(sorted(row[0] for row in rows), group, strict=True):
             if not future.done():
                 future.set_result(int(new_id))
+
+    async def write_alone(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+        async with self._lock:
+            try:  # autocommit: SQLite makes one statement atomic by itself
+                row = await self._writing.fetch_one(sql, parameters)
+            except sqlite3.OperationalError as error:
+                if (cannot := self._cannot_save(error)) is None:
+                    raise
+                raise cannot from error
+        self._saved()
+        return row
 
     def _cannot_save(self, error: sqlite3.OperationalError) -> CannotSave | None:
         """Return CannotSave for a write that failed outside the bot (warned once until a write

@@ -163,6 +163,10 @@ class PostgresDatabase(Database):
         assert row is not None
         return int(row["id"])
 
+    async def write_alone(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+        async with self._writing():  # autocommit; PostgreSQL's row locks make it atomic
+            return await self._reading.fetch_one(sql, parameters)
+
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
         """A write: a failure from outside the bot (disk full, read-only, connection lost)

@@ -358,3 +358,50 @@ async def test_two_processes_on_one_postgresql_end_in_the_serial_state_and_survi
     assert process_a.returncode == -signal.SIGKILL
     assert process_b.returncode == 0, logs[1]
     assert all("Traceback" not in log for log in logs[1:]), logs
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_a_users_roll_limit_is_one_across_the_processes_of_the_bot(
+    fake_discord: FakeDiscord,
+    second_guild: FakeGuild,
+    tmp_path: Path,
+    backend: str,
+    request: pytest.FixtureRequest,
+) -> None:
+    # ROLL_RATE_LIMIT is the bot's: a user rolling in guilds served by two processes gets
+    # 4 rolls a minute in all, not 4 from each.
+    fake = fake_discord
+    north, south = fake.channel_id, second_guild.channel_id  # shard 0's guild, shard 1's
+    database = tmp_path / "shared.db"
+    shared = (
+        {"DATABASE_URL": request.getfixturevalue("migrated_postgres_url")}
+        if backend == "postgresql"
+        else {}
+    )
+    processes: list[asyncio.subprocess.Process] = []
+    try:
+        for ids in ("0", "1"):  # one after the other: the first migrates a fresh SQLite file
+            process = await start_bot_process(
+                fake, tmp_path, fake.token, database,
+                SHARD_COUNT="2", SHARD_IDS=ids, GUILD_ID="", ROLL_RATE_LIMIT="4/60", **shared,
+            )  # fmt: skip
+            processes.append(process)
+            await wait_for_shards(fake, [(0, 2), (1, 2)][: len(processes)])
+        rolled = [
+            await fake.invoke("roll", {"expression": "1d6"}, user="player", channel=channel)
+            for channel in (north, south, south, north)
+        ]
+        assert [reply.ephemeral for reply in rolled] == [False] * 4
+        for channel in (north, south):  # the fifth, in either guild
+            refused = await fake.invoke(
+                "roll", {"expression": "1d6"}, user="player", channel=channel
+            )
+            assert refused.ephemeral and refused.content.startswith(
+                "❌ You're rolling faster than this bot allows (4 rolls per 60 seconds each)."
+            ), refused.content
+        other = await fake.invoke("roll", {"expression": "1d6"}, user="gm", channel=south)
+        assert not other.ephemeral, other.content  # another user's window is their own
+    finally:
+        logs = [await stop(process) for process in processes]
+    assert all(process.returncode == 0 for process in processes), logs
+    assert all("Traceback" not in log for log in logs), logs

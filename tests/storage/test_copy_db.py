@@ -19,7 +19,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.client import create_bot
-from bot.config import Settings
+from bot.config import RollLimit, Settings, Shards
 from bot.storage import apply_migrations
 from bot.storage.copy import CopyFailed, copy_database
 from rules.randomness import new_rng
@@ -39,6 +39,7 @@ PARENTS = {
     "characters": {"campaigns"},
     "cosmos_challenges": {"campaigns"},
     "macros": {"campaigns"},
+    "roll_limits": set(),
     "rolls": {"campaigns"},
     "sixpool_contests": {"campaigns", "characters"},
     "sixpool_groups": {"campaigns", "characters"},
@@ -51,6 +52,7 @@ TABLES = (
     "characters",
     "cosmos_challenges",
     "macros",
+    "roll_limits",
     "rolls",
     "sixpool_contests",
     "sixpool_groups",
@@ -170,6 +172,10 @@ async def fill(database: Path) -> None:
             guild_id=fake.guild_id,
             api_base=fake.api_base,
             gateway_url=fake.gateway_url,
+            # Shard 0 of 2 (the fake's guild): another process may serve the bot, so the roll
+            # limit's windows are kept in the database, to be copied like everything else.
+            shards=Shards(2, (0,)),
+            roll_limit=RollLimit(10_000, 3_600),
         )
         bot = create_bot(settings, rng=new_rng(20261123))
         async with run_bot_against(fake, bot):

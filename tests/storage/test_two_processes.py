@@ -86,3 +86,13 @@ async def test_500_pressure_adds_through_two_pools_stop_exactly_at_the_maximum(
     assert sorted(a for a in afters if a is not None) == list(range(1, spec.maximum + 1))
     assert afters.count(None) == SPENDS - spec.maximum
     assert await one.tracks.value(campaign, spec.name) == spec.maximum
+
+
+async def test_500_rolls_of_one_user_through_two_pools_are_each_counted_once(
+    two_pools: tuple[Storage, Storage],
+) -> None:
+    # The shared roll rate limit: two processes count one user's rolls in one window.
+    counted = await asyncio.gather(
+        *(two_pools[n % 2].roll_windows.count_roll(PLAYER, 1_000, 10_000) for n in range(500))
+    )
+    assert sorted(window.rolls for window in counted) == list(range(1, 501))

@@ -1,0 +1,98 @@
+"""Roll-rate windows in the database (issue 24: a rate limit shared by every process).
+
+Expected values are worked out by hand from the rule: a user's window begins at their first
+roll and lasts ``window_ms``; a roll at or after its end starts a new window at that roll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.ratelimit import RollLimit, SharedRollLimiter
+from bot.storage import Storage
+from bot.storage.limits import RollWindow
+from tests.storage.faults import read_only
+
+WINDOW_MS = 10_000
+ALICE, BOB = 111, 222
+
+
+async def test_a_users_rolls_count_in_one_window_until_it_has_passed(storage: Storage) -> None:
+    windows = storage.roll_windows
+    assert await windows.count_roll(ALICE, 1_000, WINDOW_MS) == RollWindow(1_000, 1)
+    assert await windows.count_roll(ALICE, 5_000, WINDOW_MS) == RollWindow(1_000, 2)
+    assert await windows.count_roll(BOB, 5_000, WINDOW_MS) == RollWindow(5_000, 1)  # his own
+    assert await windows.count_roll(ALICE, 10_999, WINDOW_MS) == RollWindow(1_000, 3)
+    # 1,000 + 10,000: the window has passed; this roll starts the next one.
+    assert await windows.count_roll(ALICE, 11_000, WINDOW_MS) == RollWindow(11_000, 1)
+    assert await windows.count_roll(BOB, 14_999, WINDOW_MS) == RollWindow(5_000, 2)
+
+
+async def test_forgetting_ended_windows_keeps_the_running_ones(storage: Storage) -> None:
+    windows = storage.roll_windows
+    await windows.count_roll(ALICE, 1_000, WINDOW_MS)
+    await windows.count_roll(BOB, 6_000, WINDOW_MS)
+    await windows.forget_ended(12_000, WINDOW_MS)  # Alice's ended at 11,000; Bob's runs on
+    rows = await storage.database.fetch_all(
+        "SELECT user_id, window_start_ms, rolls FROM roll_limits"
+    )
+    assert [tuple(row) for row in rows] == [(BOB, 6_000, 1)]
+    assert await windows.count_roll(BOB, 12_000, WINDOW_MS) == RollWindow(6_000, 2)
+
+
+async def test_500_concurrent_rolls_of_one_user_are_each_counted_once(storage: Storage) -> None:
+    windows = storage.roll_windows
+    counted = await asyncio.gather(
+        *(windows.count_roll(ALICE, 1_000, WINDOW_MS) for _ in range(500))
+    )
+    # Serially the counts are 1, 2, …, 500: a read-then-write would hand some out twice.
+    assert sorted(window.rolls for window in counted) == list(range(1, 501))
+    assert {window.start_ms for window in counted} == {1_000}
+
+
+class Clock:
+    """Wall-clock seconds the test sets."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_shared_limiter_refuses_past_the_limit_until_the_window_ends(
+    storage: Storage,
+) -> None:
+    clock = Clock(100.0)
+    limiter = SharedRollLimiter(RollLimit(3, 10), storage.roll_windows, clock)
+    for now in (100.0, 101.0, 102.0):  # three rolls in the window that began at 100 s
+        clock.now = now
+        assert await limiter.count(ALICE) is None
+    clock.now = 103.5
+    assert await limiter.count(ALICE) == 6.5  # the window ends at 110 s
+    assert await limiter.count(BOB) is None  # another user's window is their own
+    clock.now = 110.0
+    assert await limiter.count(ALICE) is None  # a new window
+
+
+async def test_two_processes_limiters_share_each_users_window(storage: Storage) -> None:
+    # Two limiters on one database, as two shards' processes have: the limit is the bot's.
+    clock = Clock(100.0)
+    first, second = (
+        SharedRollLimiter(RollLimit(3, 10), storage.roll_windows, clock) for _ in range(2)
+    )
+    assert [await limiter.count(ALICE) for limiter in (first, second, first)] == [None] * 3
+    clock.now = 104.0
+    assert await second.count(ALICE) == 6.0
+
+
+async def test_a_database_that_cannot_save_lets_rolls_go_unlimited(
+    sqlite_storage: Storage,
+) -> None:
+    # Rolls need nothing saved and keep working while the database can't be written; a limit
+    # that can't be counted lets them through rather than refusing every roll.
+    limiter = SharedRollLimiter(RollLimit(1, 10), sqlite_storage.roll_windows, Clock(100.0))
+    async with read_only(sqlite_storage.database):
+        assert [await limiter.count(ALICE) for _ in range(3)] == [None] * 3
+    assert await limiter.count(ALICE) is None  # counting again: the first of a new window
+    assert await limiter.count(ALICE) == 10.0
