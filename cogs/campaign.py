@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import math
 import re
+import time
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -17,8 +21,8 @@ from bot.errors import CommandError, reply_ephemeral
 from bot.options import choices_of, suggest, with_setting_options
 from bot.render import campaign as render
 from bot.storage import Campaign
+from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
 from bot.table import Table, campaign_channel_id
-from bot.views import TableView
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
     CampaignSettings,
@@ -38,54 +42,67 @@ CONFIRM_TIMEOUT_SECONDS = 120
 MAX_ROLL_ID = 2**53  # Discord's largest integer option; SQLite's ids stop at 2^63 - 1
 
 
-class ConfirmEnd(TableView):
-    """The confirm button under `/campaign end`; only the GM who asked can press it.
+@dataclass(frozen=True, slots=True)
+class EndPrompt:
+    """A `/campaign end` confirmation. All of it is in its buttons' custom ids, and its answer
+    in the database, so any process of the bot answers a click, before or after a restart."""
 
-    The view keeps listening after the first answer until it times out, so a second click (a
-    double click, or a client that still shows the buttons) is told so instead of failing.
-    """
+    prompt_id: int  # the `/campaign end` interaction that asked
+    campaign_id: int  # the campaign asked about, not whatever runs in the channel later
+    requester_id: int  # the GM who asked: only they may answer
+    deadline: int  # Unix seconds; a click after it is refused
 
-    def __init__(self, cog: CampaignCog, prompt: discord.Interaction, campaign: Campaign) -> None:
-        super().__init__(timeout=CONFIRM_TIMEOUT_SECONDS)
-        self.cog = cog
-        self.prompt = prompt
-        self.campaign = campaign  # the campaign the GM was asked about, not whatever runs later
-        self.requester_id = prompt.user.id
-        self.answer: str | None = None
+    @classmethod
+    def asked(cls, interaction: discord.Interaction, campaign: Campaign) -> EndPrompt:
+        deadline = math.ceil(time.time() + CONFIRM_TIMEOUT_SECONDS)
+        return cls(interaction.id, campaign.id, interaction.user.id, deadline)
 
-    async def on_timeout(self) -> None:
-        if self.answer is not None:
-            return
-        # Buttons that no longer answer would only fail when clicked: take them away.
-        with contextlib.suppress(discord.HTTPException):
-            await self.prompt.edit_original_response(
-                content="No answer: the campaign goes on.", view=None
+    def view(self) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(EndPromptButton(self, ends=True))
+        view.add_item(EndPromptButton(self, ends=False))
+        view.stop()  # discord.py keeps no view per prompt: the dynamic item answers each click
+        return view
+
+
+class EndPromptButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"campaign:end:(?P<choice>end|keep):(?P<prompt>[0-9]{1,20}):(?P<campaign>[0-9]{1,19})"
+    r":(?P<requester>[0-9]{1,20}):(?P<deadline>[0-9]{1,11})",
+):
+    """End campaign / Keep playing under a `/campaign end` prompt (persistent)."""
+
+    def __init__(self, prompt: EndPrompt, *, ends: bool) -> None:
+        choice = "end" if ends else "keep"
+        super().__init__(
+            discord.ui.Button(
+                label="End campaign" if ends else "Keep playing",
+                style=discord.ButtonStyle.danger if ends else discord.ButtonStyle.secondary,
+                custom_id=f"campaign:end:{choice}:{prompt.prompt_id}:{prompt.campaign_id}"
+                f":{prompt.requester_id}:{prompt.deadline}",
             )
+        )
+        self.prompt, self.ends = prompt, ends
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if not await super().interaction_check(interaction):
-            return False
-        if interaction.user.id != self.requester_id:
-            await reply_ephemeral(interaction, "❌ Only the GM who asked can confirm this.")
-            return False
-        if self.answer is not None:
-            await reply_ephemeral(interaction, f"❌ This was already answered: {self.answer}")
-            return False
-        return True
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> EndPromptButton:
+        prompt = EndPrompt(
+            int(match["prompt"]), int(match["campaign"]), int(match["requester"]),
+            int(match["deadline"]),
+        )  # fmt: skip
+        return cls(prompt, ends=match["choice"] == "end")
 
-    @discord.ui.button(label="End campaign", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.answer = "the campaign was ended."
-        try:
-            await self.cog.end_confirmed(interaction, self.campaign)
-        except BaseException:
-            self.answer = None  # refused or failed: the GM may try again
-            raise
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(CampaignCog.__cog_name__)  # type: ignore[attr-defined]
 
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.answer = "the campaign goes on."
-        await interaction.response.edit_message(content="The campaign goes on.", view=None)
+        async def press() -> None:
+            if not isinstance(cog, CampaignCog):
+                raise CommandError("Campaigns are not loaded; try again in a moment.")
+            await cog.answer_end(interaction, self.prompt, ends=self.ends)
+
+        await answer_component(interaction, press)
 
 
 class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Run a campaign"):
@@ -96,6 +113,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
+        self._expiries: set[asyncio.Task[None]] = set()  # unanswered `/campaign end` prompts
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you GM it")
     @app_commands.describe(
@@ -288,20 +306,61 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         table = await Table.of(interaction, self.storage)
         campaign = table.require_campaign()
         table.require_gm("end the campaign")
+        prompt = EndPrompt.asked(interaction, campaign)
         await interaction.response.send_message(
-            render.end_prompt(campaign),
-            view=ConfirmEnd(self, interaction, campaign),
-            ephemeral=True,
+            render.end_prompt(campaign), view=prompt.view(), ephemeral=True
         )
+        expiry = asyncio.create_task(self._expire(interaction, prompt), name="end-prompt-expiry")
+        self._expiries.add(expiry)
+        expiry.add_done_callback(self._expiries.discard)
 
-    async def end_confirmed(self, interaction: discord.Interaction, campaign: Campaign) -> None:
-        """End the campaign once its GM pressed the confirm button."""
+    async def answer_end(
+        self, interaction: discord.Interaction, prompt: EndPrompt, *, ends: bool
+    ) -> None:
+        """A click on a `/campaign end` prompt: the asking GM's first answer before the deadline
+        stands; any later click is told what became of the prompt."""
+        if interaction.user.id != prompt.requester_id:
+            raise CommandError("Only the GM who asked can confirm this.")
+        if (answer := await self.storage.campaigns.end_prompt_answer(prompt.prompt_id)) is not None:
+            raise EndPromptAnswered(answer)
+        if time.time() > prompt.deadline:  # its expiry was lost with a restart: say so now
+            await self.storage.campaigns.answer_end_prompt(prompt.prompt_id, EndAnswer.EXPIRED)
+            await interaction.response.edit_message(
+                content=render.end_answered(EndAnswer.EXPIRED), view=None
+            )
+            return
+        if not ends:
+            await self.storage.campaigns.answer_end_prompt(prompt.prompt_id, EndAnswer.KEPT)
+            await interaction.response.edit_message(
+                content=render.end_answered(EndAnswer.KEPT), view=None
+            )
+            return
         table = await Table.of(interaction, self.storage)
         table.require_gm("end the campaign")  # still a GM now, not only when asked
-        await self.storage.campaigns.end(campaign, table.user_id)  # refused if it already ended
-        await interaction.response.edit_message(content="Campaign ended.", view=None)
+        campaign = await self.storage.campaigns.end_as_answered(
+            prompt.prompt_id, prompt.campaign_id, table.user_id
+        )  # refused if the prompt was answered meanwhile or the campaign already ended
+        await interaction.response.edit_message(
+            content=render.end_answered(EndAnswer.ENDED), view=None
+        )
         assert interaction.channel is not None
         await interaction.channel.send(render.campaign_ended(campaign, table.user_id))
+
+    async def _expire(self, asked: discord.Interaction, prompt: EndPrompt) -> None:
+        """At the deadline, an unanswered prompt loses its buttons (they would only refuse)."""
+        await asyncio.sleep(max(0.0, prompt.deadline - time.time()))
+        try:
+            await self.storage.campaigns.answer_end_prompt(prompt.prompt_id, EndAnswer.EXPIRED)
+        except (EndPromptAnswered, CannotSave):
+            return  # answered in time; or not saved, and a late click still finds the deadline
+        with contextlib.suppress(discord.HTTPException):
+            await asked.edit_original_response(
+                content=render.end_answered(EndAnswer.EXPIRED), view=None
+            )
+
+    async def cog_unload(self) -> None:
+        for expiry in self._expiries:  # the deadline in each prompt's buttons still holds
+            expiry.cancel()
 
 
 async def show_history(
@@ -404,5 +463,5 @@ def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:
 
 
 async def setup(bot: DiceBot) -> None:
-    bot.add_dynamic_items(HistoryButton)
+    bot.add_dynamic_items(HistoryButton, EndPromptButton)
     await bot.add_cog(CampaignCog(bot))

@@ -11,12 +11,15 @@ import discord
 
 from bot.render.style import CHOICE_NAME_MAX, Colour, truncate
 from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary
+from bot.storage.errors import EndAnswer
 
 __all__ = [
+    "END_ANSWERS",
     "campaign_ended",
     "campaign_info",
     "campaign_started",
     "discord_time",
+    "end_answered",
     "end_prompt",
     "export_csv",
     "export_json",
@@ -81,6 +84,23 @@ def end_prompt(campaign: Campaign) -> str:
         f"End the {campaign.system.display_name} campaign **{campaign.settings.name}**? "
         "Its characters and tracks stop being used in this channel; this can't be undone."
     )
+
+
+# What became of a `/campaign end` prompt, as its edited text and as a late click is told.
+END_ANSWERS = {
+    EndAnswer.ENDED: "the campaign was ended.",
+    EndAnswer.KEPT: "the campaign goes on.",
+    EndAnswer.EXPIRED: "no answer came in time, so the campaign goes on.",
+}
+
+
+def end_answered(answer: EndAnswer) -> str:
+    """The prompt's text once answered (its buttons gone)."""
+    if answer is EndAnswer.ENDED:
+        return "Campaign ended."
+    if answer is EndAnswer.KEPT:
+        return "The campaign goes on."
+    return "No answer: the campaign goes on. Run `/campaign end` again to end it."
 
 
 def campaign_ended(campaign: Campaign, ended_by: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import singledispatch
 
+from bot.render.campaign import END_ANSWERS
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -11,6 +12,7 @@ from bot.storage.errors import (
     CannotSave,
     CharacterNameTaken,
     CharacterNotFound,
+    EndPromptAnswered,
     FounderStaysGM,
     NotCoGM,
     RevealNotAllowed,
@@ -65,7 +67,14 @@ def _(error: CampaignAlreadyRunning) -> str:
 
 @describe.register
 def _(error: CampaignEnded) -> str:
+    if error.campaign_name is None:
+        return "That campaign has already ended."
     return f"The campaign **{error.campaign_name}** has already ended."
+
+
+@describe.register
+def _(error: EndPromptAnswered) -> str:
+    return f"This was already answered: {END_ANSWERS[error.answer]}"
 
 
 @describe.register

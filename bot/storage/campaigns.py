@@ -6,12 +6,15 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
     CampaignEnded,
+    EndAnswer,
+    EndPromptAnswered,
     FounderStaysGM,
     NotCoGM,
 )
@@ -19,7 +22,7 @@ from rules.campaigns import CampaignSettings, Skin, TableSwitches
 from rules.declarations import declaration
 from rules.systems import System
 
-__all__ = ["Campaign", "CampaignStore", "CharacterSummary", "TrackSummary"]
+__all__ = ["Campaign", "CampaignStore", "CharacterSummary", "EndAnswer", "TrackSummary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +62,17 @@ class TrackSummary:
 
 
 CACHED_CHANNELS = 10_000  # running campaigns kept in memory (a few hundred bytes each)
+# A prompt is answered within minutes; its answer is kept a day, for a client showing it late.
+END_ANSWERS_KEPT = timedelta(days=1)
 
 # One query per campaign, GMs included (a row per GM): each query is a trip to the database.
-_ACTIVE_CAMPAIGN = (
+_SELECT_CAMPAIGN = (
     "SELECT c.id, c.guild_id, c.channel_id, c.system, c.name, c.skin, c.settings, c.switches,"
     " c.created_by, g.user_id AS gm_id"
     " FROM campaigns AS c LEFT JOIN campaign_gms AS g ON g.campaign_id = c.id"
-    " WHERE c.channel_id = ? AND c.ended_at IS NULL"
 )
+_ACTIVE_CAMPAIGN = f"{_SELECT_CAMPAIGN} WHERE c.channel_id = ? AND c.ended_at IS NULL"
+_CAMPAIGN_BY_ID = f"{_SELECT_CAMPAIGN} WHERE c.id = ?"  # running or ended
 
 
 def _campaign(rows: list[Row]) -> Campaign | None:
@@ -91,12 +97,40 @@ async def _active_in(connection: Session, channel_id: int) -> Campaign | None:
     return _campaign(await connection.fetch_all(_ACTIVE_CAMPAIGN, (channel_id,)))
 
 
+async def _answer_end_prompt(connection: Session, prompt_id: int, answer: EndAnswer) -> None:
+    """Record a prompt's answer; refuse if it has one already (the first answer stands)."""
+    recorded = await connection.execute(
+        "INSERT INTO end_prompts (prompt_id, answer) VALUES (?, ?)"
+        " ON CONFLICT (prompt_id) DO NOTHING",
+        (prompt_id, answer.value),
+    )
+    if not recorded:
+        row = await connection.fetch_one(
+            "SELECT answer FROM end_prompts WHERE prompt_id = ?", (prompt_id,)
+        )
+        assert row is not None
+        raise EndPromptAnswered(EndAnswer(row["answer"]))
+    cutoff = datetime.now(UTC) - END_ANSWERS_KEPT
+    await connection.execute(
+        "DELETE FROM end_prompts WHERE answered_at < ?",
+        (f"{cutoff:%Y-%m-%dT%H:%M:%S}.000Z",),
+    )
+
+
 async def _require_running(connection: Session, campaign: Campaign) -> None:
     row = await connection.fetch_one(
         "SELECT 1 FROM campaigns WHERE id = ? AND ended_at IS NULL", (campaign.id,)
     )
     if row is None:
         raise CampaignEnded(campaign.settings.name)
+
+
+async def _end(connection: Session, campaign: Campaign, ended_by: int) -> None:
+    await _require_running(connection, campaign)
+    await connection.execute(
+        "UPDATE campaigns SET ended_at = ?, ended_by = ? WHERE id = ?",
+        (utc_now(), ended_by, campaign.id),
+    )
 
 
 class CampaignStore:
@@ -234,12 +268,33 @@ class CampaignStore:
     async def end(self, campaign: Campaign, ended_by: int) -> None:
         """End a campaign; its rows stay for the audit trail, and the channel is free again."""
         async with self._database.transaction() as connection:
-            await _require_running(connection, campaign)
-            await connection.execute(
-                "UPDATE campaigns SET ended_at = ?, ended_by = ? WHERE id = ?",
-                (utc_now(), ended_by, campaign.id),
-            )
+            await _end(connection, campaign, ended_by)
         self._changed(campaign.channel_id, None)
+
+    async def end_prompt_answer(self, prompt_id: int) -> EndAnswer | None:
+        """How the `/campaign end` prompt ``prompt_id`` was answered, if it was."""
+        row = await self._database.fetch_one(
+            "SELECT answer FROM end_prompts WHERE prompt_id = ?", (prompt_id,)
+        )
+        return None if row is None else EndAnswer(row["answer"])
+
+    async def answer_end_prompt(self, prompt_id: int, answer: EndAnswer) -> None:
+        """Record that the prompt was answered without ending (kept, expired); refuse with
+        EndPromptAnswered if it was answered before."""
+        async with self._database.transaction() as connection:
+            await _answer_end_prompt(connection, prompt_id, answer)
+
+    async def end_as_answered(self, prompt_id: int, campaign_id: int, ended_by: int) -> Campaign:
+        """End the campaign a prompt asked about, and record the prompt's answer, together:
+        refused (nothing changed) if the prompt was answered or the campaign has ended."""
+        async with self._database.transaction() as connection:
+            await _answer_end_prompt(connection, prompt_id, EndAnswer.ENDED)
+            campaign = _campaign(await connection.fetch_all(_CAMPAIGN_BY_ID, (campaign_id,)))
+            if campaign is None:
+                raise CampaignEnded(None)
+            await _end(connection, campaign, ended_by)
+        self._changed(campaign.channel_id, None)
+        return campaign
 
     async def characters(self, campaign: Campaign) -> list[CharacterSummary]:
         """List the campaign's characters by name."""

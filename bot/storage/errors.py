@@ -16,6 +16,8 @@ __all__ = [
     "CannotSave",
     "CharacterNameTaken",
     "CharacterNotFound",
+    "EndAnswer",
+    "EndPromptAnswered",
     "FounderStaysGM",
     "NotCoGM",
     "RevealNotAllowed",
@@ -61,7 +63,22 @@ class CampaignAlreadyRunning(StorageError):
 
 @dataclass(eq=False)
 class CampaignEnded(StorageError):
-    campaign_name: str
+    campaign_name: str | None  # None: a campaign no longer known by its id
+
+
+class EndAnswer(Enum):
+    """How a `/campaign end` confirmation was answered (kept in ``end_prompts``)."""
+
+    ENDED = "ended"
+    KEPT = "kept"
+    EXPIRED = "expired"  # no answer before its deadline
+
+
+@dataclass(eq=False)
+class EndPromptAnswered(StorageError):
+    """A `/campaign end` prompt was answered before: the first answer stands."""
+
+    answer: EndAnswer
 
 
 @dataclass(eq=False)

@@ -207,7 +207,9 @@ async def test_end_prompt_drops_its_buttons_when_unanswered(
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
     assert prompt.components
     await fake_discord.wait_until(lambda: not prompt.components, "the prompt's buttons removed")
-    assert prompt.content == "No answer: the campaign goes on."
+    assert prompt.content == (
+        "No answer: the campaign goes on. Run `/campaign end` again to end it."
+    )
     assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
 
 

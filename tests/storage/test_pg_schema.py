@@ -308,13 +308,14 @@ def _differences(sqlite: dict[str, Table], pg: dict[str, Table]) -> dict[str, tu
     }
 
 
-def test_both_backends_have_the_same_eleven_tables(both) -> None:
+def test_both_backends_have_the_same_twelve_tables(both) -> None:
     sqlite, pg = both
     expected = [
         "campaign_gms",
         "campaigns",
         "characters",
         "cosmos_challenges",
+        "end_prompts",
         "macros",
         "roll_limits",
         "rolls",
