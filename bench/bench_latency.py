@@ -1,6 +1,7 @@
 """Latency, load, burst, throughput, memory and start-up of `python -m bot` vs DESIGN's targets.
 
-Run: ``.venv/bin/python bench/bench_latency.py [--quick] [--no-pin] [--cprofile FILE]``
+Run: ``.venv/bin/python bench/bench_latency.py [--quick] [--no-pin] [--cprofile FILE] [--no-bare]
+[--database URL] [--roll-limit ROLLS/SECONDS]``
 
 The bot runs as a subprocess against the fake Discord (tests/fakediscord) in this process; every
 latency is "interaction sent by the fake → the bot's callback fully arrived at the fake", from
@@ -581,7 +582,11 @@ def compare(ours: Bench, bare: Bench) -> list[Row]:
 
 
 async def run(
-    settings: Settings, pin: bool, cprofile: Path | None, bare: bool, database: str | None
+    settings: Settings,
+    pin: bool,
+    cprofile: Path | None,
+    bare: bool,
+    environment: dict[str, str],
 ) -> list[Row]:
     pin_self(pin)
     fake = FakeDiscord(timeout=10)
@@ -600,7 +605,7 @@ async def run(
                         Path(tmp) / "ours",
                         pin=pin,
                         cprofile=cprofile,
-                        environment={"DATABASE_URL": database} if database else None,
+                        environment=environment,
                     ),
                     list(COMMANDS),
                 )
@@ -661,15 +666,24 @@ def main() -> int:
         help="DATABASE_URL for our bot, e.g. postgresql://bench@127.0.0.1/bench "
         "(an empty database: the bench starts campaigns; default: a fresh SQLite file)",
     )
+    parser.add_argument(
+        "--roll-limit",
+        metavar="ROLLS/SECONDS",
+        help="ROLL_RATE_LIMIT for our bot (default off), e.g. 1000000/1: every roll is counted "
+        "as under a real limit, in the database when --database is PostgreSQL",
+    )
     arguments = parser.parse_args()
     settings = QUICK if arguments.quick else FULL
+    environment = {"DATABASE_URL": arguments.database} if arguments.database else {}
+    if arguments.roll_limit:
+        environment["ROLL_RATE_LIMIT"] = arguments.roll_limit
     rows = asyncio.run(
         run(
             settings,
             not arguments.no_pin,
             arguments.cprofile,
             not arguments.no_bare,
-            arguments.database,
+            environment,
         )
     )
     print_table(rows)
