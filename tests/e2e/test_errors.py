@@ -44,7 +44,7 @@ async def test_error_in_a_button_goes_through_the_same_path(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("lost connection")
 
-    monkeypatch.setattr(dicebot.storage.campaigns, "end", broken)
+    monkeypatch.setattr(dicebot.storage.campaigns, "end_as_answered", broken)
     reply = await fake_discord.click(prompt, prompt.components[0]["components"][0]["custom_id"])
     assert reply.ephemeral
     match = re.search(r"error id `([0-9a-f]{8})`", reply.content)
