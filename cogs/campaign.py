@@ -321,20 +321,19 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         stands; any later click is told what became of the prompt."""
         if interaction.user.id != prompt.requester_id:
             raise CommandError("Only the GM who asked can confirm this.")
+        expired = time.time() > prompt.deadline  # its expiry was lost with a restart
+        if ends and not expired:
+            await self._end_confirmed(interaction, prompt)
+            return
+        answer = EndAnswer.EXPIRED if expired else EndAnswer.KEPT
+        await self.storage.campaigns.answer_end_prompt(prompt.prompt_id, answer)
+        await interaction.response.edit_message(content=render.end_answered(answer), view=None)
+
+    async def _end_confirmed(self, interaction: discord.Interaction, prompt: EndPrompt) -> None:
+        # Answered already (a double click): say so before the GM check, which would only say
+        # the channel has no campaign any more.
         if (answer := await self.storage.campaigns.end_prompt_answer(prompt.prompt_id)) is not None:
             raise EndPromptAnswered(answer)
-        if time.time() > prompt.deadline:  # its expiry was lost with a restart: say so now
-            await self.storage.campaigns.answer_end_prompt(prompt.prompt_id, EndAnswer.EXPIRED)
-            await interaction.response.edit_message(
-                content=render.end_answered(EndAnswer.EXPIRED), view=None
-            )
-            return
-        if not ends:
-            await self.storage.campaigns.answer_end_prompt(prompt.prompt_id, EndAnswer.KEPT)
-            await interaction.response.edit_message(
-                content=render.end_answered(EndAnswer.KEPT), view=None
-            )
-            return
         table = await Table.of(interaction, self.storage)
         table.require_gm("end the campaign")  # still a GM now, not only when asked
         campaign = await self.storage.campaigns.end_as_answered(

@@ -94,13 +94,16 @@ END_ANSWERS = {
 }
 
 
+_ANSWERED_PROMPTS = {
+    EndAnswer.ENDED: "Campaign ended.",
+    EndAnswer.KEPT: "The campaign goes on.",
+    EndAnswer.EXPIRED: "No answer: the campaign goes on. Run `/campaign end` again to end it.",
+}
+
+
 def end_answered(answer: EndAnswer) -> str:
     """The prompt's text once answered (its buttons gone)."""
-    if answer is EndAnswer.ENDED:
-        return "Campaign ended."
-    if answer is EndAnswer.KEPT:
-        return "The campaign goes on."
-    return "No answer: the campaign goes on. Run `/campaign end` again to end it."
+    return _ANSWERED_PROMPTS[answer]
 
 
 def campaign_ended(campaign: Campaign, ended_by: int) -> str:

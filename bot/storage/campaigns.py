@@ -6,7 +6,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
@@ -110,10 +110,8 @@ async def _answer_end_prompt(connection: Session, prompt_id: int, answer: EndAns
         )
         assert row is not None
         raise EndPromptAnswered(EndAnswer(row["answer"]))
-    cutoff = datetime.now(UTC) - END_ANSWERS_KEPT
     await connection.execute(
-        "DELETE FROM end_prompts WHERE answered_at < ?",
-        (f"{cutoff:%Y-%m-%dT%H:%M:%S}.000Z",),
+        "DELETE FROM end_prompts WHERE answered_at < ?", (utc_now(ago=END_ANSWERS_KEPT),)
     )
 
 

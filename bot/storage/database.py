@@ -9,7 +9,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -112,11 +112,12 @@ class Row(Protocol):
     def keys(self) -> Any: ...
 
 
-def utc_now() -> str:
-    """Now in UTC as the database keeps times: ISO 8601 with milliseconds, e.g.
-    2026-11-23T16:40:05.123Z (what SQLite's strftime('%Y-%m-%dT%H:%M:%fZ') gives)."""
-    now = datetime.now(UTC)
-    return f"{now:%Y-%m-%dT%H:%M:%S}.{now.microsecond // 1000:03d}Z"
+def utc_now(ago: timedelta = timedelta()) -> str:
+    """Now (or ``ago`` before now) in UTC as the database keeps times: ISO 8601 with
+    milliseconds, e.g. 2026-11-23T16:40:05.123Z (what SQLite's strftime('%Y-%m-%dT%H:%M:%fZ')
+    gives), so stored times compare as text."""
+    moment = datetime.now(UTC) - ago
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
 
 class ConstraintViolated(Exception):
