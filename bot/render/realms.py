@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent
-from bot.render.style import Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
 from rules.realms import (
     HALF_MOVEMENT,
     AttackOdds,
@@ -27,9 +27,6 @@ __all__ = [
     "spell",
     "stealth",
 ]
-
-TITLE_LIMIT = 256
-FIELD_LIMIT = 1024
 
 
 def _state(result_state: State, reason: str) -> str:
