@@ -289,21 +289,23 @@ def odds(dice: int, dc: int = DEFAULT_DC) -> RollOdds:
     """Return exact chances for ``dice`` d10 against ``dc``: no sampling, up to 100 dice."""
     dice = require_whole("Pool", dice, MIN_POOL, MAX_POOL)
     dc = require_whole("DC", dc, 0, DC_MAX)
-    raw = net_distribution(dice).as_fractions()
     # A fumble: no success, at least one botch: (7/10)^n - (6/10)^n.
     fumble = Fraction(7**dice - 6**dice, 10**dice)
-    shown: dict[int, Fraction] = {}
-    for net, chance in raw.items():
-        shown[max(net, 0)] = shown.get(max(net, 0), Fraction(0)) + chance
-    success = sum((chance for net, chance in shown.items() if net >= dc), Fraction(0))
+    shown = shown_distribution(dice)
+    success = shown.at_least(dc)
     if dc == 0:
         success -= fumble  # a fumble never succeeds, even against DC 0
-    critical = sum(
-        (chance for net, chance in shown.items() if net >= max(CRITICAL_NET, dc)), Fraction(0)
+    critical = shown.at_least(max(CRITICAL_NET, dc))
+    return RollOdds(
+        dice,
+        dc,
+        success,
+        critical,
+        fumble,
+        shown.mean(),
+        net_distribution(dice).mean(),
+        MappingProxyType(shown.as_fractions()),
     )
-    mean = sum((net * chance for net, chance in shown.items()), Fraction(0))
-    raw_mean = sum((net * chance for net, chance in raw.items()), Fraction(0))
-    return RollOdds(dice, dc, success, critical, fumble, mean, raw_mean, MappingProxyType(shown))
 
 
 def shown_distribution(dice: int) -> Distribution:

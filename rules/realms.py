@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from math import comb
+from typing import NamedTuple
 
 from rules.errors import RulesError
 from rules.inputs import require_whole
@@ -286,6 +287,28 @@ def _hits(face: int, to_hit: int) -> bool:
     return face == D20 or face >= to_hit
 
 
+class _AttackPlan(NamedTuple):
+    """What an attack and its odds both work out before any die: one place, so they agree."""
+
+    to_hit: int
+    strikes: int  # d20 left after the state's extra or lost die (0: two rolled, keep the lower)
+    kept_lower: bool
+    shares: tuple[int, ...]  # strikes per target
+    shift: int  # damage added to each target struck
+
+
+def _plan_attack(dice: int, to_hit: int, decision: Decision, split: str | None) -> _AttackPlan:
+    """Check the inputs and work out strikes, split and damage shift for ``decision``."""
+    dice = require_whole("Attack dice", dice, 1, ATTACK_DICE_MAX)
+    to_hit = require_whole("To-hit", to_hit, TO_HIT_MIN, TO_HIT_MAX)
+    strikes = _strike_dice(dice, decision.state)
+    shares = parse_split(split, max(strikes, 1), dice)
+    shift = {State.ADVANTAGE: COMBAT_DAMAGE_SHIFT, State.DISADVANTAGE: -COMBAT_DAMAGE_SHIFT}.get(
+        decision.state, 0
+    )
+    return _AttackPlan(to_hit, strikes, strikes == 0, shares, shift)
+
+
 def attack(
     rng: Rng,
     dice: int,
@@ -295,28 +318,21 @@ def attack(
     split: str | None = None,
 ) -> AttackResult:
     """Roll an attack of ``dice`` d20 (each a strike) with the state's extra or lost die."""
-    dice = require_whole("Attack dice", dice, 1, ATTACK_DICE_MAX)
-    to_hit = require_whole("To-hit", to_hit, TO_HIT_MIN, TO_HIT_MAX)
-    strikes = _strike_dice(dice, decision.state)
-    kept_lower = strikes == 0
-    shares = parse_split(split, max(strikes, 1), dice)
-    rolled = roll_dice(rng, 2 if kept_lower else strikes, D20)
-    faces = (min(rolled),) if kept_lower else rolled
-    shift = {State.ADVANTAGE: COMBAT_DAMAGE_SHIFT, State.DISADVANTAGE: -COMBAT_DAMAGE_SHIFT}.get(
-        decision.state, 0
-    )
+    plan = _plan_attack(dice, to_hit, decision, split)
+    rolled = roll_dice(rng, 2 if plan.kept_lower else plan.strikes, D20)
+    faces = (min(rolled),) if plan.kept_lower else rolled
     made: list[Strike] = []
     for face in faces:
-        if _hits(face, to_hit):
+        if _hits(face, plan.to_hit):
             total, damage_dice = damage.roll(rng)
             made.append(Strike(face, True, total, damage_dice))
         else:
             made.append(Strike(face, False))
     targets, start = [], 0
-    for share in shares:
-        targets.append(TargetResult(tuple(made[start : start + share]), shift))
+    for share in plan.shares:
+        targets.append(TargetResult(tuple(made[start : start + share]), plan.shift))
         start += share
-    return AttackResult(decision, to_hit, damage.text, rolled, kept_lower, tuple(targets))
+    return AttackResult(decision, plan.to_hit, damage.text, rolled, plan.kept_lower, tuple(targets))
 
 
 # --- Single-die rolls
@@ -539,34 +555,22 @@ class AttackOdds:
     targets: tuple[TargetOdds, ...]
 
 
-def _strike_face_chances(kept_lower: bool) -> dict[int, Fraction]:
-    faces = keep(2, D20, 1, Keep.LOWEST) if kept_lower else die(D20)
-    return faces.as_fractions()
-
-
 def attack_odds(
     dice: int, to_hit: int, damage: DamageExpression, decision: Decision, split: str | None = None
 ) -> AttackOdds:
     """Return the exact distribution of hits, and each target's miss chance and damage."""
-    dice = require_whole("Attack dice", dice, 1, ATTACK_DICE_MAX)
-    to_hit = require_whole("To-hit", to_hit, TO_HIT_MIN, TO_HIT_MAX)
-    strikes = _strike_dice(dice, decision.state)
-    kept_lower = strikes == 0
-    shares = parse_split(split, max(strikes, 1), dice)
-    faces = keep(2, D20, 1, Keep.LOWEST) if kept_lower else die(D20)
+    plan = _plan_attack(dice, to_hit, decision, split)
+    faces = keep(2, D20, 1, Keep.LOWEST) if plan.kept_lower else die(D20)
     weights = dict(zip(map(int, faces.outcomes()), map(int, faces.weights), strict=True))
     counts = _StrikeCounts(
         total=faces.total_weight,
-        hit=sum(w for face, w in weights.items() if _hits(face, to_hit)),
+        hit=sum(w for face, w in weights.items() if _hits(face, plan.to_hit)),
         natural_20=weights.get(D20, 0),
     )
     hit_chance = Fraction(counts.hit, counts.total)
-    hits = _binomial(max(strikes, 1), hit_chance)
-    shift = {State.ADVANTAGE: COMBAT_DAMAGE_SHIFT, State.DISADVANTAGE: -COMBAT_DAMAGE_SHIFT}.get(
-        decision.state, 0
-    )
+    hits = _binomial(max(plan.strikes, 1), hit_chance)
     per_hit = damage.distribution()
-    targets = tuple(_target_odds(share, counts, per_hit, shift) for share in shares)
+    targets = tuple(_target_odds(share, counts, per_hit, plan.shift) for share in plan.shares)
     return AttackOdds(decision, hits, targets)
 
 

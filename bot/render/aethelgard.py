@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent
-from bot.render.style import Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
 from bot.storage import Character
 from rules.aethelgard import (
     AttackRoll,
@@ -32,8 +32,6 @@ __all__ = [
     "trauma_changed",
 ]
 
-TITLE_LIMIT = 256
-FIELD_LIMIT = 1024
 
 _COLOUR = {
     Degree.CRITICAL: Colour.CRITICAL_SUCCESS,

@@ -7,12 +7,11 @@ from collections.abc import Iterable, Iterator
 import discord
 from discord import app_commands
 
-from bot.render.style import Colour, truncate
+from bot.render.style import FIELD_LIMIT, Colour, truncate
 from rules.expressions import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_REPEATS, MAX_SIDES
 
 __all__ = ["NOTATION_EXAMPLES", "command_list", "notation_guide"]
 
-FIELD_LIMIT = 1024
 
 # Each example is rolled by a test, so the guide never shows notation `/roll` refuses.
 NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (

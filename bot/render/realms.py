@@ -5,15 +5,15 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent
-from bot.render.style import Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
 from rules.realms import (
     HALF_MOVEMENT,
     AttackOdds,
     AttackResult,
     CheckOdds,
     CheckResult,
+    Decision,
     SpellResult,
-    State,
     StealthResult,
 )
 
@@ -28,12 +28,9 @@ __all__ = [
     "stealth",
 ]
 
-TITLE_LIMIT = 256
-FIELD_LIMIT = 1024
 
-
-def _state(result_state: State, reason: str) -> str:
-    return f"**{result_state.value.capitalize()}**: {reason}"
+def _state(decision: Decision) -> str:
+    return f"**{decision.state.value.capitalize()}**: {decision.reason}"
 
 
 def attack(result: AttackResult, roller: str) -> discord.Embed:
@@ -46,7 +43,7 @@ def attack(result: AttackResult, roller: str) -> discord.Embed:
             f"{result.to_hit}, damage {result.damage}",
             TITLE_LIMIT,
         ),
-        description=_state(result.decision.state, result.decision.reason),
+        description=_state(result.decision),
         colour=Colour.CRITICAL_SUCCESS
         if natural
         else (Colour.SUCCESS if struck else Colour.FAILURE),
@@ -100,8 +97,7 @@ def check(result: CheckResult, roller: str, label: str | None = None) -> discord
             f"{'🌟 NATURAL 20 · ' if natural else ''}🎲 {roller}: {what} ({result.die.value})",
             TITLE_LIMIT,
         ),
-        description=f"{_state(result.decision.state, result.decision.reason)}\n"
-        f"Rolled {faces} → **{kept}**{outcome}",
+        description=f"{_state(result.decision)}\nRolled {faces} → **{kept}**{outcome}",
         colour=Colour.CRITICAL_SUCCESS
         if natural
         else (Colour.FAILURE if result.success is False else Colour.SUCCESS),
@@ -114,8 +110,7 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
     how = "the lower of two d6" if result.kept_lower else "the d6 summed"
     return discord.Embed(
         title=truncate(f"🌫️ {roller}: stealth → Awareness target {result.total}", TITLE_LIMIT),
-        description=f"{_state(result.decision.state, result.decision.reason)}\n"
-        f"Rolled {faces}: {how} = **{result.total}**",
+        description=f"{_state(result.decision)}\nRolled {faces}: {how} = **{result.total}**",
         colour=Colour.ROLL,
     )
 
@@ -123,8 +118,7 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
 def spell(result: SpellResult, roller: str) -> discord.Embed:
     return discord.Embed(
         title=truncate(f"✨ {roller}: {result.kind.value}", TITLE_LIMIT),
-        description=f"{_state(result.decision.state, result.decision.reason)}\n"
-        f"**{result.effect.capitalize()}**",
+        description=f"{_state(result.decision)}\n**{result.effect.capitalize()}**",
         colour=Colour.ROLL,
     )
 
@@ -164,7 +158,7 @@ def check_odds(result: CheckOdds, die: str, target: int) -> discord.Embed:
 def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> discord.Embed:
     embed = discord.Embed(
         title=truncate(f"🎯 Attack: {dice}d20 to hit {to_hit}, damage {damage}", TITLE_LIMIT),
-        description=_state(result.decision.state, result.decision.reason),
+        description=_state(result.decision),
         colour=Colour.ROLL,
     )
     embed.add_field(

@@ -8,7 +8,7 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.numbers import percent
-from bot.render.style import Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
 from bot.storage import Character
 from bot.storage.sinew import NoRollToSpendOn, RollSuperseded
 from rules.sinew import (
@@ -46,8 +46,6 @@ __all__ = [
     "test_result",
 ]
 
-FIELD_LIMIT = 1024
-TITLE_LIMIT = 256
 
 _MODE_TEXT = {
     Mode.STRAIGHT: "1d20",

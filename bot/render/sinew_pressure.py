@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render.style import Colour, truncate
+from bot.render.style import TITLE_LIMIT, Colour, truncate
 from rules.sinew import PRESSURE_MAX
 from rules.sinew_pressure import (
     CRISIS_ROLL_TWICE,
@@ -25,7 +25,6 @@ __all__ = [
     "pressure_line",
 ]
 
-TITLE_LIMIT = 256
 PARTY = "The party"
 
 

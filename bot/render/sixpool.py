@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent, signed
-from bot.render.style import Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
 from bot.storage import Character
 from bot.storage.sixpool import GroupCheck
 from rules.sixpool import (
@@ -31,8 +31,6 @@ __all__ = [
     "sheet_changed",
 ]
 
-TITLE_LIMIT = 256
-FIELD_LIMIT = 1024
 
 _DEGREE_COLOUR = {
     Degree.CRITICAL_SUCCESS: Colour.CRITICAL_SUCCESS,

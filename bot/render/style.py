@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import discord
 
-__all__ = ["CHOICE_NAME_MAX", "CONTENT_LIMIT", "EMBED_DESCRIPTION_LIMIT", "Colour", "truncate"]
+__all__ = [
+    "CHOICE_NAME_MAX",
+    "CONTENT_LIMIT",
+    "EMBED_DESCRIPTION_LIMIT",
+    "FIELD_LIMIT",
+    "TITLE_LIMIT",
+    "Colour",
+    "truncate",
+]
 
 EMBED_DESCRIPTION_LIMIT = 4096
+TITLE_LIMIT = 256  # an embed title
+FIELD_LIMIT = 1024  # an embed field value
 CONTENT_LIMIT = 2000  # a message's text; Discord refuses a longer one
 CHOICE_NAME_MAX = 100  # an autocomplete suggestion's name
 
