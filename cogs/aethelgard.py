@@ -202,15 +202,6 @@ class AethelgardCog(
         embed = render.trauma_changed(found.name, label, changed.before, changed.after)
         await interaction.response.send_message(embed=embed)
 
-    async def _secret_table(
-        self, interaction: discord.Interaction, hidden: bool, blind: bool
-    ) -> Table:
-        """Return the asker's table, refusing a player's hidden roll or a blind one outside a
-        campaign before anything is rolled."""
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
-        return table
-
     async def _publish(
         self,
         interaction: discord.Interaction,
@@ -224,8 +215,7 @@ class AethelgardCog(
         blind: bool = False,
     ) -> None:
         """Log and show a pool roll; announce a public critical or fumble to the channel."""
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         roller = roller or interaction.user.display_name
         embed = render.roll_result(result, pool, label, roller)
         roll = Roll(kind, result, embed)
@@ -280,7 +270,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._secret_table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.opposed(self.bot.rng, _bare(pool), _bare(vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
         roll = Roll("aethelgard.opposed", result, embed)
@@ -309,7 +299,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._secret_table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.attack(
             self.bot.rng,
             _bare(accuracy),
@@ -332,7 +322,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._secret_table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)

@@ -58,15 +58,6 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         self.storage = bot.storage
         self.rerolls = RerollLog(bot.storage.database)
 
-    async def _table(
-        self, interaction: discord.Interaction, hidden: bool, blind: bool = False
-    ) -> Table:
-        """Return the asker's table, refusing ``hidden`` from a non-GM (or a blind roll outside a
-        campaign) before anything is rolled."""
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
-        return table
-
     async def _publish(
         self,
         interaction: discord.Interaction,
@@ -95,7 +86,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         expression = realms.parse_damage(damage)
         decision = realms.decide(advantage, disadvantage)
         result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
@@ -127,7 +118,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         single = parse_choice(SingleDie, die, "die")
         chosen = parse_choice(CheckKind, kind, "kind")
         decision = realms.decide(advantage, disadvantage)
@@ -153,7 +144,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         decision = realms.decide(advantage, disadvantage)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
