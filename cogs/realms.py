@@ -16,7 +16,6 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
 from bot.publish import (
     Roll,
-    announce_natural,
     publish_roll,
     show_roll,
 )
@@ -67,10 +66,10 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         natural_20: str | None,
         blind: bool = False,
     ) -> None:
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
-        if natural_20 and not hidden and not blind:
-            loud = render.natural_20(interaction.user.display_name, natural_20)
-            await announce_natural(interaction, table, loud)
+        loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
+        )
 
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
     @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
