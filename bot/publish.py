@@ -118,6 +118,7 @@ async def publish_roll(
     extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
     blind: bool = False,
     log_optional: bool = False,
+    natural: discord.Embed | None = None,
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), show it, announce.
 
@@ -126,7 +127,8 @@ async def publish_roll(
     ``log_optional``: a public roll no other command builds on (`/roll`) is still shown when
     the database can't be written, without an id or buttons and saying it wasn't logged; any
     other roll is then refused (CannotSave), since a secret roll, a Luck spend or a reroll
-    needs the logged roll.
+    needs the logged roll. ``natural``: a crit or fumble for the channel, announced (see
+    ``announce_natural``) once a public roll is shown; never for a hidden or blind one.
     """
     if blind:
         table.check_secret(hidden, blind)
@@ -171,6 +173,8 @@ async def publish_roll(
         announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
         if announcement is not None:
             await announce(interaction, announcement)
+    if natural is not None and not hidden:
+        await announce_natural(interaction, table, natural)
     return Published(roll_id, changed)
 
 

@@ -80,6 +80,16 @@ class Table:
             manages_server=manages_server(interaction),
         )
 
+    @classmethod
+    async def for_roll(
+        cls, interaction: discord.Interaction, storage: Storage, hidden: bool, blind: bool = False
+    ) -> Table:
+        """Return the asker's table, refusing before anything is rolled a player's hidden roll,
+        a blind roll outside a campaign, and a roll both hidden and blind (``check_secret``)."""
+        table = await cls.of(interaction, storage)
+        table.check_secret(hidden, blind)
+        return table
+
     def require_gm(self, action: str) -> None:
         """Refuse a GM-only action to a player, saying who counts as a GM."""
         if not self.is_gm:

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, CHARACTER_NAME_HELP, HIDDEN_HELP, CharacterName, given_name
-from bot.publish import Roll, announce_natural, publish_roll
+from bot.publish import Roll, publish_roll
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore
@@ -35,6 +35,14 @@ TRAUMA_HELP = f"Points, −{aethelgard.TRAUMA_MAX}…{aethelgard.TRAUMA_MAX}; ea
 POOL_HELP = f"Dice in the pool, 1–{aethelgard.MAX_POOL}"
 BONUS_HELP = "Bonus dice added to the pool (they stack)"
 PENALTY_HELP = "Penalty dice removed from the pool (at least 1 die stays)"
+
+
+def _pool_roll(
+    kind: str, result: aethelgard.PoolRoll, pool: Pool, label: str, roller: str
+) -> tuple[Roll, discord.Embed | None]:
+    """A pool roll to publish, and its critical or fumble for the channel (None: neither)."""
+    embed = render.roll_result(result, pool, label, roller)
+    return Roll(kind, result, embed), render.announcement(result, label, roller)
 
 
 def _bare(dice: int, label: str = "pool", bonus: int = 0, penalty: int = 0) -> Pool:
@@ -138,7 +146,7 @@ class AethelgardCog(
         blind: bool = False,
     ) -> None:
         table, campaign = await self._table(interaction)
-        table.check_hidden(hidden)
+        table.check_secret(hidden, blind)
         which = aethelgard.parse_attribute(attribute)
         who = await table.own_or_named(self.characters, campaign, character, "roll")
         stress, corruption = await self._trauma(campaign, who)
@@ -148,15 +156,9 @@ class AethelgardCog(
         )  # fmt: skip
         result = aethelgard.roll_pool(self.bot.rng, pool, dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
-        await self._publish(
-            interaction,
-            "aethelgard.check",
-            result,
-            pool,
-            label,
-            hidden,
-            roller=who.name,
-            blind=blind,
+        roll, loud = _pool_roll("aethelgard.check", result, pool, label, who.name)
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
         )
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
@@ -202,41 +204,6 @@ class AethelgardCog(
         embed = render.trauma_changed(found.name, label, changed.before, changed.after)
         await interaction.response.send_message(embed=embed)
 
-    async def _secret_table(
-        self, interaction: discord.Interaction, hidden: bool, blind: bool
-    ) -> Table:
-        """Return the asker's table, refusing a player's hidden roll or a blind one outside a
-        campaign before anything is rolled."""
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
-        return table
-
-    async def _publish(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        result: aethelgard.PoolRoll,
-        pool: Pool,
-        label: str,
-        hidden: bool,
-        *,
-        roller: str | None = None,
-        blind: bool = False,
-    ) -> None:
-        """Log and show a pool roll; announce a public critical or fumble to the channel."""
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
-        roller = roller or interaction.user.display_name
-        embed = render.roll_result(result, pool, label, roller)
-        roll = Roll(kind, result, embed)
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
-        if (
-            not hidden
-            and not blind
-            and (loud := render.announcement(result, label, roller)) is not None
-        ):
-            await announce_natural(interaction, table, loud)
-
     @app_commands.command(name="roll", description="Roll a d10 pool: 8–10 succeed, 1s botch")
     @app_commands.describe(
         pool=POOL_HELP,
@@ -258,11 +225,14 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus, penalty=penalty)
         result = aethelgard.roll_pool(self.bot.rng, built, dc)
         name = label.strip() if label and label.strip() else "pool roll"
-        await self._publish(
-            interaction, "aethelgard.roll", result, built, name, hidden, blind=blind
+        roller = interaction.user.display_name
+        roll, loud = _pool_roll("aethelgard.roll", result, built, name, roller)
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
         )
 
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
@@ -280,7 +250,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._secret_table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.opposed(self.bot.rng, _bare(pool), _bare(vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
         roll = Roll("aethelgard.opposed", result, embed)
@@ -309,7 +279,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._secret_table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.attack(
             self.bot.rng,
             _bare(accuracy),
@@ -332,18 +302,17 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._secret_table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)
         roller = interaction.user.display_name
         embed = render.craft(result, tier, built, roller)
         roll = Roll("aethelgard.craft", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
-        if hidden or blind:
-            return
-        if (loud := render.announcement(result, "crafting", roller)) is not None:
-            await announce_natural(interaction, table, loud)
+        loud = render.announcement(result, "crafting", roller)
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
+        )
 
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")
     @app_commands.describe(

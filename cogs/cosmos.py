@@ -138,8 +138,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     ) -> None:
         """Roll against a TN (into a challenge if named): the command and its Roll again."""
         attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
@@ -205,8 +204,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
         options = OpposedOptions(

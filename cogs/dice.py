@@ -49,8 +49,7 @@ class DiceCog(commands.Cog):
         self, interaction: discord.Interaction, expression: str, hidden: bool
     ) -> None:
         """A blind roll: the result goes to the GMs only (see ``publish_blind``)."""
-        table = await Table.of(interaction, self.bot.storage)
-        table.check_secret(hidden, blind=True)
+        table = await Table.for_roll(interaction, self.bot.storage, hidden, blind=True)
         roll = self._roll(interaction, expression)
         await publish_blind(interaction, self.bot.storage, table, roll)
 

@@ -16,7 +16,6 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
 from bot.publish import (
     Roll,
-    announce_natural,
     publish_roll,
     show_roll,
 )
@@ -58,15 +57,6 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         self.storage = bot.storage
         self.rerolls = RerollLog(bot.storage.database)
 
-    async def _table(
-        self, interaction: discord.Interaction, hidden: bool, blind: bool = False
-    ) -> Table:
-        """Return the asker's table, refusing ``hidden`` from a non-GM (or a blind roll outside a
-        campaign) before anything is rolled."""
-        table = await Table.of(interaction, self.storage)
-        table.check_secret(hidden, blind)
-        return table
-
     async def _publish(
         self,
         interaction: discord.Interaction,
@@ -76,10 +66,10 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         natural_20: str | None,
         blind: bool = False,
     ) -> None:
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
-        if natural_20 and not hidden and not blind:
-            loud = render.natural_20(interaction.user.display_name, natural_20)
-            await announce_natural(interaction, table, loud)
+        loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
+        await publish_roll(
+            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
+        )
 
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
     @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
@@ -95,7 +85,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         expression = realms.parse_damage(damage)
         decision = realms.decide(advantage, disadvantage)
         result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
@@ -127,7 +117,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         single = parse_choice(SingleDie, die, "die")
         chosen = parse_choice(CheckKind, kind, "kind")
         decision = realms.decide(advantage, disadvantage)
@@ -153,7 +143,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await self._table(interaction, hidden, blind)
+        table = await Table.for_roll(interaction, self.storage, hidden, blind)
         decision = realms.decide(advantage, disadvantage)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)

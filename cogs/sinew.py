@@ -29,7 +29,6 @@ from bot.publish import (
     Roll,
     StateChange,
     announce,
-    announce_natural,
     publish_roll,
     set_roll_footer,
     show_roll,
@@ -372,12 +371,13 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         blind: bool = False,
     ) -> None:
         """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
-        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, blind=blind)
         result = roll.result
         assert isinstance(result, sinew.TestResult)
-        if not hidden and not blind and (result.natural_one or result.natural_twenty):
-            loud = render.natural_announcement(result, who.name, what)
-            await announce_natural(interaction, table, loud)
+        natural = result.natural_one or result.natural_twenty
+        loud = render.natural_announcement(result, who.name, what) if natural else None
+        await self._publish_with_luck(
+            interaction, table, campaign, roll, who, hidden, blind=blind, natural=loud
+        )
 
     async def _publish_with_luck(
         self,
@@ -390,6 +390,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         change: StateChange[Character[Sheet]] | None = None,
         *,
         blind: bool = False,
+        natural: discord.Embed | None = None,
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
         pressure = await self.luck_store.pressure(campaign, who.id)
@@ -407,6 +408,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             change=change,
             extra_buttons=luck_buttons,
             blind=blind,
+            natural=natural,
         )
 
     @luck.command(name="test", description="Roll a d20 under your current Luck tokens")
