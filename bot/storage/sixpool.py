@@ -306,15 +306,7 @@ class GroupStore:
             (group_id,),
         )
         values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
-        return GroupCheck(
-            **values,
-            rolls=tuple(
-                GroupRoll(
-                    r["character_id"], r["name"], r["roll_id"], r["total"], bool(r["success"])
-                )
-                for r in rolls
-            ),
-        )
+        return GroupCheck(**values, rolls=tuple(_group_roll(r) for r in rolls))
 
     async def get(self, group_id: int) -> GroupCheck:
         return await self._get(self._database.reader, group_id)
