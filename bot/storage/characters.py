@@ -25,7 +25,7 @@ from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.declarations import declaration
 from rules.sheets import SheetCodec
 
-__all__ = ["Character", "CharacterStore"]
+__all__ = ["Character", "CharacterStore", "UsesCharacters"]
 
 S = TypeVar("S")
 
@@ -175,3 +175,12 @@ class CharacterStore(Generic[S]):
             "UPDATE characters SET sheet = ? WHERE id = ?",
             (self._dump(character.sheet), character.id),
         )
+
+
+class UsesCharacters:
+    """Base of a system's stores whose transactions read and write its characters' sheets
+    (contests, group checks, Luck, Pressure…): the database and a CharacterStore on it."""
+
+    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+        self._database = database
+        self._characters: CharacterStore[object] = CharacterStore(database, codec)
