@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from bot.storage.campaigns import Campaign
@@ -25,7 +25,7 @@ from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.declarations import declaration
 from rules.sheets import SheetCodec
 
-__all__ = ["Character", "CharacterStore"]
+__all__ = ["Character", "CharacterStore", "UsesCharacters"]
 
 S = TypeVar("S")
 
@@ -156,15 +156,11 @@ class CharacterStore(Generic[S]):
         entry from the character after the change, so the logged embed shows the new state.
         """
         async with self._database.transaction() as connection:
-            row = await connection.fetch_one(
-                f"SELECT {_COLUMNS} FROM characters WHERE id = ?", (character.id,)
-            )
-            if row is None:
-                raise CharacterNotFound(character.user_id, character.name)
-            before = self._character(row)
-            after = Character(
-                before.id, before.campaign_id, before.user_id, before.name, change(before.sheet)
-            )
+            try:
+                before = await self.by_id_in(connection, character.id)
+            except CharacterNotFound:  # deleted meanwhile: name the character the caller had
+                raise CharacterNotFound(character.user_id, character.name) from None
+            after = replace(before, sheet=change(before.sheet))
             await self.save_in(connection, after)
             roll_id = None if log is None else await insert_roll(connection, log(after))
         return Change(before=before, after=after, roll_id=roll_id)
@@ -175,3 +171,12 @@ class CharacterStore(Generic[S]):
             "UPDATE characters SET sheet = ? WHERE id = ?",
             (self._dump(character.sheet), character.id),
         )
+
+
+class UsesCharacters:
+    """Base of a system's stores whose transactions read and write its characters' sheets
+    (contests, group checks, Luck, Pressure…): the database and a CharacterStore on it."""
+
+    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+        self._database = database
+        self._characters: CharacterStore[object] = CharacterStore(database, codec)

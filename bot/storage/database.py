@@ -28,6 +28,7 @@ __all__ = [
     "Session",
     "SqliteDatabase",
     "SqliteSession",
+    "WriteOutage",
     "apply_migrations",
     "utc_now",
     "write_fault",
@@ -142,6 +143,29 @@ class Session(ABC):
         return next(iter(await self.fetch_all(sql, parameters)), None)
 
 
+class WriteOutage:
+    """Tracks a write outage (disk full, read-only, lost connection) for one database, so each
+    outage is logged once, not as a traceback per command, and its end once. Each backend
+    passes its own logger, so the records keep naming the backend they come from."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._log = logger
+        self._fault: WriteFault | None = None  # why the latest write failed, until one works
+
+    def cannot_save(self, fault: WriteFault, detail: object) -> CannotSave:
+        """Return CannotSave for a failed write, warning only when the outage is new."""
+        if fault is not self._fault:
+            self._log.warning("The database can't be written (%s): %s", fault.value, detail)
+            self._fault = fault
+        return CannotSave(fault)
+
+    def saved(self) -> None:
+        """A write worked: the outage, if any, is over."""
+        if self._fault is not None:
+            self._log.info("The database can be written again (it was %s)", self._fault.value)
+            self._fault = None
+
+
 class Database(ABC):
     """The bot's state: every operation is one transaction or one statement.
 
@@ -242,7 +266,7 @@ class SqliteDatabase(Database):
         # flushing them.
         self._inserts: dict[str, list[tuple[Sequence[object], asyncio.Future[int]]]] = {}
         self._flushes: set[asyncio.Task[None]] = set()
-        self._fault: WriteFault | None = None  # why the latest write failed, until one works
+        self._outage = WriteOutage(log)
 
     @classmethod
     async def open(cls, path: Path) -> SqliteDatabase:
@@ -301,7 +325,7 @@ class SqliteDatabase(Database):
             except BaseException:
                 await self._roll_back()
                 raise
-            self._saved()
+            self._outage.saved()
 
     async def _roll_back(self) -> None:
         # Shielded: a second cancellation must not leave the transaction open. aiosqlite runs
@@ -370,7 +394,7 @@ class SqliteDatabase(Database):
             if (cannot := self._cannot_save(error)) is None:
                 raise
             raise cannot from error
-        self._saved()
+        self._outage.saved()
         # The rows are inserted in the order of their VALUES, taking rowids in ascending order
         # (RETURNING itself promises no order).
         for new_id, (_, future) in zip(sorted(row[0] for row in rows), group, strict=True):
@@ -385,24 +409,14 @@ class SqliteDatabase(Database):
                 if (cannot := self._cannot_save(error)) is None:
                     raise
                 raise cannot from error
-        self._saved()
+        self._outage.saved()
         return row
 
     def _cannot_save(self, error: sqlite3.OperationalError) -> CannotSave | None:
         """Return CannotSave for a write that failed outside the bot (warned once until a write
         works again), None for any other error."""
         fault = write_fault(error)
-        if fault is None:
-            return None
-        if fault is not self._fault:  # one warning per outage, not a traceback per command
-            log.warning("The database can't be written (%s): %s", fault.value, error)
-            self._fault = fault
-        return CannotSave(fault)
-
-    def _saved(self) -> None:
-        if self._fault is not None:
-            log.info("The database can be written again (it was %s)", self._fault.value)
-            self._fault = None
+        return None if fault is None else self._outage.cannot_save(fault, error)
 
     @property
     def reader(self) -> Session:

@@ -20,8 +20,15 @@ from functools import lru_cache
 
 import asyncpg
 
-from bot.storage.database import ConstraintViolated, Database, DatabaseUnusable, Row, Session
-from bot.storage.errors import CannotSave, WriteFault
+from bot.storage.database import (
+    ConstraintViolated,
+    Database,
+    DatabaseUnusable,
+    Row,
+    Session,
+    WriteOutage,
+)
+from bot.storage.errors import WriteFault
 from bot.storage.migrate import apply_postgres_migrations
 
 __all__ = ["PostgresDatabase", "placeholders"]
@@ -105,7 +112,7 @@ class PostgresDatabase(Database):
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
         self._reading = PostgresSession(pool)
-        self._fault: WriteFault | None = None  # why the latest write failed, until one works
+        self._outage = WriteOutage(log)
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
@@ -182,19 +189,8 @@ class PostgresDatabase(Database):
                 # A server restarted, failed over or made read-only: the pool's connections are
                 # stale; the next write gets fresh ones, so the bot recovers by itself.
                 await self._pool.expire_connections()
-            raise self._cannot_save(fault, error) from error
-        self._saved()
-
-    def _cannot_save(self, fault: WriteFault, error: BaseException) -> CannotSave:
-        if fault is not self._fault:  # one warning per outage, not a traceback per command
-            log.warning("The database can't be written (%s): %s", fault.value, _first_line(error))
-            self._fault = fault
-        return CannotSave(fault)
-
-    def _saved(self) -> None:
-        if self._fault is not None:
-            log.info("The database can be written again (it was %s)", self._fault.value)
-            self._fault = None
+            raise self._outage.cannot_save(fault, _first_line(error)) from error
+        self._outage.saved()
 
 
 def _first_line(error: BaseException) -> str:

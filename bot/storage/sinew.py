@@ -6,12 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.storage.campaigns import Campaign
-from bot.storage.characters import Character, CharacterStore
-from bot.storage.database import Database, Session
+from bot.storage.characters import Character, UsesCharacters
+from bot.storage.database import Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
 from bot.storage.tracks import change_track, read_track, track_spec
-from rules.sheets import SheetCodec
 from rules.sinew import PRESSURE
 
 __all__ = [
@@ -97,12 +96,8 @@ async def _luck_pressure(connection: Session, campaign: Campaign, character_id: 
     )
 
 
-class LuckStore:
+class LuckStore(UsesCharacters):
     """Spend Luck on a roller's latest roll in a channel, in one transaction."""
-
-    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
-        self._database = database
-        self._characters: CharacterStore[object] = CharacterStore(database, codec)
 
     async def pressure(self, campaign: Campaign, character_id: int) -> int:
         """Return the Pressure step that prices this character's Luck spends now."""
@@ -189,12 +184,8 @@ class PressureWritten:
     roll_ids: tuple[int, ...]
 
 
-class PressureStore:
+class PressureStore(UsesCharacters):
     """Change a Pressure track (and what its Crisis does) in one transaction."""
-
-    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
-        self._database = database
-        self._characters: CharacterStore[object] = CharacterStore(database, codec)
 
     async def change(
         self,

@@ -6,11 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.storage.campaigns import Campaign
-from bot.storage.characters import Character, CharacterStore
-from bot.storage.database import Database, Row, Session
+from bot.storage.characters import Character, UsesCharacters
+from bot.storage.database import Row, Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
-from rules.sheets import SheetCodec
 
 __all__ = [
     "AlreadyRolled",
@@ -84,12 +83,8 @@ class ContestOutcome:
     entry: RollEntry
 
 
-class ContestStore:
+class ContestStore(UsesCharacters):
     """Open contests, and resolve each one exactly once in one transaction."""
-
-    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
-        self._database = database
-        self._characters: CharacterStore[object] = CharacterStore(database, codec)
 
     async def open(
         self,
@@ -268,12 +263,8 @@ def _group_roll(row: Row) -> GroupRoll:
     )
 
 
-class GroupStore:
+class GroupStore(UsesCharacters):
     """Group checks: open one, boost once before any roll, each character rolls once, close."""
-
-    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
-        self._database = database
-        self._characters: CharacterStore[object] = CharacterStore(database, codec)
 
     async def open(
         self,
@@ -306,15 +297,7 @@ class GroupStore:
             (group_id,),
         )
         values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
-        return GroupCheck(
-            **values,
-            rolls=tuple(
-                GroupRoll(
-                    r["character_id"], r["name"], r["roll_id"], r["total"], bool(r["success"])
-                )
-                for r in rolls
-            ),
-        )
+        return GroupCheck(**values, rolls=tuple(_group_roll(r) for r in rolls))
 
     async def get(self, group_id: int) -> GroupCheck:
         return await self._get(self._database.reader, group_id)
@@ -406,12 +389,8 @@ class NotLatestRoll(StorageError):
     owner_id: int | None  # who made it (None: no such roll)
 
 
-class RerollStore:
+class RerollStore(UsesCharacters):
     """Spend inspiration to reroll one die of the roller's latest roll, in one transaction."""
-
-    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
-        self._database = database
-        self._characters: CharacterStore[object] = CharacterStore(database, codec)
 
     async def reroll(
         self,
