@@ -16,7 +16,7 @@ import discord
 
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.render import campaign as render
-from bot.storage import LoggedRoll, Storage
+from bot.storage import LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
 from bot.table import Table
 
@@ -31,8 +31,9 @@ __all__ = [
     "roll_buttons",
 ]
 
-# Repeats a logged roll for the user who pressed Roll again, with the options it logged.
-Reroller = Callable[[discord.Interaction, Mapping[str, Any]], Awaitable[None]]
+# Repeats a logged roll for the user who pressed Roll again, with the options it logged and as
+# secret as it was (a forged press under a blind roll rolls blind again).
+Reroller = Callable[[discord.Interaction, Mapping[str, Any], Visibility], Awaitable[None]]
 _rerollers: dict[str, Reroller] = {}
 
 
@@ -44,14 +45,14 @@ def register_reroll(kind: str, reroller: Reroller) -> None:
 def roll_buttons(
     roll_id: int,
     kind: str,
+    visibility: Visibility,
     *,
-    hidden: bool,
     extra: Sequence[discord.ui.Item[discord.ui.View]] = (),
 ) -> discord.ui.View | None:
-    """Return the buttons under a roll: Reveal when hidden, Roll again when it can be, and a
+    """Return the buttons under a roll: Reveal when secret, Roll again when it can be, and a
     system's own (``extra``, e.g. Sinew & Steel's Luck spends)."""
     items: list[discord.ui.Item[discord.ui.View]] = []
-    if hidden:
+    if visibility.secret:
         items.append(RevealButton(roll_id))
     elif kind in _rerollers:
         items.append(RollAgainButton(roll_id))
@@ -67,32 +68,29 @@ def roll_buttons(
 
 
 async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_id: int) -> None:
-    """Post a hidden or blind roll to its channel, as `/campaign reveal` and Reveal do.
+    """Show a secret roll to the channel it was rolled in, as `/campaign reveal` and Reveal do.
 
-    Pressed in the campaign's GM log channel, the roll goes to the channel it was rolled in,
-    and the GM is told so privately; the roll log checks the presser is a GM of its campaign.
+    The roll log decides, in the roll's own server and campaign, whether the asker may (see
+    ``RollLog.reveal``). Asked in the roll's channel (or a thread of it), the answer is the
+    roll; asked elsewhere (the GM log channel), the roll is posted to its channel and the GM
+    is told so privately.
     """
     table = await Table.of(interaction, storage)
     logged = await storage.rolls.get(roll_id)
-    # From another channel (the GM log channel): a GM of the roll's campaign reveals it in the
-    # channel it was rolled in; the roll log checks who is a GM of that campaign.
-    if logged is not None and logged.channel_id != table.channel_id and logged.campaign_id:
-        roll = await storage.rolls.reveal(
-            roll_id, logged.channel_id, table.user_id, manages_server=table.manages_server
-        )
+    channel = None
+    elsewhere = logged is not None and logged.channel_id != table.channel_id
+    if logged is not None and elsewhere and logged.guild_id == table.guild_id:
         channel = interaction.client.get_channel(logged.channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
+        if not isinstance(channel, discord.abc.Messageable):  # checked before revealing
             raise CommandError("I can't reach the roll's channel any more to reveal it there.")
-        await channel.send(embed=render.revealed_roll(roll))
-        await interaction.response.send_message(
-            f"🔓 Revealed roll #{roll_id} in <#{logged.channel_id}>.", ephemeral=True
-        )
+    roll = await storage.rolls.reveal(roll_id, table.revealer)
+    if channel is None or roll.channel_id == table.channel_id:
+        await interaction.response.send_message(embed=render.revealed_roll(roll))
         return
-    table.require_gm("reveal hidden rolls")
-    roll = await storage.rolls.reveal(
-        roll_id, table.channel_id, table.user_id, manages_server=table.manages_server
+    await channel.send(embed=render.revealed_roll(roll))
+    await interaction.response.send_message(
+        f"🔓 Revealed roll #{roll_id} in <#{roll.channel_id}>.", ephemeral=True
     )
-    await interaction.response.send_message(embed=render.revealed_roll(roll))
 
 
 async def answer_component(
@@ -179,7 +177,7 @@ class RollAgainButton(RollButton, template=r"roll:again:(?P<roll_id>[0-9]{1,19})
         options = logged.payload.get("options")
         if reroller is None or not isinstance(options, dict):
             raise CommandError("This roll can't be rolled again; use its command instead.")
-        await reroller(interaction, options)
+        await reroller(interaction, options, logged.visibility)
 
 
 def _check_roller(logged: LoggedRoll, user_id: int) -> None:

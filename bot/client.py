@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 from bot.memory import collect_if_due, collect_overdue, freeze_after_start
 from bot.options import check_payload
+from bot.publish import is_roll_command
 from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
@@ -223,17 +224,16 @@ class DiceBot(commands.AutoShardedBot):
         self.add_dynamic_items(RevealButton, RollAgainButton)
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
             await self.load_extension(module.name)
-        # Roll commands (those with a `hidden` option): the user's rate limit first, then the
-        # campaign's default visibility of GM rolls.
+        # Roll commands (declared with bot.publish.roll_command): the user's rate limit first,
+        # then the campaign's default visibility of GM rolls.
         limiter = roll_limiter(
             self.settings.roll_limit,
             self.storage.roll_windows,
             shared=self.settings.may_share_state,
         )
         for command in self.tree.walk_commands():
-            if isinstance(command, app_commands.Command) and any(
-                parameter.name == "hidden" for parameter in command.parameters
-            ):
+            if is_roll_command(command):
+                assert isinstance(command, app_commands.Command)
                 if limiter is not None:
                     command.add_check(limiter.check)
                 command.add_check(apply_default_visibility)

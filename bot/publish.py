@@ -3,7 +3,7 @@
 Every system's roll command ends here, public or hidden, with or without a state change:
 
     roll = Roll("cosmos.roll", result, render.roll_result(result, roller))
-    await publish_roll(interaction, storage, table, roll, hidden=hidden, change=StateChange(
+    await publish_roll(interaction, storage, table, roll, visibility, change=StateChange(
         apply=partial(challenges.count_roll, campaign, name, advance),  # one transaction
         show=render.add_challenge_progress,   # the new state, on the roll's own embed
         announce=render.challenge_announcement,  # to the whole channel, or None
@@ -11,6 +11,11 @@ Every system's roll command ends here, public or hidden, with or without a state
 
 The state change and the roll-log entry commit together, and the logged embed is the one shown
 (with the new state on it), so a hidden roll revealed later looks exactly as the GM saw it.
+
+A roll's visibility (public, hidden, blind) is one value, logged with it. Everything derived
+from a logged roll (a reroll, a Luck spend, an inspiration reroll) logs the same visibility and
+reaches the table through the same ``deliver_roll``, so a blind roll's follow-up shows its
+roller only that they rolled in secret.
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.buttons import roll_buttons
-from bot.storage import Campaign, Change, RollEntry, Storage
+from bot.gm_channel import readable_by_players
+from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
 from bot.storage.errors import CannotSave
 from bot.table import Table
 
@@ -36,17 +43,35 @@ __all__ = [
     "StateChange",
     "announce",
     "announce_natural",
-    "deliver_blind",
-    "post_to_gm_channel",
-    "publish_blind",
+    "deliver_roll",
+    "is_roll_command",
     "publish_roll",
+    "roll_command",
     "set_roll_footer",
-    "show_roll",
     "show_unlogged",
 ]
 
 S = TypeVar("S")
+C = TypeVar("C", bound=app_commands.Command[Any, Any, Any])
 log = logging.getLogger(__name__)
+
+_ROLLS = "rolls"  # the key of ``roll_command`` in a command's extras
+
+
+def roll_command(command: C) -> C:
+    """Declare a command that rolls dice or logs a roll (above ``app_commands.command``).
+
+    The bot gives every roll command the user's roll rate limit and the campaign's default
+    visibility of GM rolls (see ``bot.client``), and macros may hold one; a test walks the
+    command tree for commands that log rolls without saying so.
+    """
+    command.extras[_ROLLS] = True
+    return command
+
+
+def is_roll_command(command: object) -> bool:
+    """Whether ``command`` was declared with ``roll_command``."""
+    return isinstance(command, app_commands.Command) and command.extras.get(_ROLLS) is True
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,27 +85,21 @@ class Roll:
     # The command's options, as JSON: what Roll again repeats (see bot.buttons).
     options: Mapping[str, object] = field(default_factory=dict)
 
-    def entry(self, table: Table, *, hidden: bool, blind: bool = False) -> RollEntry:
-        """Describe this roll for the roll log: its rules result and how it was shown (a blind
-        roll is logged hidden, marked blind)."""
-        entry = RollEntry(
+    def entry(self, table: Table, visibility: Visibility) -> RollEntry:
+        """Describe this roll for the roll log: its rules result and who may see it."""
+        return RollEntry(
             campaign_id=table.campaign.id if table.campaign else None,
             guild_id=table.guild_id,
             channel_id=table.channel_id,
             user_id=table.user_id,
             kind=self.kind,
-            hidden=hidden,
+            visibility=visibility,
             payload={
                 "result": dataclasses.asdict(self.result),
                 "embed": self.embed.to_dict(),
                 "options": dict(self.options),
             },
         )
-        if blind:
-            entry = dataclasses.replace(
-                entry, hidden=True, payload={**entry.payload, "blind": True}
-            )
-        return entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,31 +131,29 @@ async def publish_roll(
     storage: Storage,
     table: Table,
     roll: Roll,
+    visibility: Visibility,
     *,
-    hidden: bool,
     change: StateChange[S] | None = None,
     extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
-    blind: bool = False,
     log_optional: bool = False,
     natural: discord.Embed | None = None,
 ) -> Published[S]:
-    """Log a roll (and the state it changes, in the same transaction), show it, announce.
+    """Log a roll (and the state it changes, in the same transaction), deliver it, announce.
 
-    ``extra_buttons`` gives a system's own buttons for the roll, from its new id. ``blind``: a
-    player's secret roll: the GMs get it (see ``deliver_blind``) and nothing is announced.
-    ``log_optional``: a public roll no other command builds on (`/roll`) is still shown when
-    the database can't be written, without an id or buttons and saying it wasn't logged; any
-    other roll is then refused (CannotSave), since a secret roll, a Luck spend or a reroll
-    needs the logged roll. ``natural``: a crit or fumble for the channel, announced (see
-    ``announce_natural``) once a public roll is shown; never for a hidden or blind one.
+    ``visibility`` was checked by ``Table.for_roll``. ``extra_buttons`` gives a system's own
+    buttons for the roll, from its new id (a secret roll's roller may still use them: they
+    lead to ``deliver_roll`` again). ``log_optional``: a public roll no other command builds on
+    (`/roll`) is still shown when the database can't be written, without an id or buttons and
+    saying it wasn't logged; any other roll is then refused (CannotSave), since a secret roll,
+    a Luck spend or a reroll needs the logged roll. ``natural``: a crit or fumble for the
+    channel, announced (see ``announce_natural``) once a public roll is shown; never for a
+    secret one.
     """
-    if blind:
-        table.check_secret(hidden, blind)
     if change is None:
         try:
-            roll_id = await storage.rolls.record(roll.entry(table, hidden=hidden, blind=blind))
+            roll_id = await storage.rolls.record(roll.entry(table, visibility))
         except CannotSave:
-            if not log_optional or hidden or blind:
+            if not log_optional or visibility.secret:
                 raise
             await show_unlogged(interaction, roll)
             return Published(None, None)
@@ -145,73 +162,129 @@ async def publish_roll(
 
         def log(state: S) -> RollEntry:
             change.show(roll.embed, state)
-            return roll.entry(table, hidden=hidden, blind=blind)
+            return roll.entry(table, visibility)
 
         changed = await change.apply(log)
         assert changed.roll_id is not None
         roll_id = changed.roll_id
-    if blind:
-        await deliver_blind(interaction, table, roll_id, roll.embed)
-        return Published(roll_id, changed)
     try:
-        await show_roll(
+        await deliver_roll(
             interaction,
+            table,
             roll_id,
-            hidden=hidden,
-            embed=roll.embed,
+            visibility,
+            roll.embed,
             files=roll.files,
             view=roll_buttons(
                 roll_id,
                 roll.kind,
-                hidden=hidden,
+                visibility,
                 extra=extra_buttons(roll_id) if extra_buttons else (),
             ),
-            table=table,
         )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
         if announcement is not None:
             await announce(interaction, announcement)
-    if natural is not None and not hidden:
+    if natural is not None and not visibility.secret:
         await announce_natural(interaction, table, natural)
     return Published(roll_id, changed)
 
 
-async def post_to_gm_channel(
+async def deliver_roll(
+    interaction: discord.Interaction,
+    table: Table,
+    roll_id: int,
+    visibility: Visibility,
+    embed: discord.Embed,
+    *,
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+    edit: bool = False,
+) -> None:
+    """Answer ``interaction`` with a logged roll as its visibility allows: the one way any
+    roll, first or derived from another, reaches anyone.
+
+    Public: to the channel. Hidden: to the GM who rolled alone, with Reveal, and a copy to the
+    campaign's GM log channel. Blind: the roller is told only that they rolled in secret; the
+    GMs get it (the GM log channel, else DMs). ``edit``: a button under the roll was pressed,
+    so the message is edited in place (a blind roll's never is: its roller gets the notice).
+    """
+    set_roll_footer(embed, roll_id, visibility)
+    if visibility is Visibility.BLIND:
+        await _deliver_blind(interaction, table, roll_id, embed)
+        return
+    hidden = visibility is Visibility.HIDDEN
+    if edit:  # the pressed message keeps its attachments: a derived roll adds none
+        await interaction.response.edit_message(embed=embed, view=view)
+    else:
+        await interaction.response.send_message(
+            embed=embed, ephemeral=hidden, files=list(files), view=view or discord.utils.MISSING
+        )
+    if hidden:
+        await _post_to_gm_channel(interaction, table, roll_id, embed)
+
+
+async def _post_to_gm_channel(
     interaction: discord.Interaction, table: Table, roll_id: int, embed: discord.Embed
 ) -> bool:
-    """Post a hidden or blind roll to the campaign's GM log channel with a Reveal button.
+    """Post a secret roll to the campaign's GM log channel with a Reveal button.
 
-    Returns whether it got there (no channel set, or one the bot can't reach: False).
+    Returns whether it got there (no channel set, one the bot can't reach, or one that members
+    who aren't GMs can now read: False; see ``_stop_gm_channel``).
     """
     campaign = table.campaign
     channel_id = campaign.switches.gm_channel_id if campaign else None
-    if channel_id is None:
+    if campaign is None or channel_id is None:
         return False
     channel = interaction.client.get_channel(channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         return False
+    if isinstance(channel, discord.abc.GuildChannel):
+        readers = readable_by_players(channel, campaign)
+        if readers is not None:
+            await _stop_gm_channel(interaction, table, campaign, channel_id, readers)
+            return False
     copy = discord.Embed.from_dict(embed.to_dict())
     copy.set_footer(text=f"Secret roll #{roll_id} by {interaction.user.display_name}")
     try:
-        await channel.send(embed=copy, view=roll_buttons(roll_id, "", hidden=True))
+        await channel.send(embed=copy, view=roll_buttons(roll_id, "", Visibility.HIDDEN))
     except discord.HTTPException:
         log.warning("Could not post secret roll #%d to the GM log channel %d", roll_id, channel_id)
         return False
     return True
 
 
-async def publish_blind(
-    interaction: discord.Interaction, storage: Storage, table: Table, roll: Roll
-) -> int:
-    """Log a player's blind roll and deliver it to the GMs only (see ``deliver_blind``)."""
-    published = await publish_roll(interaction, storage, table, roll, hidden=False, blind=True)
-    assert published.roll_id is not None  # a blind roll is never shown unlogged
-    return published.roll_id
+async def _stop_gm_channel(
+    interaction: discord.Interaction,
+    table: Table,
+    campaign: Campaign,
+    channel_id: int,
+    readers: str,
+) -> None:
+    """The GM log channel became readable by players: stop copying secret rolls there (the
+    setting is cleared) and tell the GMs, once: only the roll that clears it tells them."""
+    storage: Storage = interaction.client.storage  # type: ignore[attr-defined]
+    try:
+        cleared = await storage.campaigns.drop_gm_channel(campaign, channel_id)
+    except CannotSave:
+        return  # still not posted there; the next secret roll tries again
+    if not cleared:
+        return
+    notice = (
+        f"⚠️ <#{channel_id}> can now be read by {readers}, who aren't GMs of "
+        f"**{campaign.settings.name}**: I stopped copying secret rolls there. Choose a channel "
+        "only GMs can read with `/campaign settings gm_channel`."
+    )
+    log.warning("GM log channel %d of campaign %d became readable: cleared", channel_id,
+                campaign.id)  # fmt: skip
+    if table.is_gm:
+        await interaction.followup.send(notice, ephemeral=True)
+    await _direct_to_gms(interaction, campaign, notice, embed=None, skip=table.user_id)
 
 
-async def deliver_blind(
+async def _deliver_blind(
     interaction: discord.Interaction, table: Table, roll_id: int, embed: discord.Embed
 ) -> None:
     """Tell the player only that they rolled; give the GMs the result.
@@ -223,9 +296,14 @@ async def deliver_blind(
     await interaction.response.send_message(
         f"🙈 You rolled in secret: the GM has the result (roll #{roll_id}).", ephemeral=True
     )
-    reached = await post_to_gm_channel(interaction, table, roll_id, embed)
+    reached = await _post_to_gm_channel(interaction, table, roll_id, embed)
     if not reached:
-        reached = await _direct_to_gms(interaction, campaign, roll_id, embed)
+        copy = discord.Embed.from_dict(embed.to_dict())
+        copy.set_footer(
+            text=f"Blind roll #{roll_id} by {interaction.user.display_name}. "
+            f"Reveal it with /campaign reveal roll_id:{roll_id} in the campaign's channel"
+        )
+        reached = await _direct_to_gms(interaction, campaign, None, embed=copy)
     if not reached:
         await interaction.followup.send(
             "⚠️ No GM could be reached (no GM log channel, and their DMs are closed). The roll "
@@ -238,43 +316,23 @@ async def deliver_blind(
 
 
 async def _direct_to_gms(
-    interaction: discord.Interaction, campaign: Campaign, roll_id: int, embed: discord.Embed
+    interaction: discord.Interaction,
+    campaign: Campaign,
+    content: str | None,
+    *,
+    embed: discord.Embed | None,
+    skip: int | None = None,
 ) -> bool:
-    """Send a blind roll to each GM by direct message; return whether any got it."""
-    copy = discord.Embed.from_dict(embed.to_dict())
-    copy.set_footer(
-        text=f"Blind roll #{roll_id} by {interaction.user.display_name}. "
-        f"Reveal it with /campaign reveal roll_id:{roll_id} in the campaign's channel"
-    )
+    """Send a message to each GM of the campaign by direct message; return whether any got it."""
     reached = False
-    for gm_id in sorted({campaign.created_by, *campaign.gm_ids}):
+    for gm_id in sorted({campaign.created_by, *campaign.gm_ids} - {skip}):
         try:
             user = interaction.client.get_user(gm_id) or await interaction.client.fetch_user(gm_id)
-            await user.send(embed=copy)
+            await user.send(content, embed=embed)
             reached = True
         except discord.HTTPException:  # DMs closed (403), or the user is gone
-            log.info("GM %d can't get blind roll #%d by DM", gm_id, roll_id)
+            log.info("GM %d can't be reached by DM", gm_id)
     return reached
-
-
-async def show_roll(
-    interaction: discord.Interaction,
-    roll_id: int,
-    *,
-    hidden: bool,
-    embed: discord.Embed,
-    files: list[discord.File] | None = None,
-    view: discord.ui.View | None = None,
-    table: Table | None = None,
-) -> None:
-    """Show a logged roll: to the channel, or to the GM alone (with how to reveal it) if hidden;
-    a hidden roll at ``table`` is also copied to its campaign's GM log channel, if it has one."""
-    set_roll_footer(embed, roll_id, hidden=hidden)
-    await interaction.response.send_message(
-        embed=embed, ephemeral=hidden, files=files or [], view=view or discord.utils.MISSING
-    )
-    if hidden and table is not None:
-        await post_to_gm_channel(interaction, table, roll_id, embed)
 
 
 async def show_unlogged(interaction: discord.Interaction, roll: Roll) -> None:
@@ -284,15 +342,15 @@ async def show_unlogged(interaction: discord.Interaction, roll: Roll) -> None:
     await interaction.response.send_message(embed=roll.embed, files=roll.files)
 
 
-def set_roll_footer(embed: discord.Embed, roll_id: int, *, hidden: bool) -> None:
-    """Put the roll's id under it (and, when hidden, how to reveal it)."""
-    if hidden:
+def set_roll_footer(embed: discord.Embed, roll_id: int, visibility: Visibility) -> None:
+    """Put the roll's id under it (and, when secret, how to reveal it)."""
+    if visibility is Visibility.PUBLIC:
+        embed.set_footer(text=f"Roll #{roll_id}")
+    else:
         embed.set_footer(
             text=f"Hidden roll #{roll_id}: only you see it. "
             f"Show it to the table with /campaign reveal roll_id:{roll_id}"
         )
-    else:
-        embed.set_footer(text=f"Roll #{roll_id}")
 
 
 async def announce_natural(

@@ -6,7 +6,8 @@ macro checks the shape again, so a command whose options have changed since fail
 message instead of rolling something else; then the options are checked as Discord would check
 them and the command runs as if the user had typed it (its own permission checks included).
 
-Only roll commands can be saved: those with a `hidden` option, except `/macro roll` itself.
+Only roll commands can be saved (those declared with ``bot.publish.roll_command``), except
+`/macro roll` itself.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import CommandError
+from bot.publish import is_roll_command
 
 __all__ = ["SavedCommand", "parse_command_line", "run_saved_command"]
 
@@ -78,8 +80,7 @@ def _shape(command: app_commands.Command) -> str:  # type: ignore[type-arg]
 
 
 def _savable(command: app_commands.Command) -> bool:  # type: ignore[type-arg]
-    names = {parameter.name for parameter in command.parameters}
-    return "hidden" in names and command.qualified_name != "macro roll"
+    return is_roll_command(command) and command.qualified_name != "macro roll"
 
 
 def _roll_commands(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:  # type: ignore[type-arg]
@@ -225,10 +226,12 @@ async def run_saved_command(
     options = dict(saved.options)
     # Checked again: the shape says the options are the same, this says the values still fit.
     _checked_options(command, {name: _shown(value) for name, value in options.items()})
-    if hidden:
+    takes = {parameter.display_name for parameter in command.parameters}
+    # A command without `hidden` (a Luck spend, a reroll) is as secret as the roll it changes.
+    if hidden and "hidden" in takes:
         options["hidden"] = True
     if blind:
-        if "blind" not in {parameter.display_name for parameter in command.parameters}:
+        if "blind" not in takes:
             raise CommandError(f"`/{saved.name}` can't be rolled blind.")
         options["blind"] = True
     # discord.py's own path for a typed command: its checks, the options' transformers and

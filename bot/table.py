@@ -8,7 +8,7 @@ from typing import TypeVar
 import discord
 
 from bot.errors import CommandError
-from bot.storage import Campaign, Character, CharacterStore, Storage
+from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
 from rules.systems import System
 
 __all__ = ["Table", "apply_default_visibility", "campaign_channel_id", "is_gm", "manages_server"]
@@ -83,12 +83,11 @@ class Table:
     @classmethod
     async def for_roll(
         cls, interaction: discord.Interaction, storage: Storage, hidden: bool, blind: bool = False
-    ) -> Table:
-        """Return the asker's table, refusing before anything is rolled a player's hidden roll,
-        a blind roll outside a campaign, and a roll both hidden and blind (``check_secret``)."""
+    ) -> tuple[Table, Visibility]:
+        """Return the asker's table and the visibility asked for, refusing before anything is
+        rolled what ``visibility`` refuses."""
         table = await cls.of(interaction, storage)
-        table.check_secret(hidden, blind)
-        return table
+        return table, table.visibility(hidden=hidden, blind=blind)
 
     def require_gm(self, action: str) -> None:
         """Refuse a GM-only action to a player, saying who counts as a GM."""
@@ -124,20 +123,26 @@ class Table:
             self.require_gm(f"{action} for another player's character")
         return found
 
-    def check_secret(self, hidden: bool, blind: bool) -> None:
-        """Refuse, before anything is rolled, a player's hidden roll, a blind roll outside a
-        campaign (it has no GMs to get it), and a roll both hidden and blind."""
-        self.check_hidden(hidden)
-        if blind:
-            if hidden:
-                raise CommandError(
-                    "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."
-                )
-            self.require_campaign()
-
-    def check_hidden(self, hidden: bool) -> None:
-        """Refuse a hidden roll to a player before anything is rolled."""
+    def visibility(self, *, hidden: bool, blind: bool = False) -> Visibility:
+        """Return the visibility of the command's `hidden` and `blind` options, refusing before
+        anything is rolled a player's hidden roll, a blind roll outside a campaign (it has no
+        GMs to get it), and a roll both hidden and blind."""
         if hidden and not self.is_gm:
             raise CommandError(
                 "Only a GM can roll hidden. Roll without `hidden`, or ask your GM to roll for you."
             )
+        if hidden and blind:
+            raise CommandError(
+                "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."
+            )
+        if hidden:
+            return Visibility.HIDDEN
+        if blind:
+            self.require_campaign()
+            return Visibility.BLIND
+        return Visibility.PUBLIC
+
+    @property
+    def revealer(self) -> Revealer:
+        """The asker, as the roll log decides a reveal (in the roll's own server)."""
+        return Revealer(self.guild_id, self.user_id, self.manages_server)

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, CHARACTER_NAME_HELP, HIDDEN_HELP, CharacterName, given_name
-from bot.publish import Roll, publish_roll
+from bot.publish import Roll, publish_roll, roll_command
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore
@@ -121,6 +121,7 @@ class AethelgardCog(
         embed = render.character_sheet(found, stress, corruption, owner.display_name)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @roll_command
     @app_commands.command(name="check", description="Roll a character's pool from the sheet")
     @app_commands.describe(
         attribute="The attribute the pool starts from",
@@ -146,7 +147,7 @@ class AethelgardCog(
         blind: bool = False,
     ) -> None:
         table, campaign = await self._table(interaction)
-        table.check_secret(hidden, blind)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         which = aethelgard.parse_attribute(attribute)
         who = await table.own_or_named(self.characters, campaign, character, "roll")
         stress, corruption = await self._trauma(campaign, who)
@@ -157,9 +158,7 @@ class AethelgardCog(
         result = aethelgard.roll_pool(self.bot.rng, pool, dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
         roll, loud = _pool_roll("aethelgard.check", result, pool, label, who.name)
-        await publish_roll(
-            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
-        )
+        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
     @app_commands.describe(
@@ -204,6 +203,7 @@ class AethelgardCog(
         embed = render.trauma_changed(found.name, label, changed.before, changed.after)
         await interaction.response.send_message(embed=embed)
 
+    @roll_command
     @app_commands.command(name="roll", description="Roll a d10 pool: 8–10 succeed, 1s botch")
     @app_commands.describe(
         pool=POOL_HELP,
@@ -225,16 +225,15 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus, penalty=penalty)
         result = aethelgard.roll_pool(self.bot.rng, built, dc)
         name = label.strip() if label and label.strip() else "pool roll"
         roller = interaction.user.display_name
         roll, loud = _pool_roll("aethelgard.roll", result, built, name, roller)
-        await publish_roll(
-            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
-        )
+        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
 
+    @roll_command
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
     @app_commands.describe(
         pool="Your pool",
@@ -250,12 +249,13 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.opposed(self.bot.rng, _bare(pool), _bare(vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
         roll = Roll("aethelgard.opposed", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
+        await publish_roll(interaction, self.storage, table, roll, visibility)
 
+    @roll_command
     @app_commands.command(
         name="attack", description="Accuracy vs Defense, then damage less soak and block"
     )
@@ -279,7 +279,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.attack(
             self.bot.rng,
             _bare(accuracy),
@@ -290,8 +290,9 @@ class AethelgardCog(
         )
         embed = render.attack(result, interaction.user.display_name)
         roll = Roll("aethelgard.attack", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
+        await publish_roll(interaction, self.storage, table, roll, visibility)
 
+    @roll_command
     @app_commands.command(name="craft", description="Craft: Standard, Masterwork or Legendary")
     @app_commands.describe(pool=POOL_HELP, bonus=BONUS_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
     async def craft(
@@ -302,7 +303,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)
@@ -310,9 +311,7 @@ class AethelgardCog(
         embed = render.craft(result, tier, built, roller)
         roll = Roll("aethelgard.craft", result, embed)
         loud = render.announcement(result, "crafting", roller)
-        await publish_roll(
-            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
-        )
+        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
 
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")
     @app_commands.describe(

@@ -1,4 +1,4 @@
-"""`/campaign`: start, inspect and end a channel's campaign, manage its GMs, reveal hidden rolls."""
+"""`/campaign`: start, inspect and end a channel's campaign, manage its GMs, reveal secret rolls."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ from discord.ext import commands
 from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
+from bot.gm_channel import readable_by_players
 from bot.options import choices_of, suggest, with_setting_options
 from bot.render import campaign as render
 from bot.storage import Campaign
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
-from bot.table import Table, campaign_channel_id
+from bot.table import Table
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
     CampaignSettings,
@@ -186,8 +187,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             f"{user.mention} is no longer a GM of **{updated.settings.name}**."
         )
 
-    @app_commands.command(name="reveal", description="Show a hidden roll to the channel (GM only)")
-    @app_commands.describe(roll_id="The number of the hidden roll (shown under it)")
+    @app_commands.command(name="reveal", description="Show a secret roll to its channel (GM only)")
+    @app_commands.describe(roll_id="The number of the hidden or blind roll (shown under it)")
     @app_commands.guild_only()
     async def reveal(
         self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1, MAX_ROLL_ID]
@@ -196,16 +197,22 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
 
     @reveal.autocomplete("roll_id")
     @suggest
-    async def _recent_hidden_rolls(
+    async def _unrevealed_rolls(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        """Suggest the asking GM's hidden rolls in this channel that are not revealed yet."""
-        rolls = await self.storage.rolls.recent_hidden(
-            campaign_channel_id(interaction), interaction.user.id
+        """Suggest to a GM the secret rolls not yet revealed that they may reveal: those of this
+        channel's campaign (or, without one, those made here outside any campaign). A player
+        is suggested nothing: a suggestion shows the roll's outcome."""
+        table = await Table.of(interaction, self.storage)
+        if not table.is_gm or (table.campaign is None and not table.manages_server):
+            return []
+        rolls = await self.storage.rolls.unrevealed(
+            campaign_id=table.campaign.id if table.campaign else None,
+            channel_id=table.channel_id,
         )
         typed = str(current).strip().lstrip("#")
         return [
-            app_commands.Choice(name=render.hidden_roll_choice(roll), value=roll.id)
+            app_commands.Choice(name=render.secret_roll_choice(roll), value=roll.id)
             for roll in rolls
             if str(roll.id).startswith(typed)
         ]
@@ -243,6 +250,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             )
         if gm_channel is not None:
             require_can_post(gm_channel)
+            require_private(gm_channel, campaign)
         chosen_skin = parse_choice(Skin, skin, "skin") if skin is not None else None
         gm_hidden = None if gm_rolls is None else parse_choice(GmRolls, gm_rolls, "gm_rolls")
 
@@ -290,7 +298,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         table.require_gm("export the roll log")
         fmt = parse_choice_text(export, EXPORT_FORMATS)
         rolls = await self.storage.rolls.history(
-            campaign.id, include_hidden=True, user_id=user.id if user else None, limit=10**9
+            campaign.id, include_secret=True, user_id=user.id if user else None, limit=10**9
         )
         rolls.reverse()  # oldest first in a file
         data = render.export_csv(rolls) if fmt == "csv" else render.export_json(rolls)
@@ -376,7 +384,7 @@ async def show_history(
     campaign = table.require_campaign()
     limit = require_whole("Limit", limit, 1, HISTORY_PAGE_MAX)
     rolls = await cog.storage.rolls.history(
-        campaign.id, before=before, user_id=user_id, include_hidden=table.is_gm, limit=limit + 1
+        campaign.id, before=before, user_id=user_id, include_secret=table.is_gm, limit=limit + 1
     )
     more = len(rolls) > limit
     rolls = rolls[:limit]
@@ -450,6 +458,18 @@ def require_can_post(channel: discord.TextChannel) -> None:
         raise CommandError(
             f"I can't post in {channel.mention}: I need {', '.join(missing)} there. "
             "Give me those permissions, or choose another channel."
+        )
+
+
+def require_private(channel: discord.TextChannel, campaign: Campaign) -> None:
+    """Refuse a GM log channel that members who aren't the campaign's GMs can read: every
+    hidden and blind roll is copied there in full."""
+    readers = readable_by_players(channel, campaign)
+    if readers is not None:
+        raise CommandError(
+            f"{channel.mention} can be read by {readers}, who aren't GMs of this campaign, "
+            "and every secret roll is copied there in full. Choose a channel only GMs can "
+            "read (deny View Channel to @everyone and to players' roles), or make them GMs."
         )
 
 

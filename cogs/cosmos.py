@@ -16,9 +16,10 @@ from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
-from bot.publish import Roll, StateChange, announce, publish_roll
+from bot.publish import Roll, StateChange, announce, publish_roll, roll_command
 from bot.render import cosmos as render
 from bot.render.charts import draw_chart
+from bot.storage import Visibility
 from bot.storage.cosmos import ChallengeStore
 from bot.table import Table, campaign_channel_id
 from rules import cosmos
@@ -93,10 +94,13 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         self.conversion_tables = load_table("cosmos/conversion.toml", cosmos.parse_conversion)
         register_reroll(
             CHECK_KIND,
-            lambda interaction, options: self.roll_check(interaction, CheckOptions(**options)),
+            lambda interaction, options, visibility: self.roll_check(
+                interaction, CheckOptions(**options), **visibility.as_options()
+            ),
         )
         register_reroll(OPPOSED_KIND, self._roll_opposed_again)
 
+    @roll_command
     @app_commands.command(name="roll", description="Roll 2d10 keep two + Attribute + Skill vs TN")
     @app_commands.describe(
         **ROLL_HELP,
@@ -138,7 +142,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     ) -> None:
         """Roll against a TN (into a challenge if named): the command and its Roll again."""
         attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
@@ -169,10 +173,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
                 show=render.add_challenge_progress,
                 announce=render.challenge_announcement,
             )
-        await publish_roll(
-            interaction, self.storage, table, roll, hidden=hidden, change=change, blind=blind
-        )
+        await publish_roll(interaction, self.storage, table, roll, visibility, change=change)
 
+    @roll_command
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
     @app_commands.describe(
         attribute=f"Your Attribute, {ATTRIBUTE_RANGE}",
@@ -204,7 +207,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
         options = OpposedOptions(
@@ -218,28 +221,26 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             vs_disadvantage,
             vs_user.display_name if vs_user is not None else vs_name,
         )
-        await self.roll_opposed(interaction, table, options, hidden=hidden, blind=blind)
+        await self.roll_opposed(interaction, table, options, visibility)
 
     async def roll_opposed(
         self,
         interaction: discord.Interaction,
         table: Table,
         options: OpposedOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility = Visibility.PUBLIC,
     ) -> None:
         """Roll against a defender: the command and its Roll again button."""
         result = cosmos.opposed(self.bot.rng, **options.pools())
         embed = render.opposed(result, interaction.user.display_name, options.defender)
         roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
-        await publish_roll(interaction, self.storage, table, roll, hidden=hidden, blind=blind)
+        await publish_roll(interaction, self.storage, table, roll, visibility)
 
     async def _roll_opposed_again(
-        self, interaction: discord.Interaction, options: Mapping[str, Any]
+        self, interaction: discord.Interaction, options: Mapping[str, Any], logged: Visibility
     ) -> None:
-        table = await Table.of(interaction, self.storage)
-        await self.roll_opposed(interaction, table, OpposedOptions(**options))
+        table, visibility = await Table.for_roll(interaction, self.storage, **logged.as_options())
+        await self.roll_opposed(interaction, table, OpposedOptions(**options), visibility)
 
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
     @app_commands.describe(

@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.options import BLIND_HELP, HIDDEN_HELP
-from bot.publish import Roll, publish_blind, publish_roll
+from bot.publish import Roll, publish_roll, roll_command
 from bot.render import dice as render
 from bot.table import Table
 from rules.expressions import (
@@ -25,8 +25,14 @@ class DiceCog(commands.Cog):
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
-        register_reroll(KIND, lambda interaction, options: self.roll_dice(interaction, **options))
+        register_reroll(
+            KIND,
+            lambda interaction, options, visibility: self.roll_dice(
+                interaction, **options, **visibility.as_options()
+            ),
+        )
 
+    @roll_command
     @app_commands.command(name="roll", description="Roll dice notation, e.g. 4d6kh3+2 or 2d20kl1")
     @app_commands.describe(
         expression="Dice like 4d6kh3+2, 2d20kl1, 3d10+5, 1d20+1d4 (kh/kl keep, e explodes)",
@@ -40,29 +46,23 @@ class DiceCog(commands.Cog):
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        if blind:
-            await self.roll_blind(interaction, expression, hidden)
-            return
-        await self.roll_dice(interaction, expression, hidden)
-
-    async def roll_blind(
-        self, interaction: discord.Interaction, expression: str, hidden: bool
-    ) -> None:
-        """A blind roll: the result goes to the GMs only (see ``publish_blind``)."""
-        table = await Table.for_roll(interaction, self.bot.storage, hidden, blind=True)
-        roll = self._roll(interaction, expression)
-        await publish_blind(interaction, self.bot.storage, table, roll)
+        await self.roll_dice(interaction, expression, hidden=hidden, blind=blind)
 
     async def roll_dice(
-        self, interaction: discord.Interaction, expression: str, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        expression: str,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
-        """Roll an expression for the user: the command, and its Roll again button."""
-        table = await Table.of(interaction, self.bot.storage)
-        table.check_hidden(hidden)
+        """Roll an expression for the user: the command, a dice macro, and Roll again."""
+        table, visibility = await Table.for_roll(interaction, self.bot.storage, hidden, blind)
         roll = self._roll(interaction, expression)
-        # Nothing builds on a /roll, so it still answers (marked unlogged) on a full disk.
+        # Nothing builds on a /roll, so a public one still answers (marked unlogged) on a full
+        # disk.
         await publish_roll(
-            interaction, self.bot.storage, table, roll, hidden=hidden, log_optional=True
+            interaction, self.bot.storage, table, roll, visibility, log_optional=True
         )
 
     def _roll(self, interaction: discord.Interaction, expression: str) -> Roll:

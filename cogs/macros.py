@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
+from bot.publish import roll_command
 from bot.render.errors import describe
 from bot.saved_commands import SavedCommand, parse_command_line, run_saved_command
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
@@ -67,6 +68,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             ephemeral=True,
         )
 
+    @roll_command
     @app_commands.command(name="roll", description="Roll a saved macro")
     @app_commands.describe(
         name="The macro (yours, or the campaign's)", hidden=HIDDEN_HELP, blind=BLIND_HELP
@@ -88,10 +90,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         dice = self.bot.get_cog("DiceCog")
         if dice is None:
             raise CommandError("Dice are not loaded; try again in a moment.")
-        if blind:
-            await dice.roll_blind(interaction, macro.expression, hidden)  # type: ignore[attr-defined]
-        else:
-            await dice.roll_dice(interaction, macro.expression, hidden)  # type: ignore[attr-defined]
+        await dice.roll_dice(interaction, macro.expression, hidden=hidden, blind=blind)  # type: ignore[attr-defined]
 
     @app_commands.command(name="list", description="List your macros and the campaign's")
     async def list(self, interaction: discord.Interaction) -> None:

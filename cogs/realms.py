@@ -11,17 +11,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.buttons import roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
-from bot.publish import (
-    Roll,
-    publish_roll,
-    show_roll,
-)
+from bot.publish import Roll, deliver_roll, publish_roll, roll_command
 from bot.render import realms as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
+from bot.storage import Visibility
 from bot.storage.realms import AlreadyRerolled, NoRollToReroll, RerollLog
 from bot.table import Table
 from rules import realms
@@ -62,15 +60,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         interaction: discord.Interaction,
         table: Table,
         roll: Roll,
-        hidden: bool,
+        visibility: Visibility,
         natural_20: str | None,
-        blind: bool = False,
     ) -> None:
         loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
-        await publish_roll(
-            interaction, self.storage, table, roll, hidden=hidden, blind=blind, natural=loud
-        )
+        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
 
+    @roll_command
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
     @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
     async def attack(
@@ -85,7 +81,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         expression = realms.parse_damage(damage)
         decision = realms.decide(advantage, disadvantage)
         result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
@@ -94,8 +90,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roll = Roll(ATTACK_KIND, result, embed, options=options)
         natural = any(target.natural_20 for target in result.targets)
         natural_20 = "an attack" if natural else None
-        await self._publish(interaction, table, roll, hidden, natural_20, blind)
+        await self._publish(interaction, table, roll, visibility, natural_20)
 
+    @roll_command
     @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
     @app_commands.describe(
         die="The die (saves, checks, stealth and concentration: d20; competitions: d12)",
@@ -117,7 +114,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         single = parse_choice(SingleDie, die, "die")
         chosen = parse_choice(CheckKind, kind, "kind")
         decision = realms.decide(advantage, disadvantage)
@@ -125,8 +122,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         embed = render.check(result, interaction.user.display_name)
         roll = Roll(CHECK_KIND, result, embed)
         natural = f"a {chosen.value}" if result.natural_max else None
-        await self._publish(interaction, table, roll, hidden, natural, blind)
+        await self._publish(interaction, table, roll, visibility, natural)
 
+    @roll_command
     @app_commands.command(name="stealth", description="The d6 pool that sets the Awareness target")
     @app_commands.describe(
         dice=f"d6 in the pool, 1–{realms.STEALTH_DICE_MAX}",
@@ -143,12 +141,12 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.for_roll(interaction, self.storage, hidden, blind)
+        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
         decision = realms.decide(advantage, disadvantage)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
         roll = Roll(STEALTH_KIND, result, embed)
-        await self._publish(interaction, table, roll, hidden, None, blind)
+        await self._publish(interaction, table, roll, visibility, None)
 
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
     @app_commands.describe(
@@ -171,6 +169,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             embed=render.spell(result, interaction.user.display_name)
         )
 
+    @roll_command
     @app_commands.command(
         name="reroll", description="Reroll exactly one die of your latest roll here (once)"
     )
@@ -206,17 +205,17 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             old = discord.Embed.from_dict(logged.payload["embed"])
             embed = render.rerolled(old, embed, position, *changes[-1])
             options = logged.payload.get("options", {})
-            return Roll(logged.kind, after, embed, options=options).entry(
-                table, hidden=logged.hidden
-            )
+            # The reroll is as secret as the roll it changes (a blind roll stays blind).
+            return Roll(logged.kind, after, embed, options=options).entry(table, logged.visibility)
 
-        rerolled, new_id = await self.rerolls.reroll(
+        _, new_id = await self.rerolls.reroll(
             table.channel_id, table.user_id, (ATTACK_KIND, CHECK_KIND, STEALTH_KIND), apply
         )
         logged = await self.storage.rolls.get(new_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(interaction, new_id, hidden=rerolled.hidden, embed=embed, table=table)
+        view = roll_buttons(new_id, logged.kind, logged.visibility)
+        await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view)
 
     @app_commands.command(
         name="odds", description="Exact odds of a check or an attack, with a chart"

@@ -29,15 +29,16 @@ from bot.publish import (
     Roll,
     StateChange,
     announce,
+    deliver_roll,
     publish_roll,
+    roll_command,
     set_roll_footer,
-    show_roll,
 )
 from bot.render import sinew as render
 from bot.render import sinew_pressure as render_pressure
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
-from bot.storage import Campaign, Character, CharacterStore, LoggedRoll, Storage
+from bot.storage import Campaign, Character, CharacterStore, LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
 from bot.storage.sinew import (
     DEFENDER_OPTION,
@@ -229,11 +230,19 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             )
             for skin in Skin
         }
-        rerollers: dict[str, Callable[[discord.Interaction, Any], Any]] = {
-            TEST_KIND: lambda i, options: self.run_test(i, TestOptions(**options)),
-            LUCK_KIND: lambda i, options: self.run_luck_test(i, LuckTestOptions(**options)),
-            OPPOSED_KIND: lambda i, options: self.run_opposed(i, ContestOptions(**options)),
-            ATTACK_KIND: lambda i, options: self.run_attack(i, AttackOptions(**options)),
+        rerollers: dict[str, Callable[[discord.Interaction, Any, Visibility], Any]] = {
+            TEST_KIND: lambda i, options, v: self.run_test(
+                i, TestOptions(**options), **v.as_options()
+            ),
+            LUCK_KIND: lambda i, options, v: self.run_luck_test(
+                i, LuckTestOptions(**options), **v.as_options()
+            ),
+            OPPOSED_KIND: lambda i, options, v: self.run_opposed(
+                i, ContestOptions(**options), **v.as_options()
+            ),
+            ATTACK_KIND: lambda i, options, v: self.run_attack(
+                i, AttackOptions(**options), **v.as_options()
+            ),
         }
         for kind, reroller in rerollers.items():
             register_reroll(kind, reroller)
@@ -314,6 +323,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
 
     # --- tests
 
+    @roll_command
     @app_commands.command(name="test", description="Roll a d20 under an attribute")
     @app_commands.describe(
         attribute="The attribute to test (LCK rolls under your tokens)",
@@ -344,7 +354,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         """Roll an attribute test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_secret(hidden, blind)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         attribute = _attribute(options.attribute)
         who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.attribute_test(
@@ -357,7 +367,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         what = f"{attribute.value} test"
         embed = render.test_result(result, who.name, what, _score_label(attribute))
         roll = Roll(TEST_KIND, result, embed, options=options._asdict())
-        await self._publish_test(interaction, table, campaign, roll, who, what, hidden, blind)
+        await self._publish_test(interaction, table, campaign, roll, who, what, visibility)
 
     async def _publish_test(
         self,
@@ -367,8 +377,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         roll: Roll,
         who: Character[Sheet],
         what: str,
-        hidden: bool,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
         result = roll.result
@@ -376,7 +385,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         natural = result.natural_one or result.natural_twenty
         loud = render.natural_announcement(result, who.name, what) if natural else None
         await self._publish_with_luck(
-            interaction, table, campaign, roll, who, hidden, blind=blind, natural=loud
+            interaction, table, campaign, roll, who, visibility, natural=loud
         )
 
     async def _publish_with_luck(
@@ -386,10 +395,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         campaign: Campaign,
         roll: Roll,
         who: Character[Sheet],
-        hidden: bool,
+        visibility: Visibility,
         change: StateChange[Character[Sheet]] | None = None,
         *,
-        blind: bool = False,
         natural: discord.Embed | None = None,
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
@@ -404,13 +412,13 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             self.storage,
             table,
             roll,
-            hidden=hidden,
+            visibility,
             change=change,
             extra_buttons=luck_buttons,
-            blind=blind,
             natural=natural,
         )
 
+    @roll_command
     @luck.command(name="test", description="Roll a d20 under your current Luck tokens")
     @app_commands.describe(
         character=TEST_HELP["character"],
@@ -440,7 +448,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         """Roll under the current Luck tokens: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_secret(hidden, blind)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         who = await table.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.luck_test(
             self.bot.rng,
@@ -451,8 +459,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         what = "Luck test"
         embed = render.test_result(result, who.name, what, "Luck tokens")
         roll = Roll(LUCK_KIND, result, embed, options=options._asdict())
-        await self._publish_test(interaction, table, campaign, roll, who, what, hidden, blind)
+        await self._publish_test(interaction, table, campaign, roll, who, what, visibility)
 
+    @roll_command
     @luck.command(name="spend", description="Spend Luck tokens to lower your latest roll's die")
     @app_commands.describe(
         tokens=f"How far to lower the die, 1–{sinew.Score.LCK.maximum} (1 token each; +1 per "
@@ -468,13 +477,8 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
         try:
-            await show_roll(
-                interaction,
-                logged.id,
-                hidden=logged.hidden,
-                embed=embed,
-                view=spent.view,
-                table=table,
+            await deliver_roll(
+                interaction, table, logged.id, logged.visibility, embed, view=spent.view
             )
         finally:  # the spend is saved: the channel hears it even if the reply is lost
             await spent.announce(interaction)
@@ -500,9 +504,10 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             return
         logged = spent.logged
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        set_roll_footer(embed, logged.id, hidden=logged.hidden)
         try:
-            await interaction.response.edit_message(embed=embed, view=spent.view)
+            await deliver_roll(
+                interaction, table, logged.id, logged.visibility, embed, view=spent.view, edit=True
+            )
         finally:  # the spend is saved: the channel hears it even if the edit is lost
             await spent.announce(interaction)
 
@@ -539,7 +544,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             render.add_luck_spent(embed, lowered, cost, sheet)
             roll = Roll(logged.kind, moved, embed, options=options)
             return LuckApplied(
-                sheet, roll.entry(table, hidden=logged.hidden), hurt.sheet if hurt else None
+                sheet, roll.entry(table, logged.visibility), hurt.sheet if hurt else None
             )
 
         spent = await self.luck_store.spend(
@@ -549,7 +554,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         assert logged is not None
         held = spent.character.sheet.luck_tokens  # type: ignore[attr-defined]
         luck = _luck_buttons(spent.root_id, _logged_result(logged), pressures[-1], held)
-        view = roll_buttons(logged.id, logged.kind, hidden=logged.hidden, extra=luck)
+        view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=luck)
         collapse = None
         if spent.defender is not None:
             before, after = spent.defender
@@ -766,7 +771,8 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
                     texts,
                     [(b.name, b.sheet.current_stamina, a.sheet.current_stamina) for b, a in struck],
                 )
-                entries.append(Roll(CRISIS_KIND, change.crisis, embed).entry(table, hidden=False))
+                crisis = Roll(CRISIS_KIND, change.crisis, embed)
+                entries.append(crisis.entry(table, Visibility.PUBLIC))  # announced, by the rules
             changed_ids = {a.id for _, a in struck}
             if move.owner_sheet is not None and read.owner is not None:
                 changed_ids.add(read.owner.id)
@@ -791,7 +797,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             crisis = await self.storage.rolls.get(crisis_logged)
             assert crisis is not None
             crisis_embed = discord.Embed.from_dict(crisis.payload["embed"])
-            set_roll_footer(crisis_embed, crisis_logged, hidden=False)
+            set_roll_footer(crisis_embed, crisis_logged, Visibility.PUBLIC)
             announcements.append(crisis_embed)
         announcements.extend(
             render.collapse_announcement(after)
@@ -808,6 +814,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             return None
         return await self.characters.find(campaign, name=character)
 
+    @roll_command
     @pressure.command(name="add", description="Add Pressure; reaching 5 triggers a Crisis (GM)")
     @app_commands.describe(
         amount=f"Points to add, 1–{sinew_pressure.AMOUNT_MAX} (default 1)",
@@ -867,6 +874,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         )
         await interaction.response.send_message(embed=board, ephemeral=True)
 
+    @roll_command
     @app_commands.command(
         name="tamper", description="Tamper with forces beyond ken: a failed test adds +1 Pressure"
     )
@@ -884,7 +892,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         hidden: bool = False,
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
-        table.check_hidden(hidden)
+        visibility = table.visibility(hidden=hidden)
         which = _attribute(attribute)
         who = await table.own_or_named(self.characters, campaign, character, "tamper")
         lingering = campaign.settings.get(sinew.LINGERING_TAINT)
@@ -903,13 +911,14 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
             if not result.success:
                 change = sinew_pressure.add_pressure(rng, read.value, 1, lingering_taint=lingering)
             render.add_pressure_result(embed, change, _step_text(texts, change))
-            entry = Roll(TAMPER_KIND, result, embed, options=options).entry(table, hidden=hidden)
+            entry = Roll(TAMPER_KIND, result, embed, options=options).entry(table, visibility)
             cause = f"{who.name} tampered with forces beyond ken, and failed."
             return PressureMove(change, entries=(entry,), cause=cause)
 
         shown = await self._change_pressure(interaction, table, campaign, who, decide)
-        await self._show_pressure_roll(interaction, table, shown, hidden=hidden)
+        await self._show_pressure_roll(interaction, table, shown, visibility)
 
+    @roll_command
     @app_commands.command(name="purge", description="Shed Pressure in downtime")
     @app_commands.describe(
         method="sacrifice (−1 to a score: −1 Pressure), rite (a test: success −1, once per "
@@ -979,26 +988,29 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
                 change = sinew_pressure.remove_pressure(read.value, sinew_pressure.PURGE_STEP)
             render.add_pressure_result(embed, change, _step_text(texts, change))
             options = {"attribute": tested.value.lower(), "character": character}
-            entry = Roll(RITE_KIND, result, embed, options=options).entry(table, hidden=False)
+            # Public by the rules: the Pressure it removes is announced.
+            entry = Roll(RITE_KIND, result, embed, options=options).entry(table, Visibility.PUBLIC)
             cause = f"{who.name}'s cleansing rite succeeded."
             return PressureMove(change, owner_sheet=sheet, entries=(entry,), cause=cause)
 
         shown = await self._change_pressure(interaction, table, campaign, who, rite)
-        await self._show_pressure_roll(interaction, table, shown, hidden=False)
+        await self._show_pressure_roll(interaction, table, shown, Visibility.PUBLIC)
 
     async def _show_pressure_roll(
-        self, interaction: discord.Interaction, table: Table, shown: PressureShown, *, hidden: bool
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        shown: PressureShown,
+        visibility: Visibility,
     ) -> None:
         """Show a tamper or rite test to its roller, then announce what it did to Pressure."""
         roll_id = shown.roll_ids[0]
         logged = await self.storage.rolls.get(roll_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        view = roll_buttons(roll_id, logged.kind, hidden=hidden)
+        view = roll_buttons(roll_id, logged.kind, visibility)
         try:
-            await show_roll(
-                interaction, roll_id, hidden=hidden, embed=embed, view=view, table=table
-            )
+            await deliver_roll(interaction, table, roll_id, visibility, embed, view=view)
         finally:  # the Pressure is saved: the channel hears it even if the reply is lost
             await shown.announce(interaction)
 
@@ -1044,6 +1056,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         )
         return attacker, defender, who, target
 
+    @roll_command
     @app_commands.command(
         name="opposed", description="Roll under your attribute against a defender"
     )
@@ -1078,7 +1091,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
     ) -> None:
         """Roll an opposed test: the command and its Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_secret(hidden, blind)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         attacker, defender, who, _ = await self._contest_sides(table, campaign, options)
         result = sinew.opposed(
             self.bot.rng,
@@ -1092,8 +1105,9 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         result = _with_reasons(result, attacker, defender)
         embed = render.opposed(result, attacker.name, defender.name)
         roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
-        await self._publish_with_luck(interaction, table, campaign, roll, who, hidden, blind=blind)
+        await self._publish_with_luck(interaction, table, campaign, roll, who, visibility)
 
+    @roll_command
     @app_commands.command(
         name="attack", description="Attack: an opposed roll, then damage and soak"
     )
@@ -1153,7 +1167,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         """Roll an attack, taking the damage from a defending character: the command and its
         Roll again button."""
         table, campaign = await self._sinew_table(interaction)
-        table.check_secret(hidden, blind)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         chosen_edge = parse_choice(sinew.Edge, options.edge, "edge")
         attacker, defender, who, target = await self._contest_sides(table, campaign, options)
         armour = options.armour
@@ -1179,9 +1193,7 @@ class SinewCog(commands.GroupCog, group_name="sinew", group_description="Sinew &
         change = None
         if target is not None and result.damage_taken > 0:
             change = _damage_change(self.characters, target, result.damage_taken)
-        await self._publish_with_luck(
-            interaction, table, campaign, roll, who, hidden, change, blind=blind
-        )
+        await self._publish_with_luck(interaction, table, campaign, roll, who, visibility, change)
 
 
 @dataclass(frozen=True, slots=True)

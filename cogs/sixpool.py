@@ -29,14 +29,14 @@ from bot.options import (
 from bot.publish import (
     Roll,
     announce,
-    deliver_blind,
-    set_roll_footer,
-    show_roll,
+    deliver_roll,
+    publish_roll,
+    roll_command,
 )
 from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
-from bot.storage import Campaign, Character, CharacterStore
+from bot.storage import Campaign, Character, CharacterStore, Visibility
 from bot.storage.sixpool import (
     AlreadyRolled,
     BoostTooLate,
@@ -243,9 +243,10 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         hidden: bool,
         blind: bool = False,
     ) -> None:
-        """Spend, roll and log in one transaction, then show the roll (and its Reroll buttons)."""
+        """Spend, roll and log in one transaction, then deliver the roll (and its Reroll buttons,
+        which a blind roll's roller never sees)."""
         table, campaign = await self._table(interaction)
-        table.check_secret(hidden, blind)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         who = await table.own_or_named(self.characters, campaign, character, "roll")
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         rng = self.bot.rng
@@ -287,7 +288,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
                 "what": _what(asked),
             }
             return Roll(f"sixpool.{asked.kind.value}", result, embed, options=options).entry(
-                table, hidden=hidden, blind=blind
+                table, visibility
             )
 
         changed = await self.characters.update(who, spend_and_roll, log)
@@ -297,11 +298,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         embed = discord.Embed.from_dict(logged.payload["embed"])
         result, _ = rolled[-1]
         rerolls = _reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
-        if blind:
-            await deliver_blind(interaction, table, logged.id, embed)
-            return
-        view = roll_buttons(logged.id, logged.kind, hidden=hidden, extra=rerolls)
-        await show_roll(interaction, logged.id, hidden=hidden, embed=embed, view=view, table=table)
+        view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
+        await deliver_roll(interaction, table, logged.id, visibility, embed, view=view)
 
     async def press_reroll(
         self, interaction: discord.Interaction, roll_id: int, index: int
@@ -324,7 +322,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             what = str(options.get("what") or "roll")
             embed = render.roll_result(after, who.name, what, (note,))
             roll = Roll(logged.kind, after, embed, options=options)
-            return replace(sheet, inspired=False), roll.entry(table, hidden=logged.hidden)
+            # As secret as the roll it changes: a blind roll's reroll stays blind.
+            return replace(sheet, inspired=False), roll.entry(table, logged.visibility)
 
         try:
             new_id = await self.rerolls.reroll(
@@ -339,10 +338,11 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         logged = await self.storage.rolls.get(new_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        set_roll_footer(embed, new_id, hidden=logged.hidden)
-        view = roll_buttons(new_id, logged.kind, hidden=logged.hidden)
-        await interaction.response.edit_message(embed=embed, view=view)
+        view = roll_buttons(new_id, logged.kind, logged.visibility)
+        await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view,
+                           edit=True)  # fmt: skip
 
+    @roll_command
     @app_commands.command(name="check", description="A skill check: 1d20 + training + points")
     @app_commands.describe(
         pool="The pool the check uses (and spends from)",
@@ -372,6 +372,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
                           advantage, disadvantage, inspiration)  # fmt: skip
         await self._roll(interaction, asked, character, hidden, blind)
 
+    @roll_command
     @app_commands.command(name="attack", description="An attack: 1d20 + proficiency + points vs AC")
     @app_commands.describe(
         pool="STR for melee, DEX for ranged, INT/WIS/CHA for spells",
@@ -403,6 +404,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         )
         await self._roll(interaction, asked, character, hidden, blind)
 
+    @roll_command
     @app_commands.command(name="save", description="A saving throw: 1d20 + save training + points")
     @app_commands.describe(
         pool="The save (STR shoved, DEX traps, CON poison, INT illusions, WIS charm, CHA exile)",
@@ -456,6 +458,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         embed = render.passive(who.name, what, parts, sixpool.passive(parts))
         await interaction.response.send_message(embed=embed)
 
+    @roll_command
     @app_commands.command(name="take", description="Take 10 or take 20: no roll, no spend")
     @app_commands.describe(
         pool="The pool the check uses",
@@ -464,6 +467,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         skill="The skill (its training from your sheet)",
         spend="Must be 0: taking 10 or 20 spends no pool points (roll `check` to spend)",
         character=ROLL_HELP["character"],
+        hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
     )
     @app_commands.choices(
         pool=POOL_CHOICES,
@@ -478,15 +483,17 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         skill: SkillName | None = None,
         spend: Spend = 0,
         character: CharacterName | None = None,
+        hidden: bool = False,
+        blind: bool = False,
     ) -> None:
         table, campaign = await self._table(interaction)
+        visibility = table.visibility(hidden=hidden, blind=blind)
         who = await table.own_or_named(self.characters, campaign, character, "roll")
         asked = RollAsked(RollKind.CHECK, sixpool.parse_pool(pool), dc, spend, skill)
         result = sixpool.take(self._parts(campaign, who.sheet, asked), dc, value)
         embed = render.roll_result(result, who.name, _what(asked))
         roll = Roll("sixpool.take", result, embed, options={"pool": asked.pool.value, "dc": dc})
-        roll_id = await self.storage.rolls.record(roll.entry(table, hidden=False))
-        await show_roll(interaction, roll_id, hidden=False, embed=embed)
+        await publish_roll(interaction, self.storage, table, roll, visibility)
 
     def _parts(
         self, campaign: Campaign, sheet: Sheet, asked: RollAsked
@@ -499,6 +506,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
 
     # --- contests
 
+    @roll_command
     @app_commands.command(
         name="contest", description="A contest: both declare spends, higher total wins"
     )
@@ -604,14 +612,15 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         def log(after: Character[Sheet]) -> Any:
             embed = render.contest(rolled[-1], who.name, "Opponent", f"{pool} contest")
             render.add_pool_left(embed, after.sheet, pool, spend)
-            return Roll(CONTEST_KIND, rolled[-1], embed).entry(table, hidden=False)
+            # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
+            return Roll(CONTEST_KIND, rolled[-1], embed).entry(table, Visibility.PUBLIC)
 
         changed = await self.characters.update(who, spend_and_roll, log)
         assert changed.roll_id is not None
         logged = await self.storage.rolls.get(changed.roll_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        await show_roll(interaction, logged.id, hidden=False, embed=embed)
+        await deliver_roll(interaction, table, logged.id, Visibility.PUBLIC, embed)
 
     async def _open_contest(self, interaction: discord.Interaction, contest_id: int) -> Contest:
         """Return a pending contest the presser defends, or refuse (privately)."""
@@ -685,7 +694,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             embed = render.contest(result, challenger.name, defender.name, f"{pool} vs {defending}")
             render.add_pool_left(embed, paid, pool, found.spend)
             render.add_pool_left(embed, held, defending, spend)
-            entry = Roll(CONTEST_KIND, result, embed).entry(table, hidden=False)
+            entry = Roll(CONTEST_KIND, result, embed).entry(table, Visibility.PUBLIC)
             return ContestOutcome(paid, held, entry)
 
         resolved, roll_id = await self.contests.resolve(contest.id, time.time(), decide)
@@ -832,7 +841,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             result = sixpool.roll(rng, parts, group.dc, advantage=current.sheet.helped)
             embed = render.roll_result(result, current.name, f"group {_what(asked)}")
             render.add_pool_left(embed, paid, pool, spend)
-            entry = Roll(GROUP_KIND, result, embed).entry(table, hidden=False)
+            entry = Roll(GROUP_KIND, result, embed).entry(table, Visibility.PUBLIC)
             after = replace(paid, helped=False)
             return GroupRollOutcome(after, entry, result.total, result.success)
 

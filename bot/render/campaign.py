@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.render.style import CHOICE_NAME_MAX, Colour, truncate
-from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary
+from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary, Visibility
 from bot.storage.errors import EndAnswer
 
 __all__ = [
@@ -23,9 +23,9 @@ __all__ = [
     "end_prompt",
     "export_csv",
     "export_json",
-    "hidden_roll_choice",
     "history",
     "revealed_roll",
+    "secret_roll_choice",
 ]
 
 
@@ -111,8 +111,9 @@ def campaign_ended(campaign: Campaign, ended_by: int) -> str:
     return f"📕 The campaign **{campaign.settings.name}** has ended (ended by <@{ended_by}>)."
 
 
-def hidden_roll_choice(roll: LoggedRoll) -> str:
-    """Name a hidden roll in `/campaign reveal`'s suggestions: its id and what was rolled."""
+def secret_roll_choice(roll: LoggedRoll) -> str:
+    """Name a secret roll in `/campaign reveal`'s suggestions (a GM's only): its id and what
+    was rolled."""
     title = roll.payload.get("embed", {}).get("title") or roll.kind
     return truncate(f"#{roll.id} · {title}", CHOICE_NAME_MAX)
 
@@ -127,17 +128,22 @@ def discord_time(iso_utc: str) -> str:
 
 
 def revealed_roll(roll: LoggedRoll) -> discord.Embed:
-    """Re-show a hidden roll to the table exactly as the GM saw it, and when it was rolled."""
+    """Re-show a secret roll to the table exactly as the GM saw it, and when it was rolled."""
     embed = discord.Embed.from_dict(roll.payload["embed"])
-    embed.title = truncate(f"🔓 Revealed: {embed.title or 'hidden roll'}", 256)
+    embed.title = truncate(f"🔓 Revealed: {embed.title or 'secret roll'}", 256)
     embed.add_field(name="Rolled in secret", value=discord_time(roll.created_at), inline=False)
-    embed.set_footer(text=f"Roll #{roll.id}, rolled in secret by the GM")
+    how = (
+        "a blind roll, seen by the GMs only"
+        if roll.visibility is Visibility.BLIND
+        else ("a hidden roll of a GM's")
+    )
+    embed.set_footer(text=f"Roll #{roll.id}, {how}")
     return embed
 
 
 def _roll_line(roll: LoggedRoll) -> str:
     title = str(roll.payload.get("embed", {}).get("title") or roll.kind)
-    secret = " 🔒" if roll.hidden and roll.revealed_at is None else ""
+    secret = " 🔒" if roll.unrevealed else ""
     return truncate(f"`#{roll.id}` <@{roll.user_id}> · {title}{secret}", 200)
 
 
@@ -156,7 +162,16 @@ def history(rolls: list[LoggedRoll], *, gm_view: bool, more: bool) -> discord.Em
     return embed
 
 
-EXPORT_FIELDS = ("id", "created_at", "user_id", "kind", "hidden", "revealed_at", "title", "text")
+EXPORT_FIELDS = (
+    "id",
+    "created_at",
+    "user_id",
+    "kind",
+    "visibility",
+    "revealed_at",
+    "title",
+    "text",
+)
 
 
 def _export_row(roll: LoggedRoll) -> dict[str, object]:
@@ -166,7 +181,7 @@ def _export_row(roll: LoggedRoll) -> dict[str, object]:
         "created_at": roll.created_at,
         "user_id": roll.user_id,
         "kind": roll.kind,
-        "hidden": roll.hidden,
+        "visibility": roll.visibility.value,
         "revealed_at": roll.revealed_at,
         "title": embed.get("title", ""),
         "text": embed.get("description", ""),

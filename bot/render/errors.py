@@ -17,7 +17,7 @@ from bot.storage.errors import (
     NotCoGM,
     RevealNotAllowed,
     RollAlreadyRevealed,
-    RollInAnotherChannel,
+    RollInAnotherServer,
     RollNotFound,
     RollNotHidden,
     StorageError,
@@ -98,8 +98,8 @@ def _(error: RollNotFound) -> str:
 
 
 @describe.register
-def _(error: RollInAnotherChannel) -> str:
-    return f"Roll #{error.roll_id} was made in another channel; reveal it there."
+def _(error: RollInAnotherServer) -> str:
+    return f"There is no roll #{error.roll_id} in this server."
 
 
 @describe.register

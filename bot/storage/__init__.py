@@ -16,7 +16,15 @@ from bot.storage.campaigns import Campaign, CampaignStore, CharacterSummary, Tra
 from bot.storage.characters import Character, CharacterStore
 from bot.storage.database import Database, DatabaseUnusable, SqliteDatabase, apply_migrations
 from bot.storage.limits import RollWindowStore
-from bot.storage.rolls import Change, LoggedRoll, RollEntry, RollLog, insert_roll
+from bot.storage.rolls import (
+    Change,
+    LoggedRoll,
+    Revealer,
+    RollEntry,
+    RollLog,
+    Visibility,
+    insert_roll,
+)
 from bot.storage.tracks import TrackChange, TrackStore
 
 __all__ = [
@@ -29,6 +37,7 @@ __all__ = [
     "Database",
     "DatabaseUnusable",
     "LoggedRoll",
+    "Revealer",
     "RollEntry",
     "RollLog",
     "RollWindowStore",
@@ -36,6 +45,7 @@ __all__ = [
     "TrackChange",
     "TrackStore",
     "TrackSummary",
+    "Visibility",
     "apply_migrations",
     "insert_roll",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from bot.storage.database import Database, Row, Session, utc_now
@@ -262,6 +262,21 @@ class CampaignStore:
         assert updated is not None
         self._changed(campaign.channel_id, updated)
         return updated
+
+    async def drop_gm_channel(self, campaign: Campaign, channel_id: int) -> bool:
+        """Stop copying secret rolls to ``channel_id`` if it is still the GM log channel;
+        return whether this call stopped it (of several at once, exactly one does)."""
+        dropped: list[bool] = []
+
+        def change(switches: TableSwitches) -> TableSwitches:
+            dropped.append(switches.gm_channel_id == channel_id)
+            return replace(switches, gm_channel_id=None) if dropped[-1] else switches
+
+        try:
+            await self.set_switches(campaign, change)
+        except CampaignEnded:
+            return False
+        return dropped[-1]
 
     async def end(self, campaign: Campaign, ended_by: int) -> None:
         """End a campaign; its rows stay for the audit trail, and the channel is free again."""

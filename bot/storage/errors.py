@@ -22,7 +22,7 @@ __all__ = [
     "NotCoGM",
     "RevealNotAllowed",
     "RollAlreadyRevealed",
-    "RollInAnotherChannel",
+    "RollInAnotherServer",
     "RollNotFound",
     "RollNotHidden",
     "StorageError",
@@ -102,7 +102,9 @@ class RollNotFound(StorageError):
 
 
 @dataclass(eq=False)
-class RollInAnotherChannel(StorageError):
+class RollInAnotherServer(StorageError):
+    """Asked from a server the roll wasn't made in: shown as no such roll there."""
+
     roll_id: int
 
 

@@ -1,4 +1,4 @@
-"""The roll log: every roll with its result, backing hidden-roll reveals and the audit trail."""
+"""The roll log: every roll with its result and visibility, backing reveals and the audit trail."""
 
 from __future__ import annotations
 
@@ -11,12 +11,48 @@ from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
     RevealNotAllowed,
     RollAlreadyRevealed,
-    RollInAnotherChannel,
+    RollInAnotherServer,
     RollNotFound,
     RollNotHidden,
 )
 
-__all__ = ["Change", "LoggedRoll", "RollEntry", "RollLog", "insert_roll", "latest_roll"]
+__all__ = [
+    "Change",
+    "LoggedRoll",
+    "Revealer",
+    "RollEntry",
+    "RollLog",
+    "Visibility",
+    "insert_roll",
+    "latest_roll",
+]
+
+
+class Visibility(Enum):
+    """Who sees a roll until it is revealed: one value, stored with the roll and inherited by
+    everything derived from it (a reroll, a Luck spend, Roll again)."""
+
+    PUBLIC = "public"  # everyone sees it now
+    HIDDEN = "hidden"  # a GM's own secret: the GM sees it; the table when revealed
+    BLIND = "blind"  # a player's secret: the GMs see it; the roller too only when revealed
+
+    @property
+    def secret(self) -> bool:
+        """Whether the table doesn't see it (until a GM reveals it)."""
+        return self is not Visibility.PUBLIC
+
+    def as_options(self) -> dict[str, bool]:
+        """The roll commands' `hidden` and `blind` options that ask for this visibility."""
+        return {"hidden": self is Visibility.HIDDEN, "blind": self is Visibility.BLIND}
+
+
+@dataclass(frozen=True, slots=True)
+class Revealer:
+    """Who asks to reveal a roll, and where: reveal is decided in the roll's own server."""
+
+    guild_id: int | None
+    user_id: int
+    manages_server: bool  # Manage Server in ``guild_id``
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +64,22 @@ class LoggedRoll:
     channel_id: int
     user_id: int
     kind: str
-    hidden: bool
+    visibility: Visibility
     payload: dict[str, Any]
     created_at: str
     revealed_at: str | None
+    guild_id: int | None = None
+
+    @property
+    def unrevealed(self) -> bool:
+        """Whether the table doesn't see it yet: a secret roll not revealed."""
+        return self.visibility.secret and self.revealed_at is None
 
 
-_COLUMNS = "id, campaign_id, channel_id, user_id, kind, hidden, payload, created_at, revealed_at"
+_COLUMNS = (
+    "id, campaign_id, guild_id, channel_id, user_id, kind, visibility, payload, created_at,"
+    " revealed_at"
+)
 
 
 def _from_row(row: Row) -> LoggedRoll:
@@ -44,10 +89,11 @@ def _from_row(row: Row) -> LoggedRoll:
         channel_id=row["channel_id"],
         user_id=row["user_id"],
         kind=row["kind"],
-        hidden=bool(row["hidden"]),
+        visibility=Visibility(row["visibility"]),
         payload=json.loads(row["payload"]),
         created_at=row["created_at"],
         revealed_at=row["revealed_at"],
+        guild_id=row["guild_id"],
     )
 
 
@@ -72,12 +118,12 @@ class RollEntry:
     channel_id: int
     user_id: int
     kind: str
-    hidden: bool
+    visibility: Visibility
     payload: dict[str, Any]
 
 
 _INSERT_ROLL = (
-    "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden, payload)"
+    "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, visibility, payload)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 
@@ -89,7 +135,7 @@ def _roll_values(entry: RollEntry) -> tuple[object, ...]:
         entry.channel_id,
         entry.user_id,
         entry.kind,
-        int(entry.hidden),
+        entry.visibility.value,
         json.dumps(entry.payload, separators=(",", ":"), default=_json_default),
     )
 
@@ -151,12 +197,12 @@ class RollLog:
         *,
         before: int | None = None,
         user_id: int | None = None,
-        include_hidden: bool = False,
+        include_secret: bool = False,
         limit: int = 10,
     ) -> list[LoggedRoll]:
         """Return a campaign's rolls, newest first, older than ``before`` (an id).
 
-        Hidden rolls not yet revealed only with ``include_hidden`` (a GM's view).
+        Secret rolls not yet revealed only with ``include_secret`` (a GM's view).
         """
         conditions, parameters = ["campaign_id = ?"], [campaign_id]
         if before is not None:
@@ -165,8 +211,8 @@ class RollLog:
         if user_id is not None:
             conditions.append("user_id = ?")
             parameters.append(user_id)
-        if not include_hidden:
-            conditions.append("(hidden = 0 OR revealed_at IS NOT NULL)")
+        if not include_secret:
+            conditions.append("(visibility = 'public' OR revealed_at IS NOT NULL)")
         rows = await self._database.fetch_all(
             f"SELECT {_COLUMNS} FROM rolls WHERE {' AND '.join(conditions)}"
             " ORDER BY id DESC LIMIT ?",
@@ -174,25 +220,29 @@ class RollLog:
         )
         return [_from_row(row) for row in rows]
 
-    async def recent_hidden(
-        self, channel_id: int, user_id: int, limit: int = 25
+    async def unrevealed(
+        self, *, campaign_id: int | None, channel_id: int, limit: int = 25
     ) -> list[LoggedRoll]:
-        """Return a user's latest hidden rolls in a channel not yet revealed, newest first."""
+        """Return the secret rolls not yet revealed, newest first: a campaign's, or (no
+        campaign) those made outside any campaign in a channel."""
+        if campaign_id is not None:
+            where, key = "campaign_id = ?", campaign_id
+        else:
+            where, key = "campaign_id IS NULL AND channel_id = ?", channel_id
         rows = await self._database.fetch_all(
-            f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ? AND hidden = 1"
+            f"SELECT {_COLUMNS} FROM rolls WHERE {where} AND visibility <> 'public'"
             " AND revealed_at IS NULL ORDER BY id DESC LIMIT ?",
-            (channel_id, user_id, limit),
+            (key, limit),
         )
         return [_from_row(row) for row in rows]
 
-    async def reveal(
-        self, roll_id: int, channel_id: int, user_id: int, *, manages_server: bool
-    ) -> LoggedRoll:
-        """Mark a hidden roll of this channel revealed and return it; refuse anything else.
+    async def reveal(self, roll_id: int, by: Revealer) -> LoggedRoll:
+        """Mark a secret roll revealed and return it; refuse anything else.
 
-        Only a GM of the campaign the roll was made in may reveal it (a later campaign in the
-        same channel has other GMs), and a roll made outside any campaign only a member with
-        Manage Server, who counts as a GM everywhere.
+        Decided in the roll's own server and campaign: a GM of the campaign the roll was made
+        in (a later campaign in the same channel has other GMs), or a member with Manage Server
+        in the roll's server; a roll made outside any campaign, only the latter. Asked from
+        another server, the roll is as good as absent (RollInAnotherServer).
         """
         async with self._database.transaction() as connection:
             row = await connection.fetch_one(
@@ -201,11 +251,13 @@ class RollLog:
             if row is None:
                 raise RollNotFound(roll_id)
             roll = _from_row(row)
-            if roll.channel_id != channel_id:
-                raise RollInAnotherChannel(roll_id)
-            if not manages_server and not await _is_gm_of(connection, roll.campaign_id, user_id):
+            if roll.guild_id is None or roll.guild_id != by.guild_id:
+                raise RollInAnotherServer(roll_id)
+            if not by.manages_server and not await _is_gm_of(
+                connection, roll.campaign_id, by.user_id
+            ):
                 raise RevealNotAllowed(roll_id, outside_campaigns=roll.campaign_id is None)
-            if not roll.hidden:
+            if not roll.visibility.secret:
                 raise RollNotHidden(roll_id)
             if roll.revealed_at is not None:
                 raise RollAlreadyRevealed(roll_id)

@@ -52,7 +52,7 @@ async def test_actions_are_those_of_the_chosen_scale(
     assert len(unscaled) == len(cosmos.Action)
 
 
-async def test_reveal_suggests_the_gms_own_unrevealed_hidden_rolls_here(
+async def test_reveal_suggests_a_gm_the_campaigns_unrevealed_secret_rolls_and_a_player_none(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
@@ -60,12 +60,20 @@ async def test_reveal_suggests_the_gms_own_unrevealed_hidden_rolls_here(
         await fake_discord.invoke("roll", {"expression": expression, "hidden": True}, user="gm")
     await fake_discord.invoke("roll", {"expression": "1d4", "hidden": True}, user="admin")
     await fake_discord.invoke("roll", {"expression": "1d4"}, user="gm")  # public: roll #5
+    await fake_discord.invoke("roll", {"expression": "1d20", "blind": True}, user="player")  # 6
     await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
     choices = await fake_discord.autocomplete("campaign reveal", {"roll_id": ""}, "roll_id")
-    assert [c["value"] for c in choices] == [3, 2]  # newest first; #1 revealed, #4 the admin's
-    assert choices[0]["name"] == "#3 · 🎲 gm rolls 3d8"
+    # Newest first: every secret roll of the campaign a GM may reveal; #1 revealed, #5 public.
+    assert [c["value"] for c in choices] == [6, 4, 3, 2]
+    assert choices[2]["name"] == "#3 · 🎲 gm rolls 3d8"
     typed = await fake_discord.autocomplete("campaign reveal", {"roll_id": "2"}, "roll_id")
     assert [c["value"] for c in typed] == [2]
+    # A player, even the blind roll's own roller, is shown no outcome at all.
+    for prefix in ("", "6"):
+        shown = await fake_discord.autocomplete(
+            "campaign reveal", {"roll_id": prefix}, "roll_id", user="player"
+        )
+        assert shown == []
     elsewhere = await fake_discord.autocomplete(
         "campaign reveal", {"roll_id": ""}, "roll_id", channel=fake_discord.other_channel_id
     )

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from bot.client import DiceBot
+from bot.storage import Visibility
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
@@ -17,11 +18,11 @@ from tests.fakediscord.server import FakeDiscord
 async def campaign_with_gm_channel(fake: FakeDiscord) -> None:
     await fake.invoke("campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm")
     refused = await fake.invoke(
-        "campaign settings", {"gm_channel": fake.other_channel_id}, user="player"
+        "campaign settings", {"gm_channel": fake.gm_log_channel_id}, user="player"
     )
     assert refused.ephemeral and "GM" in refused.content
-    done = await fake.invoke("campaign settings", {"gm_channel": fake.other_channel_id}, user="gm")
-    assert done.ephemeral and f"GM log channel: <#{fake.other_channel_id}>" in done.content
+    done = await fake.invoke("campaign settings", {"gm_channel": fake.gm_log_channel_id}, user="gm")
+    assert done.ephemeral and f"GM log channel: <#{fake.gm_log_channel_id}>" in done.content
 
 
 async def test_blind_roll_goes_to_the_gm_log_channel_only(
@@ -36,14 +37,14 @@ async def test_blind_roll_goes_to_the_gm_log_channel_only(
     assert reply.ephemeral and reply.embeds == []
     assert reply.content == "🙈 You rolled in secret: the GM has the result (roll #1)."
     assert str(expected.total) not in reply.content
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.gm_log_channel_id)
     assert expected.breakdown in posted["embeds"][0]["description"]
     assert posted["embeds"][0]["footer"]["text"] == "Secret roll #1 by player"
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     info = await fake_discord.invoke("campaign info", {}, user="player")
-    assert f"GM log channel: <#{fake_discord.other_channel_id}>" in str(info.embeds[0])
+    assert f"GM log channel: <#{fake_discord.gm_log_channel_id}>" in str(info.embeds[0])
     logged = await dicebot.storage.rolls.get(1)
-    assert logged.hidden and logged.payload["blind"] is True
+    assert logged.visibility is Visibility.BLIND
 
 
 async def test_reveal_from_the_gm_log_channel_posts_in_the_campaign_channel(
@@ -51,8 +52,8 @@ async def test_reveal_from_the_gm_log_channel_posts_in_the_campaign_channel(
 ) -> None:
     await campaign_with_gm_channel(fake_discord)
     await fake_discord.invoke("roll", {"expression": "2d6", "blind": True}, user="player")
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
-    message = fake_discord.channel_message(fake_discord.other_channel_id, posted["id"])
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.gm_log_channel_id)
+    message = fake_discord.channel_message(fake_discord.gm_log_channel_id, posted["id"])
     stranger = await fake_discord.click(message, "roll:reveal:1", user="player")
     assert stranger.ephemeral
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
@@ -68,7 +69,7 @@ async def test_hidden_gm_roll_is_also_posted_to_the_gm_log_channel(
     await campaign_with_gm_channel(fake_discord)
     hidden = await fake_discord.invoke("roll", {"expression": "1d20", "hidden": True}, user="gm")
     assert hidden.ephemeral
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.gm_log_channel_id)
     assert posted["embeds"][0]["footer"]["text"] == "Secret roll #1 by gm"
 
 
@@ -160,7 +161,7 @@ async def secret_table(
 ) -> None:
     """A campaign of ``system`` with a GM log channel, and ``user``'s character if one is needed."""
     await fake.invoke("campaign start", {"system": system, "name": "Secrets"}, user="gm")
-    await fake.invoke("campaign settings", {"gm_channel": fake.other_channel_id}, user="gm")
+    await fake.invoke("campaign settings", {"gm_channel": fake.gm_log_channel_id}, user="gm")
     if setup is not None:
         created = await fake.invoke(setup[0], setup[1], user=user)
         assert not created.ephemeral, created.content
@@ -179,14 +180,14 @@ async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
     reply = await fake_discord.invoke(command, {**options, "blind": True}, user="player")
     assert reply.ephemeral and reply.embeds == [], reply.content
     assert reply.content.startswith("🙈 You rolled in secret: the GM has the result (roll #")
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.gm_log_channel_id)
     assert posted["embeds"] and posted["embeds"][0]["title"]
     await asyncio.sleep(0.05)  # nothing else arrives: no announcement, no notice
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     assert fake_discord.dm_messages("player") == []
     roll_id = int(reply.content.split("#")[1].rstrip(")."))
     logged = await dicebot.storage.rolls.get(roll_id)
-    assert logged.hidden and logged.payload["blind"] is True
+    assert logged.visibility is Visibility.BLIND
 
 
 async def test_crit_announcements_can_be_switched_off_and_the_skin_changed(
@@ -235,7 +236,7 @@ async def test_gm_rolls_default_to_hidden_when_the_campaign_says_so_after_a_rest
         blind = await fake_discord.invoke("roll", {"expression": "1d20", "blind": True}, user="gm")
         assert blind.ephemeral and "rolled in secret" in blind.content  # not "hidden and blind"
         logged = [await bot.storage.rolls.get(roll_id) for roll_id in (1, 2, 3, 4)]
-        assert [roll.hidden for roll in logged] == [True, True, False, False]
+        assert [roll.visibility.secret for roll in logged] == [True, True, False, False]
         back = await fake_discord.invoke("campaign settings", {"gm_rolls": "public"}, user="gm")
         assert "GM rolls: public unless said otherwise" in back.content
         again = await fake_discord.invoke("roll", {"expression": "1d20"}, user="gm")
@@ -257,7 +258,7 @@ async def test_no_one_but_the_gms_sees_a_hidden_gm_result_in_any_system(
     await secret_table(fake_discord, system, setup, user="gm")  # the GM's character: an NPC
     reply = await fake_discord.invoke(command, {**options, "hidden": True}, user="gm")
     assert reply.ephemeral and reply.embeds, reply.content  # the GM sees the dice
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.gm_log_channel_id)
     assert posted["embeds"][0]["title"] == reply.embeds[0]["title"]  # the GM log's copy
     await asyncio.sleep(0.05)  # nothing else arrives: no announcement
     assert fake_discord.channel_messages(fake_discord.channel_id) == []

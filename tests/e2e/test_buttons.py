@@ -79,7 +79,7 @@ async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
     secret = await fake_discord.invoke("roll", {"expression": "1d1+765431", "hidden": True})
     assert secret.ephemeral and secret.message.custom_ids() == ["roll:reveal:1"]
     refused = await fake_discord.click(secret, "roll:reveal:1", user="player")
-    assert refused.ephemeral and "Only a GM can reveal" in refused.content
+    assert refused.ephemeral and "Only a GM of the campaign" in refused.content
     revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert not revealed.ephemeral
     assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")

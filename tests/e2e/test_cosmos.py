@@ -9,6 +9,7 @@ import pytest
 from bot.client import DiceBot
 from bot.render.numbers import percent
 from bot.render.style import Colour
+from bot.storage import Visibility
 from rules import cosmos
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
@@ -106,7 +107,7 @@ async def test_gm_hidden_roll_is_private_and_player_is_refused(
     assert await dicebot.storage.rolls.get(1) is None
     secret = await fake_discord.invoke("cosmos roll", options, user="gm")
     assert secret.ephemeral and secret.embeds[0]["footer"]["text"].startswith("Hidden roll #1")
-    assert (await dicebot.storage.rolls.get(1)).hidden
+    assert (await dicebot.storage.rolls.get(1)).visibility is Visibility.HIDDEN
 
 
 @pytest.mark.parametrize(

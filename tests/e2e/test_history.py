@@ -63,7 +63,7 @@ async def test_gm_exports_the_whole_log_as_csv_or_json(
     name, data = exported.attachments[0]
     rows = list(csv.DictReader(io.StringIO(data.decode())))
     assert name == "roll-log.csv" and [row["id"] for row in rows] == ["1", "2", "3", "4", "5", "6"]
-    assert rows[5]["hidden"] == "True"
+    assert rows[5]["visibility"] == "hidden"
     as_json = await fake_discord.invoke("campaign log", {"export": "json"}, user="gm")
     records = json.loads(as_json.attachments[0][1])
     assert len(records) == 6 and records[0]["kind"] == "dice" and "result" in records[0]

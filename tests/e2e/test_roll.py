@@ -7,6 +7,7 @@ from datetime import datetime
 import pytest
 
 from bot.client import DiceBot
+from bot.storage import Visibility
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
@@ -28,7 +29,7 @@ async def test_ruling_stateless_roll_works_without_campaign_and_is_logged(
     assert f"**Total: {expected.total}**" in embed["description"]
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
     logged = await dicebot.storage.rolls.get(roll_id)
-    assert logged is not None and not logged.hidden
+    assert logged is not None and logged.visibility is Visibility.PUBLIC
     assert logged.payload["result"]["total"] == expected.total
 
 
@@ -89,7 +90,7 @@ async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     assert footer.startswith("Hidden roll #")
     roll_id = int(footer.removeprefix("Hidden roll #").split(":")[0])
     logged = await dicebot.storage.rolls.get(roll_id)
-    assert logged.hidden and logged.revealed_at is None
+    assert logged.visibility is Visibility.HIDDEN and logged.revealed_at is None
 
     revealed = await fake_discord.invoke("campaign reveal", {"roll_id": roll_id}, user="gm")
     assert not revealed.ephemeral
@@ -123,7 +124,7 @@ async def test_ruling_gms_manage_server_member_is_gm_even_without_campaign(
     assert reply.ephemeral and reply.embeds[0]["footer"]["text"].startswith("Hidden roll #")
 
 
-async def test_reveal_of_a_roll_from_another_channel_is_refused(
+async def test_a_roll_outside_campaigns_is_revealed_by_manage_server_only_in_its_channel(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_campaign(fake_discord)
@@ -133,16 +134,25 @@ async def test_reveal_of_a_roll_from_another_channel_is_refused(
         user="admin",
         channel=fake_discord.other_channel_id,
     )
+    # The table's GM is no GM of a roll made outside any campaign.
     reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
-    assert reply.ephemeral and "another channel" in reply.content
+    assert reply.ephemeral and "Manage Server" in reply.content
     assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+    # Manage Server, asked from the table: the roll is shown where it was rolled.
+    done = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="admin")
+    assert done.ephemeral and done.content == (
+        f"🔓 Revealed roll #1 in <#{fake_discord.other_channel_id}>."
+    )
+    [shown] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
+    assert shown["embeds"][0]["title"].startswith("🔓 Revealed")
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
 async def test_player_cannot_reveal(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     await start_campaign(fake_discord)
     await fake_discord.invoke("roll", {"expression": "1d6", "hidden": True}, user="gm")
     reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="player")
-    assert reply.ephemeral and "Only a GM can reveal" in reply.content
+    assert reply.ephemeral and "Only a GM of the campaign" in reply.content
 
 
 async def test_player_cannot_reveal_a_hidden_roll_of_an_earlier_campaign(

@@ -10,7 +10,7 @@ from typing import Any
 from bot.client import DiceBot
 from bot.render.numbers import percent
 from bot.render.style import Colour
-from bot.storage import Campaign, Character, CharacterStore
+from bot.storage import Campaign, Character, CharacterStore, Visibility
 from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
@@ -755,7 +755,7 @@ async def test_spend_on_a_hidden_test_for_a_player_by_the_gm_button(
     assert pressed.embeds[0]["footer"]["text"].startswith("Hidden roll #2: only you see it.")
     assert pressed.message.custom_ids()[0] == "roll:reveal:2"
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
-    assert (await dicebot.storage.rolls.get(2)).hidden
+    assert (await dicebot.storage.rolls.get(2)).visibility is Visibility.HIDDEN
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from bot.client import DiceBot
+from bot.storage import Visibility
 from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
@@ -354,7 +355,7 @@ async def test_hidden_tamper_keeps_the_dice_secret_and_still_announces_the_press
     text = str(posted)
     assert "🎲" not in text and "Roll " not in text and "INT" not in text
     assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 1"
-    assert (await dicebot.storage.rolls.get(1)).hidden
+    assert (await dicebot.storage.rolls.get(1)).visibility is Visibility.HIDDEN
     refused = await fake_discord.invoke(
         "sinew tamper", {"attribute": "int", "hidden": True}, user="player"
     )

@@ -21,6 +21,7 @@ EPHEMERAL = 1 << 6  # message flag
 LOADING = 1 << 7  # message flag: a deferred ("is thinking…") response
 
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
 EVERYONE_PERMISSIONS = (
     (1 << 10)  # view channel
     | (1 << 11)  # send messages
@@ -99,14 +100,26 @@ def role(role_id: int, name: str, permissions: int, position: int) -> JSON:
     }
 
 
-def text_channel(channel_id: int, guild_id: int, name: str) -> JSON:
+def text_channel(
+    channel_id: int, guild_id: int, name: str, overwrites: list[JSON] | None = None
+) -> JSON:
     return {
         "id": str(channel_id),
         "type": 0,
         "guild_id": str(guild_id),
         "name": name,
         "position": 0,
-        "permission_overwrites": [],
+        "permission_overwrites": list(overwrites or []),
+    }
+
+
+def overwrite(target_id: int, *, member: bool = False, allow: int = 0, deny: int = 0) -> JSON:
+    """A channel's permission overwrite for a role (or, with ``member``, a member)."""
+    return {
+        "id": str(target_id),
+        "type": 1 if member else 0,
+        "allow": str(allow),
+        "deny": str(deny),
     }
 
 

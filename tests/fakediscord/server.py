@@ -182,6 +182,9 @@ class FakeDiscord:
             FakeGuild(self.guild_id, "Fake Table", self.channel_id, self.other_channel_id)
         ]
         self.thread_id = snowflake()
+        # A channel only the bot (the guild's owner here) and members with Manage Server can
+        # read: what a GM log channel must be.
+        self.gm_log_channel_id = snowflake()
         admin_role_id = snowflake()
         admin_permissions = payloads.EVERYONE_PERMISSIONS | payloads.MANAGE_GUILD
         self.users: dict[str, FakeUser] = {
@@ -197,11 +200,18 @@ class FakeDiscord:
             admin_role_id: payloads.role(admin_role_id, "Admin", payloads.MANAGE_GUILD, 1),
         }
         self._admin_role_id = admin_role_id
+        self._extra_roles: list[int] = []  # add_role's, in the first guild
         gm_id = self.users["gm"].id
         self._channels = {
             self.channel_id: payloads.text_channel(self.channel_id, self.guild_id, "table"),
             self.other_channel_id: payloads.text_channel(
                 self.other_channel_id, self.guild_id, "lobby"
+            ),
+            self.gm_log_channel_id: payloads.text_channel(
+                self.gm_log_channel_id,
+                self.guild_id,
+                "gm-log",
+                [payloads.overwrite(self.guild_id, deny=payloads.VIEW_CHANNEL)],
             ),
             self.thread_id: payloads.thread(
                 self.thread_id, self.guild_id, self.channel_id, gm_id, "scene-1"
@@ -309,13 +319,34 @@ class FakeDiscord:
 
     # -- what tests use --------------------------------------------------------------------
 
-    def add_text_channel(self, name: str) -> int:
-        """Add a text channel to the guild before the bot connects; return its id."""
+    def add_text_channel(self, name: str, overwrites: list[JSON] | None = None) -> int:
+        """Add a text channel to the guild before the bot connects; return its id.
+
+        ``overwrites``: its permission overwrites (``payloads.overwrite``)."""
         if self._connections:
             raise RuntimeError("add channels before the bot connects (GUILD_CREATE lists them)")
         channel_id = snowflake()
-        self._channels[channel_id] = payloads.text_channel(channel_id, self.guild_id, name)
+        self._channels[channel_id] = payloads.text_channel(
+            channel_id, self.guild_id, name, overwrites
+        )
         return channel_id
+
+    def add_role(self, name: str, permissions: int = 0) -> int:
+        """Add a role to the first guild before the bot connects; return its id."""
+        if self._connections:
+            raise RuntimeError("add roles before the bot connects (GUILD_CREATE lists them)")
+        role_id = snowflake()
+        position = 2 + len(self._extra_roles)
+        self._roles[role_id] = payloads.role(role_id, name, permissions, position)
+        self._extra_roles.append(role_id)
+        return role_id
+
+    async def set_overwrites(self, channel_id: int, overwrites: list[JSON]) -> None:
+        """Change a channel's permission overwrites, as a server admin would: the bot gets a
+        CHANNEL_UPDATE (wait for its cache to show the change before relying on it)."""
+        channel = {**self._channels[channel_id], "permission_overwrites": list(overwrites)}
+        self._channels[channel_id] = channel
+        await self._dispatch("CHANNEL_UPDATE", channel, int(channel["guild_id"]))
 
     def add_guild(
         self, name: str = "Second Table", *, shard: tuple[int, int] = (1, 2)
@@ -832,7 +863,11 @@ class FakeDiscord:
             guild.id,
             guild.name,
             owner_id=self.bot_user.id,
-            roles=[self._roles[guild.id], self._roles[self._admin_role_id]],
+            roles=[
+                self._roles[guild.id],
+                self._roles[self._admin_role_id],
+                *(self._roles[r] for r in self._extra_roles if guild.id == self.guild_id),
+            ],
             channels=[c for c in channels if c["type"] == TEXT_CHANNEL],
             threads=[c for c in channels if c["type"] != TEXT_CHANNEL],
             members=[payloads.member(person) for person in self._members.values()],

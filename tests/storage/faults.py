@@ -25,8 +25,8 @@ __all__ = ["FILLER_CHANNEL", "disk_full", "read_only"]
 
 FILLER_CHANNEL = 0  # padding rows are logged in a channel no test uses
 _FILLER = (
-    "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, hidden, payload)"
-    f" VALUES (NULL, NULL, {FILLER_CHANNEL}, 0, 'filler', 0, ?)"
+    "INSERT INTO rolls (campaign_id, guild_id, channel_id, user_id, kind, visibility, payload)"
+    f" VALUES (NULL, NULL, {FILLER_CHANNEL}, 0, 'filler', 'public', ?)"
 )
 _FILLER_SIZES = (2048, 256, 0)  # big rows first, then ever smaller ones into the gaps left
 _MOST_FILLER_ROWS = 10_000

@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage import Storage, Visibility
 from bot.storage.backup import BackupFailed, backup_database
 from bot.storage.rolls import RollEntry
 
 
 def _entry(number: int) -> RollEntry:
-    return RollEntry(None, 1, 1001, 22, "dice.roll", False, {"n": number})
+    return RollEntry(None, 1, 1001, 22, "dice.roll", Visibility.PUBLIC, {"n": number})
 
 
 def _roll_ids(path: Path) -> list[int]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from bot.storage import Storage
+from bot.storage import Storage, Visibility
 from bot.storage.characters import CharacterStore
 from bot.storage.errors import (
     CharacterNameTaken,
@@ -107,7 +107,7 @@ async def test_update_applies_the_rule_to_the_stored_sheet_and_logs_with_it(
 
     def entry(after) -> RollEntry:
         return RollEntry(
-            campaign.id, 1, CHANNEL, ALICE, "test", False, {"left": after.sheet.tokens}
+            campaign.id, 1, CHANNEL, ALICE, "test", Visibility.PUBLIC, {"left": after.sheet.tokens}
         )
 
     changed = await characters.update(wren, spend(2), entry)

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.storage import RollEntry, Storage
+from bot.storage import Revealer, RollEntry, Storage, Visibility
 from bot.storage.cosmos import ChallengeNotFound, ChallengeStore
 from bot.storage.database import ConstraintViolated
 from bot.storage.errors import (
@@ -40,7 +40,8 @@ def start(storage: Storage, user_id: int = GM):
 
 
 def entry(campaign_id: int | None, hidden: bool = False, payload: dict | None = None) -> RollEntry:
-    return RollEntry(campaign_id, 1, CHANNEL, GM, "dice", hidden, payload or {"result": {}})
+    visibility = Visibility.HIDDEN if hidden else Visibility.PUBLIC
+    return RollEntry(campaign_id, 1, CHANNEL, GM, "dice", visibility, payload or {"result": {}})
 
 
 async def test_concurrent_campaign_starts_in_one_channel_make_one(storage: Storage) -> None:
@@ -92,7 +93,7 @@ async def test_concurrent_reveals_of_one_roll_reveal_it_once(storage: Storage) -
     campaign = await start(storage)
     roll_id = await storage.rolls.record(entry(campaign.id, hidden=True))
     outcomes = await fire(
-        N, lambda _: storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+        N, lambda _: storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=False))
     )
     assert len(succeeded(outcomes)) == 1
     assert sum(isinstance(o, RollAlreadyRevealed) for o in outcomes) == N - 1

@@ -263,7 +263,7 @@ def test_copy_moves_every_row_of_every_table_with_every_column(
     # The values keep their kinds: text stays text (timestamps unchanged), flags integers.
     campaign = copied["campaigns"][0]
     assert isinstance(campaign["created_at"], str) and campaign["created_at"].endswith("Z")
-    assert {type(roll["hidden"]) for roll in copied["rolls"]} == {int}
+    assert {type(roll["user_id"]) for roll in copied["rolls"]} == {int}
     counts = {c.table: (c.sqlite_rows, c.postgresql_rows) for c in report.tables}
     assert counts == {table: (len(expected[table]),) * 2 for table in TABLES}
     order = [count.table for count in report.tables]
@@ -288,8 +288,8 @@ def test_a_target_holding_other_rows_is_refused_with_nothing_written(
     copy_database(source, postgres_url)
     with sqlite3.connect(source) as connection:  # the source moves on: one more roll
         connection.execute(
-            "INSERT INTO rolls (guild_id, channel_id, user_id, kind, hidden, payload)"
-            " VALUES (1, 2, 3, 'dice', 0, '{}')"
+            "INSERT INTO rolls (guild_id, channel_id, user_id, kind, visibility, payload)"
+            " VALUES (1, 2, 3, 'dice', 'public', '{}')"
         )
     before = postgres_rows(postgres_url)
     with pytest.raises(CopyFailed, match="not empty"):
@@ -322,7 +322,8 @@ def test_after_the_copy_new_rows_get_ids_past_the_copied_ones(
         "cosmos_challenges": "(campaign_id, name, tn, successes_needed, max_rolls, opened_by)"
         " VALUES (1, 'New', 2, 1, 1, 1)",
         "macros": "(user_id, name, expression) VALUES (5, 'New', '1d4')",
-        "rolls": "(channel_id, user_id, kind, hidden, payload) VALUES (2, 5, 'dice', 0, '{}')",
+        "rolls": "(channel_id, user_id, kind, visibility, payload)"
+        " VALUES (2, 5, 'dice', 'public', '{}')",
         "sixpool_contests": "(campaign_id, channel_id, challenger_id, defender_id, pool,"
         " defender_pool, spend, expires_at) VALUES (1, 2, 1, 1, 'DEX', 'WIS', 0, 0)",
         "sixpool_groups": "(campaign_id, channel_id, dc, pool, expires_at)"
@@ -373,10 +374,12 @@ def test_a_row_postgresql_rejects_rolls_back_the_whole_copy(
     # SQLite keeps text in an INTEGER column; PostgreSQL refuses it. The rolls come after the
     # campaigns, characters and GMs: those must not stay behind either.
     with sqlite3.connect(source) as connection:
-        connection.execute("UPDATE rolls SET hidden = 'yes' WHERE id = (SELECT max(id) FROM rolls)")
+        connection.execute(
+            "UPDATE rolls SET user_id = 'yes' WHERE id = (SELECT max(id) FROM rolls)"
+        )
     with pytest.raises(CopyFailed, match="nothing was copied") as failed:
         copy_database(source, postgres_url)
-    assert "COPY rolls, line" in str(failed.value) and "column hidden" in str(failed.value)
+    assert "COPY rolls, line" in str(failed.value) and "column user_id" in str(failed.value)
     assert postgres_counts(postgres_url) == dict.fromkeys(TABLES, 0)
 
 

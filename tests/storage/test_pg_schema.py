@@ -444,7 +444,6 @@ def test_the_created_at_default_is_the_same_utc_iso_text_on_both(
 # Small numbers and 0/1 flags; every other whole-number column may hold a Discord snowflake or
 # a row id (64 bits in SQLite) and must be BIGINT in PostgreSQL.
 _SMALL_INTEGERS = {
-    ("rolls", "hidden"),
     ("tracks", "value"),
     ("tracks", "minimum"),
     ("tracks", "maximum"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RollEntry, Storage, apply_migrations
+from bot.storage import Revealer, RollEntry, Storage, Visibility, apply_migrations
 from bot.storage.database import MIGRATIONS_DIRECTORY
 from bot.storage.errors import (
     AlreadyGM,
@@ -20,7 +20,7 @@ from bot.storage.errors import (
     NotCoGM,
     RevealNotAllowed,
     RollAlreadyRevealed,
-    RollInAnotherChannel,
+    RollInAnotherServer,
     RollNotFound,
     RollNotHidden,
     TrackOutOfRange,
@@ -101,6 +101,42 @@ async def test_migration_moves_system_settings_into_the_declared_json(tmp_path: 
         "Skin: fantasy",
         "Lingering taint: on (a Crisis leaves Pressure at 1)",
     ]
+
+
+async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path: Path) -> None:
+    # Before 0012 a roll had a 0/1 `hidden` flag, and a blind roll also `"blind": true` in its
+    # payload: public, hidden and blind become the one stored value.
+    before = tmp_path / "before"
+    before.mkdir()
+    for migration in sorted(MIGRATIONS_DIRECTORY.glob("00*.sql")):
+        if migration.name < "0012":
+            shutil.copy(migration, before)
+    path = tmp_path / "bot.db"
+    apply_migrations(path, before)
+    payloads = ['{"n": 1}', '{"n": 2}', '{"n": 3, "blind": true}', '{"n": 4, "blind": false}']
+    with sqlite3.connect(path) as connection:
+        connection.executemany(
+            "INSERT INTO rolls (guild_id, channel_id, user_id, kind, hidden, payload)"
+            " VALUES (1, ?, ?, 'dice', ?, ?)",
+            [
+                (CHANNEL, PLAYER, hidden, payload)
+                for hidden, payload in zip((0, 1, 1, 1), payloads, strict=True)
+            ],
+        )
+    assert apply_migrations(path) == ["0012_roll_visibility"]
+    opened = await Storage.open(path)
+    try:
+        rolls = [await opened.rolls.get(roll_id) for roll_id in (1, 2, 3, 4)]
+    finally:
+        await opened.close()
+    assert [roll.visibility for roll in rolls] == [
+        Visibility.PUBLIC, Visibility.HIDDEN, Visibility.BLIND, Visibility.HIDDEN,
+    ]  # fmt: skip
+    with sqlite3.connect(path) as connection:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(rolls)")]
+        assert "hidden" not in columns
+        with pytest.raises(sqlite3.IntegrityError):  # nothing but the three values
+            connection.execute("UPDATE rolls SET visibility = 'secret' WHERE id = 1")
 
 
 async def test_connection_uses_wal_foreign_keys_and_busy_timeout(sqlite_storage: Storage) -> None:
@@ -248,31 +284,33 @@ async def test_gm_add_and_remove(storage: Storage) -> None:
         await storage.campaigns.remove_gm(campaign, GM)
 
 
-async def test_reveal_checks_channel_hidden_and_once(storage: Storage) -> None:
-    def record(hidden: bool, channel_id: int = CHANNEL):
+async def test_reveal_checks_server_secrecy_and_once(storage: Storage) -> None:
+    def record(visibility: Visibility, guild_id: int = 1):
         return storage.rolls.record(
             RollEntry(
                 campaign_id=None,
-                guild_id=1,
-                channel_id=channel_id,
+                guild_id=guild_id,
+                channel_id=CHANNEL,
                 user_id=GM,
                 kind="dice",
-                hidden=hidden,
+                visibility=visibility,
                 payload={"result": {"total": 7}, "embed": {"title": "2d6"}},
             )
         )
 
-    hidden_id, public_id, elsewhere_id = (
-        await record(True),
-        await record(False),
-        await record(True, OTHER_CHANNEL),
+    hidden_id, public_id, other_server_id = (
+        await record(Visibility.HIDDEN),
+        await record(Visibility.PUBLIC),
+        await record(Visibility.HIDDEN, guild_id=2),
     )
 
-    def reveal(roll_id: int, channel_id: int = CHANNEL):
-        return storage.rolls.reveal(roll_id, channel_id, GM, manages_server=True)
+    def reveal(roll_id: int):
+        return storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=True))
 
-    with pytest.raises(RollInAnotherChannel):
-        await reveal(elsewhere_id)
+    # Manage Server in server 1 reveals nothing of server 2's, whatever the channel.
+    with pytest.raises(RollInAnotherServer):
+        await reveal(other_server_id)
+    assert (await storage.rolls.get(other_server_id)).revealed_at is None
     with pytest.raises(RollNotHidden):
         await reveal(public_id)
     with pytest.raises(RollNotFound):
@@ -294,7 +332,7 @@ async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
         channel_id=CHANNEL,
         user_id=GM,
         kind="dice",
-        hidden=True,
+        visibility=Visibility.HIDDEN,
         payload={"result": {"total": 765432}, "embed": {"title": "1d1+765431"}},
     )
     roll_id = await storage.rolls.record(entry)
@@ -307,9 +345,9 @@ async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
         settings=CampaignSettings.create(System.COSMOS, "Next"),
     )
     with pytest.raises(RevealNotAllowed):
-        await storage.rolls.reveal(roll_id, CHANNEL, PLAYER, manages_server=False)
+        await storage.rolls.reveal(roll_id, Revealer(1, PLAYER, manages_server=False))
     assert (await storage.rolls.get(roll_id)).revealed_at is None
-    revealed = await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+    revealed = await storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=False))
     assert revealed.payload["result"] == {"total": 765432}
 
 
@@ -317,13 +355,16 @@ async def test_reveal_of_a_roll_made_outside_campaigns_needs_manage_server(
     storage: Storage,
 ) -> None:
     roll_id = await storage.rolls.record(
-        RollEntry(None, 1, CHANNEL, GM, "dice", True, {"result": {}, "embed": {}})
+        RollEntry(None, 1, CHANNEL, GM, "dice", Visibility.HIDDEN, {"result": {}, "embed": {}})
     )
     await start_campaign(storage)  # GM runs a campaign here now, but the roll predates it
     with pytest.raises(RevealNotAllowed) as refused:
-        await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=False)
+        await storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=False))
     assert refused.value.outside_campaigns
-    assert (await storage.rolls.reveal(roll_id, CHANNEL, GM, manages_server=True)).revealed_at
+    # Manage Server in another server is not Manage Server in the roll's.
+    with pytest.raises(RollInAnotherServer):
+        await storage.rolls.reveal(roll_id, Revealer(2, GM, manages_server=True))
+    assert (await storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=True))).revealed_at
 
 
 async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing_lost(
@@ -367,8 +408,8 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
         await opened.close()
     assert campaign is not None and campaign.settings.name == "Old Stars"
     assert PLAYER in campaign.gm_ids
-    assert [(roll.hidden, roll.payload) for roll in rolls] == [
-        (False, {"n": 1}), (True, {"n": 2}), (False, {"n": 3}),
+    assert [(roll.visibility, roll.payload) for roll in rolls] == [
+        (Visibility.PUBLIC, {"n": 1}), (Visibility.HIDDEN, {"n": 2}), (Visibility.PUBLIC, {"n": 3}),
     ]  # fmt: skip
     with sqlite3.connect(path) as connection:
         connection.row_factory = sqlite3.Row
@@ -380,7 +421,8 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
             assert [{k: row[k] for k in kept} for row in after] == [
                 {k: row[k] for k in kept} for row in rows
             ], table
-            assert set(rows[0]) - set(kept) <= {"edge_option", "lingering_taint"}
+            # 0012 replaced `hidden` with `visibility`: the test above checks the mapping.
+            assert set(rows[0]) - set(kept) <= {"edge_option", "lingering_taint", "hidden"}
 
 
 def count_campaign_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RollEntry, Storage, insert_roll
+from bot.storage import RollEntry, Storage, Visibility, insert_roll
 from bot.storage.errors import CannotSave, WriteFault
 from bot.storage.tracks import change_track, track_spec
 from rules.campaigns import CampaignSettings
@@ -38,7 +38,9 @@ async def start(storage: Storage):
 
 
 def entry(campaign_id: int) -> RollEntry:
-    return RollEntry(campaign_id, 1, CHANNEL, GM, "dice", False, {"result": {"total": 7}})
+    return RollEntry(
+        campaign_id, 1, CHANNEL, GM, "dice", Visibility.PUBLIC, {"result": {"total": 7}}
+    )
 
 
 async def rolls_in_channel(storage: Storage) -> int:

@@ -1,0 +1,48 @@
+"""Whether a campaign's GM log channel is private to its GMs, as Discord computes permissions.
+
+Hidden and blind rolls are copied to the GM log channel in full, so it must be one that only GMs
+can read. GMs are the campaign's founder and co-GMs, and members with Manage Server (see the
+README's "Rules notes"). Without the members intent the bot can't list who holds a role, so a
+role that lets its members view the channel counts as readable by players unless the role itself
+makes them GMs (Manage Server or Administrator).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.storage import Campaign
+
+__all__ = ["readable_by_players"]
+
+
+def readable_by_players(channel: discord.abc.GuildChannel, campaign: Campaign) -> str | None:
+    """Return who, besides the campaign's GMs and this bot, can view ``channel`` (for a message
+    to the GMs, e.g. "everyone" or "the role Players"), or None when nobody else can."""
+    guild = channel.guild
+    if channel.permissions_for(guild.default_role).view_channel:
+        return "everyone"
+    readers: list[str] = []
+    me = guild.me
+    for role in guild.roles:
+        if role.is_default() or _makes_gms(role.permissions):
+            continue
+        if me is not None and role.tags is not None and role.tags.bot_id == me.id:
+            continue  # this bot's own role: only the bot holds it
+        # The default role's and this role's permissions, with both their overwrites here:
+        # what a member holding only this role gets.
+        if channel.permissions_for(role).view_channel:
+            readers.append(f"the role {role.name}")
+    gms = {campaign.created_by, *campaign.gm_ids}
+    for target, overwrite in channel.overwrites.items():
+        if isinstance(target, discord.Role) or target.id in gms:
+            continue
+        if me is not None and target.id == me.id:
+            continue
+        if overwrite.view_channel:  # a member let in by name
+            readers.append(f"<@{target.id}>")
+    return ", ".join(readers) if readers else None
+
+
+def _makes_gms(permissions: discord.Permissions) -> bool:
+    return permissions.administrator or permissions.manage_guild
