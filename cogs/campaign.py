@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
-from bot.options import choices_of, suggest, with_setting_options
+from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.render import campaign as render
 from bot.storage import Campaign
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
@@ -67,8 +67,8 @@ class EndPrompt:
 
 class EndPromptButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"campaign:end:(?P<choice>end|keep):(?P<prompt>[0-9]{1,20}):(?P<campaign>[0-9]{1,19})"
-    r":(?P<requester>[0-9]{1,20}):(?P<deadline>[0-9]{1,11})",
+    template=rf"campaign:end:(?P<choice>end|keep):(?P<prompt>{ID_PATTERN}):(?P<campaign>{ID_PATTERN})"
+    rf":(?P<requester>{ID_PATTERN}):(?P<deadline>[0-9]{{1,11}})",
 ):
     """End campaign / Keep playing under a `/campaign end` prompt (persistent)."""
 
@@ -100,6 +100,9 @@ class EndPromptButton(
         async def press() -> None:
             if not isinstance(cog, CampaignCog):
                 raise CommandError("Campaigns are not loaded; try again in a moment.")
+            stored_id(self.prompt.prompt_id, "prompt")
+            stored_id(self.prompt.campaign_id, "campaign")
+            stored_id(self.prompt.requester_id, "member")
             await cog.answer_end(interaction, self.prompt, ends=self.ends)
 
         await answer_component(interaction, press)
@@ -396,7 +399,7 @@ async def show_history(
 
 class HistoryButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"campaign:log:(?P<before>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<limit>[0-9]{1,2})",
+    template=rf"campaign:log:(?P<before>{ID_PATTERN}):(?P<user>{ID_PATTERN}):(?P<limit>[0-9]{{1,2}})",
 ):
     """Older → under a page of the roll log: the next page, for whoever pressed (persistent)."""
 
@@ -423,8 +426,10 @@ class HistoryButton(
         async def press() -> None:
             if not isinstance(cog, CampaignCog):
                 raise CommandError("Campaigns are not loaded; try again in a moment.")
+            # User 0: everyone's rolls (the page was not filtered by user).
+            user_id = stored_id(self.user_id, "member") if self.user_id else None
             await show_history(
-                interaction, cog, before=self.before, user_id=self.user_id or None,
+                interaction, cog, before=stored_id(self.before, "roll"), user_id=user_id,
                 limit=self.limit, edit=True,
             )  # fmt: skip
 
