@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
 from rules.declarations import Setting
-from rules.errors import RulesError
+from rules.inputs import checked_name
 
 __all__ = [
     "BLIND_HELP",
@@ -139,11 +139,9 @@ def matching(text: object, names: Iterable[str]) -> list[str]:
 
 
 def given_name(text: str, what: str) -> str:
-    """Return a name with its ends trimmed, refusing one that is only spaces."""
-    name = text.strip()
-    if not name:
-        raise RulesError(f"Give {what} a name that isn't only spaces.")
-    return name
+    """Return a macro's or character's name as stored: NFKC-normalised, ends trimmed; refuse
+    one that is only spaces or holds invisible characters (the rule all names follow)."""
+    return checked_name(text, what)
 
 
 def choices_of(

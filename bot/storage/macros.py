@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from bot.storage.database import ConstraintViolated, Database
@@ -104,7 +105,7 @@ class MacroStore:
         ]
 
     async def find(self, name: str, user_id: int, campaign_id: int | None) -> Macro:
-        wanted = name.strip().casefold()
+        wanted = unicodedata.normalize("NFKC", name).strip().casefold()  # as names are saved
         for macro in await self.visible(user_id, campaign_id):
             if macro.name.casefold() == wanted:
                 return macro
