@@ -112,5 +112,12 @@ class MacroStore:
         raise MacroNotFound(name.strip())
 
     async def delete(self, macro: Macro) -> None:
+        """Delete the macro; raise MacroNotFound if it is gone already.
+
+        Many deletes of one macro may have found it before any of them deleted it: the one
+        statement that removed the row confirms the delete, and the others are told it's gone.
+        """
         async with self._database.transaction() as connection:
-            await connection.execute("DELETE FROM macros WHERE id = ?", (macro.id,))
+            deleted = await connection.execute("DELETE FROM macros WHERE id = ?", (macro.id,))
+        if deleted == 0:
+            raise MacroNotFound(macro.name)

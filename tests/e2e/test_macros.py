@@ -249,3 +249,21 @@ async def test_a_character_or_campaign_name_with_invisible_characters_is_refused
     assert character.ephemeral and "Your character's name can't hold" in character.content
     rows = await dicebot.storage.database.fetch_all("SELECT name FROM characters")
     assert rows == []
+
+
+async def test_sixty_concurrent_deletes_of_one_macro_confirm_it_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("macro save", {"name": "Sword", "expression": "1d20"}, user="player")
+    replies = [
+        await fake_discord.send("macro delete", {"name": "Sword"}, user="player") for _ in range(60)
+    ]
+    await fake_discord.wait_answered(replies)
+    answers = [reply.content for reply in replies]
+    assert all(reply.ephemeral for reply in replies)
+    assert answers.count("🗑️ Deleted **Sword**.") == 1, answers
+    assert all(
+        "No macro called **Sword**" in answer for answer in answers if "Deleted" not in answer
+    ), answers
+    assert await macro_rows(dicebot) == []
+    assert fake_discord.error_logs == []
