@@ -267,3 +267,25 @@ async def test_sixty_concurrent_deletes_of_one_macro_confirm_it_once(
     ), answers
     assert await macro_rows(dicebot) == []
     assert fake_discord.error_logs == []
+
+
+async def test_the_per_owner_macro_cap_refuses_the_next_and_saves_nothing(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    cap = 50  # MACROS_PER_OWNER, written out: the test pins the number itself
+    for number in range(1, cap + 1):
+        saved = await fake_discord.invoke(
+            "macro save", {"name": f"m{number}", "expression": f"1d{number + 1}"}, user="player"
+        )
+        assert saved.ephemeral and f"**m{number}**" in saved.content
+    refused = await fake_discord.invoke(
+        "macro save", {"name": "one more", "expression": "1d20"}, user="player"
+    )
+    assert refused.ephemeral and "That's 50 macros already: delete one first." in refused.content
+    rows = await macro_rows(dicebot)
+    assert len(rows) == cap and "one more" not in [name for name, _, _ in rows]
+    # The cap is per owner: another user still saves theirs.
+    other = await fake_discord.invoke(
+        "macro save", {"name": "one more", "expression": "1d20"}, user="gm"
+    )
+    assert other.ephemeral and "Saved your macro **one more**" in other.content
