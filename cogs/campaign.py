@@ -20,6 +20,7 @@ from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
 from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.render import campaign as render
+from bot.render.style import shown
 from bot.storage import Campaign
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
 from bot.table import Table, campaign_channel_id
@@ -174,7 +175,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             return
         updated = await self.storage.campaigns.add_gm(campaign, user.id, table.user_id)
         await interaction.response.send_message(
-            f"🎩 {user.mention} is now a GM of **{updated.settings.name}**."
+            f"🎩 {user.mention} is now a GM of **{shown(updated.settings.name)}**."
         )
 
     @gm.command(name="remove", description="Remove a co-GM from this campaign (GM only)")
@@ -186,7 +187,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         table.require_gm("remove co-GMs")
         updated = await self.storage.campaigns.remove_gm(campaign, user.id)
         await interaction.response.send_message(
-            f"{user.mention} is no longer a GM of **{updated.settings.name}**."
+            f"{user.mention} is no longer a GM of **{shown(updated.settings.name)}**."
         )
 
     @app_commands.command(name="reveal", description="Show a hidden roll to the channel (GM only)")

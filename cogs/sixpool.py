@@ -38,6 +38,7 @@ from bot.publish import (
 from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
+from bot.render.style import shown
 from bot.storage import Campaign, Character, CharacterStore
 from bot.storage.sixpool import (
     AlreadyRolled,
@@ -910,7 +911,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             targets = await self.characters.all(campaign)
         for target in targets:
             await self.characters.update(target, sixpool.rest)
-        names = ", ".join(target.name for target in targets) or "nobody (no characters yet)"
+        names = ", ".join(shown(target.name) for target in targets) or "nobody (no characters yet)"
         await interaction.response.send_message(
             embed=discord.Embed(title="🛏️ Rest: pools refilled", description=names[:4000])
         )

@@ -130,7 +130,7 @@ def natural_20(roller: str, what: str) -> discord.Embed:
     """Tell the channel about a natural 20."""
     return discord.Embed(
         title="🌟 NATURAL 20!",
-        description=truncate(f"{shown(roller)} rolled a natural 20 on {what}."),
+        description=truncate(f"{shown(roller)} rolled a natural 20 on {shown(what)}."),
         colour=Colour.CRITICAL_SUCCESS,
     )
 

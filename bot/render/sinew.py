@@ -88,7 +88,7 @@ def test_result(result: TestResult, roller: str, what: str, score_label: str) ->
     """Show a roll-under test: every die, the kept one, the margin, and why the mode."""
     text, colour = headline(result)
     embed = discord.Embed(
-        title=truncate(f"{text} · {shown(roller)}: {what}", TITLE_LIMIT),
+        title=truncate(f"{text} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
         description=describe_test(result, score_label),
         colour=colour,
     )
@@ -103,7 +103,9 @@ def natural_announcement(result: TestResult, roller: str, what: str) -> discord.
     text, colour = headline(result)
     return discord.Embed(
         title=truncate(f"{text}", TITLE_LIMIT),
-        description=truncate(f"{shown(roller)} rolled a natural {result.natural} on {what}."),
+        description=truncate(
+            f"{shown(roller)} rolled a natural {result.natural} on {shown(what)}."
+        ),
         colour=colour,
     )
 
@@ -307,7 +309,7 @@ def items(character: Character[Sheet], change: str | None = None) -> discord.Emb
     """Show a character's items, after an optional change."""
     sheet = character.sheet
     name = shown(character.name)
-    title = f"🎒 {name}: {change}" if change else f"🎒 {name}'s items"
+    title = f"🎒 {name}: {shown(change)}" if change else f"🎒 {name}'s items"
     embed = discord.Embed(
         title=truncate(title, TITLE_LIMIT),
         description=truncate(f"Carrying {len(sheet.items)}: {_items_text(sheet)}", FIELD_LIMIT * 2),

@@ -79,7 +79,7 @@ def roll_result(
     if result.dc != result.base_dc:
         dc += f" ({result.base_dc} {signed(result.dc - result.base_dc)} {result.situation.value})"
     embed = discord.Embed(
-        title=truncate(f"{headline(result)} · {shown(roller)}: {what}", TITLE_LIMIT),
+        title=truncate(f"{headline(result)} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
         description=(
             f"🎲 {_dice(result)}\nTotal **{result.total}** vs {dc}: margin {signed(result.margin)}"
         ),
@@ -135,14 +135,15 @@ def character_sheet(character: Character[Sheet], owner: str) -> discord.Embed:
 def sheet_changed(character: Character[Sheet], what: str) -> discord.Embed:
     """Confirm a sheet change."""
     return discord.Embed(
-        title=truncate(f"{shown(character.name)}: {what}", TITLE_LIMIT), colour=Colour.CAMPAIGN
+        title=truncate(f"{shown(character.name)}: {shown(what)}", TITLE_LIMIT),
+        colour=Colour.CAMPAIGN,
     )
 
 
 def passive(roller: str, what: str, parts: tuple[Modifier, ...], score: int) -> discord.Embed:
     """Show a passive score: 10 + modifiers."""
     embed = discord.Embed(
-        title=truncate(f"{shown(roller)}: passive {what} {score}", TITLE_LIMIT),
+        title=truncate(f"{shown(roller)}: passive {shown(what)} {score}", TITLE_LIMIT),
         description=f"10 + modifiers (no roll, no spend) = **{score}**",
         colour=Colour.ROLL,
     )
@@ -181,7 +182,7 @@ def contest(result: ContestResult, attacker: str, defender: str, what: str) -> d
     winner = attacker if result.attacker_wins else defender
     reason = "higher total" if result.attacker.total != result.defender.total else "a tie holds"
     embed = discord.Embed(
-        title=truncate(f"⚔️ Contest · {attacker} vs {defender}: {what}", TITLE_LIMIT),
+        title=truncate(f"⚔️ Contest · {attacker} vs {defender}: {shown(what)}", TITLE_LIMIT),
         description=f"**{winner} wins** ({reason}: "
         f"{result.attacker.total} vs {result.defender.total}).",
         colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
@@ -201,7 +202,7 @@ def contest(result: ContestResult, attacker: str, defender: str, what: str) -> d
 def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> discord.Embed:
     """Ask the defending player, in the channel, to declare their spend privately."""
     return discord.Embed(
-        title=truncate(f"⚔️ {shown(attacker)} challenges you: {what}", TITLE_LIMIT),
+        title=truncate(f"⚔️ {shown(attacker)} challenges you: {shown(what)}", TITLE_LIMIT),
         description=(
             f"<@{defender_id}>, declare how many points you spend (privately) before anyone "
             f"rolls. The challenger's spend is secret too. Open for {minutes} minutes; "

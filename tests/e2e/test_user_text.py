@@ -81,6 +81,9 @@ async def test_campaign_name_with_a_link_and_a_mention_is_shown_as_plain_text(
     started = await fake_discord.invoke("campaign start", {"system": "cosmos", "name": name})
     assert not started.ephemeral
     assert_plain(started.message.raw, shows=r"\[join\](https://x.example) " + ESCAPED_MENTION)
+    added = await fake_discord.invoke("campaign gm add", {"user": fake_discord.users["player"]})
+    assert not added.ephemeral
+    assert_plain(added.message.raw, shows=r"\[join\](https://x.example) " + ESCAPED_MENTION)
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
     assert_plain(prompt.message.raw, shows=r"\[join\](https://x.example)")
     await fake_discord.click(prompt, prompt.message.custom_ids()[0], user="gm")
@@ -102,3 +105,6 @@ async def test_character_name_with_a_masked_link_is_shown_as_plain_text_on_its_r
     rolled = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 10}, user="player")
     assert not rolled.ephemeral
     assert_plain(rolled.message.raw, shows=r"\[Rin\](https://x.example)")
+    rested = await fake_discord.invoke("sixpool rest", {}, user="gm")
+    assert not rested.ephemeral
+    assert_plain(rested.message.raw, shows=r"\[Rin\](https://x.example)")
