@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
+from bot.options import ID_PATTERN, stored_id
 from bot.render import campaign as render
 from bot.storage import LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
@@ -127,16 +128,17 @@ class RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll
         return cls(int(match["roll_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer_component(
-            interaction,
-            lambda: self.press(interaction, interaction.client.storage),  # type: ignore[attr-defined]
-        )
+        async def press() -> None:
+            stored_id(self.roll_id, "roll")  # a forged custom id never reaches the roll log
+            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
+
+        await answer_component(interaction, press)
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
         raise NotImplementedError
 
 
-class RevealButton(RollButton, template=r"roll:reveal:(?P<roll_id>[0-9]{1,19})"):
+class RevealButton(RollButton, template=rf"roll:reveal:(?P<roll_id>{ID_PATTERN})"):
     """Under a hidden roll's private reply: post it to the table (a GM of its campaign)."""
 
     def __init__(self, roll_id: int) -> None:
@@ -154,7 +156,7 @@ class RevealButton(RollButton, template=r"roll:reveal:(?P<roll_id>[0-9]{1,19})")
         await reveal_roll(interaction, storage, self.roll_id)
 
 
-class RollAgainButton(RollButton, template=r"roll:again:(?P<roll_id>[0-9]{1,19})"):
+class RollAgainButton(RollButton, template=rf"roll:again:(?P<roll_id>{ID_PATTERN})"):
     """Under a public roll: its roller rolls the same again (new dice, a new log entry)."""
 
     def __init__(self, roll_id: int) -> None:

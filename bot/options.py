@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
 from rules.declarations import Setting
-from rules.errors import RulesError
+from rules.inputs import checked_name
 
 __all__ = [
     "BLIND_HELP",
@@ -30,14 +30,18 @@ __all__ = [
     "CHARACTER_NAME_MAX",
     "DISCORD_INTEGER_LIMIT",
     "HIDDEN_HELP",
+    "ID_PATTERN",
     "STALE_COMMAND_MESSAGE",
+    "STORED_ID_MAX",
     "CharacterName",
+    "IdOutOfRange",
     "MalformedOptions",
     "StaleCommand",
     "check_payload",
     "choices_of",
     "given_name",
     "matching",
+    "stored_id",
     "suggest",
     "with_setting_options",
 ]
@@ -49,6 +53,13 @@ log = logging.getLogger(__name__)
 # Discord's integer and number options lie within ±2^53 (what a JavaScript number holds exactly).
 DISCORD_INTEGER_LIMIT = 2**53
 SNOWFLAKE_MAX_DIGITS = 20
+# Ids are stored as signed 64-bit integers (SQLite's INTEGER, PostgreSQL's bigint): past this the
+# database driver raises OverflowError. Discord's own snowflakes stay below it.
+STORED_ID_MAX = 2**63 - 1
+# An id in a button's custom id: as many digits as a snowflake has, so that the button's handler
+# reads a forged id past STORED_ID_MAX and refuses it (stored_id), rather than leave the click
+# unanswered because the custom id matched no button.
+ID_PATTERN = f"[0-9]{{1,{SNOWFLAKE_MAX_DIGITS}}}"
 # Discord's own ceiling for a string option without max_length.
 DISCORD_STRING_MAX = 6_000
 HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
@@ -128,11 +139,9 @@ def matching(text: object, names: Iterable[str]) -> list[str]:
 
 
 def given_name(text: str, what: str) -> str:
-    """Return a name with its ends trimmed, refusing one that is only spaces."""
-    name = text.strip()
-    if not name:
-        raise RulesError(f"Give {what} a name that isn't only spaces.")
-    return name
+    """Return a macro's or character's name as stored: NFKC-normalised, ends trimmed; refuse
+    one that is only spaces or holds invisible characters (the rule all names follow)."""
+    return checked_name(text, what)
 
 
 def choices_of(
@@ -151,6 +160,26 @@ class StaleCommand(app_commands.AppCommandError):
 
 class MalformedOptions(app_commands.AppCommandError):
     """An option's value is of the wrong kind or size; the message names the option."""
+
+
+class IdOutOfRange(MalformedOptions):
+    """An id in a button's custom id or an option that no row of the database can have."""
+
+
+def stored_id(value: int, what: str) -> int:
+    """Return ``value`` if it can name a row of the database, else refuse it.
+
+    Every id read from a button's custom id or a command's option passes through here before
+    it reaches the database (README, Rules notes: input Discord's client wouldn't send). Only a
+    forged or broken request carries another: it gets a private refusal, not an OverflowError.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= STORED_ID_MAX:
+        raise IdOutOfRange(
+            f"There is no {what} {value}: ids run from 1 to "
+            f"{STORED_ID_MAX}, so this button or option wasn't made by the bot. "
+            "Nothing was changed."
+        )
+    return value
 
 
 _RESOLVED_KEYS: Mapping[OptionType, tuple[str, ...]] = {
@@ -203,6 +232,7 @@ def _check_value(
             raise MalformedOptions(
                 f"`{name}`: Discord didn't say which {_NOT_FOUND[kind]} that is."
             )
+        stored_id(int(value), _NOT_FOUND[kind])
 
 
 def _leaf(

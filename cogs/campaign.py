@@ -19,8 +19,9 @@ from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
 from bot.gm_channel import readable_by_players
-from bot.options import choices_of, suggest, with_setting_options
+from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.render import campaign as render
+from bot.render.style import shown
 from bot.storage import Campaign
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
 from bot.table import Table
@@ -68,8 +69,8 @@ class EndPrompt:
 
 class EndPromptButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"campaign:end:(?P<choice>end|keep):(?P<prompt>[0-9]{1,20}):(?P<campaign>[0-9]{1,19})"
-    r":(?P<requester>[0-9]{1,20}):(?P<deadline>[0-9]{1,11})",
+    template=rf"campaign:end:(?P<choice>end|keep):(?P<prompt>{ID_PATTERN}):(?P<campaign>{ID_PATTERN})"
+    rf":(?P<requester>{ID_PATTERN}):(?P<deadline>[0-9]{{1,11}})",
 ):
     """End campaign / Keep playing under a `/campaign end` prompt (persistent)."""
 
@@ -101,6 +102,9 @@ class EndPromptButton(
         async def press() -> None:
             if not isinstance(cog, CampaignCog):
                 raise CommandError("Campaigns are not loaded; try again in a moment.")
+            stored_id(self.prompt.prompt_id, "prompt")
+            stored_id(self.prompt.campaign_id, "campaign")
+            stored_id(self.prompt.requester_id, "member")
             await cog.answer_end(interaction, self.prompt, ends=self.ends)
 
         await answer_component(interaction, press)
@@ -172,7 +176,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             return
         updated = await self.storage.campaigns.add_gm(campaign, user.id, table.user_id)
         await interaction.response.send_message(
-            f"🎩 {user.mention} is now a GM of **{updated.settings.name}**."
+            f"🎩 {user.mention} is now a GM of **{shown(updated.settings.name)}**."
         )
 
     @gm.command(name="remove", description="Remove a co-GM from this campaign (GM only)")
@@ -184,7 +188,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         table.require_gm("remove co-GMs")
         updated = await self.storage.campaigns.remove_gm(campaign, user.id)
         await interaction.response.send_message(
-            f"{user.mention} is no longer a GM of **{updated.settings.name}**."
+            f"{user.mention} is no longer a GM of **{shown(updated.settings.name)}**."
         )
 
     @app_commands.command(name="reveal", description="Show a secret roll to its channel (GM only)")
@@ -404,7 +408,7 @@ async def show_history(
 
 class HistoryButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"campaign:log:(?P<before>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<limit>[0-9]{1,2})",
+    template=rf"campaign:log:(?P<before>{ID_PATTERN}):(?P<user>{ID_PATTERN}):(?P<limit>[0-9]{{1,2}})",
 ):
     """Older → under a page of the roll log: the next page, for whoever pressed (persistent)."""
 
@@ -431,8 +435,10 @@ class HistoryButton(
         async def press() -> None:
             if not isinstance(cog, CampaignCog):
                 raise CommandError("Campaigns are not loaded; try again in a moment.")
+            # User 0: everyone's rolls (the page was not filtered by user).
+            user_id = stored_id(self.user_id, "member") if self.user_id else None
             await show_history(
-                interaction, cog, before=self.before, user_id=self.user_id or None,
+                interaction, cog, before=stored_id(self.before, "roll"), user_id=user_id,
                 limit=self.limit, edit=True,
             )  # fmt: skip
 

@@ -21,6 +21,7 @@ from bot.options import (
     BLIND_HELP,
     CHARACTER_NAME_HELP,
     HIDDEN_HELP,
+    ID_PATTERN,
     CharacterName,
     choices_of,
     given_name,
@@ -1386,7 +1387,7 @@ def _luck_buttons(root_id: int, result: Spendable, pressure: int, held: int) -> 
 
 
 class LuckButton(
-    RollButton, template=r"sinew:luck:(?P<roll_id>[0-9]{1,19}):(?P<tokens>[0-9]{1,2}|n)"
+    RollButton, template=rf"sinew:luck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)"
 ):
     """Under a failed test: its roller spends Luck on it (``tokens`` None: what turns it).
 

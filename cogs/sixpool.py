@@ -20,10 +20,12 @@ from bot.options import (
     BLIND_HELP,
     CHARACTER_NAME_HELP,
     HIDDEN_HELP,
+    ID_PATTERN,
     CharacterName,
     choices_of,
     given_name,
     matching,
+    stored_id,
     suggest,
 )
 from bot.publish import (
@@ -36,6 +38,7 @@ from bot.publish import (
 from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
+from bot.render.style import shown
 from bot.storage import Campaign, Character, CharacterStore, Visibility
 from bot.storage.sixpool import (
     AlreadyRolled,
@@ -917,7 +920,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             targets = await self.characters.all(campaign)
         for target in targets:
             await self.characters.update(target, sixpool.rest)
-        names = ", ".join(target.name for target in targets) or "nobody (no characters yet)"
+        names = ", ".join(shown(target.name) for target in targets) or "nobody (no characters yet)"
         await interaction.response.send_message(
             embed=discord.Embed(title="🛏️ Rest: pools refilled", description=names[:4000])
         )
@@ -1034,7 +1037,7 @@ def _cog(interaction: discord.Interaction) -> SixpoolCog:
 
 class DeclareButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sixpool:contest:(?P<contest_id>[0-9]{1,19})",
+    template=rf"sixpool:contest:(?P<contest_id>{ID_PATTERN})",
 ):
     """On a contest's prompt: the defender opens their private spend choice (persistent)."""
 
@@ -1057,13 +1060,16 @@ class DeclareButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer_component(
-            interaction, lambda: _cog(interaction).press_declare(interaction, self.contest_id)
+            interaction,
+            lambda: _cog(interaction).press_declare(
+                interaction, stored_id(self.contest_id, "contest")
+            ),
         )
 
 
 class SpendSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"sixpool:spend:(?P<contest_id>[0-9]{1,19}):(?P<most>[0-9]{1,2})",
+    template=rf"sixpool:spend:(?P<contest_id>{ID_PATTERN}):(?P<most>[0-9]{{1,2}})",
 ):
     """The defender's private choice of spend, 0 to what Effort and the pool allow."""
 
@@ -1088,8 +1094,9 @@ class SpendSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def pick() -> None:
             values = (interaction.data or {}).get("values") or ["0"]
+            contest_id = stored_id(self.contest_id, "contest")
             spend = sixpool_spend(values[0])
-            await _cog(interaction).pick_spend(interaction, self.contest_id, spend)
+            await _cog(interaction).pick_spend(interaction, contest_id, spend)
 
         await answer_component(interaction, pick)
 
@@ -1111,7 +1118,7 @@ def _reroll_buttons(roll_id: int, result: sixpool.RollResult) -> list[RerollButt
 
 class RerollButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sixpool:reroll:(?P<roll_id>[0-9]{1,19}):(?P<index>[01])",
+    template=rf"sixpool:reroll:(?P<roll_id>{ID_PATTERN}):(?P<index>[01])",
 ):
     """Under a roll whose roller holds inspiration: spend it to reroll this die (persistent)."""
 
@@ -1137,7 +1144,9 @@ class RerollButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer_component(
             interaction,
-            lambda: _cog(interaction).press_reroll(interaction, self.roll_id, self.index),
+            lambda: _cog(interaction).press_reroll(
+                interaction, stored_id(self.roll_id, "roll"), self.index
+            ),
         )
 
 
@@ -1151,7 +1160,7 @@ def _group_view(group_id: int) -> discord.ui.View:
 
 class GroupButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sixpool:group:(?P<group_id>[0-9]{1,19}):(?P<action>roll|close)",
+    template=rf"sixpool:group:(?P<group_id>{ID_PATTERN}):(?P<action>roll|close)",
 ):
     """Under a group check: Roll (each participant, once) and Close (a GM); persistent."""
 
@@ -1177,12 +1186,14 @@ class GroupButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
         press = cog.press_group_roll if self.action == "roll" else cog.press_group_close
-        await answer_component(interaction, lambda: press(interaction, self.group_id))
+        await answer_component(
+            interaction, lambda: press(interaction, stored_id(self.group_id, "group check"))
+        )
 
 
 class GroupSpendSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"sixpool:groupspend:(?P<group_id>[0-9]{1,19}):(?P<most>[0-9]{1,2})",
+    template=rf"sixpool:groupspend:(?P<group_id>{ID_PATTERN}):(?P<most>[0-9]{{1,2}})",
 ):
     """A participant's private choice of spend for their group roll."""
 
@@ -1208,8 +1219,9 @@ class GroupSpendSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def pick() -> None:
             values = (interaction.data or {}).get("values") or ["0"]
+            group_id = stored_id(self.group_id, "group check")
             spend = sixpool_spend(values[0])
-            await _cog(interaction).pick_group_spend(interaction, self.group_id, spend)
+            await _cog(interaction).pick_group_spend(interaction, group_id, spend)
 
         await answer_component(interaction, pick)
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from rules.declarations import JsonValue, Setting, declaration
 from rules.errors import RulesError
+from rules.inputs import checked_name
 from rules.systems import System
 
 __all__ = [
@@ -89,9 +90,7 @@ class CampaignSettings:
 
         ``chosen`` maps setting names to what the user gave (None or absent: the default).
         """
-        clean_name = " ".join(name.split())
-        if not clean_name:
-            raise RulesError("Give the campaign a name.")
+        clean_name = " ".join(checked_name(name, "the campaign").split())
         if len(clean_name) > MAX_CAMPAIGN_NAME_LENGTH:
             raise RulesError(
                 f"Campaign names can be at most {MAX_CAMPAIGN_NAME_LENGTH} characters "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from rules.aethelgard import (
     AttackRoll,
@@ -61,7 +61,7 @@ def _block(result: PoolRoll) -> str:
 def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discord.Embed:
     """Show a pool roll: the display format, the pool's parts, the degree against the DC."""
     embed = discord.Embed(
-        title=truncate(f"🎲 {roller}: {label} (Pool: {pool.size}d10)", TITLE_LIMIT),
+        title=truncate(f"🎲 {shown(roller)}: {shown(label)} (Pool: {pool.size}d10)", TITLE_LIMIT),
         description=_block(result),
         colour=_COLOUR[result.degree],
     )
@@ -80,16 +80,16 @@ def announcement(result: PoolRoll, label: str, roller: str) -> discord.Embed | N
         return None
     return discord.Embed(
         title=title,
-        description=truncate(f"{discord.utils.escape_markdown(roller)} {text} {label}."),
+        description=truncate(f"{shown(roller)} {text} {shown(label)}."),
         colour=_COLOUR[result.degree],
     )
 
 
 def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
-    winner = discord.utils.escape_markdown(roller) if result.attacker_wins else "The defender"
+    winner = shown(roller) if result.attacker_wins else "The defender"
     tie = " (a tie holds)" if result.attacker.net == result.defender.net else ""
     embed = discord.Embed(
-        title=truncate(f"⚔️ Opposed · {roller} vs defender", TITLE_LIMIT),
+        title=truncate(f"⚔️ Opposed · {shown(roller)} vs defender", TITLE_LIMIT),
         description=f"**{winner} wins**{tie}: {result.attacker.net} vs {result.defender.net} net.",
         colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
     )
@@ -101,7 +101,7 @@ def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
 def attack(result: AttackRoll, roller: str) -> discord.Embed:
     """Show an attack: accuracy vs Defense, damage (doubled on a critical), soak, block."""
     embed = discord.Embed(
-        title=truncate(f"🗡️ Attack · {roller}", TITLE_LIMIT),
+        title=truncate(f"🗡️ Attack · {shown(roller)}", TITLE_LIMIT),
         description=(
             f"**{'Hit' if result.hit else 'Miss'}**: accuracy {result.accuracy.net} net vs "
             f"Defense {result.accuracy.dc}. Damage dealt: **{result.damage_dealt}**"
@@ -128,7 +128,7 @@ def attack(result: AttackRoll, roller: str) -> discord.Embed:
 
 def craft(result: PoolRoll, tier: CraftTier, pool: Pool, roller: str) -> discord.Embed:
     embed = discord.Embed(
-        title=truncate(f"🔨 {roller}: crafting → {tier.value}", TITLE_LIMIT),
+        title=truncate(f"🔨 {shown(roller)}: crafting → {tier.value}", TITLE_LIMIT),
         description=_block(result),
         colour=_COLOUR[result.degree] if tier is not CraftTier.STANDARD else Colour.ROLL,
     )
@@ -162,8 +162,8 @@ def character_sheet(
     """Show attributes, skill ranks, Stress and Corruption (and the dice they cost)."""
     sheet = character.sheet
     embed = discord.Embed(
-        title=truncate(character.name, TITLE_LIMIT),
-        description=f"Player: {discord.utils.escape_markdown(owner)}",
+        title=truncate(shown(character.name), TITLE_LIMIT),
+        description=f"Player: {shown(owner)}",
         colour=Colour.CAMPAIGN,
     )
     embed.add_field(
@@ -187,7 +187,7 @@ def trauma_changed(name: str, label: str, before: int, after: int) -> discord.Em
     """Show a Stress or Corruption change and the dice it costs now."""
     lost = trauma_dice(after)
     return discord.Embed(
-        title=truncate(f"{name}: {label} {before} → {after}", TITLE_LIMIT),
+        title=truncate(f"{shown(name)}: {label} {before} → {after}", TITLE_LIMIT),
         description=f"Every pool loses {lost} {'die' if lost == 1 else 'dice'} to it "
         "(1 per full 20).",
         colour=Colour.WARNING if after > before else Colour.CAMPAIGN,

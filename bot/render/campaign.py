@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.render.style import CHOICE_NAME_MAX, Colour, truncate
+from bot.render.style import CHOICE_NAME_MAX, Colour, shown, truncate
 from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary, Visibility
 from bot.storage.errors import EndAnswer
 
@@ -42,7 +42,7 @@ def _settings_lines(campaign: Campaign) -> list[str]:
 def campaign_started(campaign: Campaign) -> discord.Embed:
     """Announce a new campaign and who runs it."""
     embed = discord.Embed(
-        title=f"📖 {campaign.settings.name}",
+        title=f"📖 {shown(campaign.settings.name)}",
         description=(
             f"A **{campaign.system.display_name}** campaign starts in this channel "
             "(and its threads)."
@@ -59,17 +59,20 @@ def campaign_info(
 ) -> discord.Embed:
     """Show a campaign's system, GMs, settings, characters and tracks."""
     embed = discord.Embed(
-        title=f"📖 {campaign.settings.name}",
+        title=f"📖 {shown(campaign.settings.name)}",
         description=f"System: **{campaign.system.display_name}**",
         colour=Colour.CAMPAIGN,
     )
     embed.add_field(name="GMs", value=truncate(_gm_list(campaign), 1024), inline=False)
     embed.add_field(name="Settings", value="\n".join(_settings_lines(campaign)), inline=False)
-    character_text = "\n".join(f"{c.name} (<@{c.user_id}>)" for c in characters) or "None yet"
+    character_text = (
+        "\n".join(f"{shown(c.name)} (<@{c.user_id}>)" for c in characters) or "None yet"
+    )
     embed.add_field(name="Characters", value=truncate(character_text, 1024), inline=False)
     track_text = (
         "\n".join(
-            f"{track.character_name or 'Party'} · {track.name}: {track.value}/{track.maximum}"
+            f"{shown(track.character_name or 'Party')} · {shown(track.name)}: "
+            f"{track.value}/{track.maximum}"
             for track in tracks
         )
         or "None yet"
@@ -81,7 +84,7 @@ def campaign_info(
 def end_prompt(campaign: Campaign) -> str:
     """Ask the GM to confirm ending the campaign."""
     return (
-        f"End the {campaign.system.display_name} campaign **{campaign.settings.name}**? "
+        f"End the {campaign.system.display_name} campaign **{shown(campaign.settings.name)}**? "
         "Its characters and tracks stop being used in this channel; this can't be undone."
     )
 
@@ -108,7 +111,8 @@ def end_answered(answer: EndAnswer) -> str:
 
 def campaign_ended(campaign: Campaign, ended_by: int) -> str:
     """Announce in the channel that a campaign has ended."""
-    return f"📕 The campaign **{campaign.settings.name}** has ended (ended by <@{ended_by}>)."
+    name = shown(campaign.settings.name)
+    return f"📕 The campaign **{name}** has ended (ended by <@{ended_by}>)."
 
 
 def secret_roll_choice(roll: LoggedRoll) -> str:

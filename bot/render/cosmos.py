@@ -6,7 +6,7 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.numbers import percent, signed
-from bot.render.style import Colour, truncate
+from bot.render.style import Colour, shown, truncate
 from bot.storage.cosmos import ChallengeNameTaken, ChallengeNotFound
 from rules.cosmos import (
     ADVANTAGE_CAP,
@@ -80,7 +80,7 @@ def roll_result(result: CheckResult, roller: str) -> discord.Embed:
     else:
         headline, colour = "❌ Failure", Colour.FAILURE
     embed = discord.Embed(
-        title=f"{headline} · {roller} vs TN {result.tn} ({result.difficulty.value})",
+        title=f"{headline} · {shown(roller)} vs TN {result.tn} ({result.difficulty.value})",
         colour=colour,
     )
     embed.description = (
@@ -101,9 +101,10 @@ def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> 
 
     ``defender`` is the name the roller gave the other side; without one it is "the defender".
     """
+    roller, defender = shown(roller), shown(defender) if defender else None
     attacker_won = result.winner is Side.ATTACKER
     tie = result.margin == 0
-    them = discord.utils.escape_markdown(defender) if defender else "the defender"
+    them = defender or "the defender"
     if attacker_won:
         verdict = f"**{roller} wins** by {result.margin}"
     elif tie:
@@ -155,7 +156,7 @@ def conversion(result: Conversion) -> discord.Embed:
 def challenge_progress(challenge: Challenge) -> str:
     """One line of a challenge's progress."""
     return (
-        f"**{challenge.name}** (TN {challenge.tn}): {challenge.successes}/"
+        f"**{shown(challenge.name)}** (TN {challenge.tn}): {challenge.successes}/"
         f"{challenge.successes_needed} successes, {challenge.rolls_used}/{challenge.max_rolls} "
         f"rolls used · {challenge.status.value}"
     )
@@ -164,13 +165,13 @@ def challenge_progress(challenge: Challenge) -> str:
 def challenge_opened(challenge: Challenge) -> discord.Embed:
     """Announce a new extended challenge and how to roll into it."""
     embed = discord.Embed(
-        title=f"🧭 Extended challenge: {challenge.name}",
+        title=f"🧭 Extended challenge: {shown(challenge.name)}",
         description=(
             f"Reach **{challenge.successes_needed} successes** at **TN {challenge.tn}** within "
             f"**{challenge.max_rolls} rolls**. Success {signed(SUCCESS_POINTS)}, critical success "
             f"{signed(CRITICAL_SUCCESS_POINTS)}, critical failure "
             f"{signed(CRITICAL_FAILURE_POINTS)}.\nRoll into it with "
-            f"`/cosmos roll … tn:{challenge.tn} challenge:{challenge.name}`."
+            f"`/cosmos roll … tn:{challenge.tn}` with the challenge **{shown(challenge.name)}**."
         ),
         colour=Colour.CAMPAIGN,
     )
@@ -208,7 +209,7 @@ def challenge_ended(challenge: Challenge) -> discord.Embed:
     """Announce to the channel that a challenge was won, lost or ended by the GM."""
     icon, verb, colour = _ENDINGS[challenge.status]
     return discord.Embed(
-        title=f"{icon} Challenge {verb}: {challenge.name}",
+        title=f"{icon} Challenge {verb}: {shown(challenge.name)}",
         description=challenge_progress(challenge),
         colour=colour,
     )

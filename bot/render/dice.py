@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.style import Colour, truncate
+from bot.render.style import Colour, shown, truncate
 from rules.expressions import ExpressionRoll, Natural, RequestRoll
 
 __all__ = ["expression_roll", "request_roll"]
@@ -12,7 +12,7 @@ __all__ = ["expression_roll", "request_roll"]
 
 def expression_roll(roll: ExpressionRoll, roller: str) -> discord.Embed:
     """Show every die of a `/roll`, its total, and a natural 20 or 1 loudly."""
-    title = f"🎲 {roller} rolls {roll.expression}"
+    title = f"🎲 {shown(roller)} rolls {shown(roll.expression)}"
     colour = Colour.ROLL
     if roll.natural is Natural.TWENTY:
         title, colour = f"✨ NATURAL 20! {title}", Colour.CRITICAL_SUCCESS
@@ -39,10 +39,11 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
             mark = {Natural.TWENTY: " ✨", Natural.ONE: " 💀"}.get(roll.natural, "")
             lines.append(f"{label}{truncate(roll.breakdown, 500)} = **{roll.total}**{mark}")
     embed = discord.Embed(
-        title=truncate(f"🎲 {roller} rolls {text}", 256),
+        title=truncate(f"🎲 {shown(roller)} rolls {shown(text)}", 256),
         description=truncate("\n".join(lines), 4000),
         colour=colour,
     )
     if result.request.comment:
-        embed.add_field(name="💬", value=truncate(result.request.comment, 1024), inline=False)
+        comment = truncate(shown(result.request.comment), 1024)
+        embed.add_field(name="💬", value=comment, inline=False)
     return embed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from rules.realms import (
     HALF_MOVEMENT,
     AttackOdds,
@@ -39,7 +39,7 @@ def attack(result: AttackResult, roller: str) -> discord.Embed:
     natural = any(target.natural_20 for target in result.targets)
     embed = discord.Embed(
         title=truncate(
-            f"{'🌟 NATURAL 20 · ' if natural else ''}⚔️ {roller}: attack, to hit "
+            f"{'🌟 NATURAL 20 · ' if natural else ''}⚔️ {shown(roller)}: attack, to hit "
             f"{result.to_hit}, damage {result.damage}",
             TITLE_LIMIT,
         ),
@@ -94,7 +94,8 @@ def check(result: CheckResult, roller: str, label: str | None = None) -> discord
     natural = result.natural_max
     embed = discord.Embed(
         title=truncate(
-            f"{'🌟 NATURAL 20 · ' if natural else ''}🎲 {roller}: {what} ({result.die.value})",
+            f"{'🌟 NATURAL 20 · ' if natural else ''}🎲 {shown(roller)}: {shown(what)} "
+            f"({result.die.value})",
             TITLE_LIMIT,
         ),
         description=f"{_state(result.decision)}\nRolled {faces} → **{kept}**{outcome}",
@@ -109,7 +110,9 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
     faces = ", ".join(str(face) for face in result.dice)
     how = "the lower of two d6" if result.kept_lower else "the d6 summed"
     return discord.Embed(
-        title=truncate(f"🌫️ {roller}: stealth → Awareness target {result.total}", TITLE_LIMIT),
+        title=truncate(
+            f"🌫️ {shown(roller)}: stealth → Awareness target {result.total}", TITLE_LIMIT
+        ),
         description=f"{_state(result.decision)}\nRolled {faces}: {how} = **{result.total}**",
         colour=Colour.ROLL,
     )
@@ -117,7 +120,7 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
 
 def spell(result: SpellResult, roller: str) -> discord.Embed:
     return discord.Embed(
-        title=truncate(f"✨ {roller}: {result.kind.value}", TITLE_LIMIT),
+        title=truncate(f"✨ {shown(roller)}: {result.kind.value}", TITLE_LIMIT),
         description=f"{_state(result.decision)}\n**{result.effect.capitalize()}**",
         colour=Colour.ROLL,
     )
@@ -127,9 +130,7 @@ def natural_20(roller: str, what: str) -> discord.Embed:
     """Tell the channel about a natural 20."""
     return discord.Embed(
         title="🌟 NATURAL 20!",
-        description=truncate(
-            f"{discord.utils.escape_markdown(roller)} rolled a natural 20 on {what}."
-        ),
+        description=truncate(f"{shown(roller)} rolled a natural 20 on {shown(what)}."),
         colour=Colour.CRITICAL_SUCCESS,
     )
 

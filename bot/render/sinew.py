@@ -8,7 +8,7 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.numbers import percent
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from bot.storage.sinew import NoRollToSpendOn, RollSuperseded
 from rules.sinew import (
@@ -54,10 +54,6 @@ _MODE_TEXT = {
 }
 
 
-def _name(text: str) -> str:
-    return discord.utils.escape_markdown(text)
-
-
 def _dice(result: TestResult) -> str:
     """Every d20 in roll order: the kept one bold, the other struck through."""
     return ", ".join(
@@ -92,7 +88,7 @@ def test_result(result: TestResult, roller: str, what: str, score_label: str) ->
     """Show a roll-under test: every die, the kept one, the margin, and why the mode."""
     text, colour = headline(result)
     embed = discord.Embed(
-        title=truncate(f"{text} · {roller}: {what}", TITLE_LIMIT),
+        title=truncate(f"{text} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
         description=describe_test(result, score_label),
         colour=colour,
     )
@@ -107,7 +103,9 @@ def natural_announcement(result: TestResult, roller: str, what: str) -> discord.
     text, colour = headline(result)
     return discord.Embed(
         title=truncate(f"{text}", TITLE_LIMIT),
-        description=truncate(f"{_name(roller)} rolled a natural {result.natural} on {what}."),
+        description=truncate(
+            f"{shown(roller)} rolled a natural {result.natural} on {shown(what)}."
+        ),
         colour=colour,
     )
 
@@ -115,14 +113,14 @@ def natural_announcement(result: TestResult, roller: str, what: str) -> discord.
 def _items_text(sheet: Sheet) -> str:
     if not sheet.items:
         return "none"
-    return truncate(", ".join(_name(item) for item in sheet.items), FIELD_LIMIT)
+    return truncate(", ".join(shown(item) for item in sheet.items), FIELD_LIMIT)
 
 
 def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> discord.Embed:
     """Show a character: scores, Luck, Stamina, armour, items, build points, boons, Pressure."""
     sheet = character.sheet
     embed = discord.Embed(
-        title=truncate(f"📜 {character.name} · {owner}", TITLE_LIMIT),
+        title=truncate(f"📜 {shown(character.name)} · {shown(owner)}", TITLE_LIMIT),
         colour=Colour.CRITICAL_FAILURE if sheet.collapsed else Colour.CAMPAIGN,
     )
     embed.add_field(
@@ -140,7 +138,7 @@ def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> d
     if sheet.encumbered:
         carried += " · over the carry limit: REF tests at disadvantage"
     embed.add_field(name=carried, value=_items_text(sheet), inline=False)
-    boons = "\n".join(f"{n}. {_name(boon)}" for n, boon in enumerate(sheet.boons, 1)) or "none"
+    boons = "\n".join(f"{n}. {shown(boon)}" for n, boon in enumerate(sheet.boons, 1)) or "none"
     embed.add_field(name="Boons", value=truncate(boons, FIELD_LIMIT), inline=False)
     return embed
 
@@ -189,11 +187,12 @@ def opposed(
     result: OpposedResult, attacker: str, defender: str, title: str = "⚔️ Opposed roll"
 ) -> discord.Embed:
     """Show both rolls, both margins, the winner and why."""
+    attacker, defender = shown(attacker), shown(defender)
     attacker_won = result.winner is Side.ATTACKER
     winner = attacker if attacker_won else defender
     embed = discord.Embed(
         title=truncate(f"{title} · {attacker} vs {defender}", TITLE_LIMIT),
-        description=f"**{_name(winner)} wins**: {result.reason.value}.",
+        description=f"**{winner} wins**: {result.reason.value}.",
         colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
     )
     embed.add_field(
@@ -239,13 +238,13 @@ def add_defender_stamina(embed: discord.Embed, character: Character[Sheet]) -> N
     value = f"{sheet.current_stamina}/{sheet.stamina}"
     if sheet.collapsed:
         value += " · **collapsed**"
-    embed.add_field(name=truncate(f"{character.name}'s Stamina", TITLE_LIMIT), value=value)
+    embed.add_field(name=truncate(f"{shown(character.name)}'s Stamina", TITLE_LIMIT), value=value)
 
 
 def collapse_announcement(character: Character[Sheet]) -> discord.Embed:
     """Tell the channel that a character collapsed at 0 Stamina."""
     return discord.Embed(
-        title=truncate(f"💀 {character.name} collapses!", TITLE_LIMIT),
+        title=truncate(f"💀 {shown(character.name)} collapses!", TITLE_LIMIT),
         description=f"<@{character.user_id}>'s character is at 0 Stamina.",
         colour=Colour.CRITICAL_FAILURE,
     )
@@ -256,7 +255,7 @@ def health(character: Character[Sheet], before: int, verb: str, amount: int) -> 
     sheet = character.sheet
     collapsed = sheet.collapsed
     embed = discord.Embed(
-        title=truncate(f"{character.name} {verb} {amount}", TITLE_LIMIT),
+        title=truncate(f"{shown(character.name)} {verb} {amount}", TITLE_LIMIT),
         description=(
             f"Stamina {before} → **{sheet.current_stamina}**/{sheet.stamina}"
             + (" · **collapsed**" if collapsed else "")
@@ -270,7 +269,7 @@ def rested(character: Character[Sheet], kind: str, luck: int, stamina: int) -> d
     """Show what a rest restored."""
     sheet = character.sheet
     return discord.Embed(
-        title=truncate(f"🛏️ {character.name}: {kind} rest", TITLE_LIMIT),
+        title=truncate(f"🛏️ {shown(character.name)}: {kind} rest", TITLE_LIMIT),
         description=(
             f"Luck +{luck}: {sheet.luck_tokens}/{sheet.luck} tokens\n"
             f"Stamina +{stamina}: {sheet.current_stamina}/{sheet.stamina}"
@@ -283,7 +282,7 @@ def milestone(character: Character[Sheet], points: int, tokens: int) -> discord.
     """Show a milestone: build points gained, Luck refilled."""
     sheet = character.sheet
     return discord.Embed(
-        title=truncate(f"🏁 Milestone · {character.name}", TITLE_LIMIT),
+        title=truncate(f"🏁 Milestone · {shown(character.name)}", TITLE_LIMIT),
         description=(
             f"Build points +{points}: {sheet.build_points}\n"
             f"Luck refilled (+{tokens}): {sheet.luck_tokens}/{sheet.luck} tokens"
@@ -298,7 +297,9 @@ def advanced(
     """Show a score bought up with build points."""
     sheet = character.sheet
     return discord.Embed(
-        title=truncate(f"📈 {character.name}: {score.value} {before} → {after}", TITLE_LIMIT),
+        title=truncate(
+            f"📈 {shown(character.name)}: {score.value} {before} → {after}", TITLE_LIMIT
+        ),
         description=f"Spent {cost} build points; {sheet.build_points} left.",
         colour=Colour.CAMPAIGN,
     )
@@ -307,7 +308,8 @@ def advanced(
 def items(character: Character[Sheet], change: str | None = None) -> discord.Embed:
     """Show a character's items, after an optional change."""
     sheet = character.sheet
-    title = f"🎒 {character.name}: {change}" if change else f"🎒 {character.name}'s items"
+    name = shown(character.name)
+    title = f"🎒 {name}: {shown(change)}" if change else f"🎒 {name}'s items"
     embed = discord.Embed(
         title=truncate(title, TITLE_LIMIT),
         description=truncate(f"Carrying {len(sheet.items)}: {_items_text(sheet)}", FIELD_LIMIT * 2),

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render.style import TITLE_LIMIT, Colour, truncate
+from bot.render.style import TITLE_LIMIT, Colour, shown, truncate
 from rules.sinew import PRESSURE_MAX
 from rules.sinew_pressure import (
     CRISIS_ROLL_TWICE,
@@ -70,7 +70,7 @@ def pressure_announcement(
     arrow = "rises" if rising else "falls"
     embed = discord.Embed(
         title=truncate(
-            f"{'🌡️' if rising else '🕊️'} Pressure {arrow} · {owner}: "
+            f"{'🌡️' if rising else '🕊️'} Pressure {arrow} · {shown(owner)}: "
             f"{change.before} → {change.reached}",
             TITLE_LIMIT,
         ),
@@ -103,14 +103,17 @@ def crisis_announcement(
     ``stamina`` lists (name, before, after) for each character the Crisis took Stamina from.
     """
     embed = discord.Embed(
-        title=truncate(f"💥 CRISIS · {owner}: {texts.skin.colour(PRESSURE_MAX)}", TITLE_LIMIT),
+        title=truncate(
+            f"💥 CRISIS · {shown(owner)}: {texts.skin.colour(PRESSURE_MAX)}", TITLE_LIMIT
+        ),
         description="\n".join(f"• {texts.event(event)}" for event in crisis.events),
         colour=Colour.CRITICAL_FAILURE,
     )
     embed.add_field(name="Crisis d6", value=_faces(crisis), inline=False)
     if stamina:
         lines = [
-            f"{name}: Stamina {before} → **{after}**" + (" · collapsed" if after == 0 else "")
+            f"{shown(name)}: Stamina {before} → **{after}**"
+            + (" · collapsed" if after == 0 else "")
             for name, before, after in stamina
         ]
         embed.add_field(name="Stamina lost", value=truncate("\n".join(lines), 1024), inline=False)
@@ -132,7 +135,7 @@ def pressure_board(
         colour=_colour(max([party, *(step for _, step in characters)])),
     )
     if characters:
-        lines = [f"{name}: {pressure_line(step, texts)}" for name, step in characters]
+        lines = [f"{shown(name)}: {pressure_line(step, texts)}" for name, step in characters]
         embed.add_field(name="Characters", value=truncate("\n".join(lines), 1024), inline=False)
     embed.set_footer(text=f"Skin: {texts.skin.name}")
     return embed

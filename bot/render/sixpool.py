@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent, signed
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from bot.storage.sixpool import GroupCheck
 from rules.sixpool import (
@@ -47,10 +47,6 @@ _MODE_TEXT = {
 }
 
 
-def _name(text: str) -> str:
-    return discord.utils.escape_markdown(text)
-
-
 def _dice(result: RollResult) -> str:
     if result.take is not None:
         return f"take {result.take} (no die rolled)"
@@ -83,7 +79,7 @@ def roll_result(
     if result.dc != result.base_dc:
         dc += f" ({result.base_dc} {signed(result.dc - result.base_dc)} {result.situation.value})"
     embed = discord.Embed(
-        title=truncate(f"{headline(result)} · {roller}: {what}", TITLE_LIMIT),
+        title=truncate(f"{headline(result)} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
         description=(
             f"🎲 {_dice(result)}\nTotal **{result.total}** vs {dc}: margin {signed(result.margin)}"
         ),
@@ -108,9 +104,9 @@ def character_sheet(character: Character[Sheet], owner: str) -> discord.Embed:
     """Show a sheet: level, proficiency, each pool with Effort and Edge, training, flags."""
     sheet = character.sheet
     embed = discord.Embed(
-        title=truncate(f"{character.name} · level {sheet.level}", TITLE_LIMIT),
+        title=truncate(f"{shown(character.name)} · level {sheet.level}", TITLE_LIMIT),
         description=(
-            f"Player: {_name(owner)} · proficiency {signed(sheet.proficiency)} · "
+            f"Player: {shown(owner)} · proficiency {signed(sheet.proficiency)} · "
             f"primary pool {sheet.primary}"
         ),
         colour=Colour.CAMPAIGN,
@@ -139,14 +135,15 @@ def character_sheet(character: Character[Sheet], owner: str) -> discord.Embed:
 def sheet_changed(character: Character[Sheet], what: str) -> discord.Embed:
     """Confirm a sheet change."""
     return discord.Embed(
-        title=truncate(f"{character.name}: {what}", TITLE_LIMIT), colour=Colour.CAMPAIGN
+        title=truncate(f"{shown(character.name)}: {shown(what)}", TITLE_LIMIT),
+        colour=Colour.CAMPAIGN,
     )
 
 
 def passive(roller: str, what: str, parts: tuple[Modifier, ...], score: int) -> discord.Embed:
     """Show a passive score: 10 + modifiers."""
     embed = discord.Embed(
-        title=truncate(f"{roller}: passive {what} {score}", TITLE_LIMIT),
+        title=truncate(f"{shown(roller)}: passive {shown(what)} {score}", TITLE_LIMIT),
         description=f"10 + modifiers (no roll, no spend) = **{score}**",
         colour=Colour.ROLL,
     )
@@ -181,11 +178,12 @@ def odds(result: RollOdds) -> discord.Embed:
 
 def contest(result: ContestResult, attacker: str, defender: str, what: str) -> discord.Embed:
     """Show both rolls of a contest, both totals, and the winner (a tie goes to the defender)."""
+    attacker, defender = shown(attacker), shown(defender)
     winner = attacker if result.attacker_wins else defender
     reason = "higher total" if result.attacker.total != result.defender.total else "a tie holds"
     embed = discord.Embed(
-        title=truncate(f"⚔️ Contest · {attacker} vs {defender}: {what}", TITLE_LIMIT),
-        description=f"**{_name(winner)} wins** ({reason}: "
+        title=truncate(f"⚔️ Contest · {attacker} vs {defender}: {shown(what)}", TITLE_LIMIT),
+        description=f"**{winner} wins** ({reason}: "
         f"{result.attacker.total} vs {result.defender.total}).",
         colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
     )
@@ -204,7 +202,7 @@ def contest(result: ContestResult, attacker: str, defender: str, what: str) -> d
 def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> discord.Embed:
     """Ask the defending player, in the channel, to declare their spend privately."""
     return discord.Embed(
-        title=truncate(f"⚔️ {attacker} challenges you: {what}", TITLE_LIMIT),
+        title=truncate(f"⚔️ {shown(attacker)} challenges you: {shown(what)}", TITLE_LIMIT),
         description=(
             f"<@{defender_id}>, declare how many points you spend (privately) before anyone "
             f"rolls. The challenger's spend is secret too. Open for {minutes} minutes; "
@@ -219,7 +217,7 @@ def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed
     skill = f" ({group.skill})" if group.skill else ""
     successes = sum(roll.success for roll in group.rolls)
     lines = [
-        f"{'✅' if roll.success else '❌'} {_name(roll.name)}: {roll.total} (roll #{roll.roll_id})"
+        f"{'✅' if roll.success else '❌'} {shown(roll.name)}: {roll.total} (roll #{roll.roll_id})"
         for roll in group.rolls
     ]
     if group.status == "closed":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 __all__ = [
@@ -11,6 +13,7 @@ __all__ = [
     "FIELD_LIMIT",
     "TITLE_LIMIT",
     "Colour",
+    "shown",
     "truncate",
 ]
 
@@ -40,3 +43,21 @@ def truncate(text: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> str:
         return text
     marker = " … (cut to fit Discord)"
     return text[: limit - len(marker)] + marker
+
+
+# What Discord reads as markup in an embed's title, description or field, or in a message:
+# formatting (* _ ~ | `), masked links ([text](url): both brackets), mentions and other <…>
+# references (<@id>, <@&id>, <#id>, </command:id>), @everyone and @here, and a heading, quote
+# or list at the start of a line. A backslash before any of them shows it as it is.
+_MARKUP = re.compile(r"[\\*_~|`\[\]<>]|@(?=everyone|here)|^[ \t]*[#>-]", re.MULTILINE)
+
+
+def shown(text: str) -> str:
+    """Return user text (a name, label or comment) to be shown as plain text.
+
+    Every string a user typed, and every display name, passes through here before it reaches an
+    embed or a public message: it can't make a link (a masked ``[free nitro](https://…)`` shows
+    as typed), ping or render a mention, or format the bot's message (README, Rules notes: user
+    text). Not for footers and author names, where Discord shows a backslash as it is.
+    """
+    return _MARKUP.sub(lambda found: found[0][:-1] + "\\" + found[0][-1], text)

@@ -9,6 +9,7 @@ dataclass, stored as JSON and checked by its codec on every read and write.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
@@ -108,7 +109,7 @@ class CharacterStore(Generic[S]):
             parameters.append(user_id)
         if name is not None:
             conditions.append("lower(name) = lower(?)")  # names are case-insensitive
-            parameters.append(name.strip())
+            parameters.append(unicodedata.normalize("NFKC", name).strip())  # as names are saved
         where = " AND ".join(conditions)
         rows = await connection.fetch_all(
             f"SELECT {_COLUMNS} FROM characters WHERE {where} ORDER BY lower(name)", parameters

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from bot.storage.database import ConstraintViolated, Database
@@ -104,12 +105,19 @@ class MacroStore:
         ]
 
     async def find(self, name: str, user_id: int, campaign_id: int | None) -> Macro:
-        wanted = name.strip().casefold()
+        wanted = unicodedata.normalize("NFKC", name).strip().casefold()  # as names are saved
         for macro in await self.visible(user_id, campaign_id):
             if macro.name.casefold() == wanted:
                 return macro
         raise MacroNotFound(name.strip())
 
     async def delete(self, macro: Macro) -> None:
+        """Delete the macro; raise MacroNotFound if it is gone already.
+
+        Many deletes of one macro may have found it before any of them deleted it: the one
+        statement that removed the row confirms the delete, and the others are told it's gone.
+        """
         async with self._database.transaction() as connection:
-            await connection.execute("DELETE FROM macros WHERE id = ?", (macro.id,))
+            deleted = await connection.execute("DELETE FROM macros WHERE id = ?", (macro.id,))
+        if deleted == 0:
+            raise MacroNotFound(macro.name)

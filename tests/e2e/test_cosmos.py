@@ -179,10 +179,10 @@ async def test_opposed_names_the_defender_the_roller_gave(
     reply = await fake_discord.invoke("cosmos opposed", {**options, **given}, user="player")
     embed = reply.embeds[0]
     margin = -cosmos.opposed(new_rng(seed), **options).margin
-    name = defender.get("vs_name", "gm")
-    assert embed["title"] == f"⚔️ Opposed roll · player vs {name}"
+    # The name as typed, its markdown escaped everywhere it is shown (title and field too).
+    assert embed["title"] == f"⚔️ Opposed roll · player vs {shown}"
     assert embed["description"] == f"**{shown} wins** by {margin}"
-    assert embed["fields"][1]["name"] == name
+    assert embed["fields"][1]["name"] == shown
 
 
 async def test_opposed_refuses_two_names_for_the_defender(

@@ -181,3 +181,111 @@ async def test_a_macro_whose_command_changed_fails_clearly_and_rolls_nothing(
         assert reply.ephemeral
         assert f"`/{command}` has changed since this macro was saved" in reply.content
     assert await dicebot.storage.rolls.get(1) is None  # nothing was rolled
+
+
+async def macro_rows(bot: DiceBot) -> list[tuple[str, str, int | None]]:
+    rows = await bot.storage.database.fetch_all(
+        "SELECT name, expression, user_id FROM macros ORDER BY id"
+    )
+    return [(row["name"], row["expression"], row["user_id"]) for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("name", "code_point"),
+    [
+        ("fi\u200bre", "U+200B"),  # zero-width space: would pass for "fire"
+        ("\u200dfire", "U+200D"),
+        ("fire\u2060", "U+2060"),
+        ("\ufefffire", "U+FEFF"),
+        ("fi\u202ere", "U+202E"),  # right-to-left override
+        ("fi\u2066re", "U+2066"),
+        ("fi\u200fre", "U+200F"),
+        ("fi\u061cre", "U+061C"),
+        ("fi\x07re", "U+0007"),  # a control character
+    ],
+)
+async def test_a_macro_name_with_invisible_characters_is_refused_and_nothing_saved(
+    fake_discord: FakeDiscord, dicebot: DiceBot, name: str, code_point: str
+) -> None:
+    refused = await fake_discord.invoke(
+        "macro save", {"name": name, "expression": "1d20"}, user="player"
+    )
+    assert refused.ephemeral
+    assert "name can't hold invisible or control characters" in refused.content
+    assert code_point in refused.content
+    assert await macro_rows(dicebot) == []
+
+
+async def test_a_macro_name_is_normalised_so_look_alikes_are_one_name(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    ligature = "\ufb01re"  # "ﬁre": the fi ligature, NFKC "fire"
+    saved = await fake_discord.invoke(
+        "macro save", {"name": ligature, "expression": "1d20"}, user="player"
+    )
+    assert saved.ephemeral and "Saved your macro **fire**" in saved.content
+    again = await fake_discord.invoke(
+        "macro save", {"name": "fire", "expression": "1d6"}, user="player"
+    )
+    assert again.ephemeral and "exists already" in again.content
+    rolled = await fake_discord.invoke("macro roll", {"name": ligature}, user="player")
+    assert not rolled.ephemeral
+    assert await macro_rows(dicebot) == [("fire", "1d20", fake_discord.users["player"].id)]
+
+
+async def test_a_character_or_campaign_name_with_invisible_characters_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    campaign = await fake_discord.invoke(
+        "campaign start", {"system": "aethelgard", "name": "Dark\u202eness"}, user="gm"
+    )
+    assert campaign.ephemeral and "U+202E" in campaign.content
+    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
+    await fake_discord.invoke("campaign start", {"system": "aethelgard", "name": "Dark"})
+    scores = {"might": 3, "finesse": 3, "wits": 3, "will": 3, "sturdiness": 3}
+    character = await fake_discord.invoke(
+        "aethelgard character create", {"name": "R\u200bin", **scores}, user="player"
+    )
+    assert character.ephemeral and "Your character's name can't hold" in character.content
+    rows = await dicebot.storage.database.fetch_all("SELECT name FROM characters")
+    assert rows == []
+
+
+async def test_sixty_concurrent_deletes_of_one_macro_confirm_it_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("macro save", {"name": "Sword", "expression": "1d20"}, user="player")
+    replies = [
+        await fake_discord.send("macro delete", {"name": "Sword"}, user="player") for _ in range(60)
+    ]
+    await fake_discord.wait_answered(replies)
+    answers = [reply.content for reply in replies]
+    assert all(reply.ephemeral for reply in replies)
+    assert answers.count("🗑️ Deleted **Sword**.") == 1, answers
+    assert all(
+        "No macro called **Sword**" in answer for answer in answers if "Deleted" not in answer
+    ), answers
+    assert await macro_rows(dicebot) == []
+    assert fake_discord.error_logs == []
+
+
+async def test_the_per_owner_macro_cap_refuses_the_next_and_saves_nothing(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    cap = 50  # MACROS_PER_OWNER, written out: the test pins the number itself
+    for number in range(1, cap + 1):
+        saved = await fake_discord.invoke(
+            "macro save", {"name": f"m{number}", "expression": f"1d{number + 1}"}, user="player"
+        )
+        assert saved.ephemeral and f"**m{number}**" in saved.content
+    refused = await fake_discord.invoke(
+        "macro save", {"name": "one more", "expression": "1d20"}, user="player"
+    )
+    assert refused.ephemeral and "That's 50 macros already: delete one first." in refused.content
+    rows = await macro_rows(dicebot)
+    assert len(rows) == cap and "one more" not in [name for name, _, _ in rows]
+    # The cap is per owner: another user still saves theirs.
+    other = await fake_discord.invoke(
+        "macro save", {"name": "one more", "expression": "1d20"}, user="gm"
+    )
+    assert other.ephemeral and "Saved your macro **one more**" in other.content
