@@ -31,6 +31,7 @@ from discord import app_commands
 
 from bot.buttons import roll_buttons
 from bot.gm_channel import readable_by_players
+from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
 from bot.storage.errors import CannotSave
 from bot.table import Table
@@ -312,7 +313,8 @@ async def _deliver_blind(
         )
     if campaign.switches.secret_notice:
         assert interaction.channel is not None
-        await interaction.channel.send(f"🎲 {interaction.user.display_name} rolled in secret.")
+        roller = shown(interaction.user.display_name)
+        await interaction.channel.send(f"🎲 {roller} rolled in secret.")
 
 
 async def _direct_to_gms(
