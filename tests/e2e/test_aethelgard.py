@@ -7,6 +7,7 @@ import numpy as np
 from bot.client import DiceBot
 from rules.aethelgard import PoolRoll, display_lines
 from rules.randomness import new_rng
+from tests.fakediscord.fixtures import settled
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -41,6 +42,7 @@ async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert fields["Pool"] == "pool 4 + bonus dice 2 − penalty dice 1 = 5d10"
     assert await dicebot.storage.rolls.get(1) is not None
+    await settled(fake_discord, dicebot)  # an announcement would have arrived by now
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
@@ -57,6 +59,7 @@ async def test_ruling_aethelgard_public_fumble_is_announced_hidden_is_not(
     dicebot.rng = new_rng(seed)
     hidden = await fake_discord.invoke("aethelgard roll", {"pool": 2, "hidden": True}, user="gm")
     assert hidden.ephemeral and "FUMBLE" in hidden.embeds[0]["description"]
+    await settled(fake_discord, dicebot)  # a wrongly posted announcement would be there now
     assert len(fake_discord.channel_messages(fake_discord.channel_id)) == 1
     refused = await fake_discord.invoke(
         "aethelgard roll", {"pool": 2, "hidden": True}, user="player"

@@ -79,6 +79,15 @@ async def run_bot(
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = previous
 
 
+async def settled(fake: FakeDiscord, bot: discord.Client) -> None:
+    """Wait until the bot has finished every interaction it started: what it posts after its
+    reply (an announcement, a DM) is there now, so "nothing else was posted" can be checked."""
+    in_flight = getattr(bot, "in_flight", None)
+    if in_flight is None:
+        raise TypeError("settled() needs the dice bot, which counts interactions in flight")
+    await fake.wait_until(lambda: not bot.in_flight, "the bot to settle")  # type: ignore[attr-defined]
+
+
 def _has_app_commands(bot: discord.Client, guild_id: int) -> bool:
     tree = getattr(bot, "tree", None)
     if not isinstance(tree, discord.app_commands.CommandTree):
