@@ -1,4 +1,6 @@
-"""Sinew & Steel Pressure (`002_…` section 5): the 0-5 track, Crisis events, purging.
+"""Sinew & Steel Pressure: the 0-5 track, Crisis events, purging.
+
+README, Rules notes: Sinew & Steel, "Pressure and Crisis".
 
 A track on each character and one on the party (``rules.sinew.PRESSURE``). Adding points that
 reach 5 triggers one Crisis, however far past 5 they would go: roll a d6 on the Crisis table; a
@@ -48,7 +50,7 @@ __all__ = [
     "start_rite",
 ]
 
-# --- Constants (RULINGS.md "Sinew & Steel"); (house) marks our own defaults
+# --- Constants (README, Rules notes: Pressure and Crisis); (house) marks our own defaults
 
 STEPS = PRESSURE_MAX + 1  # steps 0-5
 AMOUNT_MAX = PRESSURE_MAX  # one change moves the track by 1-5 (house: an input limit)
