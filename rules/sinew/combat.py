@@ -26,7 +26,8 @@ from rules.sinew.constants import (
     TEST_SCORE_MIN,
     require_flag,
 )
-from rules.sinew.tests import TestResult, effective_mode, roll_test
+from rules.sinew.sheet import Score
+from rules.sinew.tests import ModeDecision, TestResult, effective_mode, roll_test
 
 
 class Side(StrEnum):
@@ -116,6 +117,44 @@ def opposed(
     return OpposedResult(
         attacker=roll_test(rng, attacker_score, attacker_mode),
         defender=roll_test(rng, defender_score, defender_mode),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Contender:
+    """One side of a contest before it is rolled: its name as shown, score, mode and why."""
+
+    name: str
+    score: int
+    decision: ModeDecision
+
+
+def contender(
+    name: str,
+    score: int,
+    attribute: Score | None = None,
+    *,
+    advantage: bool = False,
+    disadvantage: bool = False,
+    items_carried: int = 0,
+) -> Contender:
+    """Return one side of a contest: ``attribute`` None is a bare score (a GM's defender).
+
+    The carry limit gives a REF side disadvantage, with the reason (see ``effective_mode``).
+    """
+    decision = effective_mode(
+        attribute, advantage=advantage, disadvantage=disadvantage, items_carried=items_carried
+    )
+    return Contender(name, score, decision)
+
+
+def roll_opposed(rng: Rng, attacker: Contender, defender: Contender) -> OpposedResult:
+    """Roll the attacker's test, then the defender's, each with its mode and reasons."""
+    attacker_score = require_whole("Attacker score", attacker.score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    defender_score = require_whole("Defender score", defender.score, TEST_SCORE_MIN, TEST_SCORE_MAX)
+    return OpposedResult(
+        attacker=roll_test(rng, attacker_score, attacker.decision),
+        defender=roll_test(rng, defender_score, defender.decision),
     )
 
 
@@ -251,4 +290,21 @@ def attack(
         defender_advantage=defender_advantage,
         defender_disadvantage=defender_disadvantage,
     )
+    return AttackResult(contest, edge=edge, armour=armour, explosive=explosive)
+
+
+def roll_attack(
+    rng: Rng,
+    attacker: Contender,
+    defender: Contender,
+    *,
+    edge: Edge = Edge.STANDARD,
+    armour: int = 0,
+    explosive: bool = False,
+) -> AttackResult:
+    """Roll an attack between two contenders and work out damage against ``armour`` (0-3)."""
+    armour = require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX)
+    explosive = require_flag("Explosive", explosive)
+    edge = Edge(edge)
+    contest = roll_opposed(rng, attacker, defender)
     return AttackResult(contest, edge=edge, armour=armour, explosive=explosive)

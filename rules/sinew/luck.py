@@ -13,7 +13,7 @@ from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.sinew.combat import AttackResult, OpposedResult, Side
 from rules.sinew.constants import LUCK_SURCHARGE, LUCK_SURCHARGE_STEP, PRESSURE_MAX
-from rules.sinew.sheet import Score
+from rules.sinew.sheet import Score, Sheet
 from rules.sinew.tests import TestResult
 
 # --- Luck
@@ -139,3 +139,127 @@ def attack_luck_offers(result: AttackResult, available: int) -> tuple[LuckOffer,
             offers.append(LuckOffer(tokens, moved))
             best, hit = moved.damage_taken, moved.hit
     return tuple(offers)
+
+
+# --- The roller's spends (the bot's `/sinew luck spend` and Luck buttons)
+
+Spendable = TestResult | OpposedResult | AttackResult
+"""What the roller may spend Luck on: a test, an opposed roll or an attack."""
+
+
+def lower_roller_die(result: Spendable, tokens: int) -> Spendable:
+    """Return the roll with its roller's die lowered by ``tokens``: the test's, or the attacker's.
+
+    In the bot the roller spends (README, Rules notes: Sinew & Steel, "Who may spend Luck").
+    """
+    if isinstance(result, TestResult):
+        return spend_luck(result, tokens)
+    return spend_luck(result, tokens, side=Side.ATTACKER)
+
+
+def roller_tokens_needed(result: Spendable) -> int | None:
+    """Return the tokens that turn a test or win a contest (0: it already does; None: can't)."""
+    if isinstance(result, TestResult):
+        return tokens_to_succeed(result)
+    return tokens_to_win(result, Side.ATTACKER)
+
+
+def tokens_that_help(result: Spendable) -> int:
+    """Return the tokens that turn a failed test or win a lost contest, or raise RulesError."""
+    needed = roller_tokens_needed(result)
+    if needed == 0:
+        raise RulesError("This roll already succeeds: there is no failure for Luck to turn.")
+    if needed is None or needed > Score.LCK.maximum:
+        raise RulesError("Luck can't turn this roll into a success: the die can't go that low.")
+    return needed
+
+
+@dataclass(frozen=True, slots=True)
+class LuckSpent:
+    """A spend by the roller: how far the die moved, what it cost, and the roll before and after.
+
+    Attributes:
+        shift: How far this spend lowered the die.
+        cost: Tokens paid (``luck_cost``: the shift plus any Pressure surcharge).
+        before: The roll spent on.
+        after: The roll after the spend.
+        sheet: The roller's sheet after paying.
+    """
+
+    shift: int
+    cost: int
+    before: Spendable
+    after: Spendable
+    sheet: Sheet
+
+    @property
+    def extra_damage(self) -> int:
+        """Return the damage the spend adds to an attack's defender (0 for anything else)."""
+        if isinstance(self.after, AttackResult) and isinstance(self.before, AttackResult):
+            return max(self.after.damage_taken - self.before.damage_taken, 0)
+        return 0
+
+
+def apply_luck(
+    result: Spendable, sheet: Sheet, tokens: int | None, *, pressure: int, roller: str
+) -> LuckSpent:
+    """Return the roller's spend of ``tokens`` (None: what turns or wins it) on ``result``.
+
+    The price is ``luck_cost`` at the roller's Pressure step (README, Rules notes: Sinew &
+    Steel, "Pressure step 4 costs +1 token per spend"); ``roller`` names the payer in a refusal.
+
+    Raises:
+        RulesError: nothing for Luck to turn, a die that can't move that far, or ``sheet``
+            holds fewer tokens than the spend costs.
+    """
+    shift = tokens_that_help(result) if tokens is None else tokens
+    moved = lower_roller_die(result, shift)
+    cost = luck_cost(shift, pressure)
+    if sheet.luck_tokens < cost:
+        raise RulesError(
+            f"Lowering the die by {shift} costs {cost} Luck token"
+            f"{'s' if cost != 1 else ''}; {roller} has {sheet.luck_tokens}."
+        )
+    paid = replace(sheet, luck_tokens=sheet.luck_tokens - cost)
+    return LuckSpent(shift=shift, cost=cost, before=result, after=moved, sheet=paid)
+
+
+@dataclass(frozen=True, slots=True)
+class LuckChoice:
+    """A spend worth a button under a roll its roller can still change.
+
+    Attributes:
+        tokens: How far the button lowers the die; None: as far as turns it when pressed.
+        shift: How far it lowers the die now.
+        cost: Tokens it costs now (surcharge included).
+        turns: Whether it turns the test or wins the contest (under a test or opposed roll).
+        offer: Under an attack, the better result it gives.
+    """
+
+    tokens: int | None
+    shift: int
+    cost: int
+    turns: bool = False
+    offer: LuckOffer | None = None
+
+
+def luck_choices(result: Spendable, *, held: int, pressure: int) -> tuple[LuckChoice, ...]:
+    """Return the spends worth offering (README, Rules notes: Sinew & Steel, "Luck buttons").
+
+    Under a failed test or a lost opposed roll: 1 token, and the tokens that turn or win it
+    when that is more than 1. Under an attack: each spend that gives a better result (a hit,
+    more damage), among those the ``held`` tokens pay for, surcharge included.
+    """
+    if isinstance(result, AttackResult):
+        available = min(max(held - luck_surcharge(pressure), 0), Score.LCK.maximum)
+        return tuple(
+            LuckChoice(offer.tokens, offer.tokens, luck_cost(offer.tokens, pressure), offer=offer)
+            for offer in attack_luck_offers(result, available)
+        )
+    needed = roller_tokens_needed(result)
+    if needed is None or needed == 0 or needed > Score.LCK.maximum:
+        return ()
+    one = LuckChoice(1, 1, luck_cost(1, pressure), turns=needed == 1)
+    if needed == 1:
+        return (one,)
+    return (one, LuckChoice(None, needed, luck_cost(needed, pressure), turns=True))

@@ -23,7 +23,7 @@ from rules.sinew.constants import (
     TEST_SCORE_MIN,
     require_flag,
 )
-from rules.sinew.sheet import ATTRIBUTES, CARRY_LIMIT_SCORE, Score, Sheet
+from rules.sinew.sheet import ATTRIBUTES, CARRY_LIMIT_SCORE, Score, Sheet, parse_score
 
 # --- Advantage and disadvantage
 
@@ -224,17 +224,35 @@ def attribute_test(
     Raises:
         RulesError: ``attribute`` is Stamina (not tested), or a flag is not a bool.
     """
-    attribute = Score(attribute)
-    if attribute not in ATTRIBUTES:
-        raise RulesError(
-            f"{attribute} is not tested; choose one of: "
-            f"{', '.join(score.value for score in ATTRIBUTES)}."
-        )
+    attribute = require_attribute(attribute)
     decision = effective_mode(
         attribute, advantage=advantage, disadvantage=disadvantage, items_carried=len(sheet.items)
     )
-    score = sheet.luck_tokens if attribute is Score.LCK else sheet.score(attribute)
-    return roll_test(rng, score, decision)
+    return roll_test(rng, tested_score(sheet, attribute), decision)
+
+
+def require_attribute(score: Score) -> Score:
+    """Return ``score`` if it is one of the five tested attributes, else raise RulesError.
+
+    Stamina is not tested (README, Rules notes: Sinew & Steel, "Carry limit").
+    """
+    score = Score(score)
+    if score not in ATTRIBUTES:
+        raise RulesError(
+            f"{score} is not tested; choose one of: "
+            f"{', '.join(attribute.value for attribute in ATTRIBUTES)}."
+        )
+    return score
+
+
+def parse_attribute(name: str) -> Score:
+    """Return the tested attribute called ``name`` ("ref", "Reflex", …), or raise RulesError."""
+    return require_attribute(parse_score(name))
+
+
+def tested_score(sheet: Sheet, attribute: Score) -> int:
+    """Return what a test of ``attribute`` rolls under: LCK rolls under the tokens left."""
+    return sheet.luck_tokens if attribute is Score.LCK else sheet.score(attribute)
 
 
 def luck_test(
