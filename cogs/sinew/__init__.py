@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.buttons import register_reroll
+from bot.buttons import Reroller, register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.render import sinew_pressure as render_pressure
@@ -76,10 +76,10 @@ class SinewCog(
         for kind, reroller in self._rerollers().items():
             register_reroll(kind, reroller)
 
-    def _rerollers(self) -> dict[str, Callable[..., Awaitable[None]]]:
+    def _rerollers(self) -> dict[str, Reroller]:
         """Return what Roll again runs for each roll kind, with the options the roll logged."""
 
-        def again(run: Callable[..., Awaitable[None]], options_type: type) -> Any:
+        def again(run: Callable[..., Awaitable[None]], options_type: type) -> Reroller:
             def reroll(
                 interaction: discord.Interaction, options: Mapping[str, Any], seen: Visibility
             ) -> Awaitable[None]:
@@ -96,5 +96,6 @@ class SinewCog(
 
 
 async def setup(bot: DiceBot) -> None:
+    """Load `/sinew`: its persistent Luck buttons and the cog (one extension for the package)."""
     bot.add_dynamic_items(LuckButton)
     await bot.add_cog(SinewCog(bot))
