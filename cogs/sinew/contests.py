@@ -45,6 +45,11 @@ class Sides:
     who: Character[Sheet]
     target: Character[Sheet] | None = None
 
+    @property
+    def target_sheet(self) -> Sheet | None:
+        """Return the defending character's sheet (None: a defender given by a score)."""
+        return self.target.sheet if self.target is not None else None
+
 
 class ContestCommands(LuckCommands):
     """Opposed rolls and attacks (with the roller's Luck buttons)."""
@@ -160,7 +165,7 @@ class ContestCommands(LuckCommands):
             sides.attacker,
             sides.defender,
             edge=edge,
-            armour=_armour(options.armour, sides.target),
+            armour=sinew.attack_armour(options.armour, sides.target_sheet),
             explosive=options.explosive,
         )
         roll, change = self._attack_roll(result, sides, replace(options, edge=edge.value))
@@ -226,13 +231,6 @@ def _score_defender(options: ContestOptions | AttackOptions) -> sinew.Contender:
         raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
     assert options.vs_score is not None
     return sinew.contender(DEFENDER, options.vs_score)
-
-
-def _armour(asked: int | None, target: Character[Sheet] | None) -> int:
-    """Return the armour an attack meets: as asked, else the defending character's, else 0."""
-    if asked is not None:
-        return asked
-    return target.sheet.armour if target is not None else 0
 
 
 def _damage_change(

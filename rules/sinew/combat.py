@@ -26,7 +26,7 @@ from rules.sinew.constants import (
     TEST_SCORE_MIN,
     require_flag,
 )
-from rules.sinew.sheet import Score
+from rules.sinew.sheet import Score, Sheet
 from rules.sinew.tests import ModeDecision, TestResult, effective_mode, roll_test
 
 
@@ -308,3 +308,10 @@ def roll_attack(
     edge = Edge(edge)
     contest = roll_opposed(rng, attacker, defender)
     return AttackResult(contest, edge=edge, armour=armour, explosive=explosive)
+
+
+def attack_armour(asked: int | None, defender: Sheet | None) -> int:
+    """Return the armour an attack meets: as asked, else the defending sheet's, else 0."""
+    if asked is not None:
+        return asked
+    return defender.armour if defender is not None else 0

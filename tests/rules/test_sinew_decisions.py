@@ -248,6 +248,14 @@ def test_roll_attack_works_out_damage_and_checks_armour_before_rolling() -> None
         sinew.roll_attack(dice(), attacker, defender, armour=4)
 
 
+def test_attack_armour_is_as_asked_else_the_defenders_else_none() -> None:
+    wearing_three = even_sheet(armour=3)
+    assert sinew.attack_armour(1, wearing_three) == 1  # asked wins, even below the sheet's
+    assert sinew.attack_armour(0, wearing_three) == 0  # 0 asked is still asked
+    assert sinew.attack_armour(None, wearing_three) == 3
+    assert sinew.attack_armour(None, None) == 0  # a defender given only by a score
+
+
 # --- Pressure moves
 
 
