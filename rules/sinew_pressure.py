@@ -1,4 +1,6 @@
-"""Sinew & Steel Pressure (`002_…` section 5): the 0-5 track, Crisis events, purging.
+"""Sinew & Steel Pressure: the 0-5 track, Crisis events, purging.
+
+README, Rules notes: Sinew & Steel, "Pressure and Crisis".
 
 A track on each character and one on the party (``rules.sinew.PRESSURE``). Adding points that
 reach 5 triggers one Crisis, however far past 5 they would go: roll a d6 on the Crisis table; a
@@ -14,7 +16,7 @@ pure: dice come from an injected generator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -22,7 +24,15 @@ from types import MappingProxyType
 from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.randomness import Rng, roll_dice
-from rules.sinew import PRESSURE_MAX, Score, Sheet
+from rules.sinew import (
+    PRESSURE_MAX,
+    Score,
+    Sheet,
+    StaminaChange,
+    TestResult,
+    attribute_test,
+    take_damage,
+)
 from rules.tables import require_keys, require_table
 
 __all__ = [
@@ -35,20 +45,26 @@ __all__ = [
     "CrisisRoll",
     "PressureChange",
     "PressureTable",
+    "PressureTest",
     "PurgeMethod",
     "SkinTexts",
     "add_pressure",
+    "cleansing_rite",
     "crisis_stamina_loss",
+    "crisis_strikes",
     "parse_pressure_table",
     "parse_skin",
+    "purge_by_quest",
+    "purge_by_sacrifice",
     "remove_pressure",
     "require_pressure_to_purge",
     "roll_crisis",
     "sacrifice",
     "start_rite",
+    "tamper",
 ]
 
-# --- Constants (RULINGS.md "Sinew & Steel"); (house) marks our own defaults
+# --- Constants (README, Rules notes: Pressure and Crisis); (house) marks our own defaults
 
 STEPS = PRESSURE_MAX + 1  # steps 0-5
 AMOUNT_MAX = PRESSURE_MAX  # one change moves the track by 1-5 (house: an input limit)
@@ -201,6 +217,79 @@ def start_rite(sheet: Sheet) -> Sheet:
             "The cleansing rite was already tried this downtime; a thorough rest renews it."
         )
     return replace(sheet, rite_used=True)
+
+
+# --- What the commands decide (README, Rules notes: Sinew & Steel, "Pressure and Crisis")
+
+
+def crisis_strikes(crisis: CrisisRoll, sheets: Sequence[Sheet]) -> tuple[StaminaChange, ...]:
+    """Return the Stamina the Crisis takes from each sheet it strikes, in order (none: no loss).
+
+    A Crisis on the party's track strikes every character, on a character's track that one.
+    """
+    loss = crisis_stamina_loss(crisis)
+    return tuple(take_damage(sheet, loss) for sheet in sheets) if loss else ()
+
+
+@dataclass(frozen=True, slots=True)
+class PressureTest:
+    """A test that may move Pressure (a tamper, a cleansing rite): the roll and the change.
+
+    ``change`` None: the track does not move. ``sheet``: the tester's new sheet (a rite used).
+    """
+
+    __test__ = False  # not a pytest test class
+
+    result: TestResult
+    change: PressureChange | None
+    sheet: Sheet | None = None
+
+
+def tamper(
+    rng: Rng,
+    sheet: Sheet,
+    pressure: int,
+    attribute: Score,
+    *,
+    advantage: bool = False,
+    disadvantage: bool = False,
+    lingering_taint: bool = False,
+) -> PressureTest:
+    """Test ``attribute`` to tamper with forces beyond ken: a failure adds 1 Pressure."""
+    result = attribute_test(rng, sheet, attribute, advantage=advantage, disadvantage=disadvantage)
+    change = None
+    if not result.success:
+        change = add_pressure(rng, pressure, 1, lingering_taint=lingering_taint)
+    return PressureTest(result, change)
+
+
+def cleansing_rite(rng: Rng, sheet: Sheet, pressure: int, attribute: Score) -> PressureTest:
+    """Use this downtime's rite and test ``attribute``: a success removes 1 Pressure.
+
+    Raises:
+        RulesError: Pressure is already 0, or the rite was already tried this downtime.
+    """
+    require_pressure_to_purge(pressure)
+    used = start_rite(sheet)
+    result = attribute_test(rng, used, attribute)
+    change = remove_pressure(pressure, PURGE_STEP) if result.success else None
+    return PressureTest(result, change, used)
+
+
+def purge_by_sacrifice(sheet: Sheet, pressure: int, score: Score) -> tuple[Sheet, PressureChange]:
+    """Return the sheet with ``score`` 1 lower and the track 1 lower (a sacrifice).
+
+    Raises:
+        RulesError: Pressure is already 0, or the score is at its lower rail.
+    """
+    require_pressure_to_purge(pressure)
+    return sacrifice(sheet, score), remove_pressure(pressure, PURGE_STEP)
+
+
+def purge_by_quest(pressure: int) -> PressureChange:
+    """Return the track cleared by a story quest, or refuse when it is already 0."""
+    require_pressure_to_purge(pressure)
+    return remove_pressure(pressure, pressure)
 
 
 # --- Texts (data/sinew)

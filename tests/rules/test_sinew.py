@@ -2,7 +2,8 @@
 
 Expected values are computed here independently: every ordered roll is enumerated
 (20 faces for a straight test, 400 for two dice, 8000 or 160000 for opposed rolls with
-advantage), or worked out by hand from RULINGS.md, never by calling the function under test.
+advantage), or worked out by hand from the README's rules section (Rules notes: Sinew & Steel),
+never by calling the function under test.
 Functions named ``test`` in ``rules.sinew`` are called as ``sinew.test`` so pytest doesn't
 collect them.
 """
@@ -45,7 +46,7 @@ from tests.rules.brute_force import kept_counts
 ROOT = Path(__file__).resolve().parents[2]
 SCORES = range(6, 17)
 
-# --- Independent brute force (RULINGS.md "Sinew & Steel", written out again on purpose)
+# --- Independent brute force (README, Rules notes: Sinew & Steel; written out again on purpose)
 
 
 def _succeeds(score: int, face: int) -> bool:

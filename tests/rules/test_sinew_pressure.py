@@ -1,4 +1,4 @@
-"""Sinew & Steel Pressure and Crisis rules (RULINGS.md "Sinew & Steel", document section 5)."""
+"""Pressure and Crisis rules (README, Rules notes: Sinew & Steel: Pressure and Crisis)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,179 @@
+"""What every part of `/sinew` shares: roll kinds, option types, groups, options, the base.
+
+README, Rules notes: Sinew & Steel. The commands are one cog (``cogs.sinew.SinewCog``) made of
+one mixin per concern; this base holds the stores they use and the four subcommand groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+
+from bot.client import DiceBot
+from bot.options import BLIND_HELP, HIDDEN_HELP
+from bot.render import sinew_pressure as render_pressure
+from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
+from bot.storage.sinew import DEFENDER_OPTION, LuckStore, PressureStore
+from bot.table import Table
+from rules import sinew, sinew_pressure
+from rules.campaigns import Skin
+from rules.systems import System
+
+SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
+TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
+OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
+TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisis"
+SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
+COG_NAME = "SinewCog"  # the cog's name, as ``bot.get_cog`` finds it
+DEFENDER = "Defender"  # a contest's defender named only by a score
+
+ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
+TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
+Amount = app_commands.Range[int, 1, sinew.HEALTH_CHANGE_MAX]
+PressureAmount = app_commands.Range[int, 1, sinew_pressure.AMOUNT_MAX]
+Armour = app_commands.Range[int, sinew.ARMOUR_MIN, sinew.ARMOUR_MAX]
+AttributeScore = app_commands.Range[int, sinew.Score.STR.minimum, sinew.Score.STR.maximum]
+StaminaScore = app_commands.Range[int, sinew.Score.STA.minimum, sinew.Score.STA.maximum]
+Sheet = sinew.Sheet
+
+TEST_HELP = {
+    "advantage": "Roll 2d20 and keep the lower (cancels disadvantage)",
+    "disadvantage": "Roll 2d20 and keep the higher (cancels advantage)",
+    "character": "GMs: the character to roll for, by name (default: your own)",
+    "hidden": HIDDEN_HELP,
+}
+CONTEST_HELP = {
+    "blind": BLIND_HELP,
+    "attribute": "Your attribute (LCK rolls under your Luck tokens)",
+    "vs_score": f"The defender's score, {SCORE_HELP} (or give vs_user and vs_attribute)",
+    "vs_user": "The defending player, whose character's vs_attribute is used",
+    "vs_attribute": "The defending character's attribute (with vs_user)",
+    "advantage": "You roll 2d20 and keep the lower",
+    "disadvantage": "You roll 2d20 and keep the higher",
+    "character": "GMs: the attacking character, by name (default: your own)",
+    "hidden": HIDDEN_HELP,
+}
+
+# The subcommand groups, shared by the mixins that add commands to them.
+CHARACTER = app_commands.Group(name="character", description="Create and show characters")
+LUCK = app_commands.Group(name="luck", description="Luck tests")
+ITEM = app_commands.Group(name="item", description="Substantial items carried")
+PRESSURE = app_commands.Group(
+    name="pressure", description="Pressure: the party's track and each character's (0-5)"
+)
+
+
+def attribute_choices() -> list[app_commands.Choice[str]]:
+    """Return the five tested attributes as choices."""
+    return [
+        app_commands.Choice(name=f"{score.value} ({score.display_name})", value=score.value.lower())
+        for score in sinew.ATTRIBUTES
+    ]
+
+
+def score_choices() -> list[app_commands.Choice[str]]:
+    """Return all six scores as choices."""
+    return [
+        app_commands.Choice(name=f"{score.value} ({score.display_name})", value=score.value.lower())
+        for score in sinew.Score
+    ]
+
+
+def score_label(attribute: sinew.Score) -> str:
+    """Return what a test of ``attribute`` is shown rolling under."""
+    return "Luck tokens" if attribute is sinew.Score.LCK else attribute.value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TestOptions:
+    """What `/sinew test` (and `/sinew tamper`) was asked; logged, so Roll again repeats it."""
+
+    __test__ = False  # not a pytest test class
+
+    attribute: str
+    advantage: bool = False
+    disadvantage: bool = False
+    character: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LuckTestOptions:
+    """What `/sinew luck test` was asked."""
+
+    character: str | None = None
+    advantage: bool = False
+    disadvantage: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContestOptions:
+    """What `/sinew opposed` was asked (the defending player by id, as the log keeps it)."""
+
+    attribute: str
+    vs_score: int | None = None
+    vs_user: int | None = None
+    vs_attribute: str | None = None
+    advantage: bool = False
+    disadvantage: bool = False
+    character: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackOptions:
+    """What `/sinew attack` was asked (``armour`` None: the defending character's)."""
+
+    attribute: str
+    edge: str
+    vs_score: int | None = None
+    vs_user: int | None = None
+    vs_attribute: str | None = None
+    explosive: bool = False
+    armour: int | None = None
+    advantage: bool = False
+    disadvantage: bool = False
+    character: str | None = None
+
+
+assert DEFENDER_OPTION in ContestOptions.__dataclass_fields__
+assert DEFENDER_OPTION in AttackOptions.__dataclass_fields__
+
+
+def member_id(member: discord.Member | None) -> int | None:
+    """Return a member option's id, as the roll log keeps it."""
+    return member.id if member is not None else None
+
+
+class SinewBase:
+    """The stores and texts every `/sinew` mixin uses, and the four subcommand groups."""
+
+    character = CHARACTER
+    luck = LUCK
+    item = ITEM
+    pressure = PRESSURE
+
+    bot: DiceBot
+    storage: Storage
+    characters: CharacterStore[Sheet]
+    luck_store: LuckStore
+    pressure_store: PressureStore
+    texts: dict[Skin, render_pressure.Texts]
+
+    async def _sinew_table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
+        table = await Table.of(interaction, self.storage)
+        return table, table.require_campaign(System.SINEW)
+
+    async def _for_roll(
+        self, interaction: discord.Interaction, *, hidden: bool, blind: bool = False
+    ) -> tuple[Table, Campaign, Visibility]:
+        """Return the asker's table, its Sinew campaign, and the visibility asked for."""
+        table, campaign = await self._sinew_table(interaction)
+        return table, campaign, table.visibility(hidden=hidden, blind=blind)
+
+    async def _update(
+        self, character: Character[Sheet], change: Callable[[Sheet], Sheet]
+    ) -> tuple[Character[Sheet], Character[Sheet]]:
+        changed = await self.characters.update(character, change)
+        return changed.before, changed.after

@@ -1,0 +1,355 @@
+"""`/sinew luck`: Luck tests, spending Luck, and the Luck buttons under a roll.
+
+README, Rules notes: Sinew & Steel ("Who may spend Luck, on what", "Luck buttons show only what
+helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which buttons to show is
+``rules.sinew.luck_choices``; here the spend is stored in one transaction and shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, replace
+from functools import partial
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.buttons import RollButton, roll_buttons
+from bot.errors import CommandError
+from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, CharacterName
+from bot.publish import Roll, StateChange, announce, deliver_roll, publish_roll, roll_command
+from bot.render import sinew as render
+from bot.render.errors import describe
+from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
+from bot.storage.errors import RollNotFound
+from bot.storage.sinew import LuckApplied, LuckContext, LuckSpend, RollSuperseded
+from bot.table import Table
+from cogs.sinew.common import (
+    ATTACK_KIND,
+    COG_NAME,
+    DEFENDER,
+    LUCK,
+    LUCK_KIND,
+    OPPOSED_KIND,
+    SPENDABLE_KINDS,
+    TEST_HELP,
+    LuckTestOptions,
+    Sheet,
+    SinewBase,
+    score_label,
+)
+from rules import sinew
+
+ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
+
+
+@dataclass(frozen=True, slots=True)
+class SpendShown:
+    """A Luck spend ready to show: the roll it logged, its buttons, and what the channel hears
+    (a defending character collapsing under the extra damage)."""
+
+    logged: LoggedRoll
+    view: discord.ui.View | None
+    collapse: discord.Embed | None = None
+
+    async def announce(self, interaction: discord.Interaction) -> None:
+        if self.collapse is not None:
+            await announce(interaction, self.collapse)
+
+
+class LuckCommands(SinewBase):
+    """Luck tests, Luck spends, and publishing a roll with the Luck buttons that help."""
+
+    @roll_command
+    @LUCK.command(name="test", description="Roll a d20 under your current Luck tokens")
+    @app_commands.describe(
+        character=TEST_HELP["character"],
+        hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
+        **{key: TEST_HELP[key] for key in ("advantage", "disadvantage")},
+    )
+    async def luck_test(
+        self,
+        interaction: discord.Interaction,
+        character: CharacterName | None = None,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        options = LuckTestOptions(
+            character=character, advantage=advantage, disadvantage=disadvantage
+        )
+        await self.run_luck_test(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_luck_test(
+        self,
+        interaction: discord.Interaction,
+        options: LuckTestOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Roll under the current Luck tokens: the command and its Roll again button."""
+        table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
+        result = sinew.luck_test(
+            self.bot.rng,
+            who.sheet.luck_tokens,
+            advantage=options.advantage,
+            disadvantage=options.disadvantage,
+        )
+        embed = render.test_result(result, who.name, "Luck test", "Luck tokens")
+        roll = Roll(LUCK_KIND, result, embed, options=asdict(options))
+        await self._publish_test(interaction, table, campaign, roll, who, "Luck test", visibility)
+
+    async def _publish_test(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        campaign: Campaign,
+        roll: Roll,
+        who: Character[Sheet],
+        what: str,
+        visibility: Visibility,
+    ) -> None:
+        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
+        result = roll.result
+        assert isinstance(result, sinew.TestResult)
+        natural = result.natural_one or result.natural_twenty
+        loud = render.natural_announcement(result, who.name, what) if natural else None
+        await self._publish_with_luck(
+            interaction, table, campaign, roll, who, visibility, natural=loud
+        )
+
+    async def _publish_with_luck(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        campaign: Campaign,
+        roll: Roll,
+        who: Character[Sheet],
+        visibility: Visibility,
+        change: StateChange[Character[Sheet]] | None = None,
+        natural: discord.Embed | None = None,
+    ) -> None:
+        """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
+        step = await self.luck_store.pressure(campaign, who.id)  # prices the spends
+        result: sinew.Spendable = roll.result  # type: ignore[assignment]
+        buttons = partial(luck_buttons, result=result, pressure=step, held=who.sheet.luck_tokens)
+        await publish_roll(
+            interaction,
+            self.storage,
+            table,
+            roll,
+            visibility,
+            change=change,
+            extra_buttons=buttons,
+            natural=natural,
+        )
+
+    @roll_command
+    @LUCK.command(name="spend", description="Spend Luck tokens to lower your latest roll's die")
+    @app_commands.describe(
+        tokens=f"How far to lower the die, 1–{sinew.Score.LCK.maximum} (1 token each; +1 per "
+        f"spend at Pressure {sinew.LUCK_SURCHARGE_STEP}+)"
+    )
+    async def luck_spend(
+        self,
+        interaction: discord.Interaction,
+        tokens: app_commands.Range[int, 1, sinew.Score.LCK.maximum],
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        spent = await self._spend(table, campaign, tokens)
+        await _deliver_spend(interaction, table, spent, edit=False)
+
+    async def press_luck(
+        self, interaction: discord.Interaction, roll_id: int, tokens: int | None
+    ) -> None:
+        """A Luck button under a roll: spend on it and edit the message in place."""
+        table, campaign = await self._sinew_table(interaction)
+        try:
+            spent = await self._spend(table, campaign, tokens, roll_id=roll_id)
+        except RollSuperseded as error:
+            await self._refuse_superseded(interaction, table, roll_id, error)
+            return
+        await _deliver_spend(interaction, table, spent, edit=True)
+
+    async def _refuse_superseded(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        roll_id: int,
+        error: RollSuperseded,
+    ) -> None:
+        """Refuse a press under a roll that is no longer its roller's latest, dropping the
+        buttons; only the roller's own latest roll can match, so who pressed is checked now."""
+        named = await self.storage.rolls.get(roll_id)
+        if named is None:
+            raise RollNotFound(roll_id) from None
+        if named.user_id != table.user_id:
+            raise CommandError(
+                f"Only <@{named.user_id}>, who made roll #{roll_id}, can spend Luck on it."
+            ) from None
+        await interaction.response.edit_message(view=None)
+        await interaction.followup.send(f"❌ {describe(error)}", ephemeral=True)
+
+    async def _spend(
+        self, table: Table, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
+    ) -> SpendShown:
+        """Spend Luck on the latest roll (``tokens`` None: what turns or wins it), in one
+        transaction with the damage it adds to a defending character."""
+        pressures: list[int] = []
+
+        def apply(context: LuckContext) -> LuckApplied:
+            pressures.append(context.pressure)
+            return _applied(table, context, tokens)
+
+        spent = await self.luck_store.spend(
+            campaign, table.channel_id, table.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
+        )
+        return await self._spend_shown(spent, pressures[-1])
+
+    async def _spend_shown(self, spent: LuckSpend, pressure: int) -> SpendShown:
+        """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
+        logged = await self.storage.rolls.get(spent.roll_id)
+        assert logged is not None
+        held = spent.character.sheet.luck_tokens  # type: ignore[attr-defined]
+        luck = luck_buttons(spent.root_id, logged_result(logged), pressure, held)
+        view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=luck)
+        collapse = None
+        if spent.defender is not None:
+            before, after = spent.defender
+            if not before.sheet.collapsed and after.sheet.collapsed:  # type: ignore[attr-defined]
+                collapse = render.collapse_announcement(after)  # type: ignore[arg-type]
+        return SpendShown(logged, view, collapse)
+
+
+async def _deliver_spend(
+    interaction: discord.Interaction, table: Table, spent: SpendShown, *, edit: bool
+) -> None:
+    """Show a stored spend (in place under a button), then announce a defender's collapse."""
+    logged = spent.logged
+    embed = discord.Embed.from_dict(logged.payload["embed"])
+    try:
+        await deliver_roll(
+            interaction, table, logged.id, logged.visibility, embed, view=spent.view, edit=edit
+        )
+    finally:  # the spend is saved: the channel hears it even if the reply is lost
+        await spent.announce(interaction)
+
+
+def _applied(table: Table, context: LuckContext, tokens: int | None) -> LuckApplied:
+    """Return what a spend writes, from what it read: the rules decide, this renders."""
+    logged, who = context.roll, context.roller
+    assert isinstance(who.sheet, Sheet)
+    spent = sinew.apply_luck(
+        logged_result(logged), who.sheet, tokens, pressure=context.pressure, roller=who.name
+    )
+    hurt = _hurt(context.defender, spent.extra_damage)  # type: ignore[arg-type]
+    options = logged.payload.get("options", {})
+    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)  # type: ignore[arg-type]
+    render.add_luck_spent(embed, spent.shift, spent.cost, spent.sheet)
+    roll = Roll(logged.kind, spent.after, embed, options=options)
+    entry = roll.entry(table, logged.visibility)
+    return LuckApplied(spent.sheet, entry, hurt.sheet if hurt else None)
+
+
+def _hurt(defender: Character[Sheet] | None, extra: int) -> Character[Sheet] | None:
+    """Return the defending character after a spend's extra damage (None: unchanged)."""
+    if defender is None or extra <= 0:
+        return None
+    assert isinstance(defender.sheet, Sheet)
+    return replace(defender, sheet=sinew.take_damage(defender.sheet, extra).sheet)
+
+
+def logged_result(logged: LoggedRoll) -> sinew.Spendable:
+    """Rebuild the result of a roll Luck can be spent on from the roll log."""
+    data = logged.payload["result"]
+    if logged.kind == ATTACK_KIND:
+        return sinew.AttackResult.from_dict(data)
+    if logged.kind == OPPOSED_KIND:
+        return sinew.OpposedResult.from_dict(data)
+    return sinew.TestResult(**data)
+
+
+def _after_luck_embed(
+    kind: str,
+    options: dict[str, Any],
+    result: sinew.Spendable,
+    roller: str,
+    defender: Character[Sheet] | None,
+    hurt: Character[Sheet] | None,
+) -> discord.Embed:
+    """Show a roll again after a Luck spend, as its command showed it."""
+    if isinstance(result, sinew.TestResult):
+        if kind == LUCK_KIND:
+            what, label = "Luck test", "Luck tokens"
+        else:
+            attribute = sinew.parse_attribute(str(options.get("attribute")))
+            what, label = f"{attribute.value} test", score_label(attribute)
+        return render.test_result(result, roller, f"{what} after Luck", label)
+    defender_name = defender.name if defender is not None else DEFENDER
+    if isinstance(result, sinew.OpposedResult):
+        return render.opposed(result, roller, defender_name, title="⚔️ Opposed roll after Luck")
+    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck")
+    if defender is not None and result.damage_taken > 0:
+        render.add_defender_stamina(embed, hurt or defender)
+    return embed
+
+
+def luck_buttons(
+    root_id: int, result: sinew.Spendable, pressure: int, held: int
+) -> list[LuckButton]:
+    """Return the Luck buttons worth showing under a roll its roller can still change."""
+    choices = sinew.luck_choices(result, held=held, pressure=pressure)[:ATTACK_OFFERS_SHOWN]
+    return [LuckButton(root_id, choice.tokens, _label(result, choice)) for choice in choices]
+
+
+def _label(result: sinew.Spendable, choice: sinew.LuckChoice) -> str:
+    """Return a Luck button's label: what the spend costs and what it gives."""
+    if choice.offer is not None:
+        assert isinstance(result, sinew.AttackResult)
+        return render.attack_offer_label(choice.offer, choice.cost, hit_now=result.hit)
+    effect = "turns it" if isinstance(result, sinew.TestResult) else "wins it"
+    turns = effect if choice.turns else None
+    return render.luck_button_label(choice.shift, choice.cost, turns=turns)
+
+
+class LuckButton(
+    RollButton, template=rf"sinew:luck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)"
+):
+    """Under a failed test: its roller spends Luck on it (``tokens`` None: what turns it).
+
+    Persistent: the roll spent on and the tokens are in the custom_id; the rest is read from the
+    roll log and the sheet when pressed, in the same transaction as `/sinew luck spend`.
+    """
+
+    def __init__(self, roll_id: int, tokens: int | None, label: str = "Spend Luck") -> None:
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label=label,
+                emoji="🍀",
+                style=discord.ButtonStyle.success,
+                custom_id=f"sinew:luck:{roll_id}:{'n' if tokens is None else tokens}",
+            ),
+        )
+        self.tokens = tokens
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> LuckButton:
+        tokens = None if match["tokens"] == "n" else int(match["tokens"])
+        return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if not isinstance(cog, LuckCommands):
+            raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
+        await cog.press_luck(interaction, self.roll_id, self.tokens)

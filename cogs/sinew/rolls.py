@@ -1,0 +1,122 @@
+"""`/sinew test` and `/sinew odds`: roll-under tests and their exact chances.
+
+README, Rules notes: Sinew & Steel.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import asdict
+
+import discord
+from discord import app_commands
+
+from bot.options import BLIND_HELP, CharacterName
+from bot.publish import Roll, roll_command
+from bot.render import sinew as render
+from bot.render.charts import draw_chart
+from cogs.sinew.common import (
+    SCORE_HELP,
+    TEST_HELP,
+    TEST_KIND,
+    TestOptions,
+    TestScore,
+    attribute_choices,
+    score_label,
+)
+from cogs.sinew.luck import LuckCommands
+from rules import sinew
+
+
+class TestCommands(LuckCommands):
+    """Attribute tests (with Luck buttons) and their odds."""
+
+    __test__ = False  # not a pytest test class
+
+    @roll_command
+    @app_commands.command(name="test", description="Roll a d20 under an attribute")
+    @app_commands.describe(
+        attribute="The attribute to test (LCK rolls under your tokens)",
+        blind=BLIND_HELP,
+        **TEST_HELP,
+    )
+    @app_commands.choices(attribute=attribute_choices())
+    async def test(
+        self,
+        interaction: discord.Interaction,
+        attribute: str,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        options = TestOptions(
+            attribute=attribute, advantage=advantage, disadvantage=disadvantage, character=character
+        )
+        await self.run_test(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_test(
+        self,
+        interaction: discord.Interaction,
+        options: TestOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Roll an attribute test: the command and its Roll again button."""
+        table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        attribute = sinew.parse_attribute(options.attribute)
+        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
+        result = sinew.attribute_test(
+            self.bot.rng,
+            who.sheet,
+            attribute,
+            advantage=options.advantage,
+            disadvantage=options.disadvantage,
+        )
+        what = f"{attribute.value} test"
+        embed = render.test_result(result, who.name, what, score_label(attribute))
+        roll = Roll(TEST_KIND, result, embed, options=asdict(options))
+        await self._publish_test(interaction, table, campaign, roll, who, what, visibility)
+
+    @app_commands.command(name="odds", description="Exact chances of a test, with a chart")
+    @app_commands.describe(
+        score=f"The score rolled under, {SCORE_HELP}",
+        advantage=TEST_HELP["advantage"],
+        disadvantage=TEST_HELP["disadvantage"],
+        vs_score=f"An opposing score, {SCORE_HELP}: adds the chance to win an opposed roll",
+    )
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        score: TestScore,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        vs_score: TestScore | None = None,
+    ) -> None:
+        result = sinew.odds(score, advantage=advantage, disadvantage=disadvantage)
+        versus = None
+        if vs_score is not None:
+            versus = sinew.opposed_odds(
+                score, vs_score, attacker_advantage=advantage, attacker_disadvantage=disadvantage
+            )
+        rows = sinew.luck_odds(
+            score, sinew.Score.LCK.maximum, advantage=advantage, disadvantage=disadvantage
+        )
+        shown = [row for row in rows if row.tokens == 0 or row.gain > 0]
+        await interaction.response.send_message(
+            embed=render.odds(result, versus, shown), file=await _chart(result, score)
+        )
+
+
+async def _chart(result: sinew.TestOdds, score: int) -> discord.File:
+    """Return the chart of the kept die's faces, coloured by how each counts against ``score``."""
+    png = await draw_chart(
+        result.rolls,
+        result.outcomes,
+        title=f"Kept d20 under {score}",
+        marker=score,
+        marker_label=f"score {score}",
+    )
+    return discord.File(io.BytesIO(png), filename="odds.png")

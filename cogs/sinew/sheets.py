@@ -1,0 +1,211 @@
+"""`/sinew character`, `item` and the sheet changes: damage, heal, rest, milestone, advance.
+
+README, Rules notes: Sinew & Steel. Character sheets and item lists reply privately.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+
+from bot.options import CHARACTER_NAME_HELP, CharacterName, choices_of, given_name
+from bot.publish import announce
+from bot.render import sinew as render
+from cogs.sinew.common import (
+    CHARACTER,
+    ITEM,
+    Amount,
+    Armour,
+    AttributeScore,
+    ItemName,
+    Sheet,
+    SinewBase,
+    StaminaScore,
+    score_choices,
+)
+from rules import sinew
+from rules.choices import parse_choice
+
+
+class SheetCommands(SinewBase):
+    """Characters, items and the changes a sheet goes through in play."""
+
+    @CHARACTER.command(name="create", description="Create your character (the ledger must balance)")
+    @app_commands.rename(
+        strength="str",
+        reflex="ref",
+        intellect="int",
+        empathy="emp",
+        luck_score="lck",
+        stamina="sta",
+    )
+    @app_commands.describe(
+        name=CHARACTER_NAME_HELP,
+        strength="Strength, baseline 10, 6–16",
+        reflex="Reflex, baseline 10, 6–16",
+        intellect="Intellect, baseline 10, 6–16",
+        empathy="Empathy, baseline 10, 6–16",
+        luck_score="Luck, baseline 10, 6–16 (also your Luck token cap)",
+        stamina="Stamina, baseline 5, 3–9",
+        armour=f"Armour soak, {sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX} (default 0)",
+    )
+    async def character_create(
+        self,
+        interaction: discord.Interaction,
+        name: CharacterName,
+        strength: AttributeScore,
+        reflex: AttributeScore,
+        intellect: AttributeScore,
+        empathy: AttributeScore,
+        luck_score: AttributeScore,
+        stamina: StaminaScore,
+        armour: Armour = 0,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        name = given_name(name, "your character")
+        scores = dict(strength=strength, reflex=reflex, intellect=intellect, empathy=empathy)
+        sheet = sinew.create_sheet(**scores, luck=luck_score, stamina=stamina, armour=armour)
+        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        embed = render.character_sheet(created, 0, interaction.user.display_name)
+        await interaction.response.send_message(embed=embed)
+
+    @CHARACTER.command(name="sheet", description="Show a character sheet (private reply)")
+    @app_commands.describe(user="Whose character (default: yours)")
+    async def character_sheet(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
+        _, campaign = await self._sinew_table(interaction)
+        owner = user or interaction.user
+        found = await self.characters.find(campaign, user_id=owner.id)
+        pressure = await self.storage.tracks.value(
+            campaign, sinew.PRESSURE.name, character_id=found.id
+        )
+        embed = render.character_sheet(found, pressure, owner.display_name)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="damage", description="Take Stamina from a character (GM)")
+    @app_commands.describe(
+        character="The character, by name",
+        amount=f"Stamina lost, 1–{sinew.HEALTH_CHANGE_MAX}",
+    )
+    async def damage(
+        self, interaction: discord.Interaction, character: CharacterName, amount: Amount
+    ) -> None:
+        await self._change_stamina(interaction, character, amount, sinew.take_damage, "takes")
+
+    @app_commands.command(name="heal", description="Restore a character's Stamina (GM)")
+    @app_commands.describe(
+        character="The character, by name",
+        amount=f"Stamina regained, 1–{sinew.HEALTH_CHANGE_MAX} (up to the STA score)",
+    )
+    async def heal(
+        self, interaction: discord.Interaction, character: CharacterName, amount: Amount
+    ) -> None:
+        await self._change_stamina(interaction, character, amount, sinew.heal, "heals")
+
+    async def _change_stamina(
+        self,
+        interaction: discord.Interaction,
+        character: str,
+        amount: int,
+        rule: Callable[[Sheet, int], sinew.StaminaChange],
+        verb: str,
+    ) -> None:
+        """Damage or heal a character (GM): one update, the new Stamina, a collapse announced."""
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("deal damage" if verb == "takes" else "heal characters")
+        found = await self.characters.find(campaign, name=character)
+        before, after = await self._update(found, lambda sheet: rule(sheet, amount).sheet)
+        before_stamina = before.sheet.current_stamina
+        try:
+            await interaction.response.send_message(
+                embed=render.health(after, before_stamina, verb, amount)
+            )
+        finally:  # the change is saved: the channel hears a collapse even if the reply is lost
+            if before_stamina > 0 and after.sheet.collapsed:
+                await announce(interaction, render.collapse_announcement(after))
+
+    @app_commands.command(
+        name="rest", description="Rest: calm +1 Luck, short +1 or thorough +2 STA"
+    )
+    @app_commands.describe(
+        kind="calm (+1 Luck token), short (+1 Stamina) or thorough care (+2 Stamina)",
+        character="GMs: the character who rests, by name (default: your own)",
+    )
+    @app_commands.choices(kind=choices_of(sinew.Rest, lambda rest: rest.value.capitalize()))
+    async def rest(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        chosen = parse_choice(sinew.Rest, kind, "kind")
+        found = await table.own_or_named(self.characters, campaign, character, "rest")
+        before, after = await self._update(found, lambda sheet: sinew.rest(sheet, chosen).sheet)
+        embed = render.rested(
+            after,
+            chosen.value,
+            after.sheet.luck_tokens - before.sheet.luck_tokens,
+            after.sheet.current_stamina - before.sheet.current_stamina,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(
+        name="milestone", description="Give a milestone: +2 build points, Luck refilled (GM)"
+    )
+    @app_commands.describe(character="The character, by name")
+    async def milestone(self, interaction: discord.Interaction, character: CharacterName) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("give milestones")
+        found = await self.characters.find(campaign, name=character)
+        before, after = await self._update(found, lambda sheet: sinew.milestone(sheet).sheet)
+        embed = render.milestone(
+            after,
+            after.sheet.build_points - before.sheet.build_points,
+            after.sheet.luck_tokens - before.sheet.luck_tokens,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="advance", description="Spend 2 build points to raise a score")
+    @app_commands.describe(score="The score to raise (+1, or +2 below baseline up to it)")
+    @app_commands.choices(score=score_choices())
+    async def advance(self, interaction: discord.Interaction, score: str) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        which = sinew.parse_score(score)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        before, after = await self._update(found, lambda sheet: sinew.advance(sheet, which).sheet)
+        embed = render.advanced(
+            after,
+            which,
+            before.sheet.score(which),
+            after.sheet.score(which),
+            before.sheet.build_points - after.sheet.build_points,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @ITEM.command(name="add", description="Carry one more substantial item")
+    @app_commands.describe(name=f"The item (up to {sinew.ITEM_NAME_MAX} characters)")
+    async def item_add(self, interaction: discord.Interaction, name: ItemName) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        _, after = await self._update(found, lambda sheet: sinew.add_item(sheet, name))
+        embed = render.items(after, f"added {name.strip()}")
+        await interaction.response.send_message(embed=embed)
+
+    @ITEM.command(name="remove", description="Drop a carried item")
+    @app_commands.describe(name="The item to drop (any case)")
+    async def item_remove(self, interaction: discord.Interaction, name: ItemName) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        _, after = await self._update(found, lambda sheet: sinew.remove_item(sheet, name))
+        embed = render.items(after, f"dropped {name.strip()}")
+        await interaction.response.send_message(embed=embed)
+
+    @ITEM.command(name="list", description="List your carried items (private reply)")
+    async def item_list(self, interaction: discord.Interaction) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await self.characters.find(campaign, user_id=table.user_id)
+        await interaction.response.send_message(embed=render.items(found), ephemeral=True)
