@@ -15,6 +15,7 @@ Everything here is pure: dice come from an injected generator and odds are exact
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -33,6 +34,8 @@ __all__ = [
     "CheckResult",
     "DamageExpression",
     "Decision",
+    "Rerolled",
+    "RollKind",
     "SingleDie",
     "SpellKind",
     "State",
@@ -46,6 +49,7 @@ __all__ = [
     "parse_damage",
     "parse_split",
     "reroll",
+    "reroll_logged",
     "spell",
     "stealth",
 ]
@@ -668,3 +672,55 @@ def stealth_from_dict(data: dict[str, object]) -> StealthResult:
         tuple(data["dice"]),  # type: ignore[arg-type]
         bool(data["kept_lower"]),
     )
+
+
+# --- Rerolling a logged roll
+
+
+class RollKind(StrEnum):
+    """The roll log's kinds of the rerollable rolls."""
+
+    ATTACK = "realms.attack"
+    CHECK = "realms.check"
+    STEALTH = "realms.stealth"
+
+
+RerollableResult = AttackResult | CheckResult | StealthResult
+
+
+@dataclass(frozen=True, slots=True)
+class Rerolled:
+    """A logged roll before and after one die was rolled again, and that die's two faces."""
+
+    before: RerollableResult
+    after: RerollableResult
+    old_face: int
+    new_face: int
+
+
+def reroll_logged(
+    rng: Rng,
+    kind: str,
+    data: Mapping[str, object],
+    options: Mapping[str, object],
+    position: int,
+) -> Rerolled:
+    """Reroll the die at ``position`` of a logged roll (its kind, result data and options).
+
+    An attack keeps the damage dice of strikes that still hit (its damage text is an option);
+    a check keeps its die, kind and target; a stealth pool keeps whether it kept the lower die.
+    """
+    roll_kind = RollKind(kind)
+    result = dict(data)
+    before: RerollableResult
+    after: RerollableResult
+    if roll_kind is RollKind.ATTACK:
+        before = attack_from_dict(result)
+        after = reroll_attack(rng, before, position, parse_damage(str(options["damage"])))
+    elif roll_kind is RollKind.CHECK:
+        before = check_from_dict(result)
+        after = replace(before, dice=reroll(rng, before.dice, position, before.die.sides))
+    else:
+        before = stealth_from_dict(result)
+        after = replace(before, dice=reroll(rng, before.dice, position, STEALTH_DIE))
+    return Rerolled(before, after, before.dice[position - 1], after.dice[position - 1])
