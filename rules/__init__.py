@@ -5,7 +5,8 @@ Nothing here imports discord, storage or does I/O; every random function takes a
 
 - ``randomness``: the injectable source (``new_rng``, ``roll_dice``).
 - ``odds``: exact distributions (dice sums, keep-k of n, thresholds) for every system's odds.
-- ``expressions``: standard dice notation for ``/roll`` (on avrae's d20).
+- ``expressions``: standard dice notation for ``/roll`` (our own grammar, ``notation.lark``;
+  README, "Dice notation").
 - ``campaigns``, ``choices``, ``systems``: campaign settings and the five systems.
 - ``declarations``, ``sheets``, ``tables``: what systems declare, character sheets, data tables.
 - one module per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel), ``sixpool``

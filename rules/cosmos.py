@@ -1,4 +1,4 @@
-"""Cosmos Engine: 2d10 keep-two with advantage/disadvantage dice (rule document 000, RULINGS.md).
+"""Cosmos Engine: 2d10 keep-two with advantage/disadvantage dice (README, Rules notes: Cosmos).
 
 Total = the two kept d10 + Attribute (0-5) + Skill (0-5); success when total >= TN (2-40).
 Advantage and disadvantage are counts of sources: they cancel 1:1, the net is capped at 5, and the
@@ -85,7 +85,7 @@ __all__ = [
     "succeeds",
 ]
 
-# --- Limits and constants (RULINGS.md "Cosmos Engine")
+# --- Limits and constants (README, Rules notes: Cosmos Engine)
 
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = 0, 5
 SKILL_MIN, SKILL_MAX = 0, 5
@@ -147,7 +147,8 @@ class Difficulty(StrEnum):
     EXTREME = "Extreme"
 
 
-# The highest TN of each label (RULINGS); anything above the last is Extreme.
+# The highest TN of each label (README, Rules notes: Cosmos Engine, "TN labels"); anything above
+# the last is Extreme.
 DIFFICULTY_BANDS: tuple[tuple[Difficulty, int], ...] = (
     (Difficulty.EASY, 10),
     (Difficulty.MODERATE, 14),

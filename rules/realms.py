@@ -1,4 +1,6 @@
-"""Enchanted Realms (`001_…`): the extra or lost die, multi-strike attacks, single-die rolls.
+"""Enchanted Realms: the extra or lost die, multi-strike attacks, single-die rolls.
+
+The rules and our decisions: README, Rules notes: Enchanted Realms.
 
 Advantage and disadvantage never stack: any number of advantages is "at advantage", any mix of
 both is neither. In combat advantage adds a d20 (and +2 damage once per target struck),
@@ -90,7 +92,7 @@ def _plural(count: int, word: str) -> str:
 
 
 def decide(advantages: int, disadvantages: int) -> Decision:
-    """Return the state: never stacking, and any mix of both cancels (RULINGS)."""
+    """Return the state: never stacking, and any mix of both cancels (README: Enchanted Realms)."""
     advantages = require_whole("Advantages", advantages, 0, SOURCES_MAX)
     disadvantages = require_whole("Disadvantages", disadvantages, 0, SOURCES_MAX)
     if advantages and disadvantages:
@@ -372,7 +374,7 @@ KIND_DIE = {
     CheckKind.STEALTH: SingleDie.D20,
     CheckKind.CONCENTRATION: SingleDie.D20,
 }
-# Disadvantage on these also halves movement (the document's table); RULINGS: always reported.
+# Disadvantage on these also halves movement; we always report it (README: Enchanted Realms).
 
 
 @dataclass(frozen=True, slots=True)
