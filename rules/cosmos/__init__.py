@@ -25,9 +25,9 @@ from rules.cosmos.chances import (
     CosmosOdds,
     odds,
 )
-from rules.cosmos.chances import (
-    _kept_sum_outcomes as _kept_sum_outcomes,
-)
+
+# The odds cache itself: bench/bench_odds.py times it (`cosmos._kept_sum_outcomes`).
+from rules.cosmos.chances import _kept_sum_outcomes as _kept_sum_outcomes
 from rules.cosmos.conversion import (
     Band,
     Conversion,
