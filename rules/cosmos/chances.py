@@ -9,14 +9,14 @@ from functools import lru_cache
 import numpy as np
 
 from rules.cosmos.dice import (
-    _CRITICAL_FAILURE_SUM,
-    _CRITICAL_SUCCESS_SUM,
+    CRITICAL_FAILURE_SUM,
+    CRITICAL_SUCCESS_SUM,
     DIE_SIDES,
     KEPT_DICE,
     Difficulty,
     Pool,
-    _require_modifiers,
     difficulty,
+    require_modifiers,
     succeeds,
 )
 from rules.odds import Distribution, Outcome, keep, kept_all_equal
@@ -63,7 +63,7 @@ def odds(
 ) -> CosmosOdds:
     """Return the exact chances of success and criticals for one roll (no sampling)."""
     pool = Pool(advantage, disadvantage)
-    attribute, skill = _require_modifiers(attribute, skill)
+    attribute, skill = require_modifiers(attribute, skill)
     modifier = attribute + skill
     label = difficulty(tn)
     kept = keep(pool.dice, DIE_SIDES, KEPT_DICE, pool.keep)
@@ -99,8 +99,8 @@ def _kept_sum_outcomes(
 def _kept_sum_outcome(kept_sum: int, modifier: int, tn: int) -> Outcome:
     """Return how a roll whose kept dice sum to ``kept_sum`` counts, by the rule of a roll."""
     # Two kept d10 sum to 20 only when both are 10 and to 2 only when both are 1.
-    critical_success = kept_sum == _CRITICAL_SUCCESS_SUM
-    critical_failure = kept_sum == _CRITICAL_FAILURE_SUM
+    critical_success = kept_sum == CRITICAL_SUCCESS_SUM
+    critical_failure = kept_sum == CRITICAL_FAILURE_SUM
     success = succeeds(
         kept_sum + modifier,
         tn,

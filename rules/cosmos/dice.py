@@ -26,8 +26,8 @@ ADVANTAGE_SOURCES_MAX = 20
 
 # Two kept d10 sum to 20 only when both show 10, and to 2 only when both show 1, so on the
 # distribution of kept sums the criticals are exactly its two ends.
-_CRITICAL_SUCCESS_SUM = KEPT_DICE * DIE_SIDES
-_CRITICAL_FAILURE_SUM = KEPT_DICE * 1
+CRITICAL_SUCCESS_SUM = KEPT_DICE * DIE_SIDES
+CRITICAL_FAILURE_SUM = KEPT_DICE * 1
 
 # Extended challenges: points per roll (critical failure -1 is a house ruling) and input limits.
 SUCCESS_POINTS = 1
@@ -42,7 +42,7 @@ SITUATIONAL_LIMIT = 20
 RATING_MAX = 50
 
 
-def _require_modifiers(attribute: object, skill: object, side: str = "") -> tuple[int, int]:
+def require_modifiers(attribute: object, skill: object, side: str = "") -> tuple[int, int]:
     """Return Attribute and Skill checked against 0-5; ``side`` prefixes the messages."""
     return (
         require_whole(f"{side}Attribute".capitalize(), attribute, ATTRIBUTE_MIN, ATTRIBUTE_MAX),

@@ -10,8 +10,8 @@ from rules.cosmos.dice import (
     KEPT_DICE,
     Difficulty,
     Pool,
-    _require_modifiers,
     difficulty,
+    require_modifiers,
     succeeds,
 )
 from rules.cosmos.effects import Action, CriticalEffects, Scale, check_scale_action
@@ -130,7 +130,7 @@ def roll(
         ValueError: a scale is given without the ``effects`` table (a bug in the caller).
     """
     pool = Pool(advantage, disadvantage)
-    attribute, skill = _require_modifiers(attribute, skill)
+    attribute, skill = require_modifiers(attribute, skill)
     label = difficulty(tn)
     if (scale is None) != (action is None):
         raise RulesError("Give both a scale and an action for critical effects, or neither.")
@@ -180,8 +180,8 @@ def opposed(
         defender_pool = Pool(vs_advantage, vs_disadvantage)
     except RulesError as error:
         raise RulesError(f"Defender: {error}") from None
-    attribute, skill = _require_modifiers(attribute, skill)
-    vs_attribute, vs_skill = _require_modifiers(vs_attribute, vs_skill, side="Defender ")
+    attribute, skill = require_modifiers(attribute, skill)
+    vs_attribute, vs_skill = require_modifiers(vs_attribute, vs_skill, side="Defender ")
     attacker = _roll_pool(rng, attribute, skill, attacker_pool)
     defender = _roll_pool(rng, vs_attribute, vs_skill, defender_pool)
     winner = Side.ATTACKER if attacker.total > defender.total else Side.DEFENDER

@@ -22,12 +22,12 @@ from rules.expressions.terms import (
     Faces,
     Group,
     Keep,
+    ModifierFamily,
     Node,
     Number,
     Repeat,
     Signed,
-    _Family,
-    _spell,
+    spell_node,
 )
 
 # ===== From the grammar's tree to checked terms =====
@@ -45,15 +45,15 @@ _KEEPS = {
     "ph": Keep(0, highest=True, drop=True),
 }
 _REPEATS = {  # spelling: (family, again)
-    "r": (_Family.REROLL, False),
-    "ro": (_Family.REROLL, False),
-    "ir": (_Family.REROLL, True),
-    "rr": (_Family.REROLL, True),
-    "e": (_Family.EXPLODE, False),
-    "ie": (_Family.EXPLODE, True),
-    "!": (_Family.EXPLODE, True),
+    "r": (ModifierFamily.REROLL, False),
+    "ro": (ModifierFamily.REROLL, False),
+    "ir": (ModifierFamily.REROLL, True),
+    "rr": (ModifierFamily.REROLL, True),
+    "e": (ModifierFamily.EXPLODE, False),
+    "ie": (ModifierFamily.EXPLODE, True),
+    "!": (ModifierFamily.EXPLODE, True),
 }
-_COUNTS = {"t": _Family.SUCCESS, "f": _Family.FAILURE, "b": _Family.BOTCH}
+_COUNTS = {"t": ModifierFamily.SUCCESS, "f": ModifierFamily.FAILURE, "b": ModifierFamily.BOTCH}
 
 
 def _faces(compare: str | None, number: int, *, upward: bool) -> Faces:
@@ -74,13 +74,13 @@ def _modify(
     compare: str | None,
     number: int | None,
     die: Die,
-    seen: dict[_Family, str],
+    seen: dict[ModifierFamily, str],
 ) -> None:
     """Add one typed modifier to a term's fields, refusing what can't be meant."""
     spelling = typed.lower()
     shown = f"`{typed}{compare or ''}{'' if number is None else number}`"
     if spelling in _KEEPS:
-        family = _Family.KEEP
+        family = ModifierFamily.KEEP
         if compare is not None or number is None:
             raise RulesError(
                 f"{shown}: keep and drop take a count, like `4d6k3` (keep the highest 3) or "
@@ -90,26 +90,26 @@ def _modify(
         value: object = Keep(number, rule.highest, rule.drop)
         name = "keep"
     elif spelling in ("mi", "ma"):
-        family = _Family.MINIMUM if spelling == "mi" else _Family.MAXIMUM
+        family = ModifierFamily.MINIMUM if spelling == "mi" else ModifierFamily.MAXIMUM
         if compare is not None or number is None:
             raise RulesError(f"{shown}: `{spelling}` takes a number, like `4d6mi2`.")
         value, name = number, "minimum" if spelling == "mi" else "maximum"
     elif spelling in _REPEATS:
         family, again = _REPEATS[spelling]
-        upward = family is _Family.EXPLODE
+        upward = family is ModifierFamily.EXPLODE
         default = die.high if upward else die.low
         faces = _faces(compare, default if number is None else number, upward=upward)
         value, name = Repeat(faces, again), "explode" if upward else "reroll"
     else:
         family = _COUNTS[spelling]
-        if number is None and family is not _Family.BOTCH:
+        if number is None and family is not ModifierFamily.BOTCH:
             example = (
                 "`6d10t7` counts each 7 or more"
                 if spelling == "t"
                 else "`6d10t7f1` takes one away for each 1"
             )
             raise RulesError(f"{shown} needs a number: {example}.")
-        upward = family is _Family.SUCCESS
+        upward = family is ModifierFamily.SUCCESS
         value = _faces(compare, die.low if number is None else number, upward=upward)
         name = family.name.lower()
     if family in seen:
@@ -139,7 +139,7 @@ def _dice_term(
             raise RulesError(f"Dice can have at most {MAX_SIDES} sides (got d{size}).")
         die = Die(1, size, str(size))
     fields: dict[str, object] = {}
-    seen: dict[_Family, str] = {}
+    seen: dict[ModifierFamily, str] = {}
     for typed, compare, number in modifiers:
         _modify(fields, typed, compare, number, die, seen)
     term = DiceTerm(count, die, **fields)  # type: ignore[arg-type]
@@ -187,7 +187,7 @@ class _Build(lark.Transformer):  # type: ignore[type-arg]
         assert isinstance(operand, Number | Group | Signed | Binary | DiceTerm)
         if sign == "-" and _holds_dice(operand):
             raise RulesError(
-                f"A minus in front of dice makes the total negative (`-{_spell(operand)}`). "
+                f"A minus in front of dice makes the total negative (`-{spell_node(operand)}`). "
                 "Roll the dice without it (`1d20`), or subtract them from something (`10-1d4`)."
             )
         return Signed(sign == "-", operand)
@@ -273,11 +273,11 @@ def parse_expression(expression: str) -> Expression:
             f"Dice expressions can be at most {MAX_EXPRESSION_LENGTH} characters (got {len(text)})."
         )
     parsed = _parse(text)
-    _check_dice_asked(parsed.dice)
+    check_dice_asked(parsed.dice)
     return parsed
 
 
-def _check_dice_asked(asked: int) -> None:
+def check_dice_asked(asked: int) -> None:
     if asked > MAX_DICE:
         raise RulesError(
             f"That roll needs more than {MAX_DICE} dice (it asks for {asked} before any rerolls "

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 
 from rules.errors import RulesError
-from rules.expressions.parser import _check_dice_asked, parse_expression
-from rules.expressions.rolling import ExpressionRoll, _Dice, _roll_parsed
+from rules.expressions.parser import check_dice_asked, parse_expression
+from rules.expressions.rolling import DiceSource, ExpressionRoll, roll_parsed
 from rules.expressions.terms import MAX_PARTS, MAX_SETS, Expression
 from rules.randomness import Rng
 
@@ -78,16 +78,16 @@ def _parsed_request(text: str) -> tuple[RollRequest, list[Expression]]:
             raise RulesError(f"A roll set has 1 to {MAX_SETS} sets, like `6 4d6kh3` (got {sets}).")
         parsed.append(parse_expression(expression))
         parts.append((sets, expression))
-    _check_dice_asked(sum(sets * each.dice for (sets, _), each in zip(parts, parsed, strict=True)))
+    check_dice_asked(sum(sets * each.dice for (sets, _), each in zip(parts, parsed, strict=True)))
     return RollRequest(tuple(parts), comment), parsed
 
 
 def roll_request(text: str, rng: Rng) -> RequestRoll:
     """Roll every part and set of a request; all of them together draw at most MAX_DICE dice."""
     request, parsed = _parsed_request(text)
-    source = _Dice(rng)
+    source = DiceSource(rng)
     rolls = tuple(
-        tuple(_roll_parsed(expression, each, source) for _ in range(sets))
+        tuple(roll_parsed(expression, each, source) for _ in range(sets))
         for (sets, expression), each in zip(request.parts, parsed, strict=True)
     )
     return RequestRoll(request, rolls)

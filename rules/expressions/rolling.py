@@ -25,7 +25,7 @@ from rules.randomness import Rng
 # ===== Rolling =====
 
 
-class _Dice:
+class DiceSource:
     """The dice of one request: drawn from ``rng`` in batches, at most MAX_DICE in all."""
 
     __slots__ = ("_left", "_rng")
@@ -70,7 +70,7 @@ class _Outcome:
     natural: Natural | None = field(default=None)
 
 
-def _reroll(dice: list[_Rolled], reroll: Repeat, die: Die, source: _Dice) -> None:
+def _reroll(dice: list[_Rolled], reroll: Repeat, die: Die, source: DiceSource) -> None:
     picked = [rolled for rolled in dice if rolled.face in reroll.faces]
     rounds = MAX_REPEATS if reroll.again else 1
     while picked and rounds:
@@ -82,7 +82,7 @@ def _reroll(dice: list[_Rolled], reroll: Repeat, die: Die, source: _Dice) -> Non
         rounds -= 1
 
 
-def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: _Dice) -> None:
+def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: DiceSource) -> None:
     picked = [rolled for rolled in dice if rolled.face in explode.faces]
     rounds = MAX_REPEATS if explode.again else 1
     while picked and rounds:
@@ -94,7 +94,7 @@ def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: _Dice) -> N
         rounds -= 1
 
 
-def _roll_term(term: DiceTerm, source: _Dice) -> _Outcome:
+def _roll_term(term: DiceTerm, source: DiceSource) -> _Outcome:
     die = term.die
     dice = [_Rolled([face]) for face in source.draw(die, term.count)]
     if term.reroll is not None:
@@ -164,7 +164,7 @@ def _show(rolled: _Rolled, term: DiceTerm, dropped_any: bool) -> str:
     return " ".join([*shown, current])
 
 
-def _evaluate(node: Node, source: _Dice) -> _Outcome:
+def _evaluate(node: Node, source: DiceSource) -> _Outcome:
     match node:
         case Number(value=value):
             return _Outcome(value, str(value))
@@ -210,10 +210,10 @@ class ExpressionRoll:
 
 def roll_expression(expression: str, rng: Rng) -> ExpressionRoll:
     """Roll a dice expression with dice from ``rng``."""
-    return _roll_parsed(expression, parse_expression(expression), _Dice(rng))
+    return roll_parsed(expression, parse_expression(expression), DiceSource(rng))
 
 
-def _roll_parsed(expression: str, parsed: Expression, source: _Dice) -> ExpressionRoll:
+def roll_parsed(expression: str, parsed: Expression, source: DiceSource) -> ExpressionRoll:
     outcome = _evaluate(parsed.root, source)
     return ExpressionRoll(
         expression=expression.strip(),

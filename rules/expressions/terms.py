@@ -69,7 +69,7 @@ class Faces:
         return f"<={self.high}" if upward else str(self.high)
 
 
-class _Family(Enum):
+class ModifierFamily(Enum):
     """The kinds of modifier: a term takes at most one of each."""
 
     REROLL = "reroll"
@@ -180,19 +180,19 @@ class Expression:
 
     def spelled(self) -> str:
         """The expression as the roller reads it: `4d6k3` is spelled `4d6kh3`."""
-        return _spell(self.root)
+        return spell_node(self.root)
 
 
-def _spell(node: Node) -> str:
+def spell_node(node: Node) -> str:
     match node:
         case Number(value=value):
             return str(value)
         case DiceTerm():
             return node.spelled()
         case Group(inner=inner):
-            return f"({_spell(inner)})"
+            return f"({spell_node(inner)})"
         case Signed(minus=minus, operand=operand):
-            return f"{'-' if minus else '+'}{_spell(operand)}"
+            return f"{'-' if minus else '+'}{spell_node(operand)}"
         case Binary(left=left, operator=operator, right=right):
-            return f"{_spell(left)}{operator}{_spell(right)}"
+            return f"{spell_node(left)}{operator}{spell_node(right)}"
     raise AssertionError(node)

@@ -94,11 +94,11 @@ class AttackResult:
         return self.decision.state is State.DISADVANTAGE
 
 
-def _strike_dice(base: int, state: State) -> int:
+def strike_dice(base: int, state: State) -> int:
     return base + (1 if state is State.ADVANTAGE else -1 if state is State.DISADVANTAGE else 0)
 
 
-def _hits(face: int, to_hit: int) -> bool:
+def strike_hits(face: int, to_hit: int) -> bool:
     return face == D20 or face >= to_hit
 
 
@@ -112,11 +112,11 @@ class _AttackPlan(NamedTuple):
     shift: int  # damage added to each target struck
 
 
-def _plan_attack(dice: int, to_hit: int, decision: Decision, split: str | None) -> _AttackPlan:
+def plan_attack(dice: int, to_hit: int, decision: Decision, split: str | None) -> _AttackPlan:
     """Check the inputs and work out strikes, split and damage shift for ``decision``."""
     dice = require_whole("Attack dice", dice, 1, ATTACK_DICE_MAX)
     to_hit = require_whole("To-hit", to_hit, TO_HIT_MIN, TO_HIT_MAX)
-    strikes = _strike_dice(dice, decision.state)
+    strikes = strike_dice(dice, decision.state)
     shares = parse_split(split, max(strikes, 1), dice)
     shift = {State.ADVANTAGE: COMBAT_DAMAGE_SHIFT, State.DISADVANTAGE: -COMBAT_DAMAGE_SHIFT}.get(
         decision.state, 0
@@ -133,12 +133,12 @@ def attack(
     split: str | None = None,
 ) -> AttackResult:
     """Roll an attack of ``dice`` d20 (each a strike) with the state's extra or lost die."""
-    plan = _plan_attack(dice, to_hit, decision, split)
+    plan = plan_attack(dice, to_hit, decision, split)
     rolled = roll_dice(rng, 2 if plan.kept_lower else plan.strikes, D20)
     faces = (min(rolled),) if plan.kept_lower else rolled
     made: list[Strike] = []
     for face in faces:
-        if _hits(face, plan.to_hit):
+        if strike_hits(face, plan.to_hit):
             total, damage_dice = damage.roll(rng)
             made.append(Strike(face, True, total, damage_dice))
         else:

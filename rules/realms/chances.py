@@ -8,7 +8,7 @@ from math import comb
 
 from rules.inputs import require_whole
 from rules.odds import Distribution, Keep, die, keep
-from rules.realms.attacks import _hits, _plan_attack
+from rules.realms.attacks import plan_attack, strike_hits
 from rules.realms.checks import SingleDie
 from rules.realms.damage import DamageExpression
 from rules.realms.states import D20, NATURAL_20_DAMAGE, TARGET_MAX, Decision
@@ -58,12 +58,12 @@ def attack_odds(
     dice: int, to_hit: int, damage: DamageExpression, decision: Decision, split: str | None = None
 ) -> AttackOdds:
     """Return the exact distribution of hits, and each target's miss chance and damage."""
-    plan = _plan_attack(dice, to_hit, decision, split)
+    plan = plan_attack(dice, to_hit, decision, split)
     faces = keep(2, D20, 1, Keep.LOWEST) if plan.kept_lower else die(D20)
     weights = dict(zip(map(int, faces.outcomes()), map(int, faces.weights), strict=True))
     counts = _StrikeCounts(
         total=faces.total_weight,
-        hit=sum(w for face, w in weights.items() if _hits(face, plan.to_hit)),
+        hit=sum(w for face, w in weights.items() if strike_hits(face, plan.to_hit)),
         natural_20=weights.get(D20, 0),
     )
     hit_chance = Fraction(counts.hit, counts.total)

@@ -8,7 +8,7 @@ from enum import StrEnum
 from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.randomness import Rng, roll_dice
-from rules.realms.attacks import _strike_dice
+from rules.realms.attacks import strike_dice
 from rules.realms.states import (
     D20,
     SPELL_COST_MAX,
@@ -116,7 +116,7 @@ class StealthResult:
 def stealth(rng: Rng, dice: int, decision: Decision) -> StealthResult:
     """Roll the stealth d6 pool: advantage +1 d6, disadvantage -1 (0 → two d6, keep lower)."""
     dice = require_whole("Stealth dice", dice, 1, STEALTH_DICE_MAX)
-    count = _strike_dice(dice, decision.state)
+    count = strike_dice(dice, decision.state)
     if count == 0:
         return StealthResult(decision, roll_dice(rng, 2, STEALTH_DIE), True)
     return StealthResult(decision, roll_dice(rng, count, STEALTH_DIE), False)

@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from rules.inputs import require_whole
 from rules.randomness import Rng, roll_dice
-from rules.realms.attacks import AttackResult, Strike, TargetResult, _hits
+from rules.realms.attacks import AttackResult, Strike, TargetResult, strike_hits
 from rules.realms.checks import CheckKind, CheckResult, SingleDie, StealthResult
 from rules.realms.damage import DamageExpression, parse_damage
 from rules.realms.states import D20, STEALTH_DIE, Decision, State
@@ -37,7 +37,7 @@ def reroll_attack(
     made: list[Strike] = []
     for index, face in enumerate(faces):
         before = old[index]
-        if not _hits(face, result.to_hit):
+        if not strike_hits(face, result.to_hit):
             made.append(Strike(face, False))
         elif before.hit:
             made.append(replace(before, face=face))
