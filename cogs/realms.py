@@ -27,6 +27,7 @@ from rules import realms
 from rules.choices import parse_choice
 from rules.odds import Distribution, Outcome
 from rules.odds import die as die_faces
+from rules.randomness import Rng
 from rules.realms import CheckKind, RerollableResult, RollKind, SingleDie, SpellKind
 
 Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
@@ -181,16 +182,8 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roller = interaction.user.display_name
 
         def apply(logged: LoggedRoll) -> RollEntry:
-            payload = logged.payload
-            options = payload.get("options", {})
-            rerolled = realms.reroll_logged(
-                self.bot.rng, logged.kind, payload["result"], options, position
-            )
-            old = discord.Embed.from_dict(payload["embed"])
-            new = _render(rerolled.after, roller)
-            embed = render.rerolled(old, new, position, rerolled.old_face, rerolled.new_face)
             # The reroll is as secret as the roll it changes (a blind roll stays blind).
-            roll = Roll(logged.kind, rerolled.after, embed, options=options)
+            roll = _rerolled(self.bot.rng, logged, position, roller)
             return roll.entry(table, logged.visibility)
 
         _, new_id = await self.rerolls.reroll(
@@ -284,6 +277,17 @@ def _chart(chances: dict[int, Fraction]) -> Distribution:
     return Distribution.from_counts(
         {value: int(chance * denominator) for value, chance in chances.items()}
     )
+
+
+def _rerolled(rng: Rng, logged: LoggedRoll, position: int, roller: str) -> Roll:
+    """Return a logged roll with the die at ``position`` rerolled, shown over its old embed."""
+    payload = logged.payload
+    options = payload.get("options", {})
+    rerolled = realms.reroll_logged(rng, logged.kind, payload["result"], options, position)
+    old = discord.Embed.from_dict(payload["embed"])
+    new = _render(rerolled.after, roller)
+    embed = render.rerolled(old, new, position, rerolled.old_face, rerolled.new_face)
+    return Roll(logged.kind, rerolled.after, embed, options=options)
 
 
 def _render(result: RerollableResult, roller: str) -> discord.Embed:
