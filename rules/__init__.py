@@ -1,4 +1,4 @@
-"""Pure game rules: dice, exact odds and one module per system.
+"""Pure game rules: dice, exact odds and one module or package per system.
 
 Nothing here imports discord, storage or does I/O; every random function takes an injected
 ``numpy.random.Generator``. The engine at a glance:
@@ -9,8 +9,9 @@ Nothing here imports discord, storage or does I/O; every random function takes a
   README, "Dice notation").
 - ``campaigns``, ``choices``, ``systems``: campaign settings and the five systems.
 - ``declarations``, ``sheets``, ``tables``: what systems declare, character sheets, data tables.
-- one module per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel), ``sixpool``
-  (its campaign setting so far).
+- one module or package per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel),
+  ``realms`` (Enchanted Realms), ``aethelgard`` (Aethelgard), ``sixpool`` (Six-pool d20); each
+  has its section under the README's "Rules notes".
 """
 
 from __future__ import annotations
