@@ -16,6 +16,7 @@ from discord.ext import commands
 import cogs
 from bot.buttons import RevealButton, RollAgainButton
 from bot.config import Settings
+from bot.discord_private import GatedCommandTree, set_endpoints
 from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
 from bot.memory import collect_if_due, collect_overdue, freeze_after_start
 from bot.options import check_payload
@@ -47,25 +48,24 @@ IDENTIFY_INTERVAL_SECONDS = 5.0
 
 def point_at_discord(settings: Settings) -> None:
     """Send REST and gateway traffic to the configured Discord (a fake one in tests)."""
-    if settings.api_base:
-        discord.http.Route.BASE = settings.api_base.rstrip("/")
-    if settings.gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    set_endpoints(
+        api_base=settings.api_base.rstrip("/") if settings.api_base else None,
+        gateway=yarl.URL(settings.gateway_url) if settings.gateway_url else None,
+    )
 
 
-class DiceTree(app_commands.CommandTree["DiceBot"]):
+class DiceTree(GatedCommandTree["DiceBot"]):
     """The command tree with the bot's one error path and a latency line per command."""
 
     def __init__(self, client: DiceBot) -> None:
         super().__init__(client)
         self._running = asyncio.Semaphore(CONCURRENT_INTERACTIONS)
 
-    async def _call(self, interaction: discord.Interaction) -> None:
+    def gate(self) -> asyncio.Semaphore:
         # discord.py starts a task per interaction as it arrives: a burst of 2,000 all built
         # their replies at once, and the bot's memory stayed at that peak (+15 MB a burst).
         # Past this many, an interaction waits here holding only its payload.
-        async with self._running:
-            await super()._call(interaction)
+        return self._running
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         interaction.extras["started"] = time.perf_counter()

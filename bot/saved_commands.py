@@ -16,11 +16,11 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 import discord
 from discord import app_commands
 
+from bot.discord_private import invoke_with_options
 from bot.errors import CommandError
 from bot.publish import is_roll_command
 
@@ -235,5 +235,5 @@ async def run_saved_command(
             raise CommandError(f"`/{saved.name}` can't be rolled blind.")
         options["blind"] = True
     # discord.py's own path for a typed command: its checks, the options' transformers and
-    # defaults, then the callback. Private, but stable across discord.py 2.x (pinned <3).
-    await command._invoke_with_namespace(interaction, SimpleNamespace(**options))  # type: ignore[arg-type]
+    # defaults, then the callback (private: bot/discord_private.py).
+    await invoke_with_options(command, interaction, options)

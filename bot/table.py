@@ -7,6 +7,7 @@ from typing import TypeVar
 
 import discord
 
+from bot.discord_private import give_option
 from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
 from rules.systems import System
@@ -42,16 +43,17 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
     campaign says so (`/campaign settings gm_rolls:hidden`). Never refuses.
 
     discord.py runs a command's checks after reading its options into ``interaction.namespace``
-    and before handing them to the callback, so setting the option here is the GM typing it:
-    everything the command decides later (its reply, its announcements) sees a hidden roll.
+    and before handing them to the callback (private: ``bot.discord_private.give_option``), so
+    setting the option here is the GM typing it: everything the command decides later (its
+    reply, its announcements) sees a hidden roll.
     """
     namespace = interaction.namespace
-    if "hidden" in namespace.__dict__ or namespace.blind:
+    if "hidden" in namespace or namespace.blind:
         return True
     storage: Storage = interaction.client.storage  # type: ignore[attr-defined]
     campaign = await storage.campaigns.active(campaign_channel_id(interaction))
     if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):
-        namespace.__dict__["hidden"] = True
+        give_option(namespace, "hidden", True)
     return True
 
 

@@ -29,8 +29,8 @@ from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
     CampaignSettings,
     GmRolls,
+    SettingsChange,
     Skin,
-    TableSwitches,
     setting_owners,
 )
 from rules.choices import parse_choice
@@ -244,38 +244,17 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         table = await Table.of(interaction, self.storage)
         campaign = table.require_campaign()
         table.require_gm("change the campaign's settings")
-        if gm_channel is not None and gm_channel_off:
-            raise CommandError("Give `gm_channel` or `gm_channel_off`, not both.")
-        asked = (gm_channel, secret_notice, announcements, skin, gm_rolls)
-        if all(value is None for value in asked) and not gm_channel_off:
-            raise CommandError(
-                "Say what to change: `gm_channel`, `gm_channel_off`, `secret_notice`, "
-                "`announcements`, `skin` or `gm_rolls`."
-            )
-        if gm_channel is not None:
-            require_can_post(gm_channel)
-            require_private(gm_channel, campaign)
-        chosen_skin = parse_choice(Skin, skin, "skin") if skin is not None else None
-        gm_hidden = None if gm_rolls is None else parse_choice(GmRolls, gm_rolls, "gm_rolls")
-
-        def change(switches: TableSwitches) -> TableSwitches:
-            channel_id = switches.gm_channel_id
-            if gm_channel is not None:
-                channel_id = gm_channel.id
-            elif gm_channel_off:
-                channel_id = None
-            notice = switches.secret_notice if secret_notice is None else secret_notice
-            loud = switches.announce_naturals if announcements is None else announcements
-            hide = switches.gm_rolls_hidden if gm_hidden is None else gm_hidden is GmRolls.HIDDEN
-            return TableSwitches(
-                gm_channel_id=channel_id,
-                secret_notice=notice,
-                announce_naturals=loud,
-                gm_rolls_hidden=hide,
-            )
-
-        updated = await self.storage.campaigns.set_switches(campaign, change, skin=chosen_skin)
-        lines = [f"Skin: {updated.settings.skin.value}", *updated.switches.info_lines()]
+        change = SettingsChange.asked(
+            gm_channel_id=None if gm_channel is None else gm_channel.id,
+            gm_channel_off=gm_channel_off,
+            secret_notice=secret_notice,
+            announcements=announcements,
+            skin=skin,
+            gm_rolls=gm_rolls,
+        )
+        require_gm_channel(gm_channel, campaign)
+        saved = await self.storage.campaigns.set_switches(campaign, change.apply, skin=change.skin)
+        lines = [f"Skin: {saved.settings.skin.value}", *saved.switches.info_lines()]
         await interaction.response.send_message("⚙️ " + " · ".join(lines), ephemeral=True)
 
     @app_commands.command(name="log", description="The campaign's roll history (private reply)")
@@ -443,6 +422,14 @@ class HistoryButton(
             )  # fmt: skip
 
         await answer_component(interaction, press)
+
+
+def require_gm_channel(channel: discord.TextChannel | None, campaign: Campaign) -> None:
+    """Refuse a GM log channel the bot can't post in or that players can read (None: none)."""
+    if channel is None:
+        return
+    require_can_post(channel)
+    require_private(channel, campaign)
 
 
 def require_can_post(channel: discord.TextChannel) -> None:

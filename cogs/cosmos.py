@@ -351,7 +351,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         await interaction.response.send_message(
             f"Challenge **{ended.name}** ended.", ephemeral=True
         )
-        await announce(interaction, render.challenge_ended(ended))  # RULINGS: announced
+        await announce(interaction, render.challenge_ended(ended))  # README: Cosmos Engine
 
     @roll.autocomplete("challenge")
     @challenge_status.autocomplete("name")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+from fractions import Fraction
 from math import lcm
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,14 +21,15 @@ from bot.render.charts import draw_chart
 from bot.render.errors import describe
 from bot.storage import Visibility
 from bot.storage.realms import AlreadyRerolled, NoRollToReroll, RerollLog
+from bot.storage.rolls import LoggedRoll, RollEntry
 from bot.table import Table
 from rules import realms
 from rules.choices import parse_choice
 from rules.odds import Distribution, Outcome
 from rules.odds import die as die_faces
-from rules.realms import CheckKind, SingleDie, SpellKind
+from rules.randomness import Rng
+from rules.realms import CheckKind, RerollableResult, RollKind, SingleDie, SpellKind
 
-ATTACK_KIND, CHECK_KIND, STEALTH_KIND = "realms.attack", "realms.check", "realms.stealth"
 Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
 AttackDice = app_commands.Range[int, 1, realms.ATTACK_DICE_MAX]
 ToHit = app_commands.Range[int, realms.TO_HIT_MIN, realms.TO_HIT_MAX]
@@ -87,7 +88,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
         embed = render.attack(result, interaction.user.display_name)
         options = {"damage": damage, "split": split}
-        roll = Roll(ATTACK_KIND, result, embed, options=options)
+        roll = Roll(RollKind.ATTACK.value, result, embed, options=options)
         natural = any(target.natural_20 for target in result.targets)
         natural_20 = "an attack" if natural else None
         await self._publish(interaction, table, roll, visibility, natural_20)
@@ -120,7 +121,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         decision = realms.decide(advantage, disadvantage)
         result = realms.check(self.bot.rng, single, chosen, decision, target)
         embed = render.check(result, interaction.user.display_name)
-        roll = Roll(CHECK_KIND, result, embed)
+        roll = Roll(RollKind.CHECK.value, result, embed)
         natural = f"a {chosen.value}" if result.natural_max else None
         await self._publish(interaction, table, roll, visibility, natural)
 
@@ -145,7 +146,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         decision = realms.decide(advantage, disadvantage)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
-        roll = Roll(STEALTH_KIND, result, embed)
+        roll = Roll(RollKind.STEALTH.value, result, embed)
         await self._publish(interaction, table, roll, visibility, None)
 
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
@@ -178,38 +179,15 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         self, interaction: discord.Interaction, position: app_commands.Range[int, 1, 21]
     ) -> None:
         table = await Table.of(interaction, self.storage)
-        rng = self.bot.rng
-        changes: list[tuple[int, int]] = []
+        roller = interaction.user.display_name
 
-        def apply(logged: Any) -> Any:
-            data = logged.payload["result"]
-            roller = interaction.user.display_name
-            if logged.kind == ATTACK_KIND:
-                before = realms.attack_from_dict(data)
-                expression = realms.parse_damage(logged.payload["options"]["damage"])
-                after = realms.reroll_attack(rng, before, position, expression)
-                embed = render.attack(after, roller)
-            elif logged.kind == CHECK_KIND:
-                before = realms.check_from_dict(data)
-                dice = realms.reroll(rng, before.dice, position, before.die.sides)
-                after = realms.CheckResult(
-                    before.die, before.kind, before.decision, dice, before.target
-                )
-                embed = render.check(after, roller)
-            else:
-                before = realms.stealth_from_dict(data)
-                dice = realms.reroll(rng, before.dice, position, realms.STEALTH_DIE)
-                after = realms.StealthResult(before.decision, dice, before.kept_lower)
-                embed = render.stealth(after, roller)
-            changes.append((before.dice[position - 1], after.dice[position - 1]))
-            old = discord.Embed.from_dict(logged.payload["embed"])
-            embed = render.rerolled(old, embed, position, *changes[-1])
-            options = logged.payload.get("options", {})
+        def apply(logged: LoggedRoll) -> RollEntry:
             # The reroll is as secret as the roll it changes (a blind roll stays blind).
-            return Roll(logged.kind, after, embed, options=options).entry(table, logged.visibility)
+            roll = _rerolled(self.bot.rng, logged, position, roller)
+            return roll.entry(table, logged.visibility)
 
         _, new_id = await self.rerolls.reroll(
-            table.channel_id, table.user_id, (ATTACK_KIND, CHECK_KIND, STEALTH_KIND), apply
+            table.channel_id, table.user_id, tuple(kind.value for kind in RollKind), apply
         )
         logged = await self.storage.rolls.get(new_id)
         assert logged is not None
@@ -241,33 +219,44 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             if dice is None or to_hit is None or damage is None:
                 raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
             decision = realms.decide(advantage, disadvantage)
-            expression = realms.parse_damage(damage)
-            # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
-            # denominator): too long to hold the event loop, so they run in a worker thread.
-            result, chart = await asyncio.to_thread(
-                _attack_odds_and_chart, dice, to_hit, expression, decision, split
-            )
-            first = result.targets[0]
-            png = await draw_chart(
-                chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
-                title=f"Damage to target 1 ({first.strikes} strikes)",
-            )  # fmt: skip
-            embed = render.attack_odds(result, dice, to_hit, damage)
+            embed, png = await _attack_odds(dice, to_hit, damage, decision, split)
         else:
             if die is None or target is None:
                 raise CommandError("Check odds need `die` and `target` (or give attack options).")
-            single = parse_choice(SingleDie, die, "die")
-            result_check = realms.check_odds(single, target)
-            embed = render.check_odds(result_check, single.value, target)
-            faces = die_faces(single.sides)
-            png = await draw_chart(
-                faces,
-                [Outcome.SUCCESS if v >= target else Outcome.FAILURE for v in faces.outcomes()],
-                title=f"{single.value}", marker=target, marker_label=f"target {target}",
-            )  # fmt: skip
+            embed, png = await _check_odds(parse_choice(SingleDie, die, "die"), target)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename="odds.png")
         )
+
+
+async def _attack_odds(
+    dice: int, to_hit: int, damage: str, decision: realms.Decision, split: str | None
+) -> tuple[discord.Embed, bytes]:
+    """Return the embed and chart of an attack's exact odds."""
+    expression = realms.parse_damage(damage)
+    # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
+    # denominator): too long to hold the event loop, so they run in a worker thread.
+    result, chart = await asyncio.to_thread(
+        _attack_odds_and_chart, dice, to_hit, expression, decision, split
+    )
+    first = result.targets[0]
+    png = await draw_chart(
+        chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
+        title=f"Damage to target 1 ({first.strikes} strikes)",
+    )  # fmt: skip
+    return render.attack_odds(result, dice, to_hit, damage), png
+
+
+async def _check_odds(single: SingleDie, target: int) -> tuple[discord.Embed, bytes]:
+    """Return the embed and chart of a single-die roll's exact odds."""
+    embed = render.check_odds(realms.check_odds(single, target), single.value, target)
+    faces = die_faces(single.sides)
+    png = await draw_chart(
+        faces,
+        [Outcome.SUCCESS if v >= target else Outcome.FAILURE for v in faces.outcomes()],
+        title=f"{single.value}", marker=target, marker_label=f"target {target}",
+    )  # fmt: skip
+    return embed, png
 
 
 def _attack_odds_and_chart(
@@ -282,12 +271,32 @@ def _attack_odds_and_chart(
     return result, _chart(result.targets[0].damage)
 
 
-def _chart(chances: dict[int, Any]) -> Distribution:
+def _chart(chances: dict[int, Fraction]) -> Distribution:
     """Turn exact chances into integer weights for the chart (common denominator)."""
     denominator = lcm(*(chance.denominator for chance in chances.values()))
     return Distribution.from_counts(
         {value: int(chance * denominator) for value, chance in chances.items()}
     )
+
+
+def _rerolled(rng: Rng, logged: LoggedRoll, position: int, roller: str) -> Roll:
+    """Return a logged roll with the die at ``position`` rerolled, shown over its old embed."""
+    payload = logged.payload
+    options = payload.get("options", {})
+    rerolled = realms.reroll_logged(rng, logged.kind, payload["result"], options, position)
+    old = discord.Embed.from_dict(payload["embed"])
+    new = _render(rerolled.after, roller)
+    embed = render.rerolled(old, new, position, rerolled.old_face, rerolled.new_face)
+    return Roll(logged.kind, rerolled.after, embed, options=options)
+
+
+def _render(result: RerollableResult, roller: str) -> discord.Embed:
+    """Render a rerolled attack, check or stealth roll as its own command does."""
+    if isinstance(result, realms.AttackResult):
+        return render.attack(result, roller)
+    if isinstance(result, realms.CheckResult):
+        return render.check(result, roller)
+    return render.stealth(result, roller)
 
 
 @describe.register

@@ -1,15 +1,17 @@
-"""Pure game rules: dice, exact odds and one module per system.
+"""Pure game rules: dice, exact odds and one module or package per system.
 
 Nothing here imports discord, storage or does I/O; every random function takes an injected
 ``numpy.random.Generator``. The engine at a glance:
 
 - ``randomness``: the injectable source (``new_rng``, ``roll_dice``).
 - ``odds``: exact distributions (dice sums, keep-k of n, thresholds) for every system's odds.
-- ``expressions``: standard dice notation for ``/roll`` (on avrae's d20).
+- ``expressions``: standard dice notation for ``/roll`` (our own grammar, ``notation.lark``;
+  README, "Dice notation").
 - ``campaigns``, ``choices``, ``systems``: campaign settings and the five systems.
 - ``declarations``, ``sheets``, ``tables``: what systems declare, character sheets, data tables.
-- one module per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel), ``sixpool``
-  (its campaign setting so far).
+- one module or package per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel),
+  ``realms`` (Enchanted Realms), ``aethelgard`` (Aethelgard), ``sixpool`` (Six-pool d20); each
+  has its section under the README's "Rules notes".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Aethelgard dice pools (`003_…`): d10 success counting with botches (RULINGS.md).
+"""Aethelgard dice pools (README, Rules notes: Aethelgard): d10 success counting with botches.
 
 A pool is attribute + skill rank + bonus dice - penalty dice - 1 die per full 20 Psychic Stress
 - 1 per full 20 Runic Blight Corruption, at least 1 die; more than 100 is refused. Each d10

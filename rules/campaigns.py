@@ -8,6 +8,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TypeVar
 
+from rules.choices import parse_choice
 from rules.declarations import JsonValue, Setting, declaration
 from rules.errors import RulesError
 from rules.inputs import checked_name
@@ -17,6 +18,7 @@ __all__ = [
     "MAX_CAMPAIGN_NAME_LENGTH",
     "CampaignSettings",
     "GmRolls",
+    "SettingsChange",
     "Skin",
     "TableSwitches",
     "setting_owners",
@@ -130,6 +132,68 @@ class CampaignSettings:
             if setting.name in options
         }
         return cls(system=system, name=name, skin=skin, options=MappingProxyType(values))
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChange:
+    """What `/campaign settings` was asked to change; None (or False) leaves it as it is."""
+
+    gm_channel_id: int | None = None
+    gm_channel_off: bool = False
+    secret_notice: bool | None = None
+    announce_naturals: bool | None = None
+    gm_rolls: GmRolls | None = None
+    skin: Skin | None = None
+
+    @classmethod
+    def asked(
+        cls,
+        *,
+        gm_channel_id: int | None = None,
+        gm_channel_off: bool = False,
+        secret_notice: bool | None = None,
+        announcements: bool | None = None,
+        skin: str | None = None,
+        gm_rolls: str | None = None,
+    ) -> SettingsChange:
+        """Validate the options as given: a GM channel or none, and at least one change."""
+        if gm_channel_id is not None and gm_channel_off:
+            raise RulesError("Give `gm_channel` or `gm_channel_off`, not both.")
+        asked = (gm_channel_id, secret_notice, announcements, skin, gm_rolls)
+        if all(value is None for value in asked) and not gm_channel_off:
+            raise RulesError(
+                "Say what to change: `gm_channel`, `gm_channel_off`, `secret_notice`, "
+                "`announcements`, `skin` or `gm_rolls`."
+            )
+        return cls(
+            gm_channel_id=gm_channel_id,
+            gm_channel_off=gm_channel_off,
+            secret_notice=secret_notice,
+            announce_naturals=announcements,
+            gm_rolls=None if gm_rolls is None else parse_choice(GmRolls, gm_rolls, "gm_rolls"),
+            skin=None if skin is None else parse_choice(Skin, skin, "skin"),
+        )
+
+    def apply(self, switches: TableSwitches) -> TableSwitches:
+        """Return ``switches`` with this change applied (what it leaves out stays as it is)."""
+        channel_id = switches.gm_channel_id
+        if self.gm_channel_id is not None:
+            channel_id = self.gm_channel_id
+        elif self.gm_channel_off:
+            channel_id = None
+        notice = switches.secret_notice if self.secret_notice is None else self.secret_notice
+        loud = (
+            switches.announce_naturals if self.announce_naturals is None else self.announce_naturals
+        )
+        hidden = (
+            switches.gm_rolls_hidden if self.gm_rolls is None else self.gm_rolls is GmRolls.HIDDEN
+        )
+        return TableSwitches(
+            gm_channel_id=channel_id,
+            secret_notice=notice,
+            announce_naturals=loud,
+            gm_rolls_hidden=hidden,
+        )
 
 
 @dataclass(frozen=True, slots=True)

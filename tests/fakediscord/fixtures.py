@@ -17,6 +17,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.discord_private import set_guild_ready_timeout
+
 from .server import FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
@@ -57,7 +59,7 @@ async def run_bot(
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
     # discord.py waits guild_ready_timeout (2 s by default) after the last GUILD_CREATE before
     # READY, and only takes it as a constructor option: lower it on the built bot.
-    bot._connection.guild_ready_timeout = guild_ready_timeout
+    set_guild_ready_timeout(bot, guild_ready_timeout)
     if expect_sync is None:
         expect_sync = _has_app_commands(bot, fake.guild_id)
     syncs_before = fake.sync_count

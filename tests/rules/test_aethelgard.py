@@ -1,4 +1,4 @@
-"""Aethelgard dice pools (RULINGS.md "Aethelgard"): counting, display, pools, exact odds."""
+"""Aethelgard dice pools (README, Rules notes: Aethelgard): counting, display, pools, exact odds."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""Enchanted Realms rules (RULINGS.md "Enchanted Realms"): each test names its ruling."""
+"""Enchanted Realms rules (README, Rules notes: Enchanted Realms): each test names its ruling."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from fractions import Fraction
 from itertools import product
 
@@ -11,9 +13,11 @@ import pytest
 from rules import RulesError
 from rules.realms import (
     CheckKind,
+    CheckResult,
     SingleDie,
     SpellKind,
     State,
+    StealthResult,
     attack,
     attack_odds,
     check,
@@ -22,6 +26,7 @@ from rules.realms import (
     parse_damage,
     parse_split,
     reroll,
+    reroll_logged,
     spell,
     stealth,
 )
@@ -136,6 +141,54 @@ def test_ruling_realms_reroll_exactly_one_die() -> None:
     assert reroll(dice(17), (1, 1), 2, 20) == (1, 17)  # both natural 1s: only one rerolled
     with pytest.raises(RulesError, match="Position must be between 1 and 2"):
         reroll(dice(5), (1, 1), 3, 20)
+
+
+def _logged(result: object) -> dict[str, object]:
+    """Return a result as the roll log keeps it (``asdict``, through JSON)."""
+    return json.loads(json.dumps(asdict(result)))  # type: ignore[call-overload]
+
+
+def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
+    # 2d20 to hit 11: 15 hits (1d8: 5), 4 misses. Rerolling die 2 gives 12: it hits (1d8: 7).
+    before = attack(dice(15, 4, 5), 2, 11, parse_damage("1d8"), decide(0, 0))
+    rerolled = reroll_logged(dice(12, 7), "realms.attack", _logged(before), {"damage": "1d8"}, 2)
+    assert rerolled.before == before
+    assert (rerolled.old_face, rerolled.new_face) == (4, 12)
+    assert rerolled.after.dice == (15, 12)
+    [target] = rerolled.after.targets  # type: ignore[union-attr]
+    assert [strike.damage for strike in target.strikes] == [5, 7] and target.damage == 12
+
+
+def test_reroll_logged_check_keeps_die_kind_and_target() -> None:
+    # A save at advantage against 15: 3 and 18 keep 18 (success); die 2 rerolled to 9 keeps 9.
+    before = check(dice(3, 18), SingleDie.D20, CheckKind.SAVE, decide(1, 0), 15)
+    rerolled = reroll_logged(dice(9), "realms.check", _logged(before), {}, 2)
+    after = rerolled.after
+    assert isinstance(after, CheckResult)
+    assert (after.die, after.kind, after.target, after.dice) == (
+        SingleDie.D20,
+        CheckKind.SAVE,
+        15,
+        (3, 9),
+    )
+    assert after.result == 9 and after.success is False
+    assert (rerolled.old_face, rerolled.new_face) == (18, 9)
+
+
+def test_reroll_logged_stealth_keeps_the_lower_die() -> None:
+    # 1d6 at disadvantage is two d6 keeping the lower: 2 and 5 → 2; die 1 rerolled to 6 → 5.
+    before = stealth(dice(2, 5), 1, decide(0, 1))
+    rerolled = reroll_logged(dice(6), "realms.stealth", _logged(before), {}, 1)
+    after = rerolled.after
+    assert isinstance(after, StealthResult)
+    assert after.dice == (6, 5) and after.kept_lower and after.total == 5
+    assert (rerolled.old_face, rerolled.new_face) == (2, 6)
+
+
+def test_reroll_logged_refuses_a_position_past_the_dice() -> None:
+    before = stealth(dice(2, 5), 2, decide(0, 0))
+    with pytest.raises(RulesError, match="Position must be between 1 and 2"):
+        reroll_logged(dice(6), "realms.stealth", _logged(before), {}, 3)
 
 
 def test_check_odds_against_enumeration() -> None:

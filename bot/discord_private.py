@@ -1,0 +1,113 @@
+"""Every reliance of the bot on discord.py's private behaviour, in one place.
+
+discord.py documents none of what follows; each item is a small named function (or, for the
+tree, a base class) so the code that needs it says what it needs, and
+``tests/test_discord_private.py`` exercises each against the installed discord.py: an upgrade
+that changes one fails there, naming it. The bot pins ``discord.py>=2.7,<3``.
+
+1. ``give_option``: a check may set an option in ``interaction.namespace``; discord.py runs a
+   command's checks after building the namespace and reads the callback's arguments from
+   ``namespace.__dict__`` after them (``bot.table.apply_default_visibility``).
+2. ``invoke_with_options``: ``Command._invoke_with_namespace`` runs a command as if typed (its
+   checks, transformers and defaults, then the callback) (``bot.saved_commands``).
+3. ``GatedCommandTree``: ``CommandTree._call`` is the one coroutine discord.py starts per
+   application-command interaction (``bot.client.DiceTree`` bounds how many run at once).
+4. ``set_endpoints``: ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are where discord.py
+   sends REST calls and opens the gateway (``bot.client.point_at_discord``, the fake Discord).
+5. ``set_guild_ready_timeout``: the wait for GUILD_CREATEs before READY lives on the client's
+   ``_connection`` and is otherwise only a constructor option (the fake Discord's fixtures).
+6. ``keep_no_view``: a view stopped before it is sent is not stored for its message, so only the
+   dynamic items answer its presses (``bot.buttons.roll_buttons`` stops its view this way). Only
+   a view built inside the running event loop can be stopped.
+7. Dynamic items answer a press only while the message the press comes from still carries that
+   component (``ViewStore.schedule_dynamic_item_call``): a button the bot removed is silently
+   ignored, it never reaches ``from_custom_id``. Relied on, never called: only tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
+from types import SimpleNamespace
+from typing import Any, TypeVar
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+__all__ = [
+    "GatedCommandTree",
+    "endpoints",
+    "give_option",
+    "guild_ready_timeout",
+    "invoke_with_options",
+    "keep_no_view",
+    "set_endpoints",
+    "set_guild_ready_timeout",
+]
+
+ClientT = TypeVar("ClientT", bound=discord.Client)
+
+
+def give_option(namespace: app_commands.Namespace, name: str, value: object) -> None:
+    """Set option ``name`` as if the user had typed it (call from a command's check)."""
+    namespace.__dict__[name] = value
+
+
+async def invoke_with_options(
+    command: app_commands.Command[Any, ..., Any],
+    interaction: discord.Interaction,
+    options: Mapping[str, object],
+) -> None:
+    """Run ``command`` for ``interaction`` as if typed with ``options`` (checks, then callback)."""
+    namespace = SimpleNamespace(**options)
+    await command._invoke_with_namespace(interaction, namespace)  # type: ignore[arg-type]
+
+
+class GatedCommandTree(app_commands.CommandTree[ClientT]):
+    """A command tree that handles each application command inside ``self.gate()``."""
+
+    def gate(self) -> AbstractAsyncContextManager[object]:
+        """Return what an interaction holds while it is handled (nothing, unless overridden)."""
+        return nullcontext()
+
+    async def _call(self, interaction: discord.Interaction[ClientT]) -> None:
+        async with self.gate():
+            await super()._call(interaction)
+
+
+def endpoints() -> tuple[str, yarl.URL]:
+    """Return where discord.py sends REST calls and opens the gateway."""
+    return Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+
+
+def set_endpoints(api_base: str | None = None, gateway: yarl.URL | None = None) -> None:
+    """Send discord.py's REST calls to ``api_base`` and open its gateway at ``gateway``.
+
+    None leaves that one as it is.
+    """
+    if api_base is not None:
+        Route.BASE = api_base
+    if gateway is not None:
+        DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+
+def guild_ready_timeout(client: discord.Client) -> float:
+    """Return how long ``client`` waits for more GUILD_CREATEs before READY, in seconds."""
+    return float(client._connection.guild_ready_timeout)
+
+
+def set_guild_ready_timeout(client: discord.Client, seconds: float) -> None:
+    """Make a built ``client`` wait ``seconds`` for more GUILD_CREATEs before READY."""
+    client._connection.guild_ready_timeout = seconds
+
+
+def keep_no_view(view: discord.ui.View) -> discord.ui.View:
+    """Return ``view`` stopped, so sending it stores nothing per message (dynamic items answer).
+
+    Call it inside the running event loop: a view built outside one can't be stopped.
+    """
+    view.stop()
+    return view

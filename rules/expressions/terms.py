@@ -1,0 +1,198 @@
+"""The limits, and the checked terms an expression is made of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+MAX_EXPRESSION_LENGTH = 200
+# Dice drawn by one `/roll` request, rerolls and explosions included; the dice its terms ask for
+# are also added up and refused before anything is rolled. 1000 dice roll and render in ~1 ms.
+MAX_DICE = 1000
+MAX_SIDES = 10_000
+MAX_REPEATS = 100  # explosions, or rerolls, of one die
+MAX_PARTS = 4  # `;`-separated rolls in one request
+MAX_SETS = 20  # `20 4d6kh3`
+EXAMPLES = "`4d6kh3+2`, `2d20kl1`, `8d6 e6`, `6d10 t7`"
+SHOWN_TOKEN_MAX = 20  # how much of an unreadable part a syntax error repeats back
+
+
+class Natural(Enum):
+    """A natural 20 or natural 1 on an expression whose first dice term keeps one d20."""
+
+    NONE = "none"
+    TWENTY = "natural 20"
+    ONE = "natural 1"
+
+
+# ===== The terms of an expression =====
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One kind of die: the faces low..high and how the notation names it."""
+
+    low: int
+    high: int
+    name: str  # "6", "%", "F"
+
+    @property
+    def size(self) -> int:
+        return self.high - self.low + 1
+
+    def show(self, face: int) -> str:
+        if self.name == "F":
+            return {-1: "-", 0: "0", 1: "+"}[face]
+        return str(face)
+
+
+@dataclass(frozen=True, slots=True)
+class Faces:
+    """The face values a modifier picks: low..high, either end open."""
+
+    low: int | None
+    high: int | None
+
+    def __contains__(self, face: int) -> bool:
+        return (self.low is None or face >= self.low) and (self.high is None or face <= self.high)
+
+    def cover(self, die: Die) -> bool:
+        """Whether every face of ``die`` is picked."""
+        return die.low in self and die.high in self
+
+    def spelled(self, upward: bool) -> str:
+        """`6` for "6 or more" when the modifier counts upward (`e`, `t`), else `>=6`."""
+        if self.low is not None and self.high is not None:
+            return f"={self.low}" if self.low == self.high else f">={self.low}<={self.high}"
+        if self.low is not None:
+            return str(self.low) if upward else f">={self.low}"
+        return f"<={self.high}" if upward else str(self.high)
+
+
+class ModifierFamily(Enum):
+    """The kinds of modifier: a term takes at most one of each."""
+
+    REROLL = "reroll"
+    EXPLODE = "explode"
+    MINIMUM = "minimum (`mi`)"
+    MAXIMUM = "maximum (`ma`)"
+    KEEP = "keep or drop"
+    SUCCESS = "success (`t`)"
+    FAILURE = "failure (`f`)"
+    BOTCH = "botch (`b`)"
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """A reroll or explosion: the faces it picks, and whether the new die can be picked again."""
+
+    faces: Faces
+    again: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep the ``count`` highest (or lowest) dice, or drop them."""
+
+    count: int
+    highest: bool
+    drop: bool
+
+    def spelled(self) -> str:
+        return f"{'d' if self.drop else 'k'}{'h' if self.highest else 'l'}{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTerm:
+    """`NdS` and its modifiers, checked."""
+
+    count: int
+    die: Die
+    reroll: Repeat | None = None
+    explode: Repeat | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    keep: Keep | None = None
+    success: Faces | None = None
+    failure: Faces | None = None
+    botch: Faces | None = None
+
+    @property
+    def counts(self) -> bool:
+        """Whether the term is worth its successes rather than its sum."""
+        return self.success is not None or self.failure is not None
+
+    def spelled(self) -> str:
+        """The term in the order its modifiers apply: `10d10ir1e10kh3t7`."""
+        text = f"{self.count}d{self.die.name}"
+        if self.reroll is not None:
+            text += f"{'ir' if self.reroll.again else 'r'}{self.reroll.faces.spelled(False)}"
+        if self.explode is not None:
+            text += f"{'ie' if self.explode.again else 'e'}{self.explode.faces.spelled(True)}"
+        if self.minimum is not None:
+            text += f"mi{self.minimum}"
+        if self.maximum is not None:
+            text += f"ma{self.maximum}"
+        if self.keep is not None:
+            text += self.keep.spelled()
+        for letter, faces, upward in (
+            ("t", self.success, True),
+            ("f", self.failure, False),
+            ("b", self.botch, False),
+        ):
+            if faces is not None:
+                text += f"{letter}{faces.spelled(upward)}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    inner: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    minus: bool
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    left: Node
+    operator: str  # + - * / //
+    right: Node
+
+
+Node = Number | Group | Signed | Binary | DiceTerm
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A parsed and checked expression: its tree, and the dice its terms ask for."""
+
+    root: Node
+    dice: int
+
+    def spelled(self) -> str:
+        """The expression as the roller reads it: `4d6k3` is spelled `4d6kh3`."""
+        return spell_node(self.root)
+
+
+def spell_node(node: Node) -> str:
+    match node:
+        case Number(value=value):
+            return str(value)
+        case DiceTerm():
+            return node.spelled()
+        case Group(inner=inner):
+            return f"({spell_node(inner)})"
+        case Signed(minus=minus, operand=operand):
+            return f"{'-' if minus else '+'}{spell_node(operand)}"
+        case Binary(left=left, operator=operator, right=right):
+            return f"{spell_node(left)}{operator}{spell_node(right)}"
+    raise AssertionError(node)

@@ -1,0 +1,123 @@
+"""Exact odds of single-die rolls and attacks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from rules.inputs import require_whole
+from rules.odds import Distribution, Keep, die, keep
+from rules.realms.attacks import plan_attack, strike_hits
+from rules.realms.checks import SingleDie
+from rules.realms.damage import DamageExpression
+from rules.realms.states import D20, NATURAL_20_DAMAGE, TARGET_MAX, Decision
+
+# --- Exact odds
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOdds:
+    normal: Fraction
+    advantage: Fraction
+    disadvantage: Fraction
+
+
+def check_odds(single: SingleDie, target: int) -> CheckOdds:
+    """Return the chance to reach ``target`` straight, at advantage and at disadvantage."""
+    sides = SingleDie(single).sides
+    target = require_whole("Target", target, 1, TARGET_MAX)
+    return CheckOdds(
+        die(sides).at_least(target),
+        keep(2, sides, 1, Keep.HIGHEST).at_least(target),
+        keep(2, sides, 1, Keep.LOWEST).at_least(target),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TargetOdds:
+    """One target's exact outcome: P(missed), and the distribution of damage taken."""
+
+    strikes: int
+    missed: Fraction
+    damage: dict[int, Fraction]
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((value * chance for value, chance in self.damage.items()), Fraction(0))
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    decision: Decision
+    hits: dict[int, Fraction]  # number of hitting strikes → chance
+    targets: tuple[TargetOdds, ...]
+
+
+def attack_odds(
+    dice: int, to_hit: int, damage: DamageExpression, decision: Decision, split: str | None = None
+) -> AttackOdds:
+    """Return the exact distribution of hits, and each target's miss chance and damage."""
+    plan = plan_attack(dice, to_hit, decision, split)
+    faces = keep(2, D20, 1, Keep.LOWEST) if plan.kept_lower else die(D20)
+    weights = dict(zip(map(int, faces.outcomes()), map(int, faces.weights), strict=True))
+    counts = _StrikeCounts(
+        total=faces.total_weight,
+        hit=sum(w for face, w in weights.items() if strike_hits(face, plan.to_hit)),
+        natural_20=weights.get(D20, 0),
+    )
+    hit_chance = Fraction(counts.hit, counts.total)
+    hits = _binomial(max(plan.strikes, 1), hit_chance)
+    per_hit = damage.distribution()
+    targets = tuple(_target_odds(share, counts, per_hit, plan.shift) for share in plan.shares)
+    return AttackOdds(decision, hits, targets)
+
+
+@dataclass(frozen=True, slots=True)
+class _StrikeCounts:
+    """Of ``total`` equally likely strike outcomes: how many hit, how many are natural 20s."""
+
+    total: int
+    hit: int
+    natural_20: int
+
+
+def _binomial(count: int, chance: Fraction) -> dict[int, Fraction]:
+    return {k: comb(count, k) * chance**k * (1 - chance) ** (count - k) for k in range(count + 1)}
+
+
+def _target_odds(
+    strikes: int, counts: _StrikeCounts, per_hit: Distribution, shift: int
+) -> TargetOdds:
+    """One target's damage, exactly, as integer numerators over (strike total · damage total)
+    to the power of the strikes: by the number of hits k (binomial), the k-fold damage sum
+    (integer convolution), and whether a natural 20 is among the k hits (zero-damage rule)."""
+    hit, plain = counts.hit, counts.hit - counts.natural_20
+    miss = counts.total - hit
+    damage_total = per_hit.total_weight
+    denominator = (counts.total * damage_total) ** strikes
+    numerators: dict[int, int] = {0: (miss * damage_total) ** strikes}
+    summed = Distribution.constant(0)
+    for k in range(1, strikes + 1):
+        if hit == 0:
+            break
+        base = comb(strikes, k) * (miss * damage_total) ** (strikes - k)
+        summed = summed + per_hit  # the k-fold sum, one convolution at a time
+        factor = base * hit**k
+        at_most_zero = 0
+        for value, weight in zip(summed.outcomes().tolist(), summed.weights.tolist(), strict=True):
+            raw = value + shift
+            if raw > 0:
+                numerators[raw] = numerators.get(raw, 0) + factor * weight
+            else:
+                at_most_zero += weight
+        if at_most_zero:  # hits that came to nothing: 1 damage if one was a natural 20
+            with_natural = base * (hit**k - plain**k) * at_most_zero
+            numerators[NATURAL_20_DAMAGE] = numerators.get(NATURAL_20_DAMAGE, 0) + with_natural
+            numerators[0] += base * plain**k * at_most_zero
+    damage = {
+        value: Fraction(numerator, denominator)
+        for value, numerator in sorted(numerators.items())
+        if numerator
+    }
+    return TargetOdds(strikes, damage.get(0, Fraction(0)), damage)
