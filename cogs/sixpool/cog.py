@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import replace
 from functools import partial
 
 import discord
@@ -469,7 +468,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         target = await self.characters.find(campaign, user_id=user.id)
         if target.id == helper.id:
             raise CommandError("You can't help yourself; help an ally.")
-        changed = await self.characters.update(target, lambda sheet: replace(sheet, helped=True))
+        changed = await self.characters.update(target, sixpool.receive_help)
         embed = render.sheet_changed(
             changed.after, f"helped by {helper.name}: advantage on the next roll"
         )

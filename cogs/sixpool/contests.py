@@ -13,11 +13,12 @@ import discord
 from bot.errors import CommandError
 from bot.publish import Roll, announce, deliver_roll
 from bot.render import sixpool as render
-from bot.storage import Campaign, Character, Visibility
+from bot.storage import Campaign, Character, RollEntry, Visibility
 from bot.storage.sixpool import Contest, ContestClosed, ContestOutcome
 from bot.table import Table
 from cogs.sixpool.buttons import contest_view, spend_view
 from cogs.sixpool.options import CONTEST_KIND, CONTEST_MINUTES
+from cogs.sixpool.rolls import logged_roll
 from rules import sixpool
 from rules.randomness import Rng
 from rules.sixpool import EdgeOption, Pool, Sheet
@@ -70,7 +71,7 @@ async def contest_npc(
         rolled.append(sixpool.contest(rng, side.parts, opponent, **mode))
         return side.after
 
-    def log(after: Character[Sheet]) -> Any:
+    def log(after: Character[Sheet]) -> RollEntry:
         embed = render.contest(rolled[-1], who.name, "Opponent", f"{asked.pool} contest")
         render.add_pool_left(embed, after.sheet, asked.pool, asked.spend)
         # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
@@ -78,9 +79,7 @@ async def contest_npc(
 
     changed = await cog.characters.update(who, spend_and_roll, log)
     assert changed.roll_id is not None
-    logged = await cog.storage.rolls.get(changed.roll_id)
-    assert logged is not None
-    embed = discord.Embed.from_dict(logged.payload["embed"])
+    logged, embed = await logged_roll(cog, changed.roll_id)
     await deliver_roll(interaction, table, logged.id, Visibility.PUBLIC, embed)
 
 
@@ -210,9 +209,7 @@ async def pick_spend(
     table, campaign = await cog.table(interaction)
     decide = _decider(table, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
     resolved, roll_id = await cog.contests.resolve(contest.id, time.time(), decide)
-    logged = await cog.storage.rolls.get(roll_id)
-    assert logged is not None
-    embed = discord.Embed.from_dict(logged.payload["embed"])
+    _, embed = await logged_roll(cog, roll_id)
     embed.set_footer(text=f"Roll #{roll_id}")
     try:
         await interaction.response.edit_message(

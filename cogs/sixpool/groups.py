@@ -16,6 +16,7 @@ from bot.storage.sixpool import AlreadyRolled, GroupCheck, GroupClosed, GroupRol
 from bot.table import Table
 from cogs.sixpool.buttons import group_spend_view, group_view
 from cogs.sixpool.options import GROUP_KIND
+from cogs.sixpool.rolls import logged_roll
 from rules import sixpool
 from rules.randomness import Rng
 from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind
@@ -103,9 +104,7 @@ async def pick_spend(
     except GroupClosed:
         await _close_once(cog, interaction, group_id)
         raise
-    logged = await cog.storage.rolls.get(roll_id)
-    assert logged is not None
-    embed = discord.Embed.from_dict(logged.payload["embed"])
+    _, embed = await logged_roll(cog, roll_id)
     embed.set_footer(text=f"Roll #{roll_id}")
     await interaction.response.edit_message(content=None, embed=embed, view=None)
     await refresh(interaction, group)

@@ -3,6 +3,7 @@ and inspiration's reroll of one die (README, "Rules notes" → "Six-pool d20")."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ from bot.buttons import roll_buttons
 from bot.errors import CommandError
 from bot.publish import Roll, deliver_roll
 from bot.render import sixpool as render
-from bot.storage import Character, LoggedRoll, Visibility
+from bot.storage import Character, LoggedRoll, RollEntry, Visibility
 from bot.storage.sixpool import NotLatestRoll
 from bot.table import Table
 from cogs.sixpool.buttons import reroll_buttons
@@ -23,7 +24,7 @@ from rules.sixpool import EdgeOption, RollAsked, Sheet
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
 
-__all__ = ["RollFor", "reroll_die", "roll_asked"]
+__all__ = ["RollFor", "logged_roll", "reroll_die", "roll_asked"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,7 +63,7 @@ class _RollStep:
         self.rolled.append((result, render.roll_notes(prepared, asked.disadvantage)))
         return prepared.after
 
-    def log(self, after: Character[Sheet]) -> Any:
+    def log(self, after: Character[Sheet]) -> RollEntry:
         result, notes = self.rolled[-1]
         what = render.roll_label(self.asked)
         embed = render.roll_result(result, self.roller, what, notes)
@@ -89,12 +90,14 @@ async def roll_asked(
     step = _RollStep(cog.bot.rng, asked, option, table, visibility, who.name, rolling.character)
     changed = await cog.characters.update(who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
-    logged = await _logged(cog, changed.roll_id)
-    embed = discord.Embed.from_dict(logged.payload["embed"])
+    logged, embed = await logged_roll(cog, changed.roll_id)
     result, _ = step.rolled[-1]
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
     await deliver_roll(interaction, table, logged.id, visibility, embed, view=view)
+
+
+Rerolled = Callable[[LoggedRoll, Character[Any]], tuple[Sheet, RollEntry]]
 
 
 async def reroll_die(
@@ -102,9 +105,30 @@ async def reroll_die(
 ) -> None:
     """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
     table, campaign = await cog.table(interaction)
-    rng = cog.bot.rng
+    apply = _rerolled(table, cog.bot.rng, index)
+    try:
+        new_id = await cog.rerolls.reroll(
+            campaign,
+            table.channel_id,
+            table.user_id,
+            roll_id,
+            apply,  # type: ignore[arg-type]
+        )
+    except NotLatestRoll as error:
+        if error.owner_id is not None and error.owner_id != table.user_id:
+            raise CommandError(
+                f"Only <@{error.owner_id}>, who made roll #{roll_id}, can reroll its dice."
+            ) from None
+        raise
+    logged, embed = await logged_roll(cog, new_id)
+    view = roll_buttons(new_id, logged.kind, logged.visibility)
+    await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view, edit=True)
 
-    def apply(logged: Any, who: Character[Any]) -> tuple[Sheet, Any]:
+
+def _rerolled(table: Table, rng: Rng, index: int) -> Rerolled:
+    """Return the reroll, made in the storage's transaction: inspiration spent, die rerolled."""
+
+    def apply(logged: LoggedRoll, who: Character[Any]) -> tuple[Sheet, RollEntry]:
         after_sheet = sixpool.use_inspiration(who.sheet, who.name)
         before = sixpool.RollResult(**logged.payload["result"])
         after = sixpool.reroll_die(rng, before, index)
@@ -115,30 +139,14 @@ async def reroll_die(
         )
         embed = render.roll_result(after, who.name, str(options.get("what") or "roll"), (note,))
         # As secret as the roll it changes: a blind roll's reroll stays blind.
-        return after_sheet, Roll(logged.kind, after, embed, options=options).entry(
-            table, logged.visibility
-        )
+        roll = Roll(logged.kind, after, embed, options=options)
+        return after_sheet, roll.entry(table, logged.visibility)
 
-    new_id = await _reroll(cog, table, campaign, roll_id, apply)
-    logged = await _logged(cog, new_id)
-    embed = discord.Embed.from_dict(logged.payload["embed"])
-    view = roll_buttons(new_id, logged.kind, logged.visibility)
-    await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view, edit=True)
+    return apply
 
 
-async def _reroll(cog: SixpoolCog, table: Table, campaign: Any, roll_id: int, apply: Any) -> int:
-    """Apply the reroll to the roller's latest roll; another player's roll is refused."""
-    try:
-        return await cog.rerolls.reroll(campaign, table.channel_id, table.user_id, roll_id, apply)
-    except NotLatestRoll as error:
-        if error.owner_id is not None and error.owner_id != table.user_id:
-            raise CommandError(
-                f"Only <@{error.owner_id}>, who made roll #{roll_id}, can reroll its dice."
-            ) from None
-        raise
-
-
-async def _logged(cog: SixpoolCog, roll_id: int) -> LoggedRoll:
+async def logged_roll(cog: SixpoolCog, roll_id: int) -> tuple[LoggedRoll, discord.Embed]:
+    """Return a roll just logged and its embed as stored."""
     logged = await cog.storage.rolls.get(roll_id)
     assert logged is not None
-    return logged
+    return logged, discord.Embed.from_dict(logged.payload["embed"])

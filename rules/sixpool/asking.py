@@ -24,6 +24,7 @@ __all__ = [
     "most_spendable",
     "opponent_modifier",
     "prepare_roll",
+    "receive_help",
     "roll_modifiers",
     "training_for",
     "use_inspiration",
@@ -108,6 +109,11 @@ def prepare_roll(
     paid = spend(sheet, asked.pool, asked.spend)
     after = replace(paid, helped=False, inspired=sheet.inspired and not asked.inspiration)
     return PreparedRoll(parts, has_advantage(sheet, asked), sheet.helped, asked.inspiration, after)
+
+
+def receive_help(sheet: Sheet) -> Sheet:
+    """Return the sheet of a helped character: advantage on their next roll, whatever it is."""
+    return replace(sheet, helped=True)
 
 
 def use_inspiration(sheet: Sheet, name: str) -> Sheet:

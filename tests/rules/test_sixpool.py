@@ -38,6 +38,7 @@ from rules.sixpool import (
     passive,
     prepare_roll,
     proficiency,
+    receive_help,
     reroll_die,
     rest,
     roll,
@@ -284,7 +285,8 @@ def test_ruling_sixpool_attacks_always_add_proficiency_checks_by_skill_saves_by_
 
 
 def test_ruling_sixpool_help_and_inspiration_give_advantage_and_are_used_up() -> None:
-    helped = replace(rogue(5), helped=True, inspired=True)
+    helped = replace(receive_help(rogue(5)), inspired=True)
+    assert helped.helped and not rogue(5).helped
     assert has_advantage(helped, asked(RollKind.CHECK))
     assert has_advantage(rogue(5), asked(RollKind.CHECK, inspiration=True))
     assert not has_advantage(rogue(5), asked(RollKind.CHECK, disadvantage=True))
