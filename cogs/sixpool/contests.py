@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -48,6 +48,33 @@ class Challenger:
     who: Character[Sheet]
 
 
+@dataclass(slots=True)
+class _NpcStep:
+    """A contest against a bare modifier inside the sheet's transaction: roll, then log."""
+
+    rng: Rng
+    option: EdgeOption
+    challenger: Challenger
+    asked: ContestAsked
+    vs_modifier: int
+    rolled: list[sixpool.ContestResult] = field(default_factory=list)
+
+    def spend_and_roll(self, sheet: Sheet) -> Sheet:
+        asked = self.asked
+        side = sixpool.contest_side(sheet, asked.pool, asked.spend, self.option)
+        opponent = sixpool.opponent_modifier(self.vs_modifier)
+        mode = {"advantage": asked.advantage, "disadvantage": asked.disadvantage}
+        self.rolled.append(sixpool.contest(self.rng, side.parts, opponent, **mode))
+        return side.after
+
+    def log(self, after: Character[Sheet]) -> RollEntry:
+        result, pool = self.rolled[-1], self.asked.pool
+        embed = render.contest(result, self.challenger.who.name, "Opponent", f"{pool} contest")
+        render.add_pool_left(embed, after.sheet, pool, self.asked.spend)
+        # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
+        return Roll(CONTEST_KIND, result, embed).entry(self.challenger.table, Visibility.PUBLIC)
+
+
 async def contest_npc(
     cog: SixpoolCog,
     interaction: discord.Interaction,
@@ -59,28 +86,12 @@ async def contest_npc(
     """A contest against a bare modifier: spend and both rolls in one transaction."""
     if vs_pool is not None:
         raise CommandError("`vs_pool` goes with `vs_user`; with `vs_modifier` omit it.")
-    table, who = challenger.table, challenger.who
     option = challenger.campaign.settings.get(sixpool.EDGE_OPTION)
-    rng = cog.bot.rng
-    rolled: list[sixpool.ContestResult] = []
-
-    def spend_and_roll(sheet: Sheet) -> Sheet:
-        side = sixpool.contest_side(sheet, asked.pool, asked.spend, option)
-        opponent = sixpool.opponent_modifier(vs_modifier)
-        mode = {"advantage": asked.advantage, "disadvantage": asked.disadvantage}
-        rolled.append(sixpool.contest(rng, side.parts, opponent, **mode))
-        return side.after
-
-    def log(after: Character[Sheet]) -> RollEntry:
-        embed = render.contest(rolled[-1], who.name, "Opponent", f"{asked.pool} contest")
-        render.add_pool_left(embed, after.sheet, asked.pool, asked.spend)
-        # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
-        return Roll(CONTEST_KIND, rolled[-1], embed).entry(table, Visibility.PUBLIC)
-
-    changed = await cog.characters.update(who, spend_and_roll, log)
+    step = _NpcStep(cog.bot.rng, option, challenger, asked, vs_modifier)
+    changed = await cog.characters.update(challenger.who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
     logged, embed = await logged_roll(cog, changed.roll_id)
-    await deliver_roll(interaction, table, logged.id, Visibility.PUBLIC, embed)
+    await deliver_roll(interaction, challenger.table, logged.id, Visibility.PUBLIC, embed)
 
 
 async def contest_player(
@@ -92,23 +103,12 @@ async def contest_player(
     vs_pool: str | None,
 ) -> None:
     """Open a contest against a player: nothing is spent until they declare their spend."""
-    table, who = challenger.table, challenger.who
+    who = challenger.who
     if defender.id == who.id:
         raise CommandError("A contest needs an opponent: you can't contest yourself.")
     sixpool.spend(who.sheet, asked.pool, asked.spend)  # refuse a spend you can't pay now
     defending = sixpool.parse_pool(vs_pool) if vs_pool else asked.pool
-    contest = await cog.contests.open(
-        challenger.campaign,
-        table.channel_id,
-        who,  # type: ignore[arg-type]
-        defender,  # type: ignore[arg-type]
-        pool=asked.pool.value,
-        defender_pool=defending.value,
-        spend=asked.spend,
-        advantage=asked.advantage,
-        disadvantage=asked.disadvantage,
-        expires_at=time.time() + CONTEST_MINUTES * 60,
-    )
+    contest = await _open(cog, challenger, asked, defender, defending)
     await interaction.response.send_message(
         f"⚔️ Contest #{contest.id} sent to {defender.name}: your spend ({asked.spend}) stays "
         "secret until both roll.",
@@ -118,6 +118,28 @@ async def contest_player(
         who.name, defender.user_id, f"{asked.pool} vs {defending}", CONTEST_MINUTES
     )
     await _post_prompt(cog, interaction, contest.id, defender.user_id, prompt)
+
+
+async def _open(
+    cog: SixpoolCog,
+    challenger: Challenger,
+    asked: ContestAsked,
+    defender: Character[Sheet],
+    defending: Pool,
+) -> Contest:
+    """Store the pending contest; it lapses after CONTEST_MINUTES with nothing spent."""
+    return await cog.contests.open(
+        challenger.campaign,
+        challenger.table.channel_id,
+        challenger.who,  # type: ignore[arg-type]
+        defender,  # type: ignore[arg-type]
+        pool=asked.pool.value,
+        defender_pool=defending.value,
+        spend=asked.spend,
+        advantage=asked.advantage,
+        disadvantage=asked.disadvantage,
+        expires_at=time.time() + CONTEST_MINUTES * 60,
+    )
 
 
 async def _post_prompt(
