@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import discord
 
@@ -22,6 +22,7 @@ from bot.storage.errors import RollNotFound
 from bot.table import Table
 
 __all__ = [
+    "PersistentItem",
     "Reroller",
     "RevealButton",
     "RollAgainButton",
@@ -109,14 +110,50 @@ async def answer_component(
         await report_error(interaction, error)
 
 
-class RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
+# A persistent item is a button or a select: anything discord.py dispatches by custom_id.
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"persistent:(?!)"):
+    """A persistent button or select naming one stored thing (a roll, a contest…) by id.
+
+    Every system's persistent components derive from it: a press is refused while restarting,
+    the id from the custom_id is range-checked (a forged one never reaches storage), and any
+    error is answered privately through the bot's one error path. A subclass gives its own
+    ``template``, builds its item in ``__init__``, says what its id names in ``id_kind`` and
+    does its work in ``press``.
+    """
+
+    id_kind: ClassVar[str] = "roll"
+
+    def __init__(self, target_id: int, item: ItemT) -> None:
+        super().__init__(item)
+        self.target_id = target_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def press() -> None:
+            stored_id(self.target_id, self.id_kind)
+            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
+
+        await answer_component(interaction, press)
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        """Do what the press asks (the id is already checked)."""
+        raise NotImplementedError
+
+
+class RollButton(PersistentItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
     """A button naming a roll by id; presses go through the bot's one error path."""
 
     action = ""
 
     def __init__(self, roll_id: int, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.roll_id = roll_id
+        super().__init__(roll_id, button)
+
+    @property
+    def roll_id(self) -> int:
+        """Return the id of the roll the button is under."""
+        return self.target_id
 
     @classmethod
     async def from_custom_id(
@@ -126,16 +163,6 @@ class RollButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll
         match: re.Match[str],
     ) -> RollButton:
         return cls(int(match["roll_id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def press() -> None:
-            stored_id(self.roll_id, "roll")  # a forged custom id never reaches the roll log
-            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
-
-        await answer_component(interaction, press)
-
-    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        raise NotImplementedError
 
 
 class RevealButton(RollButton, template=rf"roll:reveal:(?P<roll_id>{ID_PATTERN})"):

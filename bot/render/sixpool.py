@@ -14,6 +14,9 @@ from rules.sixpool import (
     Mode,
     Modifier,
     Pool,
+    PreparedRoll,
+    RollAsked,
+    RollKind,
     RollOdds,
     RollResult,
     Sheet,
@@ -27,6 +30,8 @@ __all__ = [
     "group_check",
     "odds",
     "passive",
+    "roll_label",
+    "roll_notes",
     "roll_result",
     "sheet_changed",
 ]
@@ -45,6 +50,28 @@ _MODE_TEXT = {
     Mode.ADVANTAGE: "2d20, keep the higher (advantage)",
     Mode.DISADVANTAGE: "2d20, keep the lower (disadvantage)",
 }
+
+
+def roll_label(asked: RollAsked) -> str:
+    """Return what a roll is, for its embed and its log: "DEX check (stealth)", "STR save"…"""
+    if asked.kind is RollKind.SAVE:
+        return f"{asked.pool} save"
+    if asked.kind is RollKind.ATTACK:
+        return f"{asked.pool} attack vs AC {asked.dc}"
+    skill = f" ({asked.skill.strip().lower()})" if asked.skill else ""
+    return f"{asked.pool} check{skill}"
+
+
+def roll_notes(prepared: PreparedRoll, disadvantage: bool) -> tuple[str, ...]:
+    """Say where advantage came from, and that it cancelled against disadvantage."""
+    notes = []
+    if prepared.helped:
+        notes.append("Helped: advantage from an ally's help (used up by this roll).")
+    if prepared.inspired:
+        notes.append("Inspiration spent for advantage.")
+    if prepared.advantage and disadvantage:
+        notes.append("Advantage and disadvantage cancel: a straight roll.")
+    return tuple(notes)
 
 
 def _dice(result: RollResult) -> str:

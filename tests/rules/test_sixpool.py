@@ -1,7 +1,8 @@
-"""Six-pool d20 rules (RULINGS.md "Six-pool d20"): each test names the ruling it pins."""
+"""Six-pool d20 rules (README, "Six-pool d20"): each test names the ruling it pins."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
@@ -16,28 +17,40 @@ from rules.sixpool import (
     Mode,
     Modifier,
     Pool,
+    RollAsked,
+    RollKind,
     Sheet,
     Situation,
     Training,
+    award_inspiration,
+    contest_side,
     contest_winner,
     degree,
     effort,
     group_succeeds,
+    has_advantage,
     mode_of,
     modifiers,
+    most_spendable,
     new_sheet,
     odds,
+    opponent_modifier,
     passive,
+    prepare_roll,
     proficiency,
+    receive_help,
     reroll_die,
     rest,
     roll,
+    roll_modifiers,
     set_edge,
     set_save,
     set_skill,
     spend,
     spend_bonus,
     take,
+    training_for,
+    use_inspiration,
 )
 
 
@@ -243,3 +256,89 @@ def test_odds_per_point_adds_five_percent_until_the_naturals() -> None:
         Fraction(9, 20),
     )
     assert odds(0, 2).per_point[:3] == (Fraction(19, 20),) * 3
+
+
+# --- Decisions around one roll (moved out of the cog, issue 34)
+
+
+def asked(kind: RollKind, pool: Pool = Pool.DEX, **options: object) -> RollAsked:
+    return RollAsked(kind=kind, pool=pool, dc=15, **options)  # type: ignore[arg-type]
+
+
+def test_ruling_sixpool_attacks_always_add_proficiency_checks_by_skill_saves_by_save() -> None:
+    sheet = set_save(set_skill(rogue(5), "  Stealth ", Training.EXPERT), Pool.DEX, Training.MASTER)
+    assert training_for(sheet, asked(RollKind.ATTACK)) == (Training.TRAINED, "attack")
+    assert training_for(sheet, asked(RollKind.SAVE)) == (Training.MASTER, "DEX save")
+    assert training_for(sheet, asked(RollKind.SAVE, Pool.STR)) == (Training.UNTRAINED, "STR save")
+    stealth = asked(RollKind.CHECK, skill=" STEALTH")
+    assert training_for(sheet, stealth) == (Training.EXPERT, "stealth")
+    assert training_for(sheet, asked(RollKind.CHECK, skill="climb")) == (
+        Training.UNTRAINED,
+        "climb",
+    )
+    assert training_for(sheet, asked(RollKind.CHECK)) == (Training.UNTRAINED, "no skill")
+    # Level 5: proficiency +3; expert +2 more; an untrained attack still adds +3.
+    assert [part.value for part in roll_modifiers(sheet, stealth, EdgeOption.A)] == [3, 2]
+    assert roll_modifiers(rogue(5), asked(RollKind.ATTACK), EdgeOption.A) == (
+        Modifier("proficiency (attack)", 3),
+    )
+
+
+def test_ruling_sixpool_help_and_inspiration_give_advantage_and_are_used_up() -> None:
+    helped = replace(receive_help(rogue(5)), inspired=True)
+    assert helped.helped and not rogue(5).helped
+    assert has_advantage(helped, asked(RollKind.CHECK))
+    assert has_advantage(rogue(5), asked(RollKind.CHECK, inspiration=True))
+    assert not has_advantage(rogue(5), asked(RollKind.CHECK, disadvantage=True))
+    prepared = prepare_roll(helped, asked(RollKind.CHECK, spend=2), EdgeOption.A)
+    assert (prepared.advantage, prepared.helped, prepared.inspired) == (True, True, False)
+    # Help is used up by the roll; inspiration is kept when not spent; 8 - 2 DEX points left.
+    assert (prepared.after.helped, prepared.after.inspired) == (False, True)
+    assert prepared.after.points(Pool.DEX) == 6
+    assert prepared.parts == (Modifier("2 DEX points spent", 2),)
+    spent = prepare_roll(helped, asked(RollKind.CHECK, inspiration=True), EdgeOption.A)
+    assert (spent.inspired, spent.after.inspired) == (True, False)
+
+
+def test_inspiration_must_be_held_to_spend_and_is_awarded_one_at_a_time() -> None:
+    with pytest.raises(RulesError, match=r"You hold no inspiration to spend; a GM awards it\."):
+        prepare_roll(rogue(), asked(RollKind.CHECK, inspiration=True), EdgeOption.A)
+    inspired = award_inspiration(rogue(), "Rin")
+    assert inspired.inspired
+    with pytest.raises(RulesError, match=r"Rin already holds inspiration: one at a time\."):
+        award_inspiration(inspired, "Rin")
+    assert not use_inspiration(inspired, "Rin").inspired
+    with pytest.raises(RulesError, match="Rin holds no inspiration to spend"):
+        use_inspiration(rogue(), "Rin")
+
+
+def test_prepared_spend_is_refused_past_effort_before_anything_changes() -> None:
+    # Level 1 rogue: Effort 3 on STR (5 on DEX, the primary pool).
+    with pytest.raises(RulesError, match="at most 3 points per roll from STR"):
+        prepare_roll(rogue(), asked(RollKind.CHECK, Pool.STR, spend=4), EdgeOption.A)
+    assert most_spendable(rogue(), Pool.DEX) == 5
+    assert most_spendable(spend(rogue(), Pool.DEX, 5), Pool.DEX) == 3  # 8 - 5 left
+
+
+def test_ruling_sixpool_group_boost_adds_its_points_plain() -> None:
+    sheet = set_edge(rogue(), Pool.DEX, 2)
+    prepared = prepare_roll(sheet, asked(RollKind.CHECK, spend=1), EdgeOption.B, boost=3)
+    # Option B: the first Edge+1 = 3 points are worth +2 each; the boost stays +1 a point.
+    assert prepared.parts == (
+        Modifier("1 DEX point spent (Edge 2, option B)", 2),
+        Modifier("the leader's boost", 3),
+    )
+
+
+def test_ruling_sixpool_contest_sides_use_edge_and_spend_but_no_training() -> None:
+    sheet = set_edge(set_skill(rogue(5), "athletics", Training.MASTER), Pool.STR, 1)
+    side = contest_side(sheet, Pool.STR, 2, EdgeOption.A)
+    assert side.parts == (
+        Modifier("STR Edge 1 (option A)", 1),
+        Modifier("2 STR points spent", 2),
+    )
+    assert side.after.points(Pool.STR) == 6
+    three_left = spend(spend(rogue(5), Pool.STR, 4), Pool.STR, 1)  # 8 - 4 - 1
+    with pytest.raises(RulesError, match="STR has 3 points left; you asked for 4"):
+        contest_side(three_left, Pool.STR, 4, EdgeOption.A)
+    assert opponent_modifier(-3) == (Modifier("opponent's modifier", -3),)

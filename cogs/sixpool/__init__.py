@@ -1,0 +1,29 @@
+"""`/sixpool`: six-pool d20, loaded as one extension (README, "Rules notes" → "Six-pool d20").
+
+- ``cog``: the slash commands (parse → rules → storage → reply);
+- ``rolls``, ``contests``, ``groups``: what a roll, a contest and a group check store and send;
+- ``buttons``: the persistent buttons and selects (``bot.buttons.PersistentItem``);
+- ``options``: option types, choices, help texts and parsing; ``errors``: refusals' wording.
+"""
+
+from __future__ import annotations
+
+from bot.client import DiceBot
+from cogs.sixpool import errors as errors
+from cogs.sixpool.buttons import (
+    DeclareButton,
+    GroupButton,
+    GroupSpendSelect,
+    RerollButton,
+    SpendSelect,
+)
+from cogs.sixpool.cog import SixpoolCog
+from cogs.sixpool.options import CONTEST_KIND, GROUP_KIND, SHEET_CODEC
+
+__all__ = ["CONTEST_KIND", "GROUP_KIND", "SHEET_CODEC", "SixpoolCog", "setup"]
+
+
+async def setup(bot: DiceBot) -> None:
+    """Register the persistent items and the cog."""
+    bot.add_dynamic_items(DeclareButton, SpendSelect, GroupButton, GroupSpendSelect, RerollButton)
+    await bot.add_cog(SixpoolCog(bot))

@@ -1,0 +1,553 @@
+"""`/sixpool`: six-pool d20 characters, checks, attacks and saves with pool spends, odds.
+
+The commands parse their options and hand them on: the rules decide (``rules.sixpool``), the
+flows in ``rolls``, ``contests`` and ``groups`` store and reply (README, "Rules notes" →
+"Six-pool d20").
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from functools import partial
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import DiceBot
+from bot.errors import CommandError
+from bot.options import (
+    BLIND_HELP,
+    CHARACTER_NAME_HELP,
+    HIDDEN_HELP,
+    CharacterName,
+    given_name,
+    matching,
+    suggest,
+)
+from bot.publish import Roll, publish_roll, roll_command
+from bot.render import sixpool as render
+from bot.render.charts import draw_chart
+from bot.render.style import shown
+from bot.storage import Campaign, CharacterStore
+from bot.storage.sixpool import ContestStore, GroupStore, RerollStore
+from bot.table import Table, campaign_channel_id
+from cogs.sixpool import contests, groups, rolls
+from cogs.sixpool.buttons import group_view
+from cogs.sixpool.options import (
+    COG_NAME,
+    DC,
+    GROUP_MINUTES,
+    POOL_CHOICES,
+    ROLL_HELP,
+    SHEET_CODEC,
+    SITUATION_CHOICES,
+    TRAINING_CHOICES,
+    Edge,
+    Level,
+    Modifier,
+    PoolSize,
+    SheetAsked,
+    SkillName,
+    Spend,
+    sheet_changes,
+)
+from rules import sixpool
+from rules.choices import parse_choice
+from rules.sixpool import Pool, RollAsked, RollKind, Sheet
+from rules.systems import System
+
+__all__ = ["SixpoolCog"]
+
+
+class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six-pool d20"):
+    """Six-pool d20: 1d20 + modifiers + pool points spent before the roll."""
+
+    character = app_commands.Group(
+        name="character", description="Create, show and change characters"
+    )
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.storage = bot.storage
+        self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+        self.contests = ContestStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+        self.groups = GroupStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+        self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+
+    async def table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
+        """Return the asker's table and its running six-pool campaign, or refuse."""
+        table = await Table.of(interaction, self.storage)
+        return table, table.require_campaign(System.SIXPOOL)
+
+    # --- characters
+
+    @character.command(name="create", description="Create your character with full pools")
+    @app_commands.rename(strength="str", dexterity="dex", constitution="con",
+                         intelligence="int", wisdom="wis", charisma="cha")  # fmt: skip
+    @app_commands.describe(
+        name=CHARACTER_NAME_HELP,
+        level=f"Level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
+        primary="The class's primary pool (+2 Effort with it)",
+        strength=f"STR pool maximum, 0–{sixpool.POOL_MAX}",
+        dexterity=f"DEX pool maximum, 0–{sixpool.POOL_MAX}",
+        constitution=f"CON pool maximum, 0–{sixpool.POOL_MAX}",
+        intelligence=f"INT pool maximum, 0–{sixpool.POOL_MAX}",
+        wisdom=f"WIS pool maximum, 0–{sixpool.POOL_MAX}",
+        charisma=f"CHA pool maximum, 0–{sixpool.POOL_MAX}",
+    )
+    @app_commands.choices(primary=POOL_CHOICES)
+    async def character_create(
+        self,
+        interaction: discord.Interaction,
+        name: CharacterName,
+        level: Level,
+        primary: str,
+        strength: PoolSize,
+        dexterity: PoolSize,
+        constitution: PoolSize,
+        intelligence: PoolSize,
+        wisdom: PoolSize,
+        charisma: PoolSize,
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        name = given_name(name, "your character")
+        sizes = (strength, dexterity, constitution, intelligence, wisdom, charisma)
+        maxima = dict(zip(Pool, sizes, strict=True))
+        sheet = sixpool.new_sheet(level, sixpool.parse_pool(primary), maxima)
+        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        await interaction.response.send_message(
+            embed=render.character_sheet(created, interaction.user.display_name)
+        )
+
+    @character.command(name="sheet", description="Show a character sheet (private reply)")
+    @app_commands.describe(user="Whose character (default: yours)")
+    async def character_sheet(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
+        _, campaign = await self.table(interaction)
+        owner = user or interaction.user
+        found = await self.characters.find(campaign, user_id=owner.id)
+        await interaction.response.send_message(
+            embed=render.character_sheet(found, owner.display_name), ephemeral=True
+        )
+
+    @character.command(name="set", description="Change your level, a pool, its Edge or training")
+    @app_commands.describe(
+        level=f"New level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
+        pool="The pool that maximum, edge and save change",
+        maximum=f"The pool's new maximum, 0–{sixpool.POOL_MAX} (current points stop at it)",
+        edge=f"The pool's Edge, {sixpool.EDGE_MIN}–{sixpool.EDGE_MAX}",
+        save="Training in the pool's saving throw",
+        skill=f"A skill to train (up to {sixpool.SKILL_NAME_MAX} characters), with training",
+        training="Training in the skill (untrained removes it)",
+        character="GMs: the character to change, by name (default: your own)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES, save=TRAINING_CHOICES, training=TRAINING_CHOICES)
+    async def character_set(
+        self,
+        interaction: discord.Interaction,
+        level: Level | None = None,
+        pool: str | None = None,
+        maximum: PoolSize | None = None,
+        edge: Edge | None = None,
+        save: str | None = None,
+        skill: SkillName | None = None,
+        training: str | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        asked = SheetAsked(level=level, pool=pool, maximum=maximum, edge=edge, save=save,
+                           skill=skill, training=training)  # fmt: skip
+        change = sheet_changes(asked)
+        found = await table.own_or_named(self.characters, campaign, character, "change the sheet")
+        changed = await self.characters.update(found, change)
+        await interaction.response.send_message(
+            embed=render.character_sheet(changed.after, interaction.user.display_name)
+        )
+
+    # --- rolls
+
+    @roll_command
+    @app_commands.command(name="check", description="A skill check: 1d20 + training + points")
+    @app_commands.describe(
+        pool="The pool the check uses (and spends from)",
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX} (easy 10, medium 15, hard 20)",
+        skill="The skill (its training from your sheet; untrained if not listed)",
+        situation="Favorable −2, unfavorable +2, extreme +5 or perfect −5 to the DC",
+        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+    )
+    @app_commands.choices(pool=POOL_CHOICES, situation=SITUATION_CHOICES)
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        dc: DC,
+        spend: Spend = 0,
+        skill: SkillName | None = None,
+        situation: str | None = None,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        inspiration: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        chosen = parse_choice(sixpool.Situation, situation or "normal", "situation")
+        asked = RollAsked(kind=RollKind.CHECK, pool=sixpool.parse_pool(pool), dc=dc, spend=spend,
+                          skill=skill, situation=chosen, advantage=advantage,
+                          disadvantage=disadvantage, inspiration=inspiration)  # fmt: skip
+        rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
+        await rolls.roll_asked(self, interaction, asked, rolling)
+
+    @roll_command
+    @app_commands.command(name="attack", description="An attack: 1d20 + proficiency + points vs AC")
+    @app_commands.describe(
+        pool="STR for melee, DEX for ranged, INT/WIS/CHA for spells",
+        ac=f"The target's Armor Class, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        ac: DC,
+        spend: Spend = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        inspiration: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        asked = RollAsked(
+            kind=RollKind.ATTACK,
+            pool=sixpool.parse_pool(pool),
+            dc=ac,
+            spend=spend,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            inspiration=inspiration,
+        )
+        rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
+        await rolls.roll_asked(self, interaction, asked, rolling)
+
+    @roll_command
+    @app_commands.command(name="save", description="A saving throw: 1d20 + save training + points")
+    @app_commands.describe(
+        pool="The save (STR shoved, DEX traps, CON poison, INT illusions, WIS charm, CHA exile)",
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def save(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        dc: DC,
+        spend: Spend = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        inspiration: bool = False,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        asked = RollAsked(
+            kind=RollKind.SAVE,
+            pool=sixpool.parse_pool(pool),
+            dc=dc,
+            spend=spend,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            inspiration=inspiration,
+        )
+        rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
+        await rolls.roll_asked(self, interaction, asked, rolling)
+
+    @app_commands.command(name="passive", description="A passive score: 10 + modifiers, no roll")
+    @app_commands.describe(
+        pool="The pool (its Edge counts with option A)",
+        skill="The skill (its training from your sheet)",
+        character=ROLL_HELP["character"],
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def passive(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        skill: SkillName | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        who = await table.own_or_named(self.characters, campaign, character, "roll")
+        asked = RollAsked(kind=RollKind.CHECK, pool=sixpool.parse_pool(pool), dc=0, skill=skill)
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        parts = sixpool.roll_modifiers(who.sheet, asked, option)
+        what = skill.strip().lower() if skill else asked.pool.value
+        embed = render.passive(who.name, what, parts, sixpool.passive(parts))
+        await interaction.response.send_message(embed=embed)
+
+    @roll_command
+    @app_commands.command(name="take", description="Take 10 or take 20: no roll, no spend")
+    @app_commands.describe(
+        pool="The pool the check uses",
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        value="10 (routine, no pressure) or 20 (unlimited time, failure harmless)",
+        skill="The skill (its training from your sheet)",
+        spend="Must be 0: taking 10 or 20 spends no pool points (roll `check` to spend)",
+        character=ROLL_HELP["character"],
+        hidden=HIDDEN_HELP,
+        blind=BLIND_HELP,
+    )
+    @app_commands.choices(
+        pool=POOL_CHOICES,
+        value=[app_commands.Choice(name=f"Take {v}", value=v) for v in sixpool.TAKE_VALUES],
+    )
+    async def take(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        dc: DC,
+        value: int,
+        skill: SkillName | None = None,
+        spend: Spend = 0,
+        character: CharacterName | None = None,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        visibility = table.visibility(hidden=hidden, blind=blind)
+        who = await table.own_or_named(self.characters, campaign, character, "roll")
+        chosen = sixpool.parse_pool(pool)
+        asked = RollAsked(kind=RollKind.CHECK, pool=chosen, dc=dc, spend=spend, skill=skill)
+        parts = sixpool.roll_modifiers(who.sheet, asked, campaign.settings.get(sixpool.EDGE_OPTION))
+        result = sixpool.take(parts, dc, value)
+        embed = render.roll_result(result, who.name, render.roll_label(asked))
+        roll = Roll("sixpool.take", result, embed, options={"pool": chosen.value, "dc": dc})
+        await publish_roll(interaction, self.storage, table, roll, visibility)
+
+    # --- contests
+
+    @roll_command
+    @app_commands.command(
+        name="contest", description="A contest: both declare spends, higher total wins"
+    )
+    @app_commands.describe(
+        pool="Your pool (and what you spend from)",
+        vs_user="The opposing player: they declare their spend privately before anyone rolls",
+        vs_modifier=f"Or the opponent's total modifier, {sixpool.MODIFIER_MIN}–"
+        f"{sixpool.MODIFIER_MAX} (an NPC)",
+        vs_pool="The opposing player's pool (default: the same as yours)",
+        spend=ROLL_HELP["spend"] + "; secret until both roll",
+        advantage=ROLL_HELP["advantage"],
+        disadvantage=ROLL_HELP["disadvantage"],
+    )
+    @app_commands.choices(pool=POOL_CHOICES, vs_pool=POOL_CHOICES)
+    async def contest(
+        self,
+        interaction: discord.Interaction,
+        pool: str,
+        vs_user: discord.Member | None = None,
+        vs_modifier: Modifier | None = None,
+        vs_pool: str | None = None,
+        spend: Spend = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        if (vs_user is None) == (vs_modifier is None):
+            raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
+        asked = contests.ContestAsked(pool=sixpool.parse_pool(pool), spend=spend,
+                                      advantage=advantage, disadvantage=disadvantage)  # fmt: skip
+        who = await self.characters.find(campaign, user_id=table.user_id)
+        challenger = contests.Challenger(table, campaign, who)
+        if vs_modifier is not None:
+            await contests.contest_npc(self, interaction, challenger, asked, vs_modifier, vs_pool)
+            return
+        assert vs_user is not None
+        defender = await self.characters.find(campaign, user_id=vs_user.id)
+        await contests.contest_player(self, interaction, challenger, asked, defender, vs_pool)
+
+    async def press_declare(self, interaction: discord.Interaction, contest_id: int) -> None:
+        """The defender's Declare button: a private choice of how many points to spend."""
+        await contests.declare(self, interaction, contest_id)
+
+    async def pick_spend(
+        self, interaction: discord.Interaction, contest_id: int, spend: int
+    ) -> None:
+        """The defender's private spend: both spends and both rolls in one transaction."""
+        await contests.pick_spend(self, interaction, contest_id, spend)
+
+    async def press_reroll(
+        self, interaction: discord.Interaction, roll_id: int, index: int
+    ) -> None:
+        """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
+        await rolls.reroll_die(self, interaction, roll_id, index)
+
+    # --- group checks
+
+    @app_commands.command(
+        name="group", description="A group check: a Roll button for everyone; half must succeed"
+    )
+    @app_commands.describe(
+        dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        pool="The pool everyone rolls (and spends from)",
+        skill="The skill (each participant's own training)",
+    )
+    @app_commands.choices(pool=POOL_CHOICES)
+    async def group(
+        self,
+        interaction: discord.Interaction,
+        dc: DC,
+        pool: str,
+        skill: SkillName | None = None,
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        chosen = sixpool.parse_pool(pool)
+        name = " ".join(skill.split()).lower() if skill and skill.strip() else None
+        expires_at = time.time() + GROUP_MINUTES * 60
+        group = await self.groups.open(campaign, table.channel_id, dc=dc, pool=chosen.value,
+                                       skill=name, expires_at=expires_at)  # fmt: skip
+        sent = await interaction.response.send_message(
+            embed=render.group_check(group), view=group_view(group.id)
+        )
+        if sent.message_id is not None:  # to edit it as participants roll
+            await self.groups.set_message(group.id, sent.message_id)
+
+    @app_commands.command(
+        name="boost", description="Lead the open group check: boost one ally before any roll"
+    )
+    @app_commands.describe(
+        user="The ally whose roll gets your points",
+        points="Your points from the check's pool, +1 each (at most Effort and the pool)",
+    )
+    async def boost(
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member,
+        points: app_commands.Range[int, 1, sixpool.POOL_MAX],
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        group = await self.groups.open_in(campaign, table.channel_id)
+        leader = await self.characters.find(campaign, user_id=table.user_id)
+        ally = await self.characters.find(campaign, user_id=user.id)
+        if ally.id == leader.id:
+            raise CommandError("A leader boosts an ally, not themselves.")
+        pool = Pool(group.pool)
+        pay = partial(sixpool.spend, pool=pool, points=points)
+        boosted = await self.groups.boost(group.id, time.time(), leader, ally, points, pay)  # type: ignore[arg-type]
+        await interaction.response.send_message(
+            f"🫡 {leader.name} leads: +{points} on {ally.name}'s roll ({points} {pool} spent)."
+        )
+        await groups.refresh(interaction, boosted)
+
+    async def press_group_roll(self, interaction: discord.Interaction, group_id: int) -> None:
+        """A participant's Roll: a private choice of how many points to spend."""
+        await groups.press_roll(self, interaction, group_id)
+
+    async def pick_group_spend(
+        self, interaction: discord.Interaction, group_id: int, spend: int
+    ) -> None:
+        """Roll a participant's check with their spend, counted once, and update the message."""
+        await groups.pick_spend(self, interaction, group_id, spend)
+
+    async def press_group_close(self, interaction: discord.Interaction, group_id: int) -> None:
+        """The GM's Close: the result, announced to the channel."""
+        await groups.close(self, interaction, group_id)
+
+    # --- help, inspiration, rest
+
+    @app_commands.command(name="help", description="Help an ally: advantage on their next roll")
+    @app_commands.describe(user="The player whose character you help")
+    async def help(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        table, campaign = await self.table(interaction)
+        helper = await self.characters.find(campaign, user_id=table.user_id)
+        target = await self.characters.find(campaign, user_id=user.id)
+        if target.id == helper.id:
+            raise CommandError("You can't help yourself; help an ally.")
+        changed = await self.characters.update(target, sixpool.receive_help)
+        embed = render.sheet_changed(
+            changed.after, f"helped by {helper.name}: advantage on the next roll"
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="inspire", description="Award inspiration, one at a time (GM)")
+    @app_commands.describe(user="The player whose character earns it")
+    async def inspire(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        table, campaign = await self.table(interaction)
+        table.require_gm("award inspiration")
+        target = await self.characters.find(campaign, user_id=user.id)
+        award = partial(sixpool.award_inspiration, name=target.name)
+        changed = await self.characters.update(target, award)
+        await interaction.response.send_message(
+            embed=render.sheet_changed(changed.after, "inspired ✨ (spend it for advantage)")
+        )
+
+    @app_commands.command(name="rest", description="Refill pools to their maxima (GM)")
+    @app_commands.describe(character="The character who rests (default: every character)")
+    async def rest(
+        self, interaction: discord.Interaction, character: CharacterName | None = None
+    ) -> None:
+        table, campaign = await self.table(interaction)
+        table.require_gm("grant rests")
+        if character is not None:
+            targets = [await self.characters.find(campaign, name=character)]
+        else:
+            targets = await self.characters.all(campaign)
+        for target in targets:
+            await self.characters.update(target, sixpool.rest)
+        names = ", ".join(shown(target.name) for target in targets) or "nobody (no characters yet)"
+        await interaction.response.send_message(
+            embed=discord.Embed(title="🛏️ Rest: pools refilled", description=names[:4000])
+        )
+
+    # --- odds
+
+    @app_commands.command(name="odds", description="Exact chances of 1d20 + modifier vs a DC")
+    @app_commands.describe(
+        modifier=f"Everything added to the d20, {sixpool.MODIFIER_MIN}–{sixpool.MODIFIER_MAX}",
+        dc=f"The DC or AC, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        advantage=ROLL_HELP["advantage"],
+        disadvantage=ROLL_HELP["disadvantage"],
+    )
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        modifier: Modifier,
+        dc: DC,
+        advantage: bool = False,
+        disadvantage: bool = False,
+    ) -> None:
+        result = sixpool.odds(modifier, dc, advantage=advantage, disadvantage=disadvantage)
+        png = await draw_chart(
+            result.rolls,
+            result.outcomes,
+            title=f"Kept d20 (+{modifier} vs DC {dc})",
+            marker=max(1, min(dc - modifier, sixpool.DIE_SIDES)),
+            marker_label=f"needs {dc - modifier}",
+        )
+        await interaction.response.send_message(
+            embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
+        )
+
+    @check.autocomplete("skill")
+    @passive.autocomplete("skill")
+    @take.autocomplete("skill")
+    @character_set.autocomplete("skill")
+    @suggest
+    async def _skills(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the skills on the caller's sheet."""
+        campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
+        if campaign is None or campaign.system is not System.SIXPOOL:
+            return []
+        found = await self.characters.find(campaign, user_id=interaction.user.id)
+        names = list(found.sheet.skills)
+        return [app_commands.Choice(name=name, value=name) for name in matching(current, names)]
+
+
+assert SixpoolCog.__cog_name__ == COG_NAME  # the persistent buttons find the cog by this name

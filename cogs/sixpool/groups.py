@@ -1,0 +1,122 @@
+"""Six-pool d20 group checks (README, "Rules notes" → "Six-pool d20"): each participant rolls
+once with a private spend; a leader boosts one ally first; a GM (or time) closes it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.publish import Roll, announce
+from bot.render import sixpool as render
+from bot.storage import Character, Visibility
+from bot.storage.sixpool import AlreadyRolled, GroupCheck, GroupClosed, GroupRollOutcome
+from bot.table import Table
+from cogs.sixpool.buttons import group_spend_view, group_view
+from cogs.sixpool.options import GROUP_KIND
+from cogs.sixpool.rolls import logged_roll
+from rules import sixpool
+from rules.randomness import Rng
+from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind
+from rules.systems import System
+
+if TYPE_CHECKING:
+    from cogs.sixpool.cog import SixpoolCog
+
+__all__ = ["close", "pick_spend", "press_roll", "refresh"]
+
+
+async def refresh(interaction: discord.Interaction, group: GroupCheck) -> None:
+    """Edit the group check's message to show its rolls (and result, once closed)."""
+    channel = interaction.channel
+    if group.message_id is None or channel is None:
+        return
+    view = None if group.status == "closed" else group_view(group.id)
+    try:
+        message = channel.get_partial_message(group.message_id)  # type: ignore[union-attr]
+        await message.edit(embed=render.group_check(group), view=view)
+    except discord.HTTPException:  # the message was deleted: the result is announced anyway
+        pass
+
+
+async def _close_once(
+    cog: SixpoolCog, interaction: discord.Interaction, group_id: int
+) -> GroupCheck:
+    """Close a group check, show its result, and announce it (once)."""
+    closed, now = await cog.groups.close(group_id)
+    if now:
+        await refresh(interaction, closed)
+        await announce(interaction, render.group_check(closed))
+    return closed
+
+
+async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id: int) -> None:
+    """A participant's Roll: a private choice of how many points to spend."""
+    group = await cog.groups.get(group_id)
+    if group.status != "open" or group.expires_at <= time.time():
+        await _close_once(cog, interaction, group_id)
+        raise GroupClosed(group_id)
+    table, campaign = await cog.table(interaction)
+    who = await cog.characters.find(campaign, user_id=table.user_id)
+    if any(roll.character_id == who.id for roll in group.rolls):
+        raise AlreadyRolled(who.name)
+    pool = Pool(group.pool)
+    most = sixpool.most_spendable(who.sheet, pool)
+    await interaction.response.send_message(
+        f"Rolling {pool} for the group: how many points do you spend? (up to {most})",
+        view=group_spend_view(group_id, most),
+        ephemeral=True,
+    )
+
+
+def _decider(
+    table: Table, option: EdgeOption, rng: Rng, spend: int
+) -> Callable[[GroupCheck, Character[Any]], GroupRollOutcome]:
+    """Return a participant's roll, decided in the storage's transaction (counted once)."""
+
+    def decide(group: GroupCheck, current: Character[Any]) -> GroupRollOutcome:
+        asked = RollAsked(
+            kind=RollKind.CHECK, pool=Pool(group.pool), dc=group.dc, spend=spend, skill=group.skill
+        )
+        boost = group.boost if group.boosted_id == current.id else 0
+        prepared = sixpool.prepare_roll(current.sheet, asked, option, boost=boost or 0)
+        result = sixpool.roll(rng, prepared.parts, group.dc, advantage=prepared.advantage)
+        what = f"group {render.roll_label(asked)}"
+        embed = render.roll_result(result, current.name, what)
+        render.add_pool_left(embed, prepared.after, asked.pool, spend)
+        entry = Roll(GROUP_KIND, result, embed).entry(table, Visibility.PUBLIC)
+        return GroupRollOutcome(prepared.after, entry, result.total, result.success)
+
+    return decide
+
+
+async def pick_spend(
+    cog: SixpoolCog, interaction: discord.Interaction, group_id: int, spend: int
+) -> None:
+    """Roll a participant's check with their spend, counted once, and update the message."""
+    table, campaign = await cog.table(interaction)
+    who = await cog.characters.find(campaign, user_id=table.user_id)
+    decide = _decider(table, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
+    try:
+        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)  # type: ignore[arg-type]
+    except GroupClosed:
+        await _close_once(cog, interaction, group_id)
+        raise
+    _, embed = await logged_roll(cog, roll_id)
+    embed.set_footer(text=f"Roll #{roll_id}")
+    await interaction.response.edit_message(content=None, embed=embed, view=None)
+    await refresh(interaction, group)
+
+
+async def close(cog: SixpoolCog, interaction: discord.Interaction, group_id: int) -> None:
+    """The GM's Close: the result, announced to the channel."""
+    table = await Table.of(interaction, cog.storage)
+    table.require_campaign(System.SIXPOOL)
+    table.require_gm("close a group check")
+    closed = await _close_once(cog, interaction, group_id)
+    successes = sum(roll.success for roll in closed.rolls)
+    await interaction.response.send_message(
+        f"Closed: {successes} of {len(closed.rolls)} succeeded.", ephemeral=True
+    )

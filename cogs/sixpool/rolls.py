@@ -1,0 +1,152 @@
+"""Six-pool d20 checks, attacks and saves: spend, roll and log in one transaction, deliver;
+and inspiration's reroll of one die (README, "Rules notes" → "Six-pool d20")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.buttons import roll_buttons
+from bot.errors import CommandError
+from bot.publish import Roll, deliver_roll
+from bot.render import sixpool as render
+from bot.storage import Character, LoggedRoll, RollEntry, Visibility
+from bot.storage.sixpool import NotLatestRoll
+from bot.table import Table
+from cogs.sixpool.buttons import reroll_buttons
+from rules import sixpool
+from rules.randomness import Rng
+from rules.sixpool import EdgeOption, RollAsked, Sheet
+
+if TYPE_CHECKING:
+    from cogs.sixpool.cog import SixpoolCog
+
+__all__ = ["RollFor", "logged_roll", "reroll_die", "roll_asked"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollFor:
+    """Who rolls and who sees it: a GM may name a character; hidden and blind are secret."""
+
+    character: str | None = None
+    hidden: bool = False
+    blind: bool = False
+
+
+@dataclass(slots=True)
+class _RollStep:
+    """The roll's two steps inside the sheet's transaction: decide and roll, then log."""
+
+    rng: Rng
+    asked: RollAsked
+    option: EdgeOption
+    table: Table
+    visibility: Visibility
+    roller: str
+    character: str | None
+    rolled: list[tuple[sixpool.RollResult, tuple[str, ...]]] = field(default_factory=list)
+
+    def spend_and_roll(self, sheet: Sheet) -> Sheet:
+        asked = self.asked
+        prepared = sixpool.prepare_roll(sheet, asked, self.option)
+        result = sixpool.roll(
+            self.rng,
+            prepared.parts,
+            asked.dc,
+            advantage=prepared.advantage,
+            disadvantage=asked.disadvantage,
+            situation=asked.situation,
+        )
+        self.rolled.append((result, render.roll_notes(prepared, asked.disadvantage)))
+        return prepared.after
+
+    def log(self, after: Character[Sheet]) -> RollEntry:
+        result, notes = self.rolled[-1]
+        what = render.roll_label(self.asked)
+        embed = render.roll_result(result, self.roller, what, notes)
+        render.add_pool_left(embed, after.sheet, self.asked.pool, self.asked.spend)
+        options = {
+            "pool": self.asked.pool.value,
+            "dc": self.asked.dc,
+            "character": self.character,
+            "what": what,
+        }
+        roll = Roll(f"sixpool.{self.asked.kind.value}", result, embed, options=options)
+        return roll.entry(self.table, self.visibility)
+
+
+async def roll_asked(
+    cog: SixpoolCog, interaction: discord.Interaction, asked: RollAsked, rolling: RollFor
+) -> None:
+    """Spend, roll and log in one transaction, then deliver the roll (and its Reroll buttons,
+    which a blind roll's roller never sees)."""
+    table, campaign = await cog.table(interaction)
+    visibility = table.visibility(hidden=rolling.hidden, blind=rolling.blind)
+    who = await table.own_or_named(cog.characters, campaign, rolling.character, "roll")
+    option = campaign.settings.get(sixpool.EDGE_OPTION)
+    step = _RollStep(cog.bot.rng, asked, option, table, visibility, who.name, rolling.character)
+    changed = await cog.characters.update(who, step.spend_and_roll, step.log)
+    assert changed.roll_id is not None
+    logged, embed = await logged_roll(cog, changed.roll_id)
+    result, _ = step.rolled[-1]
+    rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
+    view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
+    await deliver_roll(interaction, table, logged.id, visibility, embed, view=view)
+
+
+Rerolled = Callable[[LoggedRoll, Character[Any]], tuple[Sheet, RollEntry]]
+
+
+async def reroll_die(
+    cog: SixpoolCog, interaction: discord.Interaction, roll_id: int, index: int
+) -> None:
+    """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
+    table, campaign = await cog.table(interaction)
+    apply = _rerolled(table, cog.bot.rng, index)
+    try:
+        new_id = await cog.rerolls.reroll(
+            campaign,
+            table.channel_id,
+            table.user_id,
+            roll_id,
+            apply,  # type: ignore[arg-type]
+        )
+    except NotLatestRoll as error:
+        if error.owner_id is not None and error.owner_id != table.user_id:
+            raise CommandError(
+                f"Only <@{error.owner_id}>, who made roll #{roll_id}, can reroll its dice."
+            ) from None
+        raise
+    logged, embed = await logged_roll(cog, new_id)
+    view = roll_buttons(new_id, logged.kind, logged.visibility)
+    await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view, edit=True)
+
+
+def _rerolled(table: Table, rng: Rng, index: int) -> Rerolled:
+    """Return the reroll, made in the storage's transaction: inspiration spent, die rerolled."""
+
+    def apply(logged: LoggedRoll, who: Character[Any]) -> tuple[Sheet, RollEntry]:
+        after_sheet = sixpool.use_inspiration(who.sheet, who.name)
+        before = sixpool.RollResult(**logged.payload["result"])
+        after = sixpool.reroll_die(rng, before, index)
+        options = logged.payload.get("options", {})
+        note = (
+            f"Inspiration spent: die {index + 1} rerolled, "
+            f"{before.dice[index]} → {after.dice[index]}."
+        )
+        embed = render.roll_result(after, who.name, str(options.get("what") or "roll"), (note,))
+        # As secret as the roll it changes: a blind roll's reroll stays blind.
+        roll = Roll(logged.kind, after, embed, options=options)
+        return after_sheet, roll.entry(table, logged.visibility)
+
+    return apply
+
+
+async def logged_roll(cog: SixpoolCog, roll_id: int) -> tuple[LoggedRoll, discord.Embed]:
+    """Return a roll just logged and its embed as stored."""
+    logged = await cog.storage.rolls.get(roll_id)
+    assert logged is not None
+    return logged, discord.Embed.from_dict(logged.payload["embed"])
