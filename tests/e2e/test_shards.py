@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sqlite3
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -145,18 +144,19 @@ async def test_shards_identify_as_fast_as_discords_max_concurrency_allows(
     waits: bool,
 ) -> None:
     """discord.py waits 5 s before each shard but the first; Discord asks that only of shards
-    in one bucket (shard id % max_concurrency). A shorter interval keeps the test quick."""
-    interval = 0.5
+    in one bucket (shard id % max_concurrency). The bot's own wait is what it asks for: the
+    identify interval within a bucket, none across buckets.
+
+    No bound on how fast: shard 1 of the same bucket must wait at least the interval (0.5 s
+    here); in a bucket of its own it must not wait for an interval so long (an hour) that the
+    test would time out if it did.
+    """
+    interval = 0.5 if waits else 3600.0
     monkeypatch.setattr(bot_client, "IDENTIFY_INTERVAL_SECONDS", interval)
     fake_discord.max_concurrency = max_concurrency
-    started = time.perf_counter()
     async with running(fake_discord, shard_settings(fake_discord, tmp_path, Shards(2, (0, 1)))):
         gap = fake_discord.shard_identified_at[1] - fake_discord.shard_identified_at[0]
-    if waits:  # shards 0 and 1 share bucket 0
-        assert interval <= gap < interval + 0.4
-    else:
-        assert gap < interval
-    assert time.perf_counter() - started < 4.0  # never discord.py's 5 s
+    assert gap >= interval if waits else gap < interval
 
 
 # -- several processes ----------------------------------------------------------------------
