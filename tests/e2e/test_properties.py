@@ -285,6 +285,10 @@ class Table:
     answers: int = 0
 
 
+# One xdist worker runs the whole module: its tests share the module's bot (``arena``).
+pytestmark = pytest.mark.xdist_group("properties")
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table]:
     """One fake Discord and one bot for every test here: starting them per test would cost
