@@ -34,11 +34,12 @@ from bot.storage import DatabaseUnusable
 from bot.storage.backup import BackupFailed, backup_database
 
 EXIT_CONFIGURATION = 2
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _on_stop_signal(bot: DiceBot, main_task: asyncio.Task[None]) -> None:
     """First SIGTERM or Ctrl-C: answer what is in flight, then close. A second: stop now."""
-    if bot.draining:
+    if bot.draining or bot.shutdown_task is not None:  # the first may not have begun yet
         main_task.cancel()
         return
     logging.getLogger(__name__).info("Stopping: answering the interactions in flight first")
@@ -50,13 +51,22 @@ async def _run(settings: Settings) -> None:
     assert main_task is not None
     loop = asyncio.get_running_loop()
     log_long_collections()
-    async with create_bot(settings, tune_memory=True) as bot:
-        # A service manager stops the bot with SIGTERM: treat it as Ctrl-C, and both gracefully.
-        for stop_signal in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(stop_signal, _on_stop_signal, bot, main_task)
-        await bot.start(settings.token)
-        if bot.shutdown_task is not None:
-            await bot.shutdown_task
+    try:
+        async with create_bot(settings, tune_memory=True) as bot:
+            # A service manager stops the bot with SIGTERM: treat it as Ctrl-C, both gracefully.
+            for stop_signal in STOP_SIGNALS:
+                loop.add_signal_handler(stop_signal, _on_stop_signal, bot, main_task)
+            await bot.start(settings.token)
+            if bot.shutdown_task is not None:
+                await bot.shutdown_task
+    finally:
+        # The bot is closed and the process only exits now: a stop signal from here on (the
+        # second of two sent a moment apart) is ignored. Left to Python, which restores the
+        # default handlers as the loop closes and again as the interpreter finalizes, it would
+        # kill the process (exit -15) or raise KeyboardInterrupt in its last steps.
+        for stop_signal in STOP_SIGNALS:
+            loop.remove_signal_handler(stop_signal)
+            signal.signal(stop_signal, signal.SIG_IGN)
 
 
 def _backup(target: Path) -> int:

@@ -220,6 +220,20 @@ class DiceBot(commands.AutoShardedBot):
             log.warning("Closing with %d interactions still unanswered", unfinished)
         await self.close()
 
+    async def _cancel_in_flight(self) -> None:
+        """Cancel the interactions still being answered, and wait until they have stopped.
+
+        Closing ends the HTTP session: an answer still under way would then fail ("Session is
+        closed") and log a traceback. ``shutdown`` has waited for them already; what is left
+        is what a second Ctrl-C (or the drain's time limit) gives up. Done again until none is
+        left, as one may be admitted while the others stop.
+        """
+        current = asyncio.current_task()
+        while busy := self._in_flight - {current}:
+            for task in busy:
+                task.cancel()
+            await asyncio.wait(busy)
+
     async def setup_hook(self) -> None:
         self.add_dynamic_items(RevealButton, RollAgainButton)
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
@@ -285,10 +299,16 @@ class DiceBot(commands.AutoShardedBot):
             super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
+        # discord.py calls close() again itself once the shards' connections end; each step
+        # below is safe to repeat (Storage.close waits for the one close under way).
+        self.draining = True
         if hasattr(self, "_settling"):
             self._settling.cancel()  # the chart thread finishes an import under way first
             await asyncio.wait([self._settling])
         try:
+            # The last wait before discord.py closes the HTTP session: nothing is admitted
+            # between the two.
+            await self._cancel_in_flight()
             await super().close()
         finally:
             # Even when cancelled (a second Ctrl-C): aiosqlite's threads would keep the process

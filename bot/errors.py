@@ -35,7 +35,13 @@ class CommandError(RulesError):
 
 
 async def reply_ephemeral(interaction: discord.Interaction, message: str) -> None:
-    """Answer an interaction privately, whether or not it was answered already."""
+    """Answer an interaction privately, whether or not it was answered already.
+
+    Not once the bot is closing: its connection to Discord is gone (or going), and the answer
+    would fail with a traceback; Discord tells the user the interaction failed.
+    """
+    if interaction.client.is_closed():
+        return
     message = truncate(message, CONTENT_LIMIT)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)

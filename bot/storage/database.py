@@ -267,6 +267,10 @@ class SqliteDatabase(Database):
         self._inserts: dict[str, list[tuple[Sequence[object], asyncio.Future[int]]]] = {}
         self._flushes: set[asyncio.Task[None]] = set()
         self._outage = WriteOutage(log)
+        # The one close, shared by every caller: discord.py closes the bot a second time itself
+        # (its shards' connections ending), and that close must not wait for the write lock the
+        # first one took and keeps, as the connections are gone.
+        self._closing: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: Path) -> SqliteDatabase:
@@ -297,12 +301,24 @@ class SqliteDatabase(Database):
 
     async def close(self) -> None:
         """Close both connections once the transaction under way is done (a few seconds at
-        most: past that it is rolled back, as closing SQLite does with an open transaction)."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(CLOSE_TIMEOUT_SECONDS):
-                await self._lock.acquire()
-        await self._reader.close()
-        await self._writer.close()
+        most: past that it is rolled back, as closing SQLite does with an open transaction).
+
+        Closing again, or while a close is under way, waits for that one close.
+        """
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close(), name="database-close")
+        await self._closing
+
+    async def _close(self) -> None:
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLOSE_TIMEOUT_SECONDS):
+                    await self._lock.acquire()
+        finally:
+            # Even when cancelled (a second Ctrl-C): aiosqlite's threads would keep the process
+            # alive, and closing commits nothing half-done (an open transaction rolls back).
+            await self._reader.close()
+            await self._writer.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:

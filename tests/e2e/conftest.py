@@ -17,10 +17,10 @@ DICE_SEED = 20261123
 
 
 @pytest.fixture
-async def dicebot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[DiceBot]:
+async def dicebot(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterator[DiceBot]:
     settings = Settings(
         token=fake_discord.token,
-        database_path=tmp_path / "bot.db",
+        database_path=migrated_sqlite,
         guild_id=fake_discord.guild_id,
         api_base=fake_discord.api_base,
         gateway_url=fake_discord.gateway_url,

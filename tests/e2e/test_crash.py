@@ -41,7 +41,9 @@ from tests.fakediscord.server import FakeDiscord
 SEED = 20261123
 ROUNDS = 3
 IN_FLIGHT = 16  # commands outstanding at all times during a round's load
-LOAD_SECONDS = (0.2, 0.8)  # the kill comes at a random moment in this window
+# The kill comes after a random number of answers in this range: a count, not a time, so a
+# busy machine kills after as much work as an idle one.
+ANSWERS_BEFORE_KILL = (40, 200)
 READY_TIMEOUT_SECONDS = 30.0
 CHALLENGE_ROLLS = 50
 
@@ -207,26 +209,27 @@ class Table:
             )
 
     async def load(self, mix: list[tuple[Command, int]], rng: random.Random) -> list[Sent]:
-        """Keep IN_FLIGHT commands outstanding until a random moment, then SIGKILL the bot."""
+        """Keep IN_FLIGHT commands outstanding until a random number of them were answered,
+        then SIGKILL the bot (with the rest in flight)."""
         commands = [command for command, _ in mix]
         weights = [weight for _, weight in mix]
         sent: list[Sent] = []
         pending: list[Sent] = []
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + rng.uniform(*LOAD_SECONDS)
-        while loop.time() < deadline:
+        target = rng.randint(*ANSWERS_BEFORE_KILL)
+        answered = 0
+        while answered < target:
             while len(pending) < IN_FLIGHT:
                 command = rng.choices(commands, weights)[0]
                 one = Sent(command, await self.send(command))
                 sent.append(one)
                 pending.append(one)
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(0.02):
-                    await self.fake.wait_until(
-                        lambda waiting=pending: any(s.reply.raw is not None for s in waiting),
-                        "a command to be answered",
-                    )
-            pending = [one for one in pending if one.reply.raw is None]
+            await self.fake.wait_until(
+                lambda waiting=pending: any(s.reply.raw is not None for s in waiting),
+                "a command to be answered",
+            )
+            still = [one for one in pending if one.reply.raw is None]
+            answered += len(pending) - len(still)
+            pending = still
         await self.kill()
         return sent
 

@@ -136,6 +136,28 @@ async def test_a_second_signal_stops_at_once(fake_discord: FakeDiscord, tmp_path
     assert "Traceback" not in stderr.decode()
 
 
+async def test_closing_gives_up_the_answers_in_flight_before_the_connection_closes(
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a second Ctrl-C (or the drain's time limit) leaves in flight is cancelled before
+    # discord.py closes the HTTP session: left running, it would fail on the closed session
+    # and log a traceback (the fake fails the test on any ERROR logged).
+    waiting = asyncio.Event()
+
+    async def never_logged(sql: str, parameters: object = ()) -> int:
+        waiting.set()
+        await asyncio.Event().wait()  # until cancelled
+        raise AssertionError("a stuck roll log went on")
+
+    monkeypatch.setattr(dicebot.storage.database, "insert", never_logged)
+    reply = await fake_discord.send("roll", {"expression": "1d6"}, user="player")
+    await fake_discord.wait_until(waiting.is_set, "the roll to wait for its log entry")
+    assert dicebot.in_flight == 1
+    await dicebot.close()
+    assert dicebot.in_flight == 0  # given up, not left to answer on a closed connection
+    assert reply.raw is None
+
+
 async def test_debug_log_carries_no_interaction_token(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -20,9 +20,10 @@ is a deferral (callback type 5 or 6), they wait on until the deferred message is
 edit of ``@original`` or a followup (pass ``wait_deferred=False`` to return at the deferral).
 Requests the bot makes *after* its answer (more followups, channel messages, errors it logs)
 race with the test: wait for them with ``wait_followups``, ``wait_channel_messages`` or the
-general ``wait_until``. Every wait gives up after ``fake.timeout`` seconds (5 by default) with
-a TimeoutError naming what it waited for; wrap a call in ``asyncio.timeout()`` to wait less
-(there is no per-call ``timeout=``: ruff's ASYNC109 asks for exactly that).
+general ``wait_until``. Every wait ends as soon as what it waits for happens, and gives up after
+``fake.timeout`` seconds (30 by default: generous, so a busy machine never fails a test that is
+merely slow) with a TimeoutError naming what it waited for; wrap a call in ``asyncio.timeout()``
+to wait less (there is no per-call ``timeout=``: ruff's ASYNC109 asks for exactly that).
 
 For load generation (bench/), ``send`` sends a slash command like ``invoke`` but returns its
 ``Reply`` at once; ``wait_answered(replies)`` waits for many, and ``forget(replies)`` lets the
@@ -167,7 +168,7 @@ RATE_LIMIT_MESSAGE = "You are being rate limited."
 class FakeDiscord:
     """Discord's REST API and gateway on 127.0.0.1, for one bot in the same event loop."""
 
-    def __init__(self, *, timeout: float = 5.0) -> None:
+    def __init__(self, *, timeout: float = 30.0) -> None:
         self.timeout = timeout
         self.recommended_shards = 1  # GET /gateway/bot's "shards"
         self.max_concurrency = 1  # ... and its session_start_limit.max_concurrency

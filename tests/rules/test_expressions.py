@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import math
 import random
 import re
-import time
 from typing import NoReturn, cast
 
 import numpy as np
@@ -103,20 +99,10 @@ def test_any_text_either_rolls_or_raises_rules_error(text: str) -> None:
     assert isinstance(roll.total, int)
 
 
-# ===== Endless loops, and the time one roll may take =====
-
-ROLL_BUDGET_SECONDS = 0.020  # the most CPU one `/roll` may spend on the event loop
-# A fixed pure-Python workload, timed beside each roll: 6 ms on the unloaded 2-vCPU machine the
-# budget was set on. On a slower or busier machine both take longer by the same factor, so the
-# roll's time is scaled back by it: the test bounds the work, not this machine's speed.
-CALIBRATION_SECONDS_HERE = 0.006
-
-
-def _calibration_work() -> int:
-    total = 0
-    for number in range(100_000):
-        total += number % 7
-    return total
+# ===== Endless loops, and rolls that end =====
+# How much CPU one `/roll` takes (20 ms at most, README "Benchmarks") is measured by
+# bench/bench_budgets.py over HOSTILE_EXPRESSIONS below: the tests check that each one ends,
+# rolled or refused, never how fast.
 
 
 class _NoDice:
@@ -124,29 +110,6 @@ class _NoDice:
 
     def integers(self, *args: object, **kwargs: object) -> NoReturn:
         raise AssertionError(f"a die was drawn: integers{args}")
-
-
-def _seconds_to_roll(text: str, seed: int = 0) -> float:
-    """The best of five timings of parse, roll, breakdown and total of a request, with the parse
-    cache emptied, as they would be on the machine the budget was set on.
-
-    CPU time of this thread, which is what a roll takes from the event loop: other processes
-    don't count, and the best of five drops cache and scheduler noise. The work itself is the
-    same each time, since the seed is. A calibration workload timed in the same loop scales the
-    result when this machine is slower or busier than that one (never the other way).
-    """
-    best, calibration = math.inf, math.inf
-    for _ in range(5):
-        start = time.thread_time()
-        _calibration_work()
-        calibration = min(calibration, time.thread_time() - start)
-        expressions._parse.cache_clear()  # a hostile user never repeats an expression
-        gc.collect()  # so no full collection of the test session's heap is charged to this roll
-        start = time.thread_time()
-        with contextlib.suppress(RulesError):
-            expressions.roll_request(text, new_rng(seed))
-        best = min(best, time.thread_time() - start)
-    return best * min(1.0, CALIBRATION_SECONDS_HERE / calibration)
 
 
 @pytest.mark.parametrize(
@@ -395,9 +358,14 @@ def test_an_expression_that_ends_too_soon_says_so() -> None:
 
 
 @pytest.mark.parametrize("expression", HOSTILE_EXPRESSIONS)
-def test_hostile_expressions_roll_or_are_refused_within_the_budget(expression: str) -> None:
+def test_hostile_expressions_roll_or_are_refused_saying_why(expression: str) -> None:
     assert len(expression) <= 200
-    assert _seconds_to_roll(expression) <= ROLL_BUDGET_SECONDS
+    try:
+        rolled = expressions.roll_request(expression, new_rng(0))
+    except RulesError as error:
+        assert str(error)
+    else:
+        assert all(isinstance(roll.total, int) for rolls in rolled.rolls for roll in rolls)
 
 
 _NUMBER = st.sampled_from([0, 1, 2, 3, 5, 6, 7, 10, 20, 100, 999, 1000, 10000]) | st.integers(
@@ -463,18 +431,13 @@ _EXPRESSION = st.recursive(_DICE | _LITERAL, _compound, max_leaves=6)
 
 @settings(max_examples=300, deadline=None)
 @given(expression=_EXPRESSION, seed=st.integers(0, 2**32))
-def test_any_expression_from_the_grammar_rolls_or_is_refused_within_the_budget(
-    expression: str, seed: int
-) -> None:
-    start = time.thread_time()
+def test_any_expression_from_the_grammar_rolls_or_is_refused(expression: str, seed: int) -> None:
     try:
         roll = roll_expression(expression, new_rng(seed))
     except RulesError as error:
         assert str(error)
     else:
         assert isinstance(roll.total, int)
-    if time.thread_time() - start > ROLL_BUDGET_SECONDS:  # measure again, calibrated, to fail
-        assert _seconds_to_roll(expression, seed) <= ROLL_BUDGET_SECONDS
 
 
 @pytest.mark.parametrize(
@@ -586,10 +549,7 @@ _REQUEST = st.builds(
 
 @settings(max_examples=200, deadline=None)
 @given(request=_REQUEST, seed=st.integers(0, 2**32))
-def test_any_request_rolls_every_part_or_is_refused_clearly_within_the_budget(
-    request: str, seed: int
-) -> None:
-    start = time.thread_time()
+def test_any_request_rolls_every_part_or_is_refused_clearly(request: str, seed: int) -> None:
     try:
         rolled = expressions.roll_request(request, new_rng(seed))
     except RulesError as error:
@@ -598,5 +558,3 @@ def test_any_request_rolls_every_part_or_is_refused_clearly_within_the_budget(
         assert len(rolled.rolls) <= expressions.MAX_PARTS
         assert all(len(rolls) <= expressions.MAX_SETS for rolls in rolled.rolls)
         assert all(isinstance(roll.total, int) for rolls in rolled.rolls for roll in rolls)
-    if time.thread_time() - start > ROLL_BUDGET_SECONDS:
-        assert _seconds_to_roll(request, seed) <= ROLL_BUDGET_SECONDS

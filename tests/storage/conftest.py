@@ -14,18 +14,19 @@ from bot.storage import Storage
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+async def storage(request: pytest.FixtureRequest) -> AsyncIterator[Storage]:
+    # Both start from a copy of a database migrated once per session (tests/conftest.py).
     if request.param == "postgresql":
         url = request.getfixturevalue("migrated_postgres_url")
         opened = await Storage.open(DatabaseLocation.postgresql(url))
     else:
-        opened = await Storage.open(tmp_path / "bot.db")
+        opened = await Storage.open(request.getfixturevalue("migrated_sqlite"))
     yield opened
     await opened.close()
 
 
 @pytest.fixture
-async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "bot.db")
+async def sqlite_storage(migrated_sqlite: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(migrated_sqlite)
     yield opened
     await opened.close()

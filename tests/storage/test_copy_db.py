@@ -188,6 +188,10 @@ async def fill(database: Path) -> None:
     fake.check_clean()
 
 
+# One xdist worker runs the whole module: its played database is filled once.
+pytestmark = pytest.mark.xdist_group("copy_db")
+
+
 @pytest.fixture(scope="module")
 def played_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An SQLite database after a session of every system (filled once for the module)."""

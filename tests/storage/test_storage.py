@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Revealer, RollEntry, Storage, Visibility, apply_migrations
+from bot.storage import Revealer, RollEntry, Storage, Visibility, apply_migrations, database
 from bot.storage.database import MIGRATIONS_DIRECTORY
 from bot.storage.errors import (
     AlreadyGM,
@@ -144,6 +144,21 @@ async def test_connection_uses_wal_foreign_keys_and_busy_timeout(sqlite_storage:
     for name in ("journal_mode", "foreign_keys", "busy_timeout"):
         pragmas[name] = (await sqlite_storage.database.fetch_one(f"PRAGMA {name}"))[0]
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
+
+
+async def test_closing_twice_waits_for_the_one_close_not_for_the_write_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # discord.py closes the bot twice on the way out; the first close keeps the write lock. A
+    # second close that waited for it would wait out the close timeout (made endless here).
+    monkeypatch.setattr(database, "CLOSE_TIMEOUT_SECONDS", 3600.0)
+    opened = await Storage.open(tmp_path / "bot.db")
+    await opened.campaigns.active(CHANNEL)
+    async with asyncio.timeout(30):  # generous: it ends as soon as both closes return
+        await asyncio.gather(opened.close(), opened.close())
+        await opened.close()
+    with pytest.raises(ValueError, match="Connection closed"):
+        await opened.database.fetch_one("SELECT 1")
 
 
 async def test_concurrent_pressure_adds_stop_exactly_at_the_declared_maximum(
