@@ -12,15 +12,14 @@ queries.
 
 Then every system's odds at its largest legal inputs are checked against ``icepool`` (the
 optional ``bench`` extra: ``pip install -e ".[bench]"``) in the same run: icepool computes each
-distribution on its own, from the rules as RULINGS.md states them, with its own API (pools,
-``highest``/``lowest``, ``Die.map``, ``@``), never by calling ours. Each line prints our median
-time cold (our caches cleared) and warm, icepool's cold (its caches cleared) and warm, the ratio
-icepool/ours and the largest absolute difference of any probability (or expected value) in the
-two answers; the script exits 1 if any differs by more than 1e-12. Without icepool it prints how
-to install it and our own timings. ``--largest`` runs only this comparison. Pressure enters the
-odds only as Sinew & Steel's Luck surcharge (the Luck case runs at Pressure 5); ``/roll`` has no
-exact odds (it only rolls), so there is nothing of it to compare.
-"""
+distribution on its own, from the rules as the README's "Rules notes" state them, with its own
+API (pools, ``highest``/``lowest``, ``Die.map``, ``@``), never by calling ours. Each line prints
+our median time cold (our caches cleared) and warm, icepool's cold (its caches cleared) and
+warm, the ratio icepool/ours and the largest absolute difference of any probability (or expected
+value) in the two answers; the script exits 1 if any differs by more than 1e-12. Without icepool
+it prints how to install it and our own timings. ``--largest`` runs only this comparison.
+Pressure enters the odds only as Sinew & Steel's Luck surcharge (the Luck case runs at Pressure
+5); ``/roll`` has no exact odds (it only rolls), so there is nothing of it to compare."""
 
 from __future__ import annotations
 
