@@ -212,10 +212,10 @@ async def deliver_roll(
     GMs get it (the GM log channel, else DMs). ``edit``: a button under the roll was pressed,
     so the message is edited in place (a blind roll's never is: its roller gets the notice).
     """
-    set_roll_footer(embed, roll_id, visibility)
-    if visibility is Visibility.BLIND:
+    if visibility is Visibility.BLIND:  # each copy for the GMs carries its own footer
         await _deliver_blind(interaction, table, roll_id, embed)
         return
+    set_roll_footer(embed, roll_id, visibility)
     hidden = visibility is Visibility.HIDDEN
     if edit:  # the pressed message keeps its attachments: a derived roll adds none
         await interaction.response.edit_message(embed=embed, view=view)

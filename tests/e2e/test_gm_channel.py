@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.client import DiceBot, create_bot
-from bot.config import Settings
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED
+from tests.e2e.conftest import DICE_SEED, bot_settings
 from tests.fakediscord import payloads
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -39,7 +38,7 @@ class Table:
 
 
 @pytest.fixture
-async def table(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
+async def table(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterator[Table]:
     fake = fake_discord
     players = fake.add_role("Players", payloads.EVERYONE_PERMISSIONS)
     stewards = fake.add_role("Stewards", payloads.MANAGE_GUILD)
@@ -54,14 +53,7 @@ async def table(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Tabl
     stewards_see = fake.add_text_channel(
         "stewards", [hidden, payloads.overwrite(stewards, allow=VIEW)]
     )
-    settings = Settings(
-        token=fake.token,
-        database_path=tmp_path / "bot.db",
-        guild_id=fake.guild_id,
-        api_base=fake.api_base,
-        gateway_url=fake.gateway_url,
-    )
-    bot = create_bot(settings, rng=new_rng(DICE_SEED))
+    bot = create_bot(bot_settings(fake, migrated_sqlite), rng=new_rng(DICE_SEED))
     async with run_bot(fake, bot):
         found = Table(fake, bot, players, stewards, players_see, player_sees, stewards_see)
         await fake.invoke("campaign start", {"system": "cosmos", "name": "Far Stars"})

@@ -20,7 +20,8 @@ from bot.ratelimit import RollLimit
 from bot.storage import Visibility
 from bot.table import apply_default_visibility
 from rules.randomness import new_rng
-from tests.e2e.test_sinew import BALANCED
+from tests.e2e.test_sinew import create as create_sinew
+from tests.e2e.test_sixpool import create as create_sixpool
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
@@ -170,16 +171,9 @@ async def test_every_command_that_rolls_counts_for_the_limit(
     async with run_bot(fake_discord, await limited_bot(fake_discord, dicebot, 1)) as bot:
         await fake_discord.invoke("campaign start", {"system": system, "name": "Limits"})
         if system == "sinew":
-            await fake_discord.invoke(
-                "sinew character create", {"name": "Wren", **BALANCED}, user="player"
-            )
+            await create_sinew(fake_discord, "Wren")
         if system == "sixpool":
-            pools = {"str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}
-            await fake_discord.invoke(
-                "sixpool character create",
-                {"name": "Rin", "level": 1, "primary": "DEX", **pools},
-                user="player",
-            )
+            await create_sixpool(fake_discord, "Rin")
         for name, asked, by in before:  # the user's one roll of the window
             first = await fake_discord.invoke(name, asked, user=by)
             assert not first.content.startswith(RATE_LIMITED), first.content
@@ -193,11 +187,7 @@ async def test_gm_rolls_hidden_by_default_covers_every_roll_command(
 ) -> None:
     await fake_discord.invoke("campaign start", {"system": "sixpool", "name": "Six"})
     await fake_discord.invoke("campaign settings", {"gm_rolls": "hidden"})
-    pools = {"str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}
-    await fake_discord.invoke(
-        "sixpool character create", {"name": "Rin", "level": 1, "primary": "DEX", **pools},
-        user="player",
-    )  # fmt: skip
+    await create_sixpool(fake_discord, "Rin")
     took = await fake_discord.invoke(
         "sixpool take", {"pool": "DEX", "dc": 10, "value": 20, "character": "Rin"}
     )

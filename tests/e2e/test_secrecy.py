@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 
 from bot.client import DiceBot, create_bot
-from bot.config import Settings
 from bot.storage import LoggedRoll, Visibility
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED
-from tests.e2e.test_sinew import BALANCED, seed_where
+from tests.e2e.conftest import DICE_SEED, bot_settings
+from tests.e2e.test_aethelgard import create as create_aethelgard
+from tests.e2e.test_sinew import create as create_sinew
+from tests.e2e.test_sinew import seed_where
+from tests.e2e.test_sixpool import create as create_sixpool
 from tests.fakediscord import payloads
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import FakeMessage, Reply
@@ -59,15 +61,10 @@ class Servers:
 
 
 @pytest.fixture
-async def servers(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Servers]:
+async def servers(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterator[Servers]:
     rival = fake_discord.add_guild("Rival Table", shard=(0, 1))
     # No GUILD_ID: commands sync globally, so the clients in both servers see them.
-    settings = Settings(
-        token=fake_discord.token,
-        database_path=tmp_path / "bot.db",
-        api_base=fake_discord.api_base,
-        gateway_url=fake_discord.gateway_url,
-    )
+    settings = bot_settings(fake_discord, migrated_sqlite, guild_sync=False)
     bot = create_bot(settings, rng=new_rng(DICE_SEED))
     async with run_bot(fake_discord, bot):
         found = Servers(fake_discord, bot, rival)
@@ -82,18 +79,14 @@ async def start_table(servers: Servers, system: str) -> None:
     assert not started.ephemeral, started.content
     logged = await fake.invoke("campaign settings", {"gm_channel": fake.gm_log_channel_id})
     assert logged.ephemeral and f"GM log channel: <#{fake.gm_log_channel_id}>" in logged.content
-    name = CHARACTER.get(system)
     if system == "sinew":
-        options: dict[str, Any] = {"name": name, **BALANCED}
+        created = await create_sinew(fake, CHARACTER[system])
+        assert not created.ephemeral, created.content
     elif system == "sixpool":
-        pools = {"str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}
-        options = {"name": name, "level": 1, "primary": "DEX", **pools}
+        created = await create_sixpool(fake, CHARACTER[system])
+        assert not created.ephemeral, created.content
     elif system == "aethelgard":
-        options = {"name": name, "might": 4, "finesse": 6, "wits": 8, "will": 5, "sturdiness": 3}
-    else:
-        return
-    created = await fake.invoke(f"{system} character create", options, user="player")
-    assert not created.ephemeral, created.content
+        await create_aethelgard(fake)  # Ysolde, checked there
 
 
 def forged(fake: FakeDiscord, channel_id: int, custom_id: str) -> FakeMessage:
