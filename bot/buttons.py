@@ -78,18 +78,21 @@ async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_i
     is told so privately.
     """
     table = await Table.of(interaction, storage)
-    logged = await storage.rolls.get(roll_id)
-    channel = None
-    elsewhere = logged is not None and logged.channel_id != table.channel_id
-    if logged is not None and elsewhere and logged.guild_id == table.guild_id:
-        channel = interaction.client.get_channel(logged.channel_id)
-        if not isinstance(channel, discord.abc.Messageable):  # checked before revealing
-            raise CommandError("I can't reach the roll's channel any more to reveal it there.")
-    roll = await storage.rolls.reveal(roll_id, table.revealer)
-    if channel is None or roll.channel_id == table.channel_id:
+    elsewhere: list[discord.abc.Messageable] = []  # the roll's channel, when not this one
+
+    def reach(roll: LoggedRoll) -> None:  # before it is marked: a roll nobody can see stays
+        elsewhere.clear()  # a retried transaction asks again
+        if roll.channel_id != table.channel_id:
+            channel = interaction.client.get_channel(roll.channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                raise CommandError("I can't reach the roll's channel any more to reveal it there.")
+            elsewhere.append(channel)
+
+    roll = await storage.rolls.reveal(roll_id, table.revealer, before=reach)
+    if not elsewhere:
         await interaction.response.send_message(embed=render.revealed_roll(roll))
         return
-    await channel.send(embed=render.revealed_roll(roll))
+    await elsewhere[0].send(embed=render.revealed_roll(roll))
     await interaction.response.send_message(
         f"🔓 Revealed roll #{roll_id} in <#{roll.channel_id}>.", ephemeral=True
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -236,13 +237,20 @@ class RollLog:
         )
         return [_from_row(row) for row in rows]
 
-    async def reveal(self, roll_id: int, by: Revealer) -> LoggedRoll:
+    async def reveal(
+        self,
+        roll_id: int,
+        by: Revealer,
+        *,
+        before: Callable[[LoggedRoll], None] = lambda roll: None,
+    ) -> LoggedRoll:
         """Mark a secret roll revealed and return it; refuse anything else.
 
         Decided in the roll's own server and campaign: a GM of the campaign the roll was made
         in (a later campaign in the same channel has other GMs), or a member with Manage Server
         in the roll's server; a roll made outside any campaign, only the latter. Asked from
-        another server, the roll is as good as absent (RollInAnotherServer).
+        another server, the roll is as good as absent (RollInAnotherServer). ``before`` runs
+        once the asker may reveal it and before it is marked: raising there refuses it too.
         """
         async with self._database.transaction() as connection:
             row = await connection.fetch_one(
@@ -261,6 +269,7 @@ class RollLog:
                 raise RollNotHidden(roll_id)
             if roll.revealed_at is not None:
                 raise RollAlreadyRevealed(roll_id)
+            before(roll)
             revealed = await connection.fetch_one(
                 "UPDATE rolls SET revealed_at = ? WHERE id = ? RETURNING revealed_at",
                 (utc_now(), roll_id),
