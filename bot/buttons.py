@@ -14,12 +14,12 @@ from typing import Any, ClassVar, TypeVar
 
 import discord
 
+from bot.asker import Asker
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.options import ID_PATTERN, stored_id
 from bot.render import campaign as render
 from bot.storage import LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
-from bot.table import Table
 
 __all__ = [
     "PersistentItem",
@@ -77,18 +77,18 @@ async def reveal_roll(interaction: discord.Interaction, storage: Storage, roll_i
     roll; asked elsewhere (the GM log channel), the roll is posted to its channel and the GM
     is told so privately.
     """
-    table = await Table.of(interaction, storage)
+    asker = await Asker.of(interaction, storage)
     elsewhere: list[discord.abc.Messageable] = []  # the roll's channel, when not this one
 
     def reach(roll: LoggedRoll) -> None:  # before it is marked: a roll nobody can see stays
         elsewhere.clear()  # a retried transaction asks again
-        if roll.channel_id != table.channel_id:
+        if roll.channel_id != asker.channel_id:
             channel = interaction.client.get_channel(roll.channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 raise CommandError("I can't reach the roll's channel any more to reveal it there.")
             elsewhere.append(channel)
 
-    roll = await storage.rolls.reveal(roll_id, table.revealer, before=reach)
+    roll = await storage.rolls.reveal(roll_id, asker.revealer, before=reach)
     if not elsewhere:
         await interaction.response.send_message(embed=render.revealed_roll(roll))
         return

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.asker import apply_default_visibility
 from bot.buttons import RevealButton, RollAgainButton
 from bot.config import Settings
 from bot.discord_private import GatedCommandTree, set_endpoints
@@ -24,7 +25,6 @@ from bot.publish import is_roll_command
 from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
-from bot.table import apply_default_visibility
 from rules.randomness import Rng, new_rng
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]

@@ -7,7 +7,7 @@ that changes one fails there, naming it. The bot pins ``discord.py>=2.7,<3``.
 
 1. ``give_option``: a check may set an option in ``interaction.namespace``; discord.py runs a
    command's checks after building the namespace and reads the callback's arguments from
-   ``namespace.__dict__`` after them (``bot.table.apply_default_visibility``).
+   ``namespace.__dict__`` after them (``bot.asker.apply_default_visibility``).
 2. ``invoke_with_options``: ``Command._invoke_with_namespace`` runs a command as if typed (its
    checks, transformers and defaults, then the callback) (``bot.saved_commands``).
 3. ``GatedCommandTree``: ``CommandTree._call`` is the one coroutine discord.py starts per

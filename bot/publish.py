@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import discord
 from discord import app_commands
 
+from bot.asker import Asker
 from bot.buttons import roll_buttons
 from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
 from bot.storage.errors import CannotSave
-from bot.table import Table
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -46,6 +46,7 @@ __all__ = [
     "announce_natural",
     "deliver_roll",
     "is_roll_command",
+    "publish_or_show_unlogged",
     "publish_roll",
     "roll_command",
     "set_roll_footer",
@@ -86,13 +87,13 @@ class Roll:
     # The command's options, as JSON: what Roll again repeats (see bot.buttons).
     options: Mapping[str, object] = field(default_factory=dict)
 
-    def entry(self, table: Table, visibility: Visibility) -> RollEntry:
+    def entry(self, asker: Asker, visibility: Visibility) -> RollEntry:
         """Describe this roll for the roll log: its rules result and who may see it."""
         return RollEntry(
-            campaign_id=table.campaign.id if table.campaign else None,
-            guild_id=table.guild_id,
-            channel_id=table.channel_id,
-            user_id=table.user_id,
+            campaign_id=asker.campaign.id if asker.campaign else None,
+            guild_id=asker.guild_id,
+            channel_id=asker.channel_id,
+            user_id=asker.user_id,
             kind=self.kind,
             visibility=visibility,
             payload={
@@ -130,40 +131,32 @@ class Published(Generic[S]):
 async def publish_roll(
     interaction: discord.Interaction,
     storage: Storage,
-    table: Table,
+    asker: Asker,
     roll: Roll,
     visibility: Visibility,
     *,
     change: StateChange[S] | None = None,
     extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
-    log_optional: bool = False,
     natural: discord.Embed | None = None,
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), deliver it, announce.
 
-    ``visibility`` was checked by ``Table.for_roll``. ``extra_buttons`` gives a system's own
+    ``visibility`` was checked by ``Asker.for_roll``. ``extra_buttons`` gives a system's own
     buttons for the roll, from its new id (a secret roll's roller may still use them: they
-    lead to ``deliver_roll`` again). ``log_optional``: a public roll no other command builds on
-    (`/roll`) is still shown when the database can't be written, without an id or buttons and
-    saying it wasn't logged; any other roll is then refused (CannotSave), since a secret roll,
-    a Luck spend or a reroll needs the logged roll. ``natural``: a crit or fumble for the
+    lead to ``deliver_roll`` again). When the database can't be written the roll is refused
+    (CannotSave): a secret roll, a Luck spend or a reroll needs the logged roll (but see
+    ``publish_or_show_unlogged``). ``natural``: a crit or fumble for the
     channel, announced (see ``announce_natural``) once a public roll is shown; never for a
     secret one.
     """
     if change is None:
-        try:
-            roll_id = await storage.rolls.record(roll.entry(table, visibility))
-        except CannotSave:
-            if not log_optional or visibility.secret:
-                raise
-            await show_unlogged(interaction, roll)
-            return Published(None, None)
+        roll_id = await storage.rolls.record(roll.entry(asker, visibility))
         changed = None
     else:
 
         def log(state: S) -> RollEntry:
             change.show(roll.embed, state)
-            return roll.entry(table, visibility)
+            return roll.entry(asker, visibility)
 
         changed = await change.apply(log)
         assert changed.roll_id is not None
@@ -171,7 +164,7 @@ async def publish_roll(
     try:
         await deliver_roll(
             interaction,
-            table,
+            asker,
             roll_id,
             visibility,
             roll.embed,
@@ -189,13 +182,33 @@ async def publish_roll(
         if announcement is not None:
             await announce(interaction, announcement)
     if natural is not None and not visibility.secret:
-        await announce_natural(interaction, table, natural)
+        await announce_natural(interaction, asker, natural)
     return Published(roll_id, changed)
+
+
+async def publish_or_show_unlogged(
+    interaction: discord.Interaction,
+    storage: Storage,
+    asker: Asker,
+    roll: Roll,
+    visibility: Visibility,
+) -> Published[Any]:
+    """``publish_roll`` for a roll no other command builds on (`/roll`): when the database
+    can't be written, a public one is still shown, without an id or buttons and saying it
+    wasn't logged. A secret one is refused as ``publish_roll`` refuses it: its GMs would never
+    see it."""
+    try:
+        return await publish_roll(interaction, storage, asker, roll, visibility)
+    except CannotSave:
+        if visibility.secret:
+            raise
+    await show_unlogged(interaction, roll)
+    return Published(None, None)
 
 
 async def deliver_roll(
     interaction: discord.Interaction,
-    table: Table,
+    asker: Asker,
     roll_id: int,
     visibility: Visibility,
     embed: discord.Embed,
@@ -213,7 +226,7 @@ async def deliver_roll(
     so the message is edited in place (a blind roll's never is: its roller gets the notice).
     """
     if visibility is Visibility.BLIND:  # each copy for the GMs carries its own footer
-        await _deliver_blind(interaction, table, roll_id, embed)
+        await _deliver_blind(interaction, asker, roll_id, embed)
         return
     set_roll_footer(embed, roll_id, visibility)
     hidden = visibility is Visibility.HIDDEN
@@ -224,18 +237,18 @@ async def deliver_roll(
             embed=embed, ephemeral=hidden, files=list(files), view=view or discord.utils.MISSING
         )
     if hidden:
-        await _post_to_gm_channel(interaction, table, roll_id, embed)
+        await _post_to_gm_channel(interaction, asker, roll_id, embed)
 
 
 async def _post_to_gm_channel(
-    interaction: discord.Interaction, table: Table, roll_id: int, embed: discord.Embed
+    interaction: discord.Interaction, asker: Asker, roll_id: int, embed: discord.Embed
 ) -> bool:
     """Post a secret roll to the campaign's GM log channel with a Reveal button.
 
     Returns whether it got there (no channel set, one the bot can't reach, or one that members
     who aren't GMs can now read: False; see ``_stop_gm_channel``).
     """
-    campaign = table.campaign
+    campaign = asker.campaign
     channel_id = campaign.switches.gm_channel_id if campaign else None
     if campaign is None or channel_id is None:
         return False
@@ -245,7 +258,7 @@ async def _post_to_gm_channel(
     if isinstance(channel, discord.abc.GuildChannel):
         readers = readable_by_players(channel, campaign)
         if readers is not None:
-            await _stop_gm_channel(interaction, table, campaign, channel_id, readers)
+            await _stop_gm_channel(interaction, asker, campaign, channel_id, readers)
             return False
     copy = discord.Embed.from_dict(embed.to_dict())
     copy.set_footer(text=f"Secret roll #{roll_id} by {interaction.user.display_name}")
@@ -259,7 +272,7 @@ async def _post_to_gm_channel(
 
 async def _stop_gm_channel(
     interaction: discord.Interaction,
-    table: Table,
+    asker: Asker,
     campaign: Campaign,
     channel_id: int,
     readers: str,
@@ -280,24 +293,24 @@ async def _stop_gm_channel(
     )
     log.warning("GM log channel %d of campaign %d became readable: cleared", channel_id,
                 campaign.id)  # fmt: skip
-    if table.is_gm:
+    if asker.is_gm:
         await interaction.followup.send(notice, ephemeral=True)
-    await _direct_to_gms(interaction, campaign, notice, embed=None, skip=table.user_id)
+    await _direct_to_gms(interaction, campaign, notice, embed=None, skip=asker.user_id)
 
 
 async def _deliver_blind(
-    interaction: discord.Interaction, table: Table, roll_id: int, embed: discord.Embed
+    interaction: discord.Interaction, asker: Asker, roll_id: int, embed: discord.Embed
 ) -> None:
     """Tell the player only that they rolled; give the GMs the result.
 
     The GMs get it in the GM log channel when the campaign has one, else by direct message
     (each GM whose DMs are open); the player is told if no GM could be reached.
     """
-    campaign = table.require_campaign()
+    campaign = asker.require_campaign()
     await interaction.response.send_message(
         f"🙈 You rolled in secret: the GM has the result (roll #{roll_id}).", ephemeral=True
     )
-    reached = await _post_to_gm_channel(interaction, table, roll_id, embed)
+    reached = await _post_to_gm_channel(interaction, asker, roll_id, embed)
     if not reached:
         copy = discord.Embed.from_dict(embed.to_dict())
         copy.set_footer(
@@ -356,10 +369,10 @@ def set_roll_footer(embed: discord.Embed, roll_id: int, visibility: Visibility) 
 
 
 async def announce_natural(
-    interaction: discord.Interaction, table: Table, embed: discord.Embed
+    interaction: discord.Interaction, asker: Asker, embed: discord.Embed
 ) -> None:
     """Announce a public crit or fumble, unless the campaign switched those announcements off."""
-    if table.campaign is not None and not table.campaign.switches.announce_naturals:
+    if asker.campaign is not None and not asker.campaign.switches.announce_naturals:
         return
     await announce(interaction, embed)
 

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, CHARACTER_NAME_HELP, HIDDEN_HELP, CharacterName, given_name
@@ -15,7 +16,6 @@ from bot.publish import Roll, publish_roll, roll_command
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore
-from bot.table import Table
 from rules import aethelgard
 from rules.aethelgard import Attribute, Pool, PoolPart, Sheet
 from rules.odds import Outcome
@@ -63,9 +63,9 @@ class AethelgardCog(
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
 
-    async def _table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
-        table = await Table.of(interaction, self.storage)
-        return table, table.require_campaign(System.AETHELGARD)
+    async def _table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
+        asker = await Asker.of(interaction, self.storage)
+        return asker, asker.require_campaign(System.AETHELGARD)
 
     async def _trauma(self, campaign: Campaign, character: Character[Sheet]) -> tuple[int, int]:
         """Return the character's Psychic Stress and Runic Blight Corruption."""
@@ -98,14 +98,14 @@ class AethelgardCog(
         sturdiness: AttributeScore,
         skills: app_commands.Range[str, 0, 400] = "",
     ) -> None:
-        table, campaign = await self._table(interaction)
+        asker, campaign = await self._table(interaction)
         name = given_name(name, "your character")
         scores = (might, finesse, wits, will, sturdiness)
         sheet = Sheet(
             {a.value: score for a, score in zip(Attribute, scores, strict=True)},
             aethelgard.parse_skills(skills),
         )
-        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        created = await self.characters.create(campaign, asker.user_id, name, sheet)
         embed = render.character_sheet(created, 0, 0, interaction.user.display_name)
         await interaction.response.send_message(embed=embed)
 
@@ -146,10 +146,10 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, campaign = await self._table(interaction)
-        visibility = table.visibility(hidden=hidden, blind=blind)
+        asker, campaign = await self._table(interaction)
+        visibility = asker.visibility(hidden=hidden, blind=blind)
         which = aethelgard.parse_attribute(attribute)
-        who = await table.own_or_named(self.characters, campaign, character, "roll")
+        who = await asker.own_or_named(self.characters, campaign, character, "roll")
         stress, corruption = await self._trauma(campaign, who)
         pool = aethelgard.check_pool(
             who.sheet, which, skill, bonus=bonus, penalty=penalty, stress=stress,
@@ -158,7 +158,7 @@ class AethelgardCog(
         result = aethelgard.roll_pool(self.bot.rng, pool, dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
         roll, loud = _pool_roll("aethelgard.check", result, pool, label, who.name)
-        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
+        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
     @app_commands.describe(
@@ -194,8 +194,8 @@ class AethelgardCog(
         character: str,
         amount: int,
     ) -> None:
-        table, campaign = await self._table(interaction)
-        table.require_gm(f"change {label}")
+        asker, campaign = await self._table(interaction)
+        asker.require_gm(f"change {label}")
         if amount == 0:
             raise CommandError("Give a change other than 0 (negative removes).")
         found = await self.characters.find(campaign, name=character)
@@ -225,13 +225,13 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus, penalty=penalty)
         result = aethelgard.roll_pool(self.bot.rng, built, dc)
         name = label.strip() if label and label.strip() else "pool roll"
         roller = interaction.user.display_name
         roll, loud = _pool_roll("aethelgard.roll", result, built, name, roller)
-        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
+        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
 
     @roll_command
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
@@ -249,11 +249,11 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.opposed(self.bot.rng, _bare(pool), _bare(vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
         roll = Roll("aethelgard.opposed", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, visibility)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
     @app_commands.command(
@@ -279,7 +279,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         result = aethelgard.attack(
             self.bot.rng,
             _bare(accuracy),
@@ -290,7 +290,7 @@ class AethelgardCog(
         )
         embed = render.attack(result, interaction.user.display_name)
         roll = Roll("aethelgard.attack", result, embed)
-        await publish_roll(interaction, self.storage, table, roll, visibility)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
     @app_commands.command(name="craft", description="Craft: Standard, Masterwork or Legendary")
@@ -303,7 +303,7 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         built = _bare(pool, bonus=bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)
@@ -311,7 +311,7 @@ class AethelgardCog(
         embed = render.craft(result, tier, built, roller)
         roll = Roll("aethelgard.craft", result, embed)
         loud = render.announcement(result, "crafting", roller)
-        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
+        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
 
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")
     @app_commands.describe(

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker
 from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
@@ -24,7 +25,6 @@ from bot.render import campaign as render
 from bot.render.style import shown
 from bot.storage import Campaign
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
-from bot.table import Table
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
     CampaignSettings,
@@ -146,11 +146,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             skin=parse_choice(Skin, skin, "skin") if skin else None,
             chosen=chosen,
         )
-        table = await Table.of(interaction, self.storage)
+        asker = await Asker.of(interaction, self.storage)
         campaign = await self.storage.campaigns.start(
-            guild_id=table.guild_id,
-            channel_id=table.channel_id,
-            user_id=table.user_id,
+            guild_id=asker.guild_id,
+            channel_id=asker.channel_id,
+            user_id=asker.user_id,
             settings=settings,
         )
         await interaction.response.send_message(embed=render.campaign_started(campaign))
@@ -158,7 +158,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.command(name="info", description="Show this channel's campaign")
     @app_commands.guild_only()
     async def info(self, interaction: discord.Interaction) -> None:
-        campaign = (await Table.of(interaction, self.storage)).require_campaign()
+        campaign = (await Asker.of(interaction, self.storage)).require_campaign()
         characters = await self.storage.campaigns.characters(campaign)
         tracks = await self.storage.campaigns.tracks(campaign)
         embed = render.campaign_info(campaign, characters, tracks)
@@ -168,13 +168,13 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.describe(user="The member who becomes a co-GM")
     @app_commands.guild_only()
     async def gm_add(self, interaction: discord.Interaction, user: discord.User) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign()
-        table.require_gm("add co-GMs")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        asker.require_gm("add co-GMs")
         if user.bot:
             await reply_ephemeral(interaction, "❌ A bot can't be a GM.")
             return
-        updated = await self.storage.campaigns.add_gm(campaign, user.id, table.user_id)
+        updated = await self.storage.campaigns.add_gm(campaign, user.id, asker.user_id)
         await interaction.response.send_message(
             f"🎩 {user.mention} is now a GM of **{shown(updated.settings.name)}**."
         )
@@ -183,9 +183,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.describe(user="The co-GM to remove")
     @app_commands.guild_only()
     async def gm_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign()
-        table.require_gm("remove co-GMs")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        asker.require_gm("remove co-GMs")
         updated = await self.storage.campaigns.remove_gm(campaign, user.id)
         await interaction.response.send_message(
             f"{user.mention} is no longer a GM of **{shown(updated.settings.name)}**."
@@ -207,12 +207,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         """Suggest to a GM the secret rolls not yet revealed that they may reveal: those of this
         channel's campaign (or, without one, those made here outside any campaign). A player
         is suggested nothing: a suggestion shows the roll's outcome."""
-        table = await Table.of(interaction, self.storage)
-        if not table.is_gm or (table.campaign is None and not table.manages_server):
+        asker = await Asker.of(interaction, self.storage)
+        if not asker.is_gm or (asker.campaign is None and not asker.manages_server):
             return []
         rolls = await self.storage.rolls.unrevealed(
-            campaign_id=table.campaign.id if table.campaign else None,
-            channel_id=table.channel_id,
+            campaign_id=asker.campaign.id if asker.campaign else None,
+            channel_id=asker.channel_id,
         )
         typed = str(current).strip().lstrip("#")
         return [
@@ -241,9 +241,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         skin: str | None = None,
         gm_rolls: str | None = None,
     ) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign()
-        table.require_gm("change the campaign's settings")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        asker.require_gm("change the campaign's settings")
         change = SettingsChange.asked(
             gm_channel_id=None if gm_channel is None else gm_channel.id,
             gm_channel_off=gm_channel_off,
@@ -276,9 +276,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             await show_history(interaction, self, before=None, user_id=user_id, limit=limit,
                                edit=False)  # fmt: skip
             return
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign()
-        table.require_gm("export the roll log")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        asker.require_gm("export the roll log")
         fmt = parse_choice_text(export, EXPORT_FORMATS)
         rolls = await self.storage.rolls.history(
             campaign.id, include_secret=True, user_id=user.id if user else None, limit=10**9
@@ -294,9 +294,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign()
-        table.require_gm("end the campaign")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        asker.require_gm("end the campaign")
         prompt = EndPrompt.asked(interaction, campaign)
         await interaction.response.send_message(
             render.end_prompt(campaign), view=prompt.view(), ephemeral=True
@@ -325,16 +325,16 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         # the channel has no campaign any more.
         if (answer := await self.storage.campaigns.end_prompt_answer(prompt.prompt_id)) is not None:
             raise EndPromptAnswered(answer)
-        table = await Table.of(interaction, self.storage)
-        table.require_gm("end the campaign")  # still a GM now, not only when asked
+        asker = await Asker.of(interaction, self.storage)
+        asker.require_gm("end the campaign")  # still a GM now, not only when asked
         campaign = await self.storage.campaigns.end_as_answered(
-            prompt.prompt_id, prompt.campaign_id, table.user_id
+            prompt.prompt_id, prompt.campaign_id, asker.user_id
         )  # refused if the prompt was answered meanwhile or the campaign already ended
         await interaction.response.edit_message(
             content=render.end_answered(EndAnswer.ENDED), view=None
         )
         assert interaction.channel is not None
-        await interaction.channel.send(render.campaign_ended(campaign, table.user_id))
+        await interaction.channel.send(render.campaign_ended(campaign, asker.user_id))
 
     async def _expire(self, asked: discord.Interaction, prompt: EndPrompt) -> None:
         """At the deadline, an unanswered prompt loses its buttons (they would only refuse)."""
@@ -363,15 +363,15 @@ async def show_history(
     edit: bool,
 ) -> None:
     """Show a page of the channel's campaign log (a GM sees hidden rolls), with Older →."""
-    table = await Table.of(interaction, cog.storage)
-    campaign = table.require_campaign()
+    asker = await Asker.of(interaction, cog.storage)
+    campaign = asker.require_campaign()
     limit = require_whole("Limit", limit, 1, HISTORY_PAGE_MAX)
     rolls = await cog.storage.rolls.history(
-        campaign.id, before=before, user_id=user_id, include_secret=table.is_gm, limit=limit + 1
+        campaign.id, before=before, user_id=user_id, include_secret=asker.is_gm, limit=limit + 1
     )
     more = len(rolls) > limit
     rolls = rolls[:limit]
-    embed = render.history(rolls, gm_view=table.is_gm, more=more)
+    embed = render.history(rolls, gm_view=asker.is_gm, more=more)
     view = None
     if more:
         view = discord.ui.View(timeout=None)

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker, campaign_channel_id
 from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
@@ -21,7 +22,6 @@ from bot.render import cosmos as render
 from bot.render.charts import draw_chart
 from bot.storage import Visibility
 from bot.storage.cosmos import ChallengeStore
-from bot.table import Table, campaign_channel_id
 from rules import cosmos
 from rules.choices import parse_choice
 from rules.systems import System
@@ -142,11 +142,11 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     ) -> None:
         """Roll against a TN (into a challenge if named): the command and its Roll again."""
         attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
-            campaign = table.require_campaign(System.COSMOS)
+            campaign = asker.require_campaign(System.COSMOS)
             cosmos.check_challenge_roll(await self.challenges.get_open(campaign, challenge), tn)
         result = cosmos.roll(
             self.bot.rng,
@@ -173,7 +173,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
                 show=render.add_challenge_progress,
                 announce=render.challenge_announcement,
             )
-        await publish_roll(interaction, self.storage, table, roll, visibility, change=change)
+        await publish_roll(interaction, self.storage, asker, roll, visibility, change=change)
 
     @roll_command
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
@@ -207,7 +207,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
         options = OpposedOptions(
@@ -221,12 +221,12 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             vs_disadvantage,
             vs_user.display_name if vs_user is not None else vs_name,
         )
-        await self.roll_opposed(interaction, table, options, visibility)
+        await self.roll_opposed(interaction, asker, options, visibility)
 
     async def roll_opposed(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         options: OpposedOptions,
         visibility: Visibility = Visibility.PUBLIC,
     ) -> None:
@@ -234,13 +234,13 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         result = cosmos.opposed(self.bot.rng, **options.pools())
         embed = render.opposed(result, interaction.user.display_name, options.defender)
         roll = Roll(OPPOSED_KIND, result, embed, options=options._asdict())
-        await publish_roll(interaction, self.storage, table, roll, visibility)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     async def _roll_opposed_again(
         self, interaction: discord.Interaction, options: Mapping[str, Any], logged: Visibility
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, **logged.as_options())
-        await self.roll_opposed(interaction, table, OpposedOptions(**options), visibility)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, **logged.as_options())
+        await self.roll_opposed(interaction, asker, OpposedOptions(**options), visibility)
 
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
     @app_commands.describe(
@@ -304,11 +304,11 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         successes: app_commands.Range[int, 1, cosmos.CHALLENGE_SUCCESSES_MAX],
         max_rolls: app_commands.Range[int, 1, cosmos.CHALLENGE_ROLLS_MAX],
     ) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign(System.COSMOS)
-        table.require_gm("open a challenge")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign(System.COSMOS)
+        asker.require_gm("open a challenge")
         challenge = cosmos.start_challenge(name, tn, successes, max_rolls)
-        await self.challenges.open(campaign, challenge, table.user_id)
+        await self.challenges.open(campaign, challenge, asker.user_id)
         await interaction.response.send_message(embed=render.challenge_opened(challenge))
 
     @challenge.command(name="status", description="Show the open extended challenges")
@@ -316,8 +316,8 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     async def challenge_status(
         self, interaction: discord.Interaction, name: ChallengeName | None = None
     ) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign(System.COSMOS)
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign(System.COSMOS)
         if name is None:
             challenges = await self.challenges.open_challenges(campaign)
         else:
@@ -344,9 +344,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     @challenge.command(name="end", description="End an open challenge early (GM)")
     @app_commands.describe(name="The challenge to end")
     async def challenge_end(self, interaction: discord.Interaction, name: ChallengeName) -> None:
-        table = await Table.of(interaction, self.storage)
-        campaign = table.require_campaign(System.COSMOS)
-        table.require_gm("end a challenge")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign(System.COSMOS)
+        asker.require_gm("end a challenge")
         ended = await self.challenges.change(campaign, name, cosmos.abandon_challenge)
         await interaction.response.send_message(
             f"Challenge **{ended.name}** ended.", ephemeral=True

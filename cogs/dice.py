@@ -6,12 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker
 from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.options import BLIND_HELP, HIDDEN_HELP
-from bot.publish import Roll, publish_roll, roll_command
+from bot.publish import Roll, publish_or_show_unlogged, roll_command
 from bot.render import dice as render
-from bot.table import Table
 from rules.expressions import (
     MAX_EXPRESSION_LENGTH,
     roll_request,
@@ -57,13 +57,11 @@ class DiceCog(commands.Cog):
         blind: bool = False,
     ) -> None:
         """Roll an expression for the user: the command, a dice macro, and Roll again."""
-        table, visibility = await Table.for_roll(interaction, self.bot.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.bot.storage, hidden, blind)
         roll = self._roll(interaction, expression)
         # Nothing builds on a /roll, so a public one still answers (marked unlogged) on a full
         # disk.
-        await publish_roll(
-            interaction, self.bot.storage, table, roll, visibility, log_optional=True
-        )
+        await publish_or_show_unlogged(interaction, self.bot.storage, asker, roll, visibility)
 
     def _roll(self, interaction: discord.Interaction, expression: str) -> Roll:
         """Roll a request: one expression as before, or sets, `;` parts and a comment."""

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker, campaign_channel_id
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
@@ -13,7 +14,6 @@ from bot.publish import roll_command
 from bot.render.errors import describe
 from bot.saved_commands import SavedCommand, parse_command_line, run_saved_command
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
-from bot.table import Table, campaign_channel_id
 from rules.expressions import MAX_EXPRESSION_LENGTH, parse_expression
 
 MACRO_NAME_MAX = 40
@@ -41,7 +41,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         expression: Expression,
         campaign: bool = False,
     ) -> None:
-        table = await Table.of(interaction, self.bot.storage)
+        asker = await Asker.of(interaction, self.bot.storage)
         clean = " ".join(given_name(name, "the macro").split())
         # A bad expression or command is refused now, not when rolled.
         command = None
@@ -52,12 +52,12 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             parse_expression(expression)
         campaign_id = None
         if campaign:
-            campaign_id = table.require_campaign().id
-            table.require_gm("save a macro for the whole campaign")
+            campaign_id = asker.require_campaign().id
+            asker.require_gm("save a macro for the whole campaign")
         saved = await self.macros.save(
             clean,
             expression.strip(),
-            user_id=None if campaign else table.user_id,
+            user_id=None if campaign else asker.user_id,
             campaign_id=campaign_id,
             command=command.encode() if command else None,
         )
@@ -80,9 +80,9 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table = await Table.of(interaction, self.bot.storage)
-        campaign_id = table.campaign.id if table.campaign else None
-        macro = await self.macros.find(name, table.user_id, campaign_id)
+        asker = await Asker.of(interaction, self.bot.storage)
+        campaign_id = asker.campaign.id if asker.campaign else None
+        macro = await self.macros.find(name, asker.user_id, campaign_id)
         if macro.command is not None:
             saved = SavedCommand.decode(macro.command)
             await run_saved_command(interaction, saved, hidden=hidden, blind=blind)
@@ -94,9 +94,9 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
 
     @app_commands.command(name="list", description="List your macros and the campaign's")
     async def list(self, interaction: discord.Interaction) -> None:
-        table = await Table.of(interaction, self.bot.storage)
-        campaign_id = table.campaign.id if table.campaign else None
-        macros = await self.macros.visible(table.user_id, campaign_id)
+        asker = await Asker.of(interaction, self.bot.storage)
+        campaign_id = asker.campaign.id if asker.campaign else None
+        macros = await self.macros.visible(asker.user_id, campaign_id)
         lines = [
             f"{'🏰' if m.campaign_wide else '👤'} **{discord.utils.escape_markdown(m.name)}**: "
             f"`{m.expression}`"
@@ -112,11 +112,11 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     @app_commands.command(name="delete", description="Delete a macro (the campaign's: GM)")
     @app_commands.describe(name="The macro to delete")
     async def delete(self, interaction: discord.Interaction, name: MacroName) -> None:
-        table = await Table.of(interaction, self.bot.storage)
-        campaign_id = table.campaign.id if table.campaign else None
-        macro = await self.macros.find(name, table.user_id, campaign_id)
+        asker = await Asker.of(interaction, self.bot.storage)
+        campaign_id = asker.campaign.id if asker.campaign else None
+        macro = await self.macros.find(name, asker.user_id, campaign_id)
         if macro.campaign_wide:
-            table.require_gm("delete the campaign's macros")
+            asker.require_gm("delete the campaign's macros")
         await self.macros.delete(macro)
         await interaction.response.send_message(
             f"🗑️ Deleted **{discord.utils.escape_markdown(macro.name)}**.", ephemeral=True

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker
 from bot.buttons import roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
@@ -22,7 +23,6 @@ from bot.render.errors import describe
 from bot.storage import Visibility
 from bot.storage.realms import AlreadyRerolled, NoRollToReroll, RerollLog
 from bot.storage.rolls import LoggedRoll, RollEntry
-from bot.table import Table
 from rules import realms
 from rules.choices import parse_choice
 from rules.odds import Distribution, Outcome
@@ -59,13 +59,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
     async def _publish(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         roll: Roll,
         visibility: Visibility,
         natural_20: str | None,
     ) -> None:
         loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
-        await publish_roll(interaction, self.storage, table, roll, visibility, natural=loud)
+        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
 
     @roll_command
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
@@ -82,7 +82,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         expression = realms.parse_damage(damage)
         decision = realms.decide(advantage, disadvantage)
         result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
@@ -91,7 +91,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roll = Roll(RollKind.ATTACK.value, result, embed, options=options)
         natural = any(target.natural_20 for target in result.targets)
         natural_20 = "an attack" if natural else None
-        await self._publish(interaction, table, roll, visibility, natural_20)
+        await self._publish(interaction, asker, roll, visibility, natural_20)
 
     @roll_command
     @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
@@ -115,7 +115,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         single = parse_choice(SingleDie, die, "die")
         chosen = parse_choice(CheckKind, kind, "kind")
         decision = realms.decide(advantage, disadvantage)
@@ -123,7 +123,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         embed = render.check(result, interaction.user.display_name)
         roll = Roll(RollKind.CHECK.value, result, embed)
         natural = f"a {chosen.value}" if result.natural_max else None
-        await self._publish(interaction, table, roll, visibility, natural)
+        await self._publish(interaction, asker, roll, visibility, natural)
 
     @roll_command
     @app_commands.command(name="stealth", description="The d6 pool that sets the Awareness target")
@@ -142,12 +142,12 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, visibility = await Table.for_roll(interaction, self.storage, hidden, blind)
+        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         decision = realms.decide(advantage, disadvantage)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
         roll = Roll(RollKind.STEALTH.value, result, embed)
-        await self._publish(interaction, table, roll, visibility, None)
+        await self._publish(interaction, asker, roll, visibility, None)
 
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
     @app_commands.describe(
@@ -178,22 +178,22 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
     async def reroll(
         self, interaction: discord.Interaction, position: app_commands.Range[int, 1, 21]
     ) -> None:
-        table = await Table.of(interaction, self.storage)
+        asker = await Asker.of(interaction, self.storage)
         roller = interaction.user.display_name
 
         def apply(logged: LoggedRoll) -> RollEntry:
             # The reroll is as secret as the roll it changes (a blind roll stays blind).
             roll = _rerolled(self.bot.rng, logged, position, roller)
-            return roll.entry(table, logged.visibility)
+            return roll.entry(asker, logged.visibility)
 
         _, new_id = await self.rerolls.reroll(
-            table.channel_id, table.user_id, tuple(kind.value for kind in RollKind), apply
+            asker.channel_id, asker.user_id, tuple(kind.value for kind in RollKind), apply
         )
         logged = await self.storage.rolls.get(new_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
         view = roll_buttons(new_id, logged.kind, logged.visibility)
-        await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view)
+        await deliver_roll(interaction, asker, new_id, logged.visibility, embed, view=view)
 
     @app_commands.command(
         name="odds", description="Exact odds of a check or an attack, with a chart"

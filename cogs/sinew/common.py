@@ -12,12 +12,12 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
+from bot.asker import Asker
 from bot.client import DiceBot
 from bot.options import BLIND_HELP, HIDDEN_HELP
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
 from bot.storage.sinew import DEFENDER_OPTION, LuckStore, PressureStore
-from bot.table import Table
 from rules import sinew, sinew_pressure
 from rules.campaigns import Skin
 from rules.systems import System
@@ -161,16 +161,16 @@ class SinewBase:
     pressure_store: PressureStore
     texts: dict[Skin, render_pressure.Texts]
 
-    async def _sinew_table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
-        table = await Table.of(interaction, self.storage)
-        return table, table.require_campaign(System.SINEW)
+    async def _sinew_table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
+        asker = await Asker.of(interaction, self.storage)
+        return asker, asker.require_campaign(System.SINEW)
 
     async def _for_roll(
         self, interaction: discord.Interaction, *, hidden: bool, blind: bool = False
-    ) -> tuple[Table, Campaign, Visibility]:
+    ) -> tuple[Asker, Campaign, Visibility]:
         """Return the asker's table, its Sinew campaign, and the visibility asked for."""
-        table, campaign = await self._sinew_table(interaction)
-        return table, campaign, table.visibility(hidden=hidden, blind=blind)
+        asker, campaign = await self._sinew_table(interaction)
+        return asker, campaign, asker.visibility(hidden=hidden, blind=blind)
 
     async def _update(
         self, character: Character[Sheet], change: Callable[[Sheet], Sheet]

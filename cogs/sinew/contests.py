@@ -12,12 +12,12 @@ from functools import partial
 import discord
 from discord import app_commands
 
+from bot.asker import Asker
 from bot.errors import CommandError
 from bot.options import CharacterName, choices_of
 from bot.publish import Roll, StateChange, roll_command
 from bot.render import sinew as render
 from bot.storage import Campaign, Character, CharacterStore
-from bot.table import Table
 from cogs.sinew.common import (
     ATTACK_KIND,
     CONTEST_HELP,
@@ -93,12 +93,12 @@ class ContestCommands(LuckCommands):
         blind: bool = False,
     ) -> None:
         """Roll an opposed test: the command and its Roll again button."""
-        table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
-        sides = await self._contest_sides(table, campaign, options)
+        asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_opposed(self.bot.rng, sides.attacker, sides.defender)
         embed = render.opposed(result, sides.attacker.name, sides.defender.name)
         roll = Roll(OPPOSED_KIND, result, embed, options=asdict(options))
-        await self._publish_with_luck(interaction, table, campaign, roll, sides.who, visibility)
+        await self._publish_with_luck(interaction, asker, campaign, roll, sides.who, visibility)
 
     @roll_command
     @app_commands.command(
@@ -157,9 +157,9 @@ class ContestCommands(LuckCommands):
         blind: bool = False,
     ) -> None:
         """Roll an attack (the command and Roll again); a defending character takes the damage."""
-        table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
         edge = parse_choice(sinew.Edge, options.edge, "edge")
-        sides = await self._contest_sides(table, campaign, options)
+        sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_attack(
             self.bot.rng,
             sides.attacker,
@@ -170,7 +170,7 @@ class ContestCommands(LuckCommands):
         )
         roll, change = self._attack_roll(result, sides, replace(options, edge=edge.value))
         await self._publish_with_luck(
-            interaction, table, campaign, roll, sides.who, visibility, change
+            interaction, asker, campaign, roll, sides.who, visibility, change
         )
 
     def _attack_roll(
@@ -183,7 +183,7 @@ class ContestCommands(LuckCommands):
         return roll, _damage_change(self.characters, sides.target, result.damage_taken)
 
     async def _contest_sides(
-        self, table: Table, campaign: Campaign, options: ContestOptions | AttackOptions
+        self, asker: Asker, campaign: Campaign, options: ContestOptions | AttackOptions
     ) -> Sides:
         """Return both sides of a contest, the attacking character, and the defending one if
         it is a player's."""
@@ -192,7 +192,7 @@ class ContestCommands(LuckCommands):
                 "Name the defender once: give `vs_score`, or `vs_user` with `vs_attribute`."
             )
         attacking = sinew.parse_attribute(options.attribute)
-        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
+        who = await asker.own_or_named(self.characters, campaign, options.character, "roll")
         attacker = sinew.contender(
             who.name,
             sinew.tested_score(who.sheet, attacking),

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, CharacterName
@@ -24,7 +25,6 @@ from bot.render.errors import describe
 from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
 from bot.storage.sinew import LuckApplied, LuckContext, LuckSpend, RollSuperseded
-from bot.table import Table
 from cogs.sinew.common import (
     ATTACK_KIND,
     COG_NAME,
@@ -92,8 +92,8 @@ class LuckCommands(SinewBase):
         blind: bool = False,
     ) -> None:
         """Roll under the current Luck tokens: the command and its Roll again button."""
-        table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
-        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
+        asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        who = await asker.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.luck_test(
             self.bot.rng,
             who.sheet.luck_tokens,
@@ -102,12 +102,12 @@ class LuckCommands(SinewBase):
         )
         embed = render.test_result(result, who.name, "Luck test", "Luck tokens")
         roll = Roll(LUCK_KIND, result, embed, options=asdict(options))
-        await self._publish_test(interaction, table, campaign, roll, who, "Luck test", visibility)
+        await self._publish_test(interaction, asker, campaign, roll, who, "Luck test", visibility)
 
     async def _publish_test(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         roll: Roll,
         who: Character[Sheet],
@@ -120,13 +120,13 @@ class LuckCommands(SinewBase):
         natural = result.natural_one or result.natural_twenty
         loud = render.natural_announcement(result, who.name, what) if natural else None
         await self._publish_with_luck(
-            interaction, table, campaign, roll, who, visibility, natural=loud
+            interaction, asker, campaign, roll, who, visibility, natural=loud
         )
 
     async def _publish_with_luck(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         roll: Roll,
         who: Character[Sheet],
@@ -141,7 +141,7 @@ class LuckCommands(SinewBase):
         await publish_roll(
             interaction,
             self.storage,
-            table,
+            asker,
             roll,
             visibility,
             change=change,
@@ -160,26 +160,26 @@ class LuckCommands(SinewBase):
         interaction: discord.Interaction,
         tokens: app_commands.Range[int, 1, sinew.Score.LCK.maximum],
     ) -> None:
-        table, campaign = await self._sinew_table(interaction)
-        spent = await self._spend(table, campaign, tokens)
-        await _deliver_spend(interaction, table, spent, edit=False)
+        asker, campaign = await self._sinew_table(interaction)
+        spent = await self._spend(asker, campaign, tokens)
+        await _deliver_spend(interaction, asker, spent, edit=False)
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
     ) -> None:
         """A Luck button under a roll: spend on it and edit the message in place."""
-        table, campaign = await self._sinew_table(interaction)
+        asker, campaign = await self._sinew_table(interaction)
         try:
-            spent = await self._spend(table, campaign, tokens, roll_id=roll_id)
+            spent = await self._spend(asker, campaign, tokens, roll_id=roll_id)
         except RollSuperseded as error:
-            await self._refuse_superseded(interaction, table, roll_id, error)
+            await self._refuse_superseded(interaction, asker, roll_id, error)
             return
-        await _deliver_spend(interaction, table, spent, edit=True)
+        await _deliver_spend(interaction, asker, spent, edit=True)
 
     async def _refuse_superseded(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         roll_id: int,
         error: RollSuperseded,
     ) -> None:
@@ -188,7 +188,7 @@ class LuckCommands(SinewBase):
         named = await self.storage.rolls.get(roll_id)
         if named is None:
             raise RollNotFound(roll_id) from None
-        if named.user_id != table.user_id:
+        if named.user_id != asker.user_id:
             raise CommandError(
                 f"Only <@{named.user_id}>, who made roll #{roll_id}, can spend Luck on it."
             ) from None
@@ -196,7 +196,7 @@ class LuckCommands(SinewBase):
         await interaction.followup.send(f"❌ {describe(error)}", ephemeral=True)
 
     async def _spend(
-        self, table: Table, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
+        self, asker: Asker, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
     ) -> SpendShown:
         """Spend Luck on the latest roll (``tokens`` None: what turns or wins it), in one
         transaction with the damage it adds to a defending character."""
@@ -204,10 +204,10 @@ class LuckCommands(SinewBase):
 
         def apply(context: LuckContext) -> LuckApplied:
             pressures.append(context.pressure)
-            return _applied(table, context, tokens)
+            return _applied(asker, context, tokens)
 
         spent = await self.luck_store.spend(
-            campaign, table.channel_id, table.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
+            campaign, asker.channel_id, asker.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
         )
         return await self._spend_shown(spent, pressures[-1])
 
@@ -227,20 +227,20 @@ class LuckCommands(SinewBase):
 
 
 async def _deliver_spend(
-    interaction: discord.Interaction, table: Table, spent: SpendShown, *, edit: bool
+    interaction: discord.Interaction, asker: Asker, spent: SpendShown, *, edit: bool
 ) -> None:
     """Show a stored spend (in place under a button), then announce a defender's collapse."""
     logged = spent.logged
     embed = discord.Embed.from_dict(logged.payload["embed"])
     try:
         await deliver_roll(
-            interaction, table, logged.id, logged.visibility, embed, view=spent.view, edit=edit
+            interaction, asker, logged.id, logged.visibility, embed, view=spent.view, edit=edit
         )
     finally:  # the spend is saved: the channel hears it even if the reply is lost
         await spent.announce(interaction)
 
 
-def _applied(table: Table, context: LuckContext, tokens: int | None) -> LuckApplied:
+def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckApplied:
     """Return what a spend writes, from what it read: the rules decide, this renders."""
     logged, who = context.roll, context.roller
     assert isinstance(who.sheet, Sheet)
@@ -252,7 +252,7 @@ def _applied(table: Table, context: LuckContext, tokens: int | None) -> LuckAppl
     embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)  # type: ignore[arg-type]
     render.add_luck_spent(embed, spent.shift, spent.cost, spent.sheet)
     roll = Roll(logged.kind, spent.after, embed, options=options)
-    entry = roll.entry(table, logged.visibility)
+    entry = roll.entry(asker, logged.visibility)
     return LuckApplied(spent.sheet, entry, hurt.sheet if hurt else None)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.asker import Asker
 from bot.buttons import roll_buttons
 from bot.errors import CommandError
 from bot.options import CharacterName, choices_of
@@ -22,7 +23,6 @@ from bot.render import sinew as render
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, Visibility
 from bot.storage.sinew import PressureRead, PressureWrite, PressureWritten
-from bot.table import Table
 from cogs.sinew.common import (
     CRISIS_KIND,
     PRESSURE,
@@ -110,7 +110,7 @@ class Tampering:
     and +1 Pressure when it fails."""
 
     rng: Rng
-    table: Table
+    asker: Asker
     who: Character[Sheet]
     attribute: sinew.Score
     options: TestOptions
@@ -133,7 +133,7 @@ class Tampering:
         embed = _test_embed(tampered, self.who.name, what, self.attribute, self.texts)
         roll = Roll(TAMPER_KIND, tampered.result, embed, options=asdict(self.options))
         cause = f"{self.who.name} tampered with forces beyond ken, and failed."
-        entries = (roll.entry(self.table, self.visibility),)
+        entries = (roll.entry(self.asker, self.visibility),)
         return PressureMove(tampered.change, entries=entries, cause=cause)
 
 
@@ -143,7 +143,7 @@ class PressureCommands(SinewBase):
     async def _change_pressure(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         owner: Character[Sheet] | None,
         decide: Callable[[PressureRead], PressureMove],
@@ -155,7 +155,7 @@ class PressureCommands(SinewBase):
         decided: list[Decided] = []
 
         def write(read: PressureRead) -> PressureWrite:
-            decided.append(_decided(read, decide(read), table, texts, owner_name))
+            decided.append(_decided(read, decide(read), asker, texts, owner_name))
             return decided[-1].write
 
         character_id = owner.id if owner is not None else None
@@ -205,8 +205,8 @@ class PressureCommands(SinewBase):
         amount: PressureAmount = 1,
         character: CharacterName | None = None,
     ) -> None:
-        table, campaign = await self._sinew_table(interaction)
-        table.require_gm("add Pressure")
+        asker, campaign = await self._sinew_table(interaction)
+        asker.require_gm("add Pressure")
         owner = await self._pressure_owner(campaign, character)
         lingering = campaign.settings.get(sinew.LINGERING_TAINT)
         rng = self.bot.rng
@@ -216,7 +216,7 @@ class PressureCommands(SinewBase):
                 sinew_pressure.add_pressure(rng, read.value, amount, lingering_taint=lingering)
             )
 
-        shown = await self._change_pressure(interaction, table, campaign, owner, decide)
+        shown = await self._change_pressure(interaction, asker, campaign, owner, decide)
         await shown.confirm(interaction)
 
     @PRESSURE.command(name="remove", description="Remove Pressure, down to 0 (GM)")
@@ -230,15 +230,15 @@ class PressureCommands(SinewBase):
         amount: PressureAmount = 1,
         character: CharacterName | None = None,
     ) -> None:
-        table, campaign = await self._sinew_table(interaction)
-        table.require_gm("remove Pressure")
+        asker, campaign = await self._sinew_table(interaction)
+        asker.require_gm("remove Pressure")
         owner = await self._pressure_owner(campaign, character)
 
         def decide(read: PressureRead) -> PressureMove:
             sinew_pressure.require_pressure_to_purge(read.value)
             return PressureMove(sinew_pressure.remove_pressure(read.value, amount))
 
-        shown = await self._change_pressure(interaction, table, campaign, owner, decide)
+        shown = await self._change_pressure(interaction, asker, campaign, owner, decide)
         await shown.confirm(interaction)
 
     @PRESSURE.command(name="show", description="Show the party's and every character's Pressure")
@@ -270,20 +270,20 @@ class PressureCommands(SinewBase):
         character: CharacterName | None = None,
         hidden: bool = False,
     ) -> None:
-        table, campaign = await self._sinew_table(interaction)
-        visibility = table.visibility(hidden=hidden)
+        asker, campaign = await self._sinew_table(interaction)
+        visibility = asker.visibility(hidden=hidden)
         which = sinew.parse_attribute(attribute)
-        who = await table.own_or_named(self.characters, campaign, character, "tamper")
+        who = await asker.own_or_named(self.characters, campaign, character, "tamper")
         options = TestOptions(
             attribute=attribute, advantage=advantage, disadvantage=disadvantage, character=character
         )
-        decide = self._tampering(table, campaign, who, which, options, visibility)
-        shown = await self._change_pressure(interaction, table, campaign, who, decide)
-        await self._show_pressure_roll(interaction, table, shown, visibility)
+        decide = self._tampering(asker, campaign, who, which, options, visibility)
+        shown = await self._change_pressure(interaction, asker, campaign, who, decide)
+        await self._show_pressure_roll(interaction, asker, shown, visibility)
 
     def _tampering(
         self,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         who: Character[Sheet],
         which: sinew.Score,
@@ -293,7 +293,7 @@ class PressureCommands(SinewBase):
         """Return the decision of a tamper, to make in the transaction that reads the track."""
         return Tampering(
             rng=self.bot.rng,
-            table=table,
+            asker=asker,
             who=who,
             attribute=which,
             options=options,
@@ -321,43 +321,43 @@ class PressureCommands(SinewBase):
         attribute: str | None = None,
         character: CharacterName | None = None,
     ) -> None:
-        table, campaign = await self._sinew_table(interaction)
+        asker, campaign = await self._sinew_table(interaction)
         chosen = parse_choice(Method, method, "method")
         if chosen is Method.QUEST:
-            await self._purge_by_quest(interaction, table, campaign, character)
+            await self._purge_by_quest(interaction, asker, campaign, character)
             return
         if attribute is None:
             raise CommandError(f"A {chosen.value} needs `attribute`: {PURGE_ATTRIBUTE[chosen]}.")
         which = sinew.parse_score(attribute)
-        who = await table.own_or_named(self.characters, campaign, character, "purge")
+        who = await asker.own_or_named(self.characters, campaign, character, "purge")
         if chosen is Method.SACRIFICE:
-            await self._purge_by_sacrifice(interaction, table, campaign, who, which)
+            await self._purge_by_sacrifice(interaction, asker, campaign, who, which)
             return
         tested = sinew.require_attribute(which)
-        await self._purge_by_rite(interaction, table, campaign, who, tested, character)
+        await self._purge_by_rite(interaction, asker, campaign, who, tested, character)
 
     async def _purge_by_quest(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         character: str | None,
     ) -> None:
         """A story quest (GM): clear a track, the party's without ``character``."""
-        table.require_gm("clear Pressure with a story quest")
+        asker.require_gm("clear Pressure with a story quest")
         owner = await self._pressure_owner(campaign, character)
 
         def clear(read: PressureRead) -> PressureMove:
             cause = "A story quest is complete: the track is cleared."
             return PressureMove(sinew_pressure.purge_by_quest(read.value), cause=cause)
 
-        shown = await self._change_pressure(interaction, table, campaign, owner, clear)
+        shown = await self._change_pressure(interaction, asker, campaign, owner, clear)
         await shown.confirm(interaction)
 
     async def _purge_by_sacrifice(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         who: Character[Sheet],
         which: sinew.Score,
@@ -371,13 +371,13 @@ class PressureCommands(SinewBase):
             cause = f"{who.name} sacrificed 1 {which.value} ({before} → {sheet.score(which)})."
             return PressureMove(change, owner_sheet=sheet, cause=cause)
 
-        shown = await self._change_pressure(interaction, table, campaign, who, burn)
+        shown = await self._change_pressure(interaction, asker, campaign, who, burn)
         await shown.confirm(interaction)
 
     async def _purge_by_rite(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         campaign: Campaign,
         who: Character[Sheet],
         tested: sinew.Score,
@@ -393,16 +393,16 @@ class PressureCommands(SinewBase):
             embed = _test_embed(done, who.name, f"{tested.value} cleansing rite", tested, texts)
             roll = Roll(RITE_KIND, done.result, embed, options=options)
             cause = f"{who.name}'s cleansing rite succeeded."
-            entries = (roll.entry(table, Visibility.PUBLIC),)  # public: Pressure is announced
+            entries = (roll.entry(asker, Visibility.PUBLIC),)  # public: Pressure is announced
             return PressureMove(done.change, owner_sheet=done.sheet, entries=entries, cause=cause)
 
-        shown = await self._change_pressure(interaction, table, campaign, who, rite)
-        await self._show_pressure_roll(interaction, table, shown, Visibility.PUBLIC)
+        shown = await self._change_pressure(interaction, asker, campaign, who, rite)
+        await self._show_pressure_roll(interaction, asker, shown, Visibility.PUBLIC)
 
     async def _show_pressure_roll(
         self,
         interaction: discord.Interaction,
-        table: Table,
+        asker: Asker,
         shown: PressureShown,
         visibility: Visibility,
     ) -> None:
@@ -413,7 +413,7 @@ class PressureCommands(SinewBase):
         embed = discord.Embed.from_dict(logged.payload["embed"])
         view = roll_buttons(roll_id, logged.kind, visibility)
         try:
-            await deliver_roll(interaction, table, roll_id, visibility, embed, view=view)
+            await deliver_roll(interaction, asker, roll_id, visibility, embed, view=view)
         finally:  # the Pressure is saved: the channel hears it even if the reply is lost
             await shown.announce(interaction)
 
@@ -438,7 +438,7 @@ def _step_text(
 
 
 def _decided(
-    read: PressureRead, move: PressureMove, table: Table, texts: render_pressure.Texts, owner: str
+    read: PressureRead, move: PressureMove, asker: Asker, texts: render_pressure.Texts, owner: str
 ) -> Decided:
     """Return what a move writes: the owner's new sheet, a Crisis logged with what it struck."""
     saved: dict[int, Character[Sheet]] = {c.id: c for c in read.characters}  # type: ignore[misc]
@@ -454,7 +454,7 @@ def _decided(
             owner, change.crisis, change.after, texts, shown
         )
         # Announced, by the rules: a Crisis is public.
-        entries.append(Roll(CRISIS_KIND, change.crisis, embed).entry(table, Visibility.PUBLIC))
+        entries.append(Roll(CRISIS_KIND, change.crisis, embed).entry(asker, Visibility.PUBLIC))
     changed_ids.update(after.id for _, after in struck)
     after = read.value if change is None else change.after
     write = PressureWrite(after, tuple(saved[i] for i in changed_ids), tuple(entries))

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.asker import Asker, campaign_channel_id
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import (
@@ -32,7 +33,6 @@ from bot.render.charts import draw_chart
 from bot.render.style import shown
 from bot.storage import Campaign, CharacterStore
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore
-from bot.table import Table, campaign_channel_id
 from cogs.sixpool import contests, groups, rolls
 from cogs.sixpool.buttons import group_view
 from cogs.sixpool.options import (
@@ -76,10 +76,10 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.groups = GroupStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
         self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
 
-    async def table(self, interaction: discord.Interaction) -> tuple[Table, Campaign]:
+    async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         """Return the asker's table and its running six-pool campaign, or refuse."""
-        table = await Table.of(interaction, self.storage)
-        return table, table.require_campaign(System.SIXPOOL)
+        asker = await Asker.of(interaction, self.storage)
+        return asker, asker.require_campaign(System.SIXPOOL)
 
     # --- characters
 
@@ -111,12 +111,12 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         wisdom: PoolSize,
         charisma: PoolSize,
     ) -> None:
-        table, campaign = await self.table(interaction)
+        asker, campaign = await self.asker(interaction)
         name = given_name(name, "your character")
         sizes = (strength, dexterity, constitution, intelligence, wisdom, charisma)
         maxima = dict(zip(Pool, sizes, strict=True))
         sheet = sixpool.new_sheet(level, sixpool.parse_pool(primary), maxima)
-        created = await self.characters.create(campaign, table.user_id, name, sheet)
+        created = await self.characters.create(campaign, asker.user_id, name, sheet)
         await interaction.response.send_message(
             embed=render.character_sheet(created, interaction.user.display_name)
         )
@@ -126,7 +126,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     async def character_sheet(
         self, interaction: discord.Interaction, user: discord.Member | None = None
     ) -> None:
-        _, campaign = await self.table(interaction)
+        _, campaign = await self.asker(interaction)
         owner = user or interaction.user
         found = await self.characters.find(campaign, user_id=owner.id)
         await interaction.response.send_message(
@@ -157,11 +157,11 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         training: str | None = None,
         character: CharacterName | None = None,
     ) -> None:
-        table, campaign = await self.table(interaction)
+        asker, campaign = await self.asker(interaction)
         asked = SheetAsked(level=level, pool=pool, maximum=maximum, edge=edge, save=save,
                            skill=skill, training=training)  # fmt: skip
         change = sheet_changes(asked)
-        found = await table.own_or_named(self.characters, campaign, character, "change the sheet")
+        found = await asker.own_or_named(self.characters, campaign, character, "change the sheet")
         changed = await self.characters.update(found, change)
         await interaction.response.send_message(
             embed=render.character_sheet(changed.after, interaction.user.display_name)
@@ -281,8 +281,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         skill: SkillName | None = None,
         character: CharacterName | None = None,
     ) -> None:
-        table, campaign = await self.table(interaction)
-        who = await table.own_or_named(self.characters, campaign, character, "roll")
+        asker, campaign = await self.asker(interaction)
+        who = await asker.own_or_named(self.characters, campaign, character, "roll")
         asked = RollAsked(kind=RollKind.CHECK, pool=sixpool.parse_pool(pool), dc=0, skill=skill)
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         parts = sixpool.roll_modifiers(who.sheet, asked, option)
@@ -318,16 +318,16 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        table, campaign = await self.table(interaction)
-        visibility = table.visibility(hidden=hidden, blind=blind)
-        who = await table.own_or_named(self.characters, campaign, character, "roll")
+        asker, campaign = await self.asker(interaction)
+        visibility = asker.visibility(hidden=hidden, blind=blind)
+        who = await asker.own_or_named(self.characters, campaign, character, "roll")
         chosen = sixpool.parse_pool(pool)
         asked = RollAsked(kind=RollKind.CHECK, pool=chosen, dc=dc, spend=spend, skill=skill)
         parts = sixpool.roll_modifiers(who.sheet, asked, campaign.settings.get(sixpool.EDGE_OPTION))
         result = sixpool.take(parts, dc, value)
         embed = render.roll_result(result, who.name, render.roll_label(asked))
         roll = Roll("sixpool.take", result, embed, options={"pool": chosen.value, "dc": dc})
-        await publish_roll(interaction, self.storage, table, roll, visibility)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     # --- contests
 
@@ -357,13 +357,13 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         advantage: bool = False,
         disadvantage: bool = False,
     ) -> None:
-        table, campaign = await self.table(interaction)
+        asker, campaign = await self.asker(interaction)
         if (vs_user is None) == (vs_modifier is None):
             raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
         asked = contests.ContestAsked(pool=sixpool.parse_pool(pool), spend=spend,
                                       advantage=advantage, disadvantage=disadvantage)  # fmt: skip
-        who = await self.characters.find(campaign, user_id=table.user_id)
-        challenger = contests.Challenger(table, campaign, who)
+        who = await self.characters.find(campaign, user_id=asker.user_id)
+        challenger = contests.Challenger(asker, campaign, who)
         if vs_modifier is not None:
             await contests.contest_npc(self, interaction, challenger, asked, vs_modifier, vs_pool)
             return
@@ -405,11 +405,11 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         pool: str,
         skill: SkillName | None = None,
     ) -> None:
-        table, campaign = await self.table(interaction)
+        asker, campaign = await self.asker(interaction)
         chosen = sixpool.parse_pool(pool)
         name = " ".join(skill.split()).lower() if skill and skill.strip() else None
         expires_at = time.time() + GROUP_MINUTES * 60
-        group = await self.groups.open(campaign, table.channel_id, dc=dc, pool=chosen.value,
+        group = await self.groups.open(campaign, asker.channel_id, dc=dc, pool=chosen.value,
                                        skill=name, expires_at=expires_at)  # fmt: skip
         sent = await interaction.response.send_message(
             embed=render.group_check(group), view=group_view(group.id)
@@ -430,9 +430,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         user: discord.Member,
         points: app_commands.Range[int, 1, sixpool.POOL_MAX],
     ) -> None:
-        table, campaign = await self.table(interaction)
-        group = await self.groups.open_in(campaign, table.channel_id)
-        leader = await self.characters.find(campaign, user_id=table.user_id)
+        asker, campaign = await self.asker(interaction)
+        group = await self.groups.open_in(campaign, asker.channel_id)
+        leader = await self.characters.find(campaign, user_id=asker.user_id)
         ally = await self.characters.find(campaign, user_id=user.id)
         if ally.id == leader.id:
             raise CommandError("A leader boosts an ally, not themselves.")
@@ -463,8 +463,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     @app_commands.command(name="help", description="Help an ally: advantage on their next roll")
     @app_commands.describe(user="The player whose character you help")
     async def help(self, interaction: discord.Interaction, user: discord.Member) -> None:
-        table, campaign = await self.table(interaction)
-        helper = await self.characters.find(campaign, user_id=table.user_id)
+        asker, campaign = await self.asker(interaction)
+        helper = await self.characters.find(campaign, user_id=asker.user_id)
         target = await self.characters.find(campaign, user_id=user.id)
         if target.id == helper.id:
             raise CommandError("You can't help yourself; help an ally.")
@@ -477,8 +477,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     @app_commands.command(name="inspire", description="Award inspiration, one at a time (GM)")
     @app_commands.describe(user="The player whose character earns it")
     async def inspire(self, interaction: discord.Interaction, user: discord.Member) -> None:
-        table, campaign = await self.table(interaction)
-        table.require_gm("award inspiration")
+        asker, campaign = await self.asker(interaction)
+        asker.require_gm("award inspiration")
         target = await self.characters.find(campaign, user_id=user.id)
         award = partial(sixpool.award_inspiration, name=target.name)
         changed = await self.characters.update(target, award)
@@ -491,8 +491,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     async def rest(
         self, interaction: discord.Interaction, character: CharacterName | None = None
     ) -> None:
-        table, campaign = await self.table(interaction)
-        table.require_gm("grant rests")
+        asker, campaign = await self.asker(interaction)
+        asker.require_gm("grant rests")
         if character is not None:
             targets = [await self.characters.find(campaign, name=character)]
         else:

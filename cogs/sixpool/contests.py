@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.asker import Asker
 from bot.errors import CommandError
 from bot.publish import Roll, announce, deliver_roll
 from bot.render import sixpool as render
 from bot.storage import Campaign, Character, RollEntry, Visibility
 from bot.storage.sixpool import Contest, ContestClosed, ContestOutcome
-from bot.table import Table
 from cogs.sixpool.buttons import contest_view, spend_view
 from cogs.sixpool.options import CONTEST_KIND, CONTEST_MINUTES
 from cogs.sixpool.rolls import logged_roll
@@ -43,7 +43,7 @@ class ContestAsked:
 class Challenger:
     """Where a contest is asked and who asks: the table, its campaign, their character."""
 
-    table: Table
+    asker: Asker
     campaign: Campaign
     who: Character[Sheet]
 
@@ -72,7 +72,7 @@ class _NpcStep:
         embed = render.contest(result, self.challenger.who.name, "Opponent", f"{pool} contest")
         render.add_pool_left(embed, after.sheet, pool, self.asked.spend)
         # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
-        return Roll(CONTEST_KIND, result, embed).entry(self.challenger.table, Visibility.PUBLIC)
+        return Roll(CONTEST_KIND, result, embed).entry(self.challenger.asker, Visibility.PUBLIC)
 
 
 async def contest_npc(
@@ -91,7 +91,7 @@ async def contest_npc(
     changed = await cog.characters.update(challenger.who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
     logged, embed = await logged_roll(cog, changed.roll_id)
-    await deliver_roll(interaction, challenger.table, logged.id, Visibility.PUBLIC, embed)
+    await deliver_roll(interaction, challenger.asker, logged.id, Visibility.PUBLIC, embed)
 
 
 async def contest_player(
@@ -130,7 +130,7 @@ async def _open(
     """Store the pending contest; it lapses after CONTEST_MINUTES with nothing spent."""
     return await cog.contests.open(
         challenger.campaign,
-        challenger.table.channel_id,
+        challenger.asker.channel_id,
         challenger.who,  # type: ignore[arg-type]
         defender,  # type: ignore[arg-type]
         pool=asked.pool.value,
@@ -201,7 +201,7 @@ async def declare(cog: SixpoolCog, interaction: discord.Interaction, contest_id:
 
 
 def _decider(
-    table: Table, option: EdgeOption, rng: Rng, spend: int
+    asker: Asker, option: EdgeOption, rng: Rng, spend: int
 ) -> Callable[[Contest, Character[Any], Character[Any]], ContestOutcome]:
     """Return the contest's decision, made in the storage's transaction: both spends, both
     rolls, the log entry."""
@@ -217,7 +217,7 @@ def _decider(
         embed = render.contest(result, challenger.name, defender.name, f"{pool} vs {defending}")
         render.add_pool_left(embed, attack.after, pool, found.spend)
         render.add_pool_left(embed, defence.after, defending, spend)
-        entry = Roll(CONTEST_KIND, result, embed).entry(table, Visibility.PUBLIC)
+        entry = Roll(CONTEST_KIND, result, embed).entry(asker, Visibility.PUBLIC)
         return ContestOutcome(attack.after, defence.after, entry)
 
     return decide
@@ -228,8 +228,8 @@ async def pick_spend(
 ) -> None:
     """The defender's private spend: both spends and both rolls in one transaction."""
     contest = await _open_contest(cog, interaction, contest_id)
-    table, campaign = await cog.table(interaction)
-    decide = _decider(table, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
+    asker, campaign = await cog.asker(interaction)
+    decide = _decider(asker, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
     resolved, roll_id = await cog.contests.resolve(contest.id, time.time(), decide)
     _, embed = await logged_roll(cog, roll_id)
     embed.set_footer(text=f"Roll #{roll_id}")

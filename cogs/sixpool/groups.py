@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.asker import Asker
 from bot.publish import Roll, announce
 from bot.render import sixpool as render
 from bot.storage import Character, Visibility
 from bot.storage.sixpool import AlreadyRolled, GroupCheck, GroupClosed, GroupRollOutcome
-from bot.table import Table
 from cogs.sixpool.buttons import group_spend_view, group_view
 from cogs.sixpool.options import GROUP_KIND
 from cogs.sixpool.rolls import logged_roll
@@ -58,8 +58,8 @@ async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id
     if group.status != "open" or group.expires_at <= time.time():
         await _close_once(cog, interaction, group_id)
         raise GroupClosed(group_id)
-    table, campaign = await cog.table(interaction)
-    who = await cog.characters.find(campaign, user_id=table.user_id)
+    asker, campaign = await cog.asker(interaction)
+    who = await cog.characters.find(campaign, user_id=asker.user_id)
     if any(roll.character_id == who.id for roll in group.rolls):
         raise AlreadyRolled(who.name)
     pool = Pool(group.pool)
@@ -72,7 +72,7 @@ async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id
 
 
 def _decider(
-    table: Table, option: EdgeOption, rng: Rng, spend: int
+    asker: Asker, option: EdgeOption, rng: Rng, spend: int
 ) -> Callable[[GroupCheck, Character[Any]], GroupRollOutcome]:
     """Return a participant's roll, decided in the storage's transaction (counted once)."""
 
@@ -86,7 +86,7 @@ def _decider(
         what = f"group {render.roll_label(asked)}"
         embed = render.roll_result(result, current.name, what)
         render.add_pool_left(embed, prepared.after, asked.pool, spend)
-        entry = Roll(GROUP_KIND, result, embed).entry(table, Visibility.PUBLIC)
+        entry = Roll(GROUP_KIND, result, embed).entry(asker, Visibility.PUBLIC)
         return GroupRollOutcome(prepared.after, entry, result.total, result.success)
 
     return decide
@@ -96,9 +96,9 @@ async def pick_spend(
     cog: SixpoolCog, interaction: discord.Interaction, group_id: int, spend: int
 ) -> None:
     """Roll a participant's check with their spend, counted once, and update the message."""
-    table, campaign = await cog.table(interaction)
-    who = await cog.characters.find(campaign, user_id=table.user_id)
-    decide = _decider(table, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
+    asker, campaign = await cog.asker(interaction)
+    who = await cog.characters.find(campaign, user_id=asker.user_id)
+    decide = _decider(asker, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
     try:
         group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)  # type: ignore[arg-type]
     except GroupClosed:
@@ -112,9 +112,9 @@ async def pick_spend(
 
 async def close(cog: SixpoolCog, interaction: discord.Interaction, group_id: int) -> None:
     """The GM's Close: the result, announced to the channel."""
-    table = await Table.of(interaction, cog.storage)
-    table.require_campaign(System.SIXPOOL)
-    table.require_gm("close a group check")
+    asker = await Asker.of(interaction, cog.storage)
+    asker.require_campaign(System.SIXPOOL)
+    asker.require_gm("close a group check")
     closed = await _close_once(cog, interaction, group_id)
     successes = sum(roll.success for roll in closed.rolls)
     await interaction.response.send_message(

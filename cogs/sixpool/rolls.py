@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.asker import Asker
 from bot.buttons import roll_buttons
 from bot.errors import CommandError
 from bot.publish import Roll, deliver_roll
 from bot.render import sixpool as render
 from bot.storage import Character, LoggedRoll, RollEntry, Visibility
 from bot.storage.sixpool import NotLatestRoll
-from bot.table import Table
 from cogs.sixpool.buttons import reroll_buttons
 from rules import sixpool
 from rules.randomness import Rng
@@ -43,7 +43,7 @@ class _RollStep:
     rng: Rng
     asked: RollAsked
     option: EdgeOption
-    table: Table
+    asker: Asker
     visibility: Visibility
     roller: str
     character: str | None
@@ -75,7 +75,7 @@ class _RollStep:
             "what": what,
         }
         roll = Roll(f"sixpool.{self.asked.kind.value}", result, embed, options=options)
-        return roll.entry(self.table, self.visibility)
+        return roll.entry(self.asker, self.visibility)
 
 
 async def roll_asked(
@@ -83,18 +83,18 @@ async def roll_asked(
 ) -> None:
     """Spend, roll and log in one transaction, then deliver the roll (and its Reroll buttons,
     which a blind roll's roller never sees)."""
-    table, campaign = await cog.table(interaction)
-    visibility = table.visibility(hidden=rolling.hidden, blind=rolling.blind)
-    who = await table.own_or_named(cog.characters, campaign, rolling.character, "roll")
+    asker, campaign = await cog.asker(interaction)
+    visibility = asker.visibility(hidden=rolling.hidden, blind=rolling.blind)
+    who = await asker.own_or_named(cog.characters, campaign, rolling.character, "roll")
     option = campaign.settings.get(sixpool.EDGE_OPTION)
-    step = _RollStep(cog.bot.rng, asked, option, table, visibility, who.name, rolling.character)
+    step = _RollStep(cog.bot.rng, asked, option, asker, visibility, who.name, rolling.character)
     changed = await cog.characters.update(who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
     logged, embed = await logged_roll(cog, changed.roll_id)
     result, _ = step.rolled[-1]
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
-    await deliver_roll(interaction, table, logged.id, visibility, embed, view=view)
+    await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
 
 
 Rerolled = Callable[[LoggedRoll, Character[Any]], tuple[Sheet, RollEntry]]
@@ -104,28 +104,28 @@ async def reroll_die(
     cog: SixpoolCog, interaction: discord.Interaction, roll_id: int, index: int
 ) -> None:
     """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
-    table, campaign = await cog.table(interaction)
-    apply = _rerolled(table, cog.bot.rng, index)
+    asker, campaign = await cog.asker(interaction)
+    apply = _rerolled(asker, cog.bot.rng, index)
     try:
         new_id = await cog.rerolls.reroll(
             campaign,
-            table.channel_id,
-            table.user_id,
+            asker.channel_id,
+            asker.user_id,
             roll_id,
             apply,  # type: ignore[arg-type]
         )
     except NotLatestRoll as error:
-        if error.owner_id is not None and error.owner_id != table.user_id:
+        if error.owner_id is not None and error.owner_id != asker.user_id:
             raise CommandError(
                 f"Only <@{error.owner_id}>, who made roll #{roll_id}, can reroll its dice."
             ) from None
         raise
     logged, embed = await logged_roll(cog, new_id)
     view = roll_buttons(new_id, logged.kind, logged.visibility)
-    await deliver_roll(interaction, table, new_id, logged.visibility, embed, view=view, edit=True)
+    await deliver_roll(interaction, asker, new_id, logged.visibility, embed, view=view, edit=True)
 
 
-def _rerolled(table: Table, rng: Rng, index: int) -> Rerolled:
+def _rerolled(asker: Asker, rng: Rng, index: int) -> Rerolled:
     """Return the reroll, made in the storage's transaction: inspiration spent, die rerolled."""
 
     def apply(logged: LoggedRoll, who: Character[Any]) -> tuple[Sheet, RollEntry]:
@@ -140,7 +140,7 @@ def _rerolled(table: Table, rng: Rng, index: int) -> Rerolled:
         embed = render.roll_result(after, who.name, str(options.get("what") or "roll"), (note,))
         # As secret as the roll it changes: a blind roll's reroll stays blind.
         roll = Roll(logged.kind, after, embed, options=options)
-        return after_sheet, roll.entry(table, logged.visibility)
+        return after_sheet, roll.entry(asker, logged.visibility)
 
     return apply
 

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from discord import app_commands
 
+from bot.asker import apply_default_visibility
 from bot.client import DiceBot, create_bot
 from bot.publish import is_roll_command
 from bot.ratelimit import RollLimit
 from bot.storage import Visibility
-from bot.table import apply_default_visibility
 from rules.randomness import new_rng
 from tests.e2e.test_sinew import create as create_sinew
 from tests.e2e.test_sixpool import create as create_sixpool

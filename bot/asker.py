@@ -12,7 +12,7 @@ from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
 from rules.systems import System
 
-__all__ = ["Table", "apply_default_visibility", "campaign_channel_id", "is_gm", "manages_server"]
+__all__ = ["Asker", "apply_default_visibility", "campaign_channel_id", "is_gm", "manages_server"]
 
 S = TypeVar("S")
 
@@ -58,7 +58,7 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Asker:
     """The asking user at their channel's table."""
 
     guild_id: int | None
@@ -69,7 +69,7 @@ class Table:
     manages_server: bool
 
     @classmethod
-    async def of(cls, interaction: discord.Interaction, storage: Storage) -> Table:
+    async def of(cls, interaction: discord.Interaction, storage: Storage) -> Asker:
         """Look up the campaign of the interaction's channel (a thread's parent)."""
         channel_id = campaign_channel_id(interaction)
         campaign = await storage.campaigns.active(channel_id)
@@ -85,11 +85,11 @@ class Table:
     @classmethod
     async def for_roll(
         cls, interaction: discord.Interaction, storage: Storage, hidden: bool, blind: bool = False
-    ) -> tuple[Table, Visibility]:
+    ) -> tuple[Asker, Visibility]:
         """Return the asker's table and the visibility asked for, refusing before anything is
         rolled what ``visibility`` refuses."""
-        table = await cls.of(interaction, storage)
-        return table, table.visibility(hidden=hidden, blind=blind)
+        asker = await cls.of(interaction, storage)
+        return asker, asker.visibility(hidden=hidden, blind=blind)
 
     def require_gm(self, action: str) -> None:
         """Refuse a GM-only action to a player, saying who counts as a GM."""
