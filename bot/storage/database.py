@@ -95,6 +95,8 @@ def check_database_path(path: Path) -> None:
 def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list[str]:
     """Apply the migrations not yet applied to the database at ``path``; return their ids."""
     check_database_path(path)
+    if _all_applied(path, directory):
+        return []
     backend = get_backend(f"sqlite:///{path.resolve()}")
     try:
         with backend.lock():
@@ -103,6 +105,21 @@ def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list
         return [migration.id for migration in pending]
     finally:
         backend.connection.close()
+
+
+def _all_applied(path: Path, directory: Path) -> bool:
+    """Whether the database records every migration in ``directory`` as applied: the usual
+    start, answered by one read. The migration tool would parse every migration file and take
+    its lock first (~0.1 s of CPU on each start); it still does whenever one is missing."""
+    wanted = {migration.stem for migration in directory.glob("*.sql")}
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        ) as connection:
+            rows = connection.execute("SELECT migration_id FROM _yoyo_migration").fetchall()
+    except sqlite3.Error:  # a new file, or one the tool has never migrated
+        return False
+    return wanted <= {migration_id for (migration_id,) in rows}
 
 
 class Row(Protocol):

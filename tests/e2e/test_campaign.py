@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
+import cogs.campaign
 from bot.client import DiceBot
 from tests.fakediscord.server import FakeDiscord
 
@@ -201,8 +200,7 @@ async def test_ruling_gms_are_founder_co_gms_and_manage_server_members(
 async def test_end_prompt_drops_its_buttons_when_unanswered(
     fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The bot loads cogs as extensions: patch the module it actually runs.
-    monkeypatch.setattr(sys.modules["cogs.campaign"], "CONFIRM_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(cogs.campaign, "CONFIRM_TIMEOUT_SECONDS", 0.05)
     await start(fake_discord)
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
     assert prompt.components
