@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 import discord
 
+from bot.access import storage_of
 from bot.asker import Asker
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.options import ID_PATTERN, stored_id
@@ -136,7 +137,7 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"persistent:(?!)")
     async def callback(self, interaction: discord.Interaction) -> None:
         async def press() -> None:
             stored_id(self.target_id, self.id_kind)
-            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
+            await self.press(interaction, storage_of(interaction))
 
         await answer_component(interaction, press)
 

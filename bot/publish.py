@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import discord
 from discord import app_commands
 
+from bot.access import storage_of
 from bot.asker import Asker
 from bot.buttons import roll_buttons
 from bot.gm_channel import readable_by_players
@@ -279,7 +280,7 @@ async def _stop_gm_channel(
 ) -> None:
     """The GM log channel became readable by players: stop copying secret rolls there (the
     setting is cleared) and tell the GMs, once: only the roll that clears it tells them."""
-    storage: Storage = interaction.client.storage  # type: ignore[attr-defined]
+    storage = storage_of(interaction)
     try:
         cleared = await storage.campaigns.drop_gm_channel(campaign, channel_id)
     except CannotSave:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
+from bot.access import dice_bot
 from bot.discord_private import invoke_with_options
 from bot.errors import CommandError
 from bot.publish import is_roll_command
@@ -216,7 +217,7 @@ async def run_saved_command(
 ) -> None:
     """Run a saved command for ``interaction``'s user, if the command is still what it was."""
     assert interaction.client is not None
-    tree: app_commands.CommandTree = interaction.client.tree  # type: ignore[attr-defined]
+    tree = dice_bot(interaction).tree
     command = _roll_commands(tree).get(saved.name)
     if command is None or _shape(command) != saved.shape:
         raise CommandError(

@@ -103,7 +103,8 @@ class CharacterStore(Generic[S]):
         name: str | None = None,
     ) -> Character[S]:
         """``find`` on a given connection: inside a transaction, the state as stored now."""
-        conditions, parameters = ["campaign_id = ?"], [campaign.id]
+        conditions = ["campaign_id = ?"]
+        parameters: list[object] = [campaign.id]
         if user_id is not None:
             conditions.append("user_id = ?")
             parameters.append(user_id)

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.access import dice_bot
 from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.errors import CommandError
@@ -349,7 +350,7 @@ class LuckButton(
         return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(COG_NAME)
         if not isinstance(cog, LuckCommands):
             raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
         await cog.press_luck(interaction, self.roll_id, self.tokens)

@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
+from bot.access import dice_bot
 from bot.buttons import PersistentItem, RollButton
 from bot.errors import CommandError
 from bot.options import ID_PATTERN
@@ -59,7 +60,7 @@ class Presses(Protocol):
 
 
 def _cog(interaction: discord.Interaction) -> Presses:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    cog = dice_bot(interaction).get_cog(COG_NAME)
     if not isinstance(cog, Presses):
         raise CommandError("Six-pool d20 is not loaded; try again in a moment.")
     return cog
