@@ -64,7 +64,7 @@ def _shown(value: OptionValue) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _shape(command: app_commands.Command) -> str:  # type: ignore[type-arg]
+def _shape(command: app_commands.Command) -> str:
     """A digest of what the command's options are: any change to them changes it."""
     options = [
         [
@@ -80,14 +80,15 @@ def _shape(command: app_commands.Command) -> str:  # type: ignore[type-arg]
     return hashlib.sha256(json.dumps(options).encode()).hexdigest()[:16]
 
 
-def _savable(command: app_commands.Command) -> bool:  # type: ignore[type-arg]
+def _savable(command: app_commands.Command) -> bool:
     return is_roll_command(command) and command.qualified_name != "macro roll"
 
 
-def _roll_commands(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:  # type: ignore[type-arg]
+def _roll_commands(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:
     """Every roll command by qualified name."""
-    found: dict[str, app_commands.Command] = {}  # type: ignore[type-arg]
-    stack: list[app_commands.Command | app_commands.Group] = list(tree.get_commands())  # type: ignore[type-arg]
+    found: dict[str, app_commands.Command] = {}
+    stack: list[app_commands.Command | app_commands.Group | app_commands.ContextMenu]
+    stack = list(tree.get_commands())
     while stack:
         command = stack.pop()
         if isinstance(command, app_commands.Group):
@@ -117,7 +118,7 @@ def parse_command_line(tree: app_commands.CommandTree, text: str) -> SavedComman
 
 
 def _read_options(
-    command: app_commands.Command,  # type: ignore[type-arg]
+    command: app_commands.Command,
     text: str,
 ) -> tuple[tuple[str, OptionValue], ...]:
     """Split `attribute:3 skill:2` at the command's option names, then check the values."""
@@ -141,12 +142,12 @@ def _read_options(
     return _checked_options(command, typed)
 
 
-def _usage(command: app_commands.Command) -> str:  # type: ignore[type-arg]
+def _usage(command: app_commands.Command) -> str:
     return " ".join(f"{parameter.display_name}:…" for parameter in command.parameters)
 
 
 def _checked_options(
-    command: app_commands.Command,  # type: ignore[type-arg]
+    command: app_commands.Command,
     typed: dict[str, str],
 ) -> tuple[tuple[str, OptionValue], ...]:
     """Each typed option's value, checked against the command as it is now."""
@@ -164,7 +165,7 @@ def _checked_options(
 
 
 def _option_value(
-    command: app_commands.Command,  # type: ignore[type-arg]
+    command: app_commands.Command,
     parameter: app_commands.Parameter,
     raw: str,
 ) -> OptionValue:
@@ -193,6 +194,7 @@ def _option_value(
         if raw.lower() not in _TRUE | _FALSE:
             raise CommandError(f"{where} is true or false (got `{raw[:30]}`).")
         return raw.lower() in _TRUE
+    size: float  # a string's length, a number's value
     if kind is discord.AppCommandOptionType.string:
         value, size = raw, len(raw)
     else:

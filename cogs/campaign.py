@@ -334,7 +334,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         await interaction.response.edit_message(
             content=render.end_answered(EndAnswer.ENDED), view=None
         )
-        assert interaction.channel is not None
+        assert isinstance(interaction.channel, discord.abc.Messageable)
         await interaction.channel.send(render.campaign_ended(campaign, asker.user_id))
 
     async def _expire(self, asked: discord.Interaction, prompt: EndPrompt) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -127,7 +129,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     @suggest
     async def _names(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> builtins.list[app_commands.Choice[str]]:  # `list` in this class is /macro list
         campaign = await self.bot.storage.campaigns.active(campaign_channel_id(interaction))
         macros = await self.macros.visible(interaction.user.id, campaign.id if campaign else None)
         names = list(dict.fromkeys(m.name for m in macros))

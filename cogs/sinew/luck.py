@@ -216,14 +216,14 @@ class LuckCommands(SinewBase):
         """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        held = spent.character.sheet.luck_tokens  # type: ignore[attr-defined]
+        held = spent.character.sheet.luck_tokens
         luck = luck_buttons(spent.root_id, logged_result(logged), pressure, held)
         view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=luck)
         collapse = None
         if spent.defender is not None:
             before, after = spent.defender
-            if not before.sheet.collapsed and after.sheet.collapsed:  # type: ignore[attr-defined]
-                collapse = render.collapse_announcement(after)  # type: ignore[arg-type]
+            if not before.sheet.collapsed and after.sheet.collapsed:
+                collapse = render.collapse_announcement(after)
         return SpendShown(logged, view, collapse)
 
 
@@ -248,9 +248,9 @@ def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckAppl
     spent = sinew.apply_luck(
         logged_result(logged), who.sheet, tokens, pressure=context.pressure, roller=who.name
     )
-    hurt = _hurt(context.defender, spent.extra_damage)  # type: ignore[arg-type]
+    hurt = _hurt(context.defender, spent.extra_damage)
     options = logged.payload.get("options", {})
-    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)  # type: ignore[arg-type]
+    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)
     render.add_luck_spent(embed, spent.shift, spent.cost, spent.sheet)
     roll = Roll(logged.kind, spent.after, embed, options=options)
     entry = roll.entry(asker, logged.visibility)

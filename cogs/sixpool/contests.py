@@ -131,8 +131,8 @@ async def _open(
     return await cog.contests.open(
         challenger.campaign,
         challenger.asker.channel_id,
-        challenger.who,  # type: ignore[arg-type]
-        defender,  # type: ignore[arg-type]
+        challenger.who,
+        defender,
         pool=asked.pool.value,
         defender_pool=defending.value,
         spend=asked.spend,
@@ -150,8 +150,8 @@ async def _post_prompt(
     prompt: discord.Embed,
 ) -> None:
     """Post the defender's prompt, with its Declare button, to the channel (to edit it later)."""
-    assert interaction.channel is not None
-    sent = await interaction.channel.send(  # type: ignore[union-attr]
+    assert isinstance(interaction.channel, discord.abc.Messageable)
+    sent = await interaction.channel.send(
         content=f"<@{defender_user_id}>", embed=prompt, view=contest_view(contest_id)
     )
     await cog.contests.set_message(contest_id, sent.id)

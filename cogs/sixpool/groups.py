@@ -100,7 +100,7 @@ async def pick_spend(
     who = await cog.characters.find(campaign, user_id=asker.user_id)
     decide = _decider(asker, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
     try:
-        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)  # type: ignore[arg-type]
+        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)
     except GroupClosed:
         await _close_once(cog, interaction, group_id)
         raise
