@@ -15,12 +15,28 @@ if TYPE_CHECKING:
     from bot.client import DiceBot
     from bot.storage import Storage
 
-__all__ = ["dice_bot", "storage_of"]
+__all__ = ["PostableChannel", "dice_bot", "postable_channel", "storage_of"]
+
+# The channels whose messages the bot can post and fetch by id (``get_partial_message``).
+PostableChannel = (
+    discord.TextChannel
+    | discord.VoiceChannel
+    | discord.StageChannel
+    | discord.Thread
+    | discord.DMChannel
+    | discord.PartialMessageable
+)
 
 
 def dice_bot(interaction: discord.Interaction) -> DiceBot:
     """Return the bot that received the interaction (always a ``DiceBot`` here)."""
     return cast("DiceBot", interaction.client)
+
+
+def postable_channel(interaction: discord.Interaction) -> PostableChannel | None:
+    """Return the interaction's channel when it is one the bot posts and edits messages in."""
+    channel = interaction.channel
+    return channel if isinstance(channel, PostableChannel) else None
 
 
 def storage_of(interaction: discord.Interaction) -> Storage:

@@ -13,7 +13,7 @@ import functools
 import inspect
 import logging
 import math
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from enum import Enum
 from typing import Any, Optional, ParamSpec, TypeVar
 

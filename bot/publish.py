@@ -179,7 +179,8 @@ async def publish_roll(
         )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
-        announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
+        # (``changed`` is only ever set with a ``change``.)
+        announcement = None if change is None or changed is None else change.announce(changed.after)
         if announcement is not None:
             await announce(interaction, announcement)
     if natural is not None and not visibility.secret:

@@ -137,7 +137,8 @@ class LuckCommands(SinewBase):
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
         step = await self.luck_store.pressure(campaign, who.id)  # prices the spends
-        result: sinew.Spendable = roll.result  # type: ignore[assignment]
+        result = roll.result
+        assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = partial(luck_buttons, result=result, pressure=step, held=who.sheet.luck_tokens)
         await publish_roll(
             interaction,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.access import postable_channel
 from bot.asker import Asker
 from bot.errors import CommandError
 from bot.publish import Roll, announce, deliver_roll
@@ -176,11 +177,11 @@ async def _open_contest(
 
 async def _close_prompt(interaction: discord.Interaction, contest: Contest, text: str) -> None:
     """Take the Declare button off the contest's prompt in the channel."""
-    channel = interaction.channel
+    channel = postable_channel(interaction)
     if contest.message_id is None or channel is None:
         return
     try:
-        message = channel.get_partial_message(contest.message_id)  # type: ignore[union-attr]
+        message = channel.get_partial_message(contest.message_id)
         await message.edit(content=text, view=None)
     except discord.HTTPException:  # the prompt was deleted: nothing to tidy
         pass
