@@ -13,6 +13,7 @@ from bot.storage import Visibility
 from rules import cosmos
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -59,7 +60,7 @@ async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
     assert ", ".join(shown) in embed["description"]
     assert f"= **{expected.roll.total}** vs TN 15" in embed["description"]
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
-    logged = await dicebot.storage.rolls.get(roll_id)
+    logged = await logged_roll(dicebot.storage, roll_id)
     assert logged.kind == "cosmos.roll" and logged.payload["result"]["success"] == expected.success
 
 
@@ -107,7 +108,7 @@ async def test_gm_hidden_roll_is_private_and_player_is_refused(
     assert await dicebot.storage.rolls.get(1) is None
     secret = await fake_discord.invoke("cosmos roll", options, user="gm")
     assert secret.ephemeral and secret.embeds[0]["footer"]["text"].startswith("Hidden roll #1")
-    assert (await dicebot.storage.rolls.get(1)).visibility is Visibility.HIDDEN
+    assert (await logged_roll(dicebot.storage, 1)).visibility is Visibility.HIDDEN
 
 
 @pytest.mark.parametrize(
@@ -294,7 +295,7 @@ async def test_revealed_hidden_challenge_roll_shows_its_challenge_as_the_gm_saw_
     [field] = [f for f in secret.embeds[0]["fields"] if f["name"] == "Challenge"]
     revealed = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
     assert field in revealed.embeds[0]["fields"]
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert field in logged.payload["embed"]["fields"]
 
 

@@ -404,7 +404,7 @@ def check_round(table: Table, started: Round, shown: Counter[int]) -> dict[str, 
             shown[roll_id] += 1
             assert roll_id in rolls, f"acknowledged roll #{roll_id} ({one.command.name}) lost"
             logged = json.loads(rolls[roll_id]["payload"])["embed"]
-            embed = one.reply.message.embeds[0]  # the dice, and the state after them
+            embed = one.reply.original.embeds[0]  # the dice, and the state after them
             assert [logged.get(key) for key in ("title", "description", "fields")] == [
                 embed.get(key) for key in ("title", "description", "fields")
             ], f"roll #{roll_id} stored differs from what was shown"

@@ -330,7 +330,7 @@ async def _switch(arena: Table, group: str) -> None:
     if arena.group:
         _report(arena)
         prompt = await fake.invoke("campaign end", {}, user="admin")
-        ended = await fake.click(prompt, prompt.message.custom_ids()[0], user="admin")
+        ended = await fake.click(prompt, prompt.original.custom_ids()[0], user="admin")
         assert ended.content == "Campaign ended.", ended.content
     arena.group, arena.refusals, arena.answers = group, 0, 0
     await SETUPS.get(group, _cosmos)(fake)

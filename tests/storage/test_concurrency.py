@@ -23,6 +23,7 @@ from bot.storage.errors import (
 from rules import cosmos
 from rules.campaigns import CampaignSettings
 from rules.systems import System
+from tests.expect import active_campaign
 from tests.storage.concurrency import fire, succeeded
 
 CHANNEL = 7001
@@ -48,13 +49,13 @@ async def test_concurrent_campaign_starts_in_one_channel_make_one(storage: Stora
     outcomes = await fire(N, lambda user: start(storage, 100 + user))
     [campaign] = succeeded(outcomes)
     assert sum(isinstance(o, CampaignAlreadyRunning) for o in outcomes) == N - 1
-    assert (await storage.campaigns.active(CHANNEL)).id == campaign.id
+    assert (await active_campaign(storage, CHANNEL)).id == campaign.id
 
 
 async def test_concurrent_gm_adds_of_different_users_all_land(storage: Storage) -> None:
     campaign = await start(storage)
     succeeded(await fire(N, lambda user: storage.campaigns.add_gm(campaign, 100 + user, GM)))
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM} | set(range(100, 100 + N))
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM} | set(range(100, 100 + N))
 
 
 async def test_concurrent_adds_of_one_user_add_them_once(storage: Storage) -> None:
@@ -70,7 +71,7 @@ async def test_concurrent_removals_of_one_co_gm_remove_them_once(storage: Storag
     outcomes = await fire(N, lambda _: storage.campaigns.remove_gm(campaign, 55))
     assert len(succeeded(outcomes)) == 1
     assert sum(isinstance(o, NotCoGM) for o in outcomes) == N - 1
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM}
 
 
 async def test_concurrent_ends_end_the_campaign_once(storage: Storage) -> None:

@@ -140,7 +140,7 @@ async def play_every_system(fake: FakeDiscord, channels: dict[str, int]) -> None
     group = await run("sixpool group", {"dc": 10, "pool": "DEX"}, at="sixpool")
     for user in ("player", "gm"):
         picking = await fake.click(group, "sixpool:group:1:roll", user=user)
-        most = picking.message.custom_ids()[0].rsplit(":", 1)[1]
+        most = picking.original.custom_ids()[0].rsplit(":", 1)[1]
         await fake.click(picking, f"sixpool:groupspend:1:{most}", user=user, values=["0"])
 
     # Aethelgard: a character and a check from the sheet; Enchanted Realms: checks and attacks.

@@ -29,6 +29,7 @@ from bot.storage.errors import (
 from rules import sinew, sixpool
 from rules.campaigns import CampaignSettings
 from rules.systems import System
+from tests.expect import active_campaign, logged_roll
 
 CHANNEL = 1001
 OTHER_CHANNEL = 1002
@@ -126,7 +127,7 @@ async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path
     assert apply_migrations(path) == ["0012_roll_visibility"]
     opened = await Storage.open(path)
     try:
-        rolls = [await opened.rolls.get(roll_id) for roll_id in (1, 2, 3, 4)]
+        rolls = [await logged_roll(opened, roll_id) for roll_id in (1, 2, 3, 4)]
     finally:
         await opened.close()
     assert [roll.visibility for roll in rolls] == [
@@ -225,7 +226,7 @@ async def test_failed_transaction_leaves_no_half_change(storage: Storage) -> Non
                 (campaign.id, PLAYER, GM),
             )
             raise RuntimeError("crash between two writes")
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM}
 
 
 async def test_failed_commit_is_rolled_back_and_later_writes_work(sqlite_storage: Storage) -> None:
@@ -325,7 +326,7 @@ async def test_reveal_checks_server_secrecy_and_once(storage: Storage) -> None:
     # Manage Server in server 1 reveals nothing of server 2's, whatever the channel.
     with pytest.raises(RollInAnotherServer):
         await reveal(other_server_id)
-    assert (await storage.rolls.get(other_server_id)).revealed_at is None
+    assert (await logged_roll(storage, other_server_id)).revealed_at is None
     with pytest.raises(RollNotHidden):
         await reveal(public_id)
     with pytest.raises(RollNotFound):
@@ -361,7 +362,7 @@ async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
     )
     with pytest.raises(RevealNotAllowed):
         await storage.rolls.reveal(roll_id, Revealer(1, PLAYER, manages_server=False))
-    assert (await storage.rolls.get(roll_id)).revealed_at is None
+    assert (await logged_roll(storage, roll_id)).revealed_at is None
     revealed = await storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=False))
     assert revealed.payload["result"] == {"total": 765432}
 
@@ -417,8 +418,8 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
         }
     opened = await Storage.open(path)  # every later migration, at start
     try:
-        campaign = await opened.campaigns.active(CHANNEL)
-        rolls = [await opened.rolls.get(roll_id) for roll_id in (1, 2, 3)]
+        campaign = await active_campaign(opened, CHANNEL)
+        rolls = [await logged_roll(opened, roll_id) for roll_id in (1, 2, 3)]
     finally:
         await opened.close()
     assert campaign is not None and campaign.settings.name == "Old Stars"
@@ -464,11 +465,11 @@ async def test_campaign_cache_reads_once_and_follows_start_gm_changes_switches_a
     campaign = await start_campaign(storage)
     assert await storage.campaigns.active(CHANNEL) == campaign
     await storage.campaigns.add_gm(campaign, PLAYER, GM)
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM, PLAYER}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM, PLAYER}
     await storage.campaigns.remove_gm(campaign, PLAYER)
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM}
     await storage.campaigns.set_switches(campaign, lambda s: replace(s, gm_rolls_hidden=True))
-    assert (await storage.campaigns.active(CHANNEL)).switches.gm_rolls_hidden
+    assert (await active_campaign(storage, CHANNEL)).switches.gm_rolls_hidden
     await storage.campaigns.end(campaign, GM)
     assert await storage.campaigns.active(CHANNEL) is None
     assert reads == [CHANNEL]  # every change updated the cache: no lookup went to the file
