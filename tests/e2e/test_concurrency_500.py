@@ -288,6 +288,7 @@ async def test_500_concurrent_stress_adds_stop_exactly_at_the_maximum(
     assert all("stress is 200; changing it by +1 would leave 0–200" in r.content for r in refused)
     campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     ysolde = await dicebot.storage.database.fetch_one("SELECT id FROM characters")
+    assert ysolde is not None
     stress = await dicebot.storage.tracks.value(campaign, "stress", character_id=ysolde["id"])
     assert stress == 200
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from tests.fakediscord.server import FakeDiscord
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def seed_where(predicate: Callable[[cosmos.CheckResult], bool], **roll_options: int) -> int:
+def seed_where(predicate: Callable[[cosmos.CheckResult], bool], **roll_options: Any) -> int:
     """Find a seed whose first Cosmos roll with these options satisfies ``predicate``."""
     for seed in range(10_000):
         if predicate(cosmos.roll(new_rng(seed), **roll_options)):
@@ -45,7 +46,7 @@ async def open_challenge(
 async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    options = {"attribute": 3, "skill": 2, "tn": 15, "advantage": 2}
+    options: dict[str, Any] = {"attribute": 3, "skill": 2, "tn": 15, "advantage": 2}
     expected = cosmos.roll(new_rng(DICE_SEED), **options)
     reply = await fake_discord.invoke("cosmos roll", options, user="player")
     assert not reply.ephemeral

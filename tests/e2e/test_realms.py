@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from bot.client import DiceBot
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
 from tests.expect import logged_roll
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -17,12 +20,12 @@ def d20s(seed: int, count: int) -> list[int]:
     return [int(f) for f in np.random.default_rng(seed).integers(1, 21, size=count)]
 
 
-def seed_where(count: int, predicate: object) -> int:
-    return next(s for s in range(20_000) if predicate(d20s(s, count)))  # type: ignore[operator]
+def seed_where(count: int, predicate: Callable[[list[int]], bool]) -> int:
+    return next(s for s in range(20_000) if predicate(d20s(s, count)))
 
 
-def fields(reply: object) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}  # type: ignore[attr-defined]
+def fields(reply: Reply) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
 
 
 async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(

@@ -375,7 +375,7 @@ async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
     await start_sinew(fake_discord)
     await create(fake_discord, "Brakka")  # STR 12
     await create(fake_discord, "Vex", TOUGH, user="gm", armour=1)  # REF 10, STA 9
-    options = {"edge": sinew.Edge.BRUTAL, "armour": 1}
+    options: dict[str, Any] = {"edge": sinew.Edge.BRUTAL, "armour": 1}
     seed = next(
         s for s in range(10_000) if sinew.attack(new_rng(s), 12, 10, **options).damage_taken > 0
     )

@@ -145,7 +145,7 @@ async def test_deferred_reply_returns_the_edit(fake: FakeDiscord) -> None:
     assert reply.callback_type == 5
     assert reply.content == "done thinking"
     assert reply.ephemeral
-    assert not reply.message.loading  # type: ignore[union-attr]
+    assert not reply.original.loading
 
 
 async def test_followup_is_recorded_against_the_reply(fake: FakeDiscord) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from bot.storage import Revealer, RollEntry, Storage, Visibility
 from bot.storage.cosmos import ChallengeNotFound, ChallengeStore
-from bot.storage.database import ConstraintViolated
+from bot.storage.database import ConstraintViolated, SqliteDatabase
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -82,7 +82,7 @@ async def test_concurrent_ends_end_the_campaign_once(storage: Storage) -> None:
     row = await storage.database.fetch_one(
         "SELECT count(*) FROM campaigns WHERE ended_by IS NOT NULL"
     )
-    assert row[0] == 1
+    assert row is not None and row[0] == 1
 
 
 async def test_concurrent_rolls_are_all_logged_with_distinct_ids(storage: Storage) -> None:
@@ -156,10 +156,12 @@ async def test_concurrent_ends_of_one_challenge_end_it_once(storage: Storage) ->
 def count_statements(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every statement the writer connection runs with execute_fetchall."""
     statements: list[str] = []
-    writer = storage.database._writer
+    database = storage.database
+    assert isinstance(database, SqliteDatabase)  # the writer connection is SQLite's
+    writer = database._writer
     original = writer.execute_fetchall
 
-    async def counted(sql, parameters=None):  # type: ignore[no-untyped-def]
+    async def counted(sql, parameters=None):
         statements.append(sql)
         return await original(sql, parameters)
 

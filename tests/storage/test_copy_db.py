@@ -214,7 +214,7 @@ def columns_of(connection: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
 
 
-def sqlite_rows(path: Path) -> dict[str, list[dict[str, object]]]:
+def sqlite_rows(path: Path) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, as column → value, ordered by the table's key columns."""
     with sqlite3.connect(path) as connection:
         tables = {}

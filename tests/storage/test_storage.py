@@ -91,7 +91,7 @@ async def test_migration_moves_system_settings_into_the_declared_json(tmp_path: 
     opened = await Storage.open(path)
     try:
         pools, grit, cosmos_campaign = [
-            await opened.campaigns.active(channel) for channel in (1, 2, 3)
+            await active_campaign(opened, channel) for channel in (1, 2, 3)
         ]
     finally:
         await opened.close()
@@ -141,9 +141,11 @@ async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path
 
 
 async def test_connection_uses_wal_foreign_keys_and_busy_timeout(sqlite_storage: Storage) -> None:
-    pragmas = {}
+    pragmas: dict[str, object] = {}
     for name in ("journal_mode", "foreign_keys", "busy_timeout"):
-        pragmas[name] = (await sqlite_storage.database.fetch_one(f"PRAGMA {name}"))[0]
+        row = await sqlite_storage.database.fetch_one(f"PRAGMA {name}")
+        assert row is not None
+        pragmas[name] = row[0]
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
 
 
@@ -446,7 +448,7 @@ def count_campaign_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> l
     reads: list[int] = []
     original = storage.database.fetch_all
 
-    async def counted(sql: str, parameters=()):  # type: ignore[no-untyped-def]
+    async def counted(sql: str, parameters=()):
         if "WHERE c.channel_id = ?" in sql:
             reads.append(parameters[0])
         return await original(sql, parameters)
@@ -489,7 +491,7 @@ async def test_a_lookup_racing_an_end_does_not_cache_the_ended_campaign(
     read_done, release = asyncio.Event(), asyncio.Event()
     original = storage.database.fetch_all
 
-    async def slow(sql: str, parameters=()):  # type: ignore[no-untyped-def]
+    async def slow(sql: str, parameters=()):
         row = await original(sql, parameters)  # reads the campaign while it still runs
         read_done.set()
         await release.wait()
