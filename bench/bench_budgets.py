@@ -178,7 +178,8 @@ class SlowCallbacks(logging.Handler):
         end = time.perf_counter()
         if not record.getMessage().startswith("Executing ") or not record.args:
             return
-        handle, seconds = record.args  # type: ignore[misc]
+        handle, seconds = record.args  # asyncio's: (the handle, its seconds)
+        assert isinstance(seconds, float)
         start = end - float(seconds)
         in_gc = sum(
             max(0.0, min(end, gc_end) - max(start, gc_start))
