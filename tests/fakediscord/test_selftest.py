@@ -93,7 +93,7 @@ def build_bot(guild_id: int) -> commands.Bot:
         tree.copy_global_to(guild=discord.Object(guild_id))
         await tree.sync(guild=discord.Object(guild_id))
 
-    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]  # discord.py: a hook to override; this test's one bot sets it on the instance
     return bot
 
 
