@@ -11,7 +11,7 @@ import inspect
 import re
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
@@ -19,7 +19,6 @@ from discord import app_commands
 from discord.http import Route
 from discord.interactions import InteractionResponse
 from discord.state import ConnectionState
-from discord.types.interactions import ApplicationCommandInteractionDataOption
 from discord.ui.view import ViewStore
 
 from bot.discord_private import (
@@ -32,6 +31,9 @@ from bot.discord_private import (
     set_endpoints,
     set_guild_ready_timeout,
 )
+
+if TYPE_CHECKING:  # (importing it at run time is circular in discord.py)
+    from discord.types.interactions import ApplicationCommandInteractionDataOption
 
 
 def _probe_command(seen: dict[str, object], check: Any) -> app_commands.Command[Any, ..., Any]:
