@@ -123,7 +123,7 @@ class DiceBot(commands.AutoShardedBot):
             tree_cls=DiceTree,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shards.count if settings.shards else None,
-            shard_ids=list(settings.shards.ids) if settings.shards else None,
+            shard_ids=list(settings.shards.ids) if settings.shards else None,  # type: ignore[arg-type]  # discord.py: None (its default) runs every shard; its options TypedDict omits it
         )
         self.settings = settings
         self._identify_concurrency: int | None = None  # Discord's max_concurrency, once asked

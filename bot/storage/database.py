@@ -7,7 +7,7 @@ import contextlib
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -128,6 +128,8 @@ class Row(Protocol):
     def __getitem__(self, key: str | int, /) -> Any: ...
 
     def keys(self) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...  # the values, in column order
 
 
 def utc_now(ago: timedelta = timedelta()) -> str:

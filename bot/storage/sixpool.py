@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
 from bot.storage.database import Row, Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
+
+S = TypeVar("S")  # the system's sheet
 
 __all__ = [
     "AlreadyRolled",
@@ -75,23 +78,23 @@ def _contest(row: Row) -> Contest:
 
 
 @dataclass(frozen=True, slots=True)
-class ContestOutcome:
+class ContestOutcome(Generic[S]):
     """What resolving a contest writes: both sheets after their spends, and the roll."""
 
-    challenger_sheet: object
-    defender_sheet: object
+    challenger_sheet: S
+    defender_sheet: S
     entry: RollEntry
 
 
-class ContestStore(UsesCharacters):
+class ContestStore(UsesCharacters[S]):
     """Open contests, and resolve each one exactly once in one transaction."""
 
     async def open(
         self,
         campaign: Campaign,
         channel_id: int,
-        challenger: Character[object],
-        defender: Character[object],
+        challenger: Character[S],
+        defender: Character[S],
         *,
         pool: str,
         defender_pool: str,
@@ -152,7 +155,7 @@ class ContestStore(UsesCharacters):
         self,
         contest_id: int,
         now: float,
-        decide: Callable[[Contest, Character[object], Character[object]], ContestOutcome],
+        decide: Callable[[Contest, Character[S], Character[S]], ContestOutcome[S]],
     ) -> tuple[Contest, int]:
         """Resolve a pending contest: ``decide`` spends and rolls; all is written at once.
 
@@ -248,10 +251,10 @@ _GROUP_COLUMNS = (
 
 
 @dataclass(frozen=True, slots=True)
-class GroupRollOutcome:
+class GroupRollOutcome(Generic[S]):
     """What a participant's roll writes: their sheet after spending, the roll, its result."""
 
-    sheet: object
+    sheet: S
     entry: RollEntry
     total: int
     success: bool
@@ -263,7 +266,7 @@ def _group_roll(row: Row) -> GroupRoll:
     )
 
 
-class GroupStore(UsesCharacters):
+class GroupStore(UsesCharacters[S]):
     """Group checks: open one, boost once before any roll, each character rolls once, close."""
 
     async def open(
@@ -329,10 +332,10 @@ class GroupStore(UsesCharacters):
         self,
         group_id: int,
         now: float,
-        leader: Character[object],
-        ally: Character[object],
+        leader: Character[S],
+        ally: Character[S],
         points: int,
-        pay: Callable[[object], object],
+        pay: Callable[[S], S],
     ) -> GroupCheck:
         """Record the leader's boost and take its points (``pay``), before any roll, once."""
         async with self._database.transaction() as connection:
@@ -351,8 +354,8 @@ class GroupStore(UsesCharacters):
         self,
         group_id: int,
         now: float,
-        character: Character[object],
-        decide: Callable[[GroupCheck, Character[object]], GroupRollOutcome],
+        character: Character[S],
+        decide: Callable[[GroupCheck, Character[S]], GroupRollOutcome[S]],
     ) -> tuple[GroupCheck, int]:
         """One participant's roll: spend, roll and count it once, in one transaction."""
         async with self._database.transaction() as connection:
@@ -389,7 +392,7 @@ class NotLatestRoll(StorageError):
     owner_id: int | None  # who made it (None: no such roll)
 
 
-class RerollStore(UsesCharacters):
+class RerollStore(UsesCharacters[S]):
     """Spend inspiration to reroll one die of the roller's latest roll, in one transaction."""
 
     async def reroll(
@@ -398,7 +401,7 @@ class RerollStore(UsesCharacters):
         channel_id: int,
         user_id: int,
         roll_id: int,
-        apply: Callable[[LoggedRoll, Character[object]], tuple[object, RollEntry]],
+        apply: Callable[[LoggedRoll, Character[S]], tuple[S, RollEntry]],
     ) -> int:
         """``apply(roll, character)`` → (new sheet, new roll entry); return the new roll's id.
 

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.access import dice_bot
 from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.errors import CommandError
@@ -136,7 +137,8 @@ class LuckCommands(SinewBase):
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
         step = await self.luck_store.pressure(campaign, who.id)  # prices the spends
-        result: sinew.Spendable = roll.result  # type: ignore[assignment]
+        result = roll.result
+        assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = partial(luck_buttons, result=result, pressure=step, held=who.sheet.luck_tokens)
         await publish_roll(
             interaction,
@@ -215,14 +217,14 @@ class LuckCommands(SinewBase):
         """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        held = spent.character.sheet.luck_tokens  # type: ignore[attr-defined]
+        held = spent.character.sheet.luck_tokens
         luck = luck_buttons(spent.root_id, logged_result(logged), pressure, held)
         view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=luck)
         collapse = None
         if spent.defender is not None:
             before, after = spent.defender
-            if not before.sheet.collapsed and after.sheet.collapsed:  # type: ignore[attr-defined]
-                collapse = render.collapse_announcement(after)  # type: ignore[arg-type]
+            if not before.sheet.collapsed and after.sheet.collapsed:
+                collapse = render.collapse_announcement(after)
         return SpendShown(logged, view, collapse)
 
 
@@ -247,9 +249,9 @@ def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckAppl
     spent = sinew.apply_luck(
         logged_result(logged), who.sheet, tokens, pressure=context.pressure, roller=who.name
     )
-    hurt = _hurt(context.defender, spent.extra_damage)  # type: ignore[arg-type]
+    hurt = _hurt(context.defender, spent.extra_damage)
     options = logged.payload.get("options", {})
-    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)  # type: ignore[arg-type]
+    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)
     render.add_luck_spent(embed, spent.shift, spent.cost, spent.sheet)
     roll = Roll(logged.kind, spent.after, embed, options=options)
     entry = roll.entry(asker, logged.visibility)
@@ -349,7 +351,7 @@ class LuckButton(
         return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(COG_NAME)
         if not isinstance(cog, LuckCommands):
             raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
         await cog.press_luck(interaction, self.roll_id, self.tokens)

@@ -72,9 +72,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.bot = bot
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
-        self.contests = ContestStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
-        self.groups = GroupStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
-        self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+        self.contests = ContestStore(bot.storage.database, SHEET_CODEC)
+        self.groups = GroupStore(bot.storage.database, SHEET_CODEC)
+        self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)
 
     async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         """Return the asker's table and its running six-pool campaign, or refuse."""
@@ -302,9 +302,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         hidden=HIDDEN_HELP,
         blind=BLIND_HELP,
     )
+    @app_commands.choices(pool=POOL_CHOICES)  # text choices and number choices: one call each
     @app_commands.choices(
-        pool=POOL_CHOICES,
-        value=[app_commands.Choice(name=f"Take {v}", value=v) for v in sixpool.TAKE_VALUES],
+        value=[app_commands.Choice(name=f"Take {v}", value=v) for v in sixpool.TAKE_VALUES]
     )
     async def take(
         self,
@@ -438,7 +438,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             raise CommandError("A leader boosts an ally, not themselves.")
         pool = Pool(group.pool)
         pay = partial(sixpool.spend, pool=pool, points=points)
-        boosted = await self.groups.boost(group.id, time.time(), leader, ally, points, pay)  # type: ignore[arg-type]
+        boosted = await self.groups.boost(group.id, time.time(), leader, ally, points, pay)
         await interaction.response.send_message(
             f"🫡 {leader.name} leads: +{points} on {ally.name}'s roll ({points} {pool} spent)."
         )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.access import postable_channel
 from bot.asker import Asker
 from bot.errors import CommandError
 from bot.publish import Roll, announce, deliver_roll
@@ -131,8 +132,8 @@ async def _open(
     return await cog.contests.open(
         challenger.campaign,
         challenger.asker.channel_id,
-        challenger.who,  # type: ignore[arg-type]
-        defender,  # type: ignore[arg-type]
+        challenger.who,
+        defender,
         pool=asked.pool.value,
         defender_pool=defending.value,
         spend=asked.spend,
@@ -150,8 +151,8 @@ async def _post_prompt(
     prompt: discord.Embed,
 ) -> None:
     """Post the defender's prompt, with its Declare button, to the channel (to edit it later)."""
-    assert interaction.channel is not None
-    sent = await interaction.channel.send(  # type: ignore[union-attr]
+    assert isinstance(interaction.channel, discord.abc.Messageable)
+    sent = await interaction.channel.send(
         content=f"<@{defender_user_id}>", embed=prompt, view=contest_view(contest_id)
     )
     await cog.contests.set_message(contest_id, sent.id)
@@ -176,11 +177,11 @@ async def _open_contest(
 
 async def _close_prompt(interaction: discord.Interaction, contest: Contest, text: str) -> None:
     """Take the Declare button off the contest's prompt in the channel."""
-    channel = interaction.channel
+    channel = postable_channel(interaction)
     if contest.message_id is None or channel is None:
         return
     try:
-        message = channel.get_partial_message(contest.message_id)  # type: ignore[union-attr]
+        message = channel.get_partial_message(contest.message_id)
         await message.edit(content=text, view=None)
     except discord.HTTPException:  # the prompt was deleted: nothing to tidy
         pass

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.access import postable_channel
 from bot.asker import Asker
 from bot.publish import Roll, announce
 from bot.render import sixpool as render
@@ -30,12 +31,12 @@ __all__ = ["close", "pick_spend", "press_roll", "refresh"]
 
 async def refresh(interaction: discord.Interaction, group: GroupCheck) -> None:
     """Edit the group check's message to show its rolls (and result, once closed)."""
-    channel = interaction.channel
+    channel = postable_channel(interaction)
     if group.message_id is None or channel is None:
         return
     view = None if group.status == "closed" else group_view(group.id)
     try:
-        message = channel.get_partial_message(group.message_id)  # type: ignore[union-attr]
+        message = channel.get_partial_message(group.message_id)
         await message.edit(embed=render.group_check(group), view=view)
     except discord.HTTPException:  # the message was deleted: the result is announced anyway
         pass
@@ -100,7 +101,7 @@ async def pick_spend(
     who = await cog.characters.find(campaign, user_id=asker.user_id)
     decide = _decider(asker, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
     try:
-        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)  # type: ignore[arg-type]
+        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)
     except GroupClosed:
         await _close_once(cog, interaction, group_id)
         raise

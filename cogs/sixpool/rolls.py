@@ -112,7 +112,7 @@ async def reroll_die(
             asker.channel_id,
             asker.user_id,
             roll_id,
-            apply,  # type: ignore[arg-type]
+            apply,
         )
     except NotLatestRoll as error:
         if error.owner_id is not None and error.owner_id != asker.user_id:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from bot.client import DiceBot
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
+from tests.expect import logged_roll
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -16,12 +20,12 @@ def d20s(seed: int, count: int) -> list[int]:
     return [int(f) for f in np.random.default_rng(seed).integers(1, 21, size=count)]
 
 
-def seed_where(count: int, predicate: object) -> int:
-    return next(s for s in range(20_000) if predicate(d20s(s, count)))  # type: ignore[operator]
+def seed_where(count: int, predicate: Callable[[list[int]], bool]) -> int:
+    return next(s for s in range(20_000) if predicate(d20s(s, count)))
 
 
-def fields(reply: object) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}  # type: ignore[attr-defined]
+def fields(reply: Reply) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
 
 
 async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
@@ -41,7 +45,7 @@ async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
     assert targets["Target 1"].count("hits") == 2  # the extra die joins the first target
     assert "+2 (once for this target)" in targets["Target 1"]
     assert "+2 (once for this target)" in targets["Target 2"]
-    assert (await dicebot.storage.rolls.get(1)).kind == "realms.attack"
+    assert (await logged_roll(dicebot.storage, 1)).kind == "realms.attack"
 
 
 async def test_ruling_realms_zero_dice_and_half_movement(
@@ -121,7 +125,7 @@ async def test_ruling_realms_reroll_one_die_once_of_your_latest_roll(
     assert not again.ephemeral
     rerolled = fields(again)["Rerolled die 2"]
     assert f"→ **{d20s(seed, 1)[0]}**" in rerolled  # the save (the latest roll), not the d12
-    logged = await dicebot.storage.rolls.get(3)
+    logged = await logged_roll(dicebot.storage, 3)
     assert logged.payload["rerolled_from"] == 2
     twice = await fake_discord.invoke("realms reroll", {"position": 1}, user="player")
     assert twice.ephemeral and "rerolled already" in twice.content

@@ -11,10 +11,10 @@ out of range. The ranges are written here from COMMANDS.md, not read from the mo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import pairwise
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,7 +38,7 @@ SEEDS = st.integers(0, 2**32 - 1)
 TEXT = st.text(max_size=60)
 
 
-def outcome(call: Callable[[], T]) -> T | None:
+def outcome(call: Callable[..., T]) -> T | None:  # `...`: a lambda may bind loop variables
     """Return the call's result, or None when it refused with a RulesError that says something.
 
     Any other exception propagates and fails the test: that is the property.
@@ -54,8 +54,8 @@ def within(value: int, low: int, high: int) -> bool:
     return low <= value <= high
 
 
-def sums_to_one(chances: object) -> bool:
-    values = chances.values() if isinstance(chances, dict) else chances
+def sums_to_one(chances: Mapping[Any, Fraction] | Iterable[Fraction]) -> bool:
+    values = chances.values() if isinstance(chances, Mapping) else chances
     return sum(values, Fraction(0)) == 1
 
 
@@ -191,7 +191,7 @@ def test_sinew_opposed_odds_are_a_probability_or_a_refusal(
 
 
 def _sides(flags: tuple[bool, bool, bool, bool]) -> dict[str, bool]:
-    names = ("attacker_advantage", "attacker_disadvantage")
+    names: tuple[str, ...] = ("attacker_advantage", "attacker_disadvantage")
     names += ("defender_advantage", "defender_disadvantage")
     return dict(zip(names, flags, strict=True))
 
@@ -252,7 +252,8 @@ def test_sinew_sheet_stays_within_its_rails_through_any_changes(
     which: sinew.Score,
     kind: sinew.Rest,
 ) -> None:
-    sheet = outcome(lambda: sinew.create_sheet(**dict(zip(SCORE_FIELDS, scores, strict=True))))
+    named: dict[str, Any] = dict(zip(SCORE_FIELDS, scores, strict=True))
+    sheet = outcome(lambda: sinew.create_sheet(**named))
     if sheet is None:
         return
     for change, amount in changes:

@@ -6,11 +6,13 @@ import json
 from dataclasses import asdict
 from fractions import Fraction
 from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
-from rules import RulesError
+from rules import RulesError, realms
+from rules.randomness import Rng
 from rules.realms import (
     CheckKind,
     CheckResult,
@@ -30,6 +32,10 @@ from rules.realms import (
     spell,
     stealth,
 )
+from tests.expect import as_rng
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 class ScriptedDice:
@@ -43,8 +49,8 @@ class ScriptedDice:
         return np.array(taken)
 
 
-def dice(*faces: int) -> np.random.Generator:
-    return ScriptedDice(*faces)  # type: ignore[return-value]
+def dice(*faces: int) -> Rng:
+    return as_rng(ScriptedDice(*faces))
 
 
 def test_ruling_realms_advantage_never_stacks_and_any_mix_cancels() -> None:
@@ -143,9 +149,10 @@ def test_ruling_realms_reroll_exactly_one_die() -> None:
         reroll(dice(5), (1, 1), 3, 20)
 
 
-def _logged(result: object) -> dict[str, object]:
+def _logged(result: DataclassInstance) -> dict[str, object]:
     """Return a result as the roll log keeps it (``asdict``, through JSON)."""
-    return json.loads(json.dumps(asdict(result)))  # type: ignore[call-overload]
+    logged: dict[str, object] = json.loads(json.dumps(asdict(result)))
+    return logged
 
 
 def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
@@ -155,7 +162,8 @@ def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
     assert rerolled.before == before
     assert (rerolled.old_face, rerolled.new_face) == (4, 12)
     assert rerolled.after.dice == (15, 12)
-    [target] = rerolled.after.targets  # type: ignore[union-attr]
+    assert isinstance(rerolled.after, realms.AttackResult)
+    [target] = rerolled.after.targets
     assert [strike.damage for strike in target.strikes] == [5, 7] and target.damage == 12
 
 
@@ -231,7 +239,9 @@ def test_attack_odds_equal_brute_force(base: int, advantages: int, disadvantages
     strikes = base + advantages - disadvantages
     shift = 2 if advantages else -2 if disadvantages else 0
     if strikes == 0:
-        faces_list = [(min(a, b),) for a, b in product(range(1, 21), repeat=2)]
+        faces_list: list[tuple[int, ...]] = [
+            (min(a, b),) for a, b in product(range(1, 21), repeat=2)
+        ]
     else:
         faces_list = list(product(range(1, 21), repeat=strikes))
     [target] = result.targets

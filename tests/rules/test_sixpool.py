@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 import numpy as np
 import pytest
 
 from rules import RulesError
+from rules.randomness import Rng
 from rules.sheets import DataclassSheet
 from rules.sixpool import (
     Degree,
@@ -52,6 +54,7 @@ from rules.sixpool import (
     training_for,
     use_inspiration,
 )
+from tests.expect import as_rng
 
 
 class ScriptedDice:
@@ -65,8 +68,8 @@ class ScriptedDice:
         return np.array(taken)
 
 
-def dice(*faces: int) -> np.random.Generator:
-    return ScriptedDice(*faces)  # type: ignore[return-value]
+def dice(*faces: int) -> Rng:
+    return as_rng(ScriptedDice(*faces))
 
 
 def rogue(level: int = 1) -> Sheet:
@@ -261,8 +264,8 @@ def test_odds_per_point_adds_five_percent_until_the_naturals() -> None:
 # --- Decisions around one roll (moved out of the cog, issue 34)
 
 
-def asked(kind: RollKind, pool: Pool = Pool.DEX, **options: object) -> RollAsked:
-    return RollAsked(kind=kind, pool=pool, dc=15, **options)  # type: ignore[arg-type]
+def asked(kind: RollKind, pool: Pool = Pool.DEX, **options: Any) -> RollAsked:
+    return RollAsked(kind=kind, pool=pool, dc=15, **options)
 
 
 def test_ruling_sixpool_attacks_always_add_proficiency_checks_by_skill_saves_by_save() -> None:

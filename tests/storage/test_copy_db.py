@@ -140,7 +140,7 @@ async def play_every_system(fake: FakeDiscord, channels: dict[str, int]) -> None
     group = await run("sixpool group", {"dc": 10, "pool": "DEX"}, at="sixpool")
     for user in ("player", "gm"):
         picking = await fake.click(group, "sixpool:group:1:roll", user=user)
-        most = picking.message.custom_ids()[0].rsplit(":", 1)[1]
+        most = picking.original.custom_ids()[0].rsplit(":", 1)[1]
         await fake.click(picking, f"sixpool:groupspend:1:{most}", user=user, values=["0"])
 
     # Aethelgard: a character and a check from the sheet; Enchanted Realms: checks and attacks.
@@ -214,7 +214,7 @@ def columns_of(connection: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
 
 
-def sqlite_rows(path: Path) -> dict[str, list[dict[str, object]]]:
+def sqlite_rows(path: Path) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, as column → value, ordered by the table's key columns."""
     with sqlite3.connect(path) as connection:
         tables = {}

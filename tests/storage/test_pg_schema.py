@@ -96,7 +96,9 @@ def _default(text: str | None) -> str | None:
 
 
 def _split_top_level(text: str) -> list[str]:
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
     for char in text:
         if char == "," and depth == 0:
             parts.append("".join(current).strip())
@@ -432,7 +434,7 @@ def test_the_created_at_default_is_the_same_utc_iso_text_on_both(
     apply_postgres_migrations(postgres_url)
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         connection.execute(insert)
-        (pg_stamp,) = connection.execute("SELECT created_at FROM campaigns").fetchone()
+        [(pg_stamp,)] = connection.execute("SELECT created_at FROM campaigns").fetchall()
     after = datetime.now(UTC)
     for stamp in (sqlite_stamp, pg_stamp):
         assert _ISO_UTC.match(stamp), stamp
