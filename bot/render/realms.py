@@ -14,6 +14,7 @@ from rules.realms import (
     CheckResult,
     Decision,
     SpellResult,
+    State,
     StealthResult,
 )
 
@@ -24,6 +25,7 @@ __all__ = [
     "check_odds",
     "natural_20",
     "rerolled",
+    "single_die_title",
     "spell",
     "stealth",
 ]
@@ -31,6 +33,16 @@ __all__ = [
 
 def _state(decision: Decision) -> str:
     return f"**{decision.state.value.capitalize()}**: {decision.reason}"
+
+
+def _attack_state(decision: Decision, primary: bool) -> str:
+    """The state, and for a secondary attack that the ±2 damage is not applied."""
+    if primary:
+        return _state(decision)
+    return f"{_state(decision)}\n{SECONDARY}"
+
+
+SECONDARY = "Secondary attack (off-hand, opportunity): no ±2 damage"
 
 
 def attack(result: AttackResult, roller: str) -> discord.Embed:
@@ -43,7 +55,7 @@ def attack(result: AttackResult, roller: str) -> discord.Embed:
             f"{result.to_hit}, damage {result.damage}",
             TITLE_LIMIT,
         ),
-        description=_state(result.decision),
+        description=_attack_state(result.decision, result.primary),
         colour=Colour.CRITICAL_SUCCESS
         if natural
         else (Colour.SUCCESS if struck else Colour.FAILURE),
@@ -147,19 +159,34 @@ def rerolled(
     return after
 
 
-def check_odds(result: CheckOdds, die: str, target: int) -> discord.Embed:
+_KEPT = {State.ADVANTAGE: "two, keep the higher", State.DISADVANTAGE: "two, keep the lower"}
+
+
+def single_die_title(die: str, decision: Decision) -> str:
+    """Name a single-die roll in its state, e.g. "d20 at advantage (two, keep the higher)"."""
+    kept = _KEPT.get(decision.state)
+    return f"{die} at {decision.state.value} ({kept})" if kept else die
+
+
+def check_odds(result: CheckOdds, die: str, target: int, decision: Decision) -> discord.Embed:
+    """Show the chance straight, at advantage and at disadvantage; the one that applies in bold."""
     embed = discord.Embed(title=f"🎯 {die} reaching {target}", colour=Colour.ROLL)
-    embed.description = (
-        f"Straight **{percent(result.normal)}** · advantage {percent(result.advantage)} · "
-        f"disadvantage {percent(result.disadvantage)}"
-    )
+    parts = []
+    for label, state in (
+        ("Straight", State.NORMAL),
+        ("advantage", State.ADVANTAGE),
+        ("disadvantage", State.DISADVANTAGE),
+    ):
+        chance = percent(result.of(state))
+        parts.append(f"{label} **{chance}**" if state is decision.state else f"{label} {chance}")
+    embed.description = f"{' · '.join(parts)}\n{_state(decision)}"
     return embed
 
 
 def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> discord.Embed:
     embed = discord.Embed(
         title=truncate(f"🎯 Attack: {dice}d20 to hit {to_hit}, damage {damage}", TITLE_LIMIT),
-        description=_state(result.decision),
+        description=_attack_state(result.decision, result.primary),
         colour=Colour.ROLL,
     )
     embed.add_field(

@@ -26,6 +26,7 @@ from rules.realms.chances import (
     CheckOdds,
     attack_odds,
     check_odds,
+    single_die,
 )
 from rules.realms.checks import (
     CheckKind,
@@ -62,6 +63,7 @@ from rules.realms.states import (
     TO_HIT_MAX,
     TO_HIT_MIN,
     Decision,
+    Force,
     State,
     decide,
 )
@@ -84,6 +86,7 @@ __all__ = [
     "CheckResult",
     "DamageExpression",
     "Decision",
+    "Force",
     "RerollableResult",
     "Rerolled",
     "RollKind",
@@ -102,6 +105,7 @@ __all__ = [
     "parse_split",
     "reroll",
     "reroll_logged",
+    "single_die",
     "spell",
     "stealth",
 ]

@@ -56,7 +56,7 @@ def reroll_attack(
 
 
 def _decision(data: dict[str, object]) -> Decision:
-    return Decision(State(data["state"]), str(data["reason"]))
+    return Decision(State(data["state"]), str(data["reason"]), bool(data.get("forced", False)))
 
 
 def attack_from_dict(data: dict[str, object]) -> AttackResult:
@@ -77,6 +77,7 @@ def attack_from_dict(data: dict[str, object]) -> AttackResult:
         tuple(data["dice"]),  # type: ignore[arg-type]
         bool(data["kept_lower"]),
         targets,
+        bool(data.get("primary", True)),  # logged before secondary attacks existed: primary
     )
 
 

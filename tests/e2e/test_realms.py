@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
+
 import numpy as np
 
 from bot.client import DiceBot
+from bot.render.numbers import percent
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
 from tests.fakediscord.server import FakeDiscord
@@ -151,3 +155,182 @@ async def test_odds_for_a_check_and_an_attack_with_charts(
     assert attack.attachments[0][1].startswith(PNG_SIGNATURE)
     incomplete = await fake_discord.invoke("realms odds", {"dice": 2})
     assert incomplete.ephemeral and "need `dice`, `to_hit` and `damage`" in incomplete.content
+
+
+# --- After the rules audit: the primary attack's ±2, the GM's forced state, concentration
+
+
+async def test_rule_realms_bonus_damage_applies_to_the_primary_attack_only(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda faces: all(11 <= f <= 19 for f in faces))
+    options = {"dice": 1, "to_hit": 11, "damage": "1d6", "advantage": 1}
+    dicebot.rng = new_rng(seed)
+    primary = await fake_discord.invoke("realms attack", options, user="player")
+    assert "+2 (once for this target)" in fields(primary)["Target 1"]
+    assert "Secondary" not in primary.embeds[0]["description"]
+    dicebot.rng = new_rng(seed)
+    secondary = await fake_discord.invoke(
+        "realms attack", {**options, "primary": False}, user="player"
+    )
+    assert secondary.embeds[0]["description"] == (
+        "**Advantage**: 1 advantage → at advantage\n"
+        "Secondary attack (off-hand, opportunity): no ±2 damage"
+    )
+    target = fields(secondary)["Target 1"]
+    assert target.count("hits") == 2 and "+2" not in target  # the extra die, not the +2
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.payload["result"]["primary"] is False
+    assert [t["shift"] for t in logged.payload["result"]["targets"]] == [0]
+
+
+async def test_rule_realms_gm_forces_the_state_over_the_cancel_rule(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    seed = seed_where(2, lambda faces: faces[0] != faces[1])
+    dicebot.rng = new_rng(seed)
+    mixed = {"die": "d20", "kind": "save", "target": 11, "advantage": 1, "disadvantage": 1}
+    forced = await fake_discord.invoke(
+        "realms check", {**mixed, "force": "disadvantage"}, user="gm"
+    )
+    description = forced.embeds[0]["description"]
+    assert not forced.ephemeral
+    assert description.startswith(
+        "**Disadvantage**: forced by the GM, overriding 1 advantage + 1 disadvantage "
+        "(a specific effect beats the cancel rule); half movement this round"
+    )
+    low = min(d20s(seed, 2))
+    assert f"Rolled {', '.join(map(str, d20s(seed, 2)))} → **{low}**" in description
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.payload["result"]["decision"]["forced"] is True
+    attack = await fake_discord.invoke(
+        "realms attack",
+        {"dice": 1, "to_hit": 10, "damage": "1d4", "disadvantage": 2, "force": "advantage"},
+        user="gm",
+    )
+    assert attack.embeds[0]["description"].startswith("**Advantage**: forced by the GM")
+    assert (await dicebot.storage.rolls.get(2)).payload["result"]["dice"].__len__() == 2
+
+
+async def test_rule_realms_a_player_may_not_force_the_state(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    for command, options in (
+        ("realms check", {"die": "d20", "force": "advantage"}),
+        ("realms attack", {"dice": 2, "to_hit": 10, "damage": "1d8", "force": "advantage"}),
+        ("realms stealth", {"dice": 2, "force": "disadvantage"}),
+        ("realms spell", {"kind": "axiom", "force": "advantage"}),
+    ):
+        refused = await fake_discord.invoke(command, options, user="player")
+        assert refused.ephemeral, command
+        assert refused.content.startswith(
+            "❌ Only a GM can force advantage or disadvantage (a specific effect the GM rules on)."
+        )
+    assert await dicebot.storage.rolls.get(1) is None  # nothing rolled, nothing logged
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    spell = await fake_discord.invoke(
+        "realms spell", {"kind": "incantation", "cost": 2, "disadvantage": 1, "force": "advantage"}
+    )
+    assert "**Spirit cost 2 → 1**" in spell.embeds[0]["description"]
+
+
+async def test_rule_realms_concentration_rolls_as_a_save(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda faces: min(faces) < 12 <= max(faces))
+    for kind in ("concentration", "save"):
+        dicebot.rng = new_rng(seed)
+        reply = await fake_discord.invoke(
+            "realms check",
+            {"die": "d20", "kind": kind, "target": 12, "disadvantage": 1},
+            user="player",
+        )
+        faces = d20s(seed, 2)
+        assert reply.embeds[0]["title"].endswith(f"{kind} (d20)")
+        assert reply.embeds[0]["description"] == (
+            "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round\n"
+            f"Rolled {faces[0]}, {faces[1]} → **{min(faces)}** vs 12: **failure**"
+        )
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "realms.check" and logged.payload["result"]["kind"] == "concentration"
+    wrong = await fake_discord.invoke(
+        "realms check", {"die": "d12", "kind": "concentration"}, user="player"
+    )
+    assert wrong.ephemeral and "A concentration uses a d20 (got d12)" in wrong.content
+    assert await dicebot.storage.rolls.get(3) is None
+
+
+def _enumerated_target(
+    strikes: int, kept_lower: bool, to_hit: int, sides: int, shift: int
+) -> dict[int, Fraction]:
+    """One target's damage by enumerating every d20 and every 1d<sides> of damage."""
+    weights: dict[int, int] = {}
+    rolled = 2 if kept_lower else strikes
+    for faces in product(range(1, 21), repeat=rolled):
+        strikes_faces = (min(faces),) if kept_lower else faces
+        hitting = [f for f in strikes_faces if f == 20 or f >= to_hit]
+        for damages in product(range(1, sides + 1), repeat=len(hitting)):
+            weight = sides ** (len(strikes_faces) - len(hitting))
+            raw = sum(damages) + shift
+            value = 0 if not hitting else raw if raw > 0 else (1 if 20 in hitting else 0)
+            weights[value] = weights.get(value, 0) + weight
+    total = sum(weights.values())
+    return {value: Fraction(weight, total) for value, weight in weights.items()}
+
+
+def _summary(chances: dict[int, Fraction]) -> str:
+    mean = sum((value * chance for value, chance in chances.items()), Fraction(0))
+    return f"Missed: {percent(chances.get(0, Fraction(0)))} · mean damage {float(mean):.2f}"
+
+
+async def test_odds_cover_secondary_and_forced_attacks_by_enumeration(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # A 1d20 attack whose mix would cancel, forced to advantage: two strikes, each 1d4.
+    query = {"dice": 1, "to_hit": 11, "damage": "1d4", "advantage": 1, "disadvantage": 1}
+    for primary, shift in ((True, 2), (False, 0)):
+        reply = await fake_discord.invoke(
+            "realms odds", {**query, "force": "advantage", "primary": primary}, user="player"
+        )
+        assert not reply.ephemeral  # odds are a what-if: anyone may ask about a forced roll
+        description = reply.embeds[0]["description"]
+        assert description.startswith("**Advantage**: forced by the GM")
+        assert ("Secondary attack" in description) is not primary
+        [first] = _summary(_enumerated_target(2, False, 11, 4, shift)).split("\n")
+        assert fields(reply)["Target 1 (2 strikes)"].startswith(first)
+    # Forced to disadvantage: 1d20 loses its die, two rolled keep the lower; -2 if primary.
+    for primary, shift in ((True, -2), (False, 0)):
+        reply = await fake_discord.invoke(
+            "realms odds", {**query, "force": "disadvantage", "primary": primary}
+        )
+        expected = _summary(_enumerated_target(1, True, 11, 4, shift))
+        assert fields(reply)["Target 1 (1 strike)"].startswith(expected)
+
+
+async def test_odds_of_a_forced_check_by_enumeration(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    pairs = list(product(range(1, 21), repeat=2))
+    straight = percent(Fraction(sum(a >= 14 for a in range(1, 21)), 20))
+    higher = percent(Fraction(sum(max(a, b) >= 14 for a, b in pairs), 400))
+    lower = percent(Fraction(sum(min(a, b) >= 14 for a, b in pairs), 400))
+    reply = await fake_discord.invoke(
+        "realms odds", {"die": "d20", "target": 14, "advantage": 2, "force": "disadvantage"}
+    )
+    assert reply.embeds[0]["description"] == (
+        f"Straight {straight} · advantage {higher} · disadvantage **{lower}**\n"
+        "**Disadvantage**: forced by the GM, overriding 2 advantages "
+        "(a specific effect beats the cancel rule); half movement this round"
+    )
+    mixed = await fake_discord.invoke(
+        "realms odds", {"die": "d20", "target": 14, "advantage": 1, "disadvantage": 1}
+    )
+    assert mixed.embeds[0]["description"].startswith(
+        f"Straight **{straight}** · advantage {higher} · disadvantage {lower}\n"
+    )
+    bad = await fake_discord.invoke(
+        "realms odds", {"die": "d20", "target": 14, "force": "both"}, stale_client=True
+    )
+    assert bad.ephemeral and "force" in bad.content
