@@ -22,6 +22,7 @@ DAMAGE_DICE_MAX = 4  # dice in one damage expression (exact odds stay well under
 DAMAGE_SIDES = (2, 3, 4, 6, 8, 10, 12, 20)
 DAMAGE_MODIFIER_MAX = 50
 HALF_MOVEMENT = "half movement this round"
+NO_SOURCES = "no advantage or disadvantage → straight roll"
 
 
 class State(StrEnum):
@@ -45,6 +46,11 @@ class Decision:
     state: State
     reason: str
     forced: bool = False  # imposed by the GM, whatever the sources
+
+    @property
+    def plain(self) -> bool:
+        """Whether nothing bore on the roll: no sources of either, nothing forced."""
+        return self.reason == NO_SOURCES
 
 
 def _plural(count: int, word: str) -> str:
@@ -89,4 +95,4 @@ def decide(advantages: int, disadvantages: int, force: Force | None = None) -> D
             State.DISADVANTAGE,
             f"{_plural(disadvantages, 'disadvantage')} → at disadvantage{extra}; {HALF_MOVEMENT}",
         )
-    return Decision(State.NORMAL, "no advantage or disadvantage → straight roll")
+    return Decision(State.NORMAL, NO_SOURCES)

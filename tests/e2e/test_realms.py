@@ -43,8 +43,8 @@ async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
     targets = fields(reply)
     assert set(targets) == {"Target 1", "Target 2"}
     assert targets["Target 1"].count("hits") == 2  # the extra die joins the first target
-    assert "+2 (once for this target)" in targets["Target 1"]
-    assert "+2 (once for this target)" in targets["Target 2"]
+    assert "+2 advantage (once for this target)" in targets["Target 1"]
+    assert "+2 advantage (once for this target)" in targets["Target 2"]
     assert (await dicebot.storage.rolls.get(1)).kind == "realms.attack"
 
 
@@ -167,7 +167,7 @@ async def test_rule_realms_bonus_damage_applies_to_the_primary_attack_only(
     options = {"dice": 1, "to_hit": 11, "damage": "1d6", "advantage": 1}
     dicebot.rng = new_rng(seed)
     primary = await fake_discord.invoke("realms attack", options, user="player")
-    assert "+2 (once for this target)" in fields(primary)["Target 1"]
+    assert "+2 advantage (once for this target)" in fields(primary)["Target 1"]
     assert "Secondary" not in primary.embeds[0]["description"]
     dicebot.rng = new_rng(seed)
     secondary = await fake_discord.invoke(
@@ -248,7 +248,8 @@ async def test_rule_realms_concentration_rolls_as_a_save(
             user="player",
         )
         faces = d20s(seed, 2)
-        assert reply.embeds[0]["title"].endswith(f"{kind} (d20)")
+        title = f"❌ Failure · player: {kind} (d20) → {min(faces)} vs 12"
+        assert reply.embeds[0]["title"] == title
         assert reply.embeds[0]["description"] == (
             "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round\n"
             f"Rolled {faces[0]}, {faces[1]} → **{min(faces)}** vs 12: **failure**"
@@ -334,3 +335,70 @@ async def test_odds_of_a_forced_check_by_enumeration(
         "realms odds", {"die": "d20", "target": 14, "force": "both"}, stale_client=True
     )
     assert bad.ephemeral and "force" in bad.content
+
+
+# --- The reply: a verdict and total in the title, a breakdown that names every number
+
+
+async def test_realms_title_has_the_verdict_and_a_straight_roll_says_nothing_of_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(1, lambda faces: 10 <= faces[0] <= 19)
+    dicebot.rng = new_rng(seed)
+    [face] = d20s(seed, 1)
+    save = await fake_discord.invoke(
+        "realms check", {"die": "d20", "kind": "save", "target": 10}, user="player"
+    )
+    assert save.embeds[0]["title"] == f"✅ Success · player: save (d20) → {face} vs 10"
+    assert save.embeds[0]["description"] == f"Rolled {face} → **{face}** vs 10: **success**"
+    dicebot.rng = new_rng(seed)
+    plain = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert plain.embeds[0]["title"] == f"🎲 player: check (d20) → {face}"
+    dicebot.rng = new_rng(seed_where(1, lambda faces: faces[0] != 20))
+    miss = await fake_discord.invoke(
+        "realms attack", {"dice": 1, "to_hit": 21, "damage": "1d4"}, user="player"
+    )  # only a natural 20 could hit
+    assert miss.embeds[0]["title"] == "❌ Miss · player: attack → 0 damage (to hit 21, 1d4)"
+    assert "description" not in miss.embeds[0]  # a straight roll: no state line
+
+
+async def test_realms_damage_breakdown_names_every_number(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Two strikes that hit (11-19), straight: the damage is their sum, with no "14 = 14".
+    seed = seed_where(2, lambda faces: all(11 <= f <= 19 for f in faces))
+    dicebot.rng = new_rng(seed)
+    straight = await fake_discord.invoke(
+        "realms attack", {"dice": 2, "to_hit": 11, "damage": "1d6+8"}, user="player"
+    )
+    lines = fields(straight)["Target 1"].split("\n")
+    first, second = (int(line.rsplit("→ ", 1)[1]) for line in lines[:2])
+    assert lines[2:] == [
+        f"Damage: {first} + {second} = {first + second}",
+        f"**{first + second} damage**; riders apply.",
+    ]
+    assert straight.embeds[0]["title"] == (
+        f"✅ Hit · player: attack → {first + second} damage (to hit 11, 1d6+8)"
+    )
+    # One strike at advantage's extra die... on a split: each target names its +2.
+    dicebot.rng = new_rng(seed)
+    split = await fake_discord.invoke(
+        "realms attack",
+        {"dice": 1, "to_hit": 11, "damage": "1d6+8", "split": "1,1", "advantage": 1},
+        user="player",
+    )
+    totals = []
+    for name in ("Target 1", "Target 2"):
+        lines = fields(split)[name].split("\n")
+        rolled = int(lines[0].rsplit("→ ", 1)[1])
+        assert lines[1] == (
+            f"Damage: {rolled} rolled, +2 advantage (once for this target) = {rolled + 2}"
+        )
+        totals.append(rolled + 2)
+    assert split.embeds[0]["title"] == (
+        f"✅ Hit · player: attack → {totals[0]} + {totals[1]} damage (to hit 11, 1d6+8)"
+    )
+    single = await fake_discord.invoke(
+        "realms attack", {"dice": 1, "to_hit": 1, "damage": "1d4"}, user="player"
+    )
+    assert len(fields(single)["Target 1"].split("\n")) == 2  # the hit and its damage: no sum
