@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.asker import Asker
-from bot.buttons import roll_buttons
+from bot.buttons import RollButton, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
+from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
 from bot.publish import Roll, deliver_roll, publish_roll, roll_command
 from bot.render import realms as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
-from bot.storage import Visibility
-from bot.storage.realms import AlreadyRerolled, NoRollToReroll, RerollLog
+from bot.storage import Storage, Visibility
+from bot.storage.realms import AlreadyRerolled, NoRollToReroll, NotLatestRoll, RerollLog
 from bot.storage.rolls import LoggedRoll, RollEntry
 from rules import realms
 from rules.choices import parse_choice
@@ -80,7 +84,16 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         natural_20: str | None,
     ) -> None:
         loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
-        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
+        buttons = None
+        if visibility is not Visibility.BLIND and isinstance(roll.result, RerollableResult):
+            dice = roll.result.dice  # a blind roll's roller may not see its dice on buttons
+
+            def buttons(roll_id: int) -> list[DieButton]:
+                return [DieButton(roll_id, n, face) for n, face in enumerate(dice, start=1)]
+
+        await publish_roll(
+            interaction, self.storage, asker, roll, visibility, extra_buttons=buttons, natural=loud
+        )
 
     @roll_command
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
@@ -208,6 +221,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
     async def reroll(
         self, interaction: discord.Interaction, position: app_commands.Range[int, 1, 21]
     ) -> None:
+        await self.reroll_die(interaction, position)
+
+    async def reroll_die(
+        self, interaction: discord.Interaction, position: int, roll_id: int | None = None
+    ) -> None:
+        """Reroll one die of the asker's latest roll here: typed, or pressed under roll
+        ``roll_id`` (which must be that latest roll; its message is edited into the reroll)."""
         asker = await Asker.of(interaction, self.storage)
         roller = interaction.user.display_name
 
@@ -216,14 +236,25 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             roll = _rerolled(self.bot.rng, logged, position, roller)
             return roll.entry(asker, logged.visibility)
 
-        _, new_id = await self.rerolls.reroll(
-            asker.channel_id, asker.user_id, tuple(kind.value for kind in RollKind), apply
-        )
-        logged = await self.storage.rolls.get(new_id)
+        kinds = tuple(kind.value for kind in RollKind)
+        with _owner_named(asker):
+            _, new_id = await self.rerolls.reroll(
+                asker.channel_id, asker.user_id, kinds, apply, roll_id
+            )
+        await self._show_reroll(interaction, asker, new_id, edit=roll_id is not None)
+
+    async def _show_reroll(
+        self, interaction: discord.Interaction, asker: Asker, roll_id: int, *, edit: bool
+    ) -> None:
+        """Deliver the logged reroll (``edit``: in place of the message whose button was
+        pressed); it offers no die buttons: once per roll."""
+        logged = await self.storage.rolls.get(roll_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        view = roll_buttons(new_id, logged.kind, logged.visibility)
-        await deliver_roll(interaction, asker, new_id, logged.visibility, embed, view=view)
+        view = roll_buttons(roll_id, logged.kind, logged.visibility)
+        await deliver_roll(
+            interaction, asker, roll_id, logged.visibility, embed, view=view, edit=edit
+        )
 
     @app_commands.command(
         name="odds", description="Exact odds of a check or an attack, with a chart"
@@ -356,6 +387,60 @@ def _render(result: RerollableResult, roller: str) -> discord.Embed:
     return render.stealth(result, roller)
 
 
+class DieButton(
+    RollButton, template=rf"realms:reroll:(?P<roll_id>{ID_PATTERN}):(?P<position>[0-9]{{1,2}})"
+):
+    """Under a public or hidden Realms roll, one per die: its roller rerolls that die (the
+    reroll trait: one die, once), as `/realms reroll` does. Persistent: the roll id and the
+    die's position are the custom_id."""
+
+    def __init__(self, roll_id: int, position: int, face: int | None = None) -> None:
+        shown = f" ({face})" if face is not None else ""
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label=f"Reroll die {position}{shown}",
+                emoji="🔁",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"realms:reroll:{roll_id}:{position}",
+            ),
+        )
+        self.position = position
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DieButton:
+        return cls(int(match["roll_id"]), int(match["position"]))
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        cog = interaction.client.get_cog(RealmsCog.__cog_name__)  # type: ignore[attr-defined]
+        if not isinstance(cog, RealmsCog):
+            raise CommandError("Enchanted Realms is not loaded; try again in a moment.")
+        await cog.reroll_die(interaction, self.position, self.roll_id)
+
+
+@contextmanager
+def _owner_named(asker: Asker) -> Iterator[None]:
+    """Refuse a die button under someone else's roll by naming who may press it."""
+    try:
+        yield
+    except NotLatestRoll as error:
+        if error.owner_id is not None and error.owner_id != asker.user_id:
+            raise CommandError(
+                f"Only <@{error.owner_id}>, who made roll #{error.roll_id}, can reroll its dice."
+            ) from None
+        raise
+
+
+@describe.register
+def _(error: NotLatestRoll) -> str:
+    return (
+        f"Roll #{error.roll_id} is no longer your latest roll here: the reroll trait takes one "
+        "die of your latest roll, once."
+    )
+
+
 @describe.register
 def _(error: NoRollToReroll) -> str:
     return (
@@ -370,4 +455,5 @@ def _(error: AlreadyRerolled) -> str:
 
 
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(DieButton)
     await bot.add_cog(RealmsCog(bot))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from fractions import Fraction
 from itertools import product
 
@@ -11,6 +12,7 @@ from bot.client import DiceBot
 from bot.render.numbers import percent
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
+from tests.e2e.test_secrecy import forged
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -402,3 +404,112 @@ async def test_realms_damage_breakdown_names_every_number(
         "realms attack", {"dice": 1, "to_hit": 1, "damage": "1d4"}, user="player"
     )
     assert len(fields(single)["Target 1"].split("\n")) == 2  # the hit and its damage: no sum
+
+
+# --- The reroll trait by a button per die (persistent, once, its roller's latest roll only)
+
+
+def labels(reply: object) -> list[str]:
+    rows = reply.message.components  # type: ignore[attr-defined]
+    return [button["label"] for row in rows for button in row["components"]]
+
+
+async def test_realms_reroll_by_a_button_per_die(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda faces: True)
+    dicebot.rng = new_rng(seed)
+    save = await fake_discord.invoke(
+        "realms check", {"die": "d20", "kind": "save", "disadvantage": 1}, user="player"
+    )
+    first, second = d20s(seed, 2)
+    assert save.message.custom_ids() == ["realms:reroll:1:1", "realms:reroll:1:2"]
+    assert labels(save) == [f"Reroll die 1 ({first})", f"Reroll die 2 ({second})"]
+    stranger = await fake_discord.click(save, "realms:reroll:1:2", user="gm")
+    player_id = fake_discord.users["player"].id
+    assert stranger.ephemeral
+    assert f"Only <@{player_id}>, who made roll #1, can reroll its dice." in stranger.content
+    assert await dicebot.storage.rolls.get(2) is None
+    dicebot.rng = new_rng(5)
+    [new_face] = d20s(5, 1)
+    pressed = await fake_discord.click(save, "realms:reroll:1:2", user="player")
+    assert not pressed.ephemeral
+    assert fields(pressed)["Rerolled die 2"].startswith(f"{second} → **{new_face}** (once;")
+    assert save.message.custom_ids() == []  # edited in place: no die is left to reroll
+    assert save.embeds[0]["footer"]["text"].startswith("Roll #2")
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.payload["rerolled_from"] == 1
+    assert logged.payload["result"]["dice"] == [first, new_face]
+    replayed = forged(fake_discord, fake_discord.channel_id, "realms:reroll:1:1")
+    again = await fake_discord.click(replayed, "realms:reroll:1:1", user="player")
+    assert again.ephemeral and "Roll #1 was rerolled already" in again.content
+    assert await dicebot.storage.rolls.get(3) is None
+
+
+async def test_realms_die_button_under_an_older_roll_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    old = await fake_discord.invoke("realms stealth", {"dice": 2}, user="player")
+    newer = await fake_discord.invoke(
+        "realms attack", {"dice": 2, "to_hit": 10, "damage": "1d4", "advantage": 1}, user="player"
+    )
+    assert newer.message.custom_ids() == [f"realms:reroll:2:{n}" for n in (1, 2, 3)]
+    superseded = await fake_discord.click(old, "realms:reroll:1:1", user="player")
+    assert superseded.ephemeral
+    assert "Roll #1 is no longer your latest roll here" in superseded.content
+    assert await dicebot.storage.rolls.get(3) is None
+    past = forged(fake_discord, fake_discord.channel_id, "realms:reroll:2:9")
+    beyond = await fake_discord.click(past, "realms:reroll:2:9", user="player")
+    assert beyond.ephemeral and "Position must be between 1 and 3" in beyond.content
+    assert await dicebot.storage.rolls.get(3) is None
+
+
+async def test_realms_die_buttons_are_offered_as_far_as_the_roll_is_seen(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    blind = await fake_discord.invoke("realms check", {"die": "d20", "blind": True}, user="player")
+    assert blind.components == []  # the buttons would show the dice the roller may not see
+    hidden = await fake_discord.invoke(
+        "realms check", {"die": "d20", "hidden": True, "advantage": 1}, user="gm"
+    )
+    assert hidden.ephemeral
+    assert hidden.message.custom_ids() == [
+        "roll:reveal:2", "realms:reroll:2:1", "realms:reroll:2:2",
+    ]  # fmt: skip
+    pressed = await fake_discord.click(hidden, "realms:reroll:2:1", user="gm")
+    assert pressed.ephemeral and "Rerolled die 1" in fields(pressed)
+    assert hidden.message.custom_ids() == ["roll:reveal:3"]  # the reroll: Reveal, no dice
+    assert (await dicebot.storage.rolls.get(3)).visibility.value == "hidden"
+    pool = await fake_discord.invoke("realms stealth", {"dice": 20, "advantage": 1}, user="player")
+    assert len(pool.message.custom_ids()) == 21  # Discord's limit is 25 a message
+
+
+async def test_realms_die_button_works_after_a_restart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    roll = await fake_discord.invoke("realms stealth", {"dice": 3}, user="player")
+    async with restarted(fake_discord, dicebot, seed=9):
+        pressed = await fake_discord.click(roll, "realms:reroll:1:3", user="player")
+        assert not pressed.ephemeral and "Rerolled die 3" in fields(pressed)
+
+
+async def test_realms_concurrent_presses_of_a_die_button_reroll_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    roll = await fake_discord.invoke("realms check", {"die": "d20", "advantage": 1}, user="player")
+    assert roll.message.custom_ids() == ["realms:reroll:1:1", "realms:reroll:1:2"]
+    presses = 20  # each a replay of the message as it was (a double click, a slow client)
+    custom_ids = [f"realms:reroll:1:{1 + n % 2}" for n in range(presses)]
+    replies = await asyncio.gather(
+        *(
+            fake_discord.click(forged(fake_discord, fake_discord.channel_id, c), c, user="player")
+            for c in custom_ids
+        )
+    )
+    done = [reply for reply in replies if not reply.ephemeral]
+    refused = [reply for reply in replies if reply.ephemeral]
+    assert (len(done), len(refused)) == (1, presses - 1)  # as serial presses: the first rerolls
+    assert all("Roll #1 was rerolled already" in reply.content for reply in refused)
+    assert (await dicebot.storage.rolls.get(2)).payload["rerolled_from"] == 1
+    assert await dicebot.storage.rolls.get(3) is None
