@@ -57,7 +57,7 @@ def reroll_attack(
 
 
 def _decision(data: Mapping[str, Any]) -> Decision:
-    return Decision(State(data["state"]), str(data["reason"]))
+    return Decision(State(data["state"]), str(data["reason"]), bool(data.get("forced", False)))
 
 
 def attack_from_dict(data: Mapping[str, Any]) -> AttackResult:
@@ -78,6 +78,7 @@ def attack_from_dict(data: Mapping[str, Any]) -> AttackResult:
         tuple(data["dice"]),
         bool(data["kept_lower"]),
         targets,
+        bool(data.get("primary", True)),  # logged before secondary attacks existed: primary
     )
 
 

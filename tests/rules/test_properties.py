@@ -477,11 +477,20 @@ DAMAGE_TEXT = st.one_of(
     to_hit=INTEGERS,
     damage=DAMAGE_TEXT,
     split=st.one_of(st.none(), TEXT, st.lists(st.integers(-1, 6), max_size=4).map(str)),
+    force=st.sampled_from([None, *realms.Force]),
+    primary=st.booleans(),
 )
 def test_realms_attack_odds_sum_to_one_per_target_or_refuse(
-    advantages: int, disadvantages: int, dice: int, to_hit: int, damage: str, split: str | None
+    advantages: int,
+    disadvantages: int,
+    dice: int,
+    to_hit: int,
+    damage: str,
+    split: str | None,
+    force: realms.Force | None,
+    primary: bool,
 ) -> None:
-    decision = outcome(lambda: realms.decide(advantages, disadvantages))
+    decision = outcome(lambda: realms.decide(advantages, disadvantages, force))
     assert (decision is None) != (within(advantages, 0, 10) and within(disadvantages, 0, 10))
     expression = outcome(lambda: realms.parse_damage(damage))
     if decision is None or expression is None:
@@ -489,13 +498,14 @@ def test_realms_attack_odds_sum_to_one_per_target_or_refuse(
     assert sum(count for count, _, _ in expression.dice) <= 4
     if split is not None:
         split = split.strip("[]")
-    result = outcome(lambda: realms.attack_odds(dice, to_hit, expression, decision, split))
+    result = outcome(lambda: realms.attack_odds(dice, to_hit, expression, decision, split, primary))
     if result is None:
         return
     assert within(dice, 1, 10) and within(to_hit, 1, 30)
     assert sums_to_one(result.hits)
     strikes = dice + {"advantage": 1, "disadvantage": -1}.get(decision.state.value, 0)
     assert sum(target.strikes for target in result.targets) == max(strikes, 1)
+    assert force is None or decision.state.value == force.value
     for target in result.targets:
         assert sums_to_one(target.damage) and all(value >= 0 for value in target.damage)
 
