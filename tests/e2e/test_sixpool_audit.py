@@ -154,7 +154,8 @@ async def test_rule_help_is_used_up_by_a_group_check_roll(
 ) -> None:
     await start(fake_discord)
     await create(fake_discord, "Bob")
-    await fake_discord.invoke("sixpool help", {"user": fake_discord.users["player"]}, user="gm")
+    await create(fake_discord, "Carol", user="admin")
+    await fake_discord.invoke("sixpool help", {"user": fake_discord.users["player"]}, user="admin")
     group = await fake_discord.invoke("sixpool group", {"dc": 10, "pool": "DEX"}, user="gm")
     choice = await fake_discord.click(group, "sixpool:group:1:roll", user="player")
     rolled = await fake_discord.click(choice, "sixpool:groupspend:1:5", user="player", values=["0"])
@@ -167,7 +168,8 @@ async def test_rule_two_concurrent_rolls_use_one_help_once(
 ) -> None:
     await start(fake_discord)
     await create(fake_discord, "Bob")
-    await fake_discord.invoke("sixpool help", {"user": fake_discord.users["player"]}, user="gm")
+    await create(fake_discord, "Carol", user="admin")
+    await fake_discord.invoke("sixpool help", {"user": fake_discord.users["player"]}, user="admin")
     rolls = [
         ("sixpool check", {"pool": "DEX", "dc": 10}),
         ("sixpool contest", {"pool": "DEX", "vs_modifier": 2}),
