@@ -445,3 +445,25 @@ async def test_rule_inspiration_and_pool_points_on_one_roll(
     assert fields(reply)["Note"] == "Inspiration spent for advantage."
     sheet = (await character(fake_discord, dicebot)).sheet
     assert sheet.points(Pool.DEX) == 6 and not sheet.inspired
+
+
+async def test_rule_inspiration_reroll_of_an_attack_rolls_its_damage_for_the_new_result(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    await fake_discord.invoke("sixpool inspire", {"user": fake_discord.users["player"]}, user="gm")
+    dicebot.rng = new_rng(seed_rolling(lambda face: 2 <= face <= 19))
+    missed = await fake_discord.invoke(
+        "sixpool attack", {"pool": "STR", "ac": 40, "damage": "1d8+3"}, user="player"
+    )
+    assert fields(missed)["Damage"] == "none: a miss (`1d8+3` not rolled)"
+    seed = seed_rolling(lambda face: face == 20)
+    dicebot.rng = new_rng(seed)
+    rerolled = await fake_discord.click(missed, "sixpool:reroll:1:0", user="player")
+    rng = np.random.default_rng(seed)
+    rng.integers(1, 21, size=1)
+    eights = [int(face) + 1 for face in rng.integers(0, 8, size=2)]
+    assert rerolled.embeds[0]["title"].startswith("🌟 NATURAL 20")
+    assert "vs AC 40" in rerolled.embeds[0]["description"]
+    assert fields(rerolled)["Damage"].startswith(f"**{sum(eights) + 3}** from `2d8+3`")
