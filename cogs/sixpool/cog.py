@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot.asker import Asker, campaign_channel_id
 from bot.client import DiceBot
-from bot.errors import CommandError
 from bot.options import (
     BLIND_HELP,
     CHARACTER_NAME_HELP,
@@ -227,16 +226,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        asked = RollAsked(
-            kind=RollKind.ATTACK,
-            pool=sixpool.parse_pool(pool),
-            dc=ac,
-            spend=spend,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            inspiration=inspiration,
-            damage=damage,
-        )
+        asked = RollAsked(kind=RollKind.ATTACK, pool=sixpool.parse_pool(pool), dc=ac, spend=spend,
+                          advantage=advantage, disadvantage=disadvantage,
+                          inspiration=inspiration, damage=damage)  # fmt: skip
         rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
         await rolls.roll_asked(self, interaction, asked, rolling)
 
@@ -330,10 +322,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         who = await asker.own_or_named(self.characters, campaign, character, "roll")
         chosen = sixpool.parse_pool(pool)
         asked = RollAsked(kind=RollKind.CHECK, pool=chosen, dc=dc, spend=spend, skill=skill)
-        option, trained_only = (
-            campaign.settings.get(sixpool.EDGE_OPTION),
-            await self.trained_only.skills(campaign),
-        )
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        trained_only = await self.trained_only.skills(campaign)
         parts = sixpool.roll_modifiers(who.sheet, asked, option, trained_only)
         result = sixpool.take(parts, dc, value)
         embed = render.roll_result(result, who.name, render.roll_label(asked))
@@ -372,20 +362,11 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         advantage: bool = False,
         disadvantage: bool = False,
     ) -> None:
-        asker, campaign = await self.asker(interaction)
-        if (vs_user is None) == (vs_modifier is None):
-            raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
         asked = contests.ContestAsked(pool=sixpool.parse_pool(pool), spend=spend, skill=skill,
                                       advantage=advantage, disadvantage=disadvantage)  # fmt: skip
-        who = await self.characters.find(campaign, user_id=asker.user_id)
-        challenger = contests.Challenger(asker, campaign, who)
-        opponent = contests.Opponent(vs_pool=vs_pool, vs_skill=vs_skill, vs_modifier=vs_modifier)
-        if vs_modifier is not None:
-            await contests.contest_npc(self, interaction, challenger, asked, opponent)
-            return
-        assert vs_user is not None
-        defender = await self.characters.find(campaign, user_id=vs_user.id)
-        await contests.contest_player(self, interaction, challenger, asked, defender, opponent)
+        opponent = contests.Opponent(vs_user=vs_user, vs_pool=vs_pool, vs_skill=vs_skill,
+                                     vs_modifier=vs_modifier)  # fmt: skip
+        await contests.challenge(self, interaction, asked, opponent)
 
     async def press_declare(self, interaction: discord.Interaction, contest_id: int) -> None:
         """The defender's Declare button: a private choice of how many points to spend."""

@@ -32,6 +32,7 @@ __all__ = [
     "Challenger",
     "ContestAsked",
     "Opponent",
+    "challenge",
     "contest_npc",
     "contest_player",
     "declare",
@@ -52,8 +53,10 @@ class ContestAsked:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Opponent:
-    """The other side as asked: a player's pool and skill, or an NPC's bare modifier."""
+    """The other side as asked: a player (with their pool and skill), or an NPC's bare
+    modifier."""
 
+    vs_user: discord.abc.User | None = None
     vs_pool: str | None = None
     vs_skill: str | None = None
     vs_modifier: int | None = None
@@ -105,6 +108,22 @@ class _NpcStep:
         render.add_pool_left(embed, after.sheet, pool, self.asked.spend)
         # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
         return Roll(CONTEST_KIND, result, embed).entry(self.challenger.asker, Visibility.PUBLIC)
+
+
+async def challenge(
+    cog: SixpoolCog, interaction: discord.Interaction, asked: ContestAsked, opponent: Opponent
+) -> None:
+    """Start a contest: against an NPC at once, against a player once they declare."""
+    asker, campaign = await cog.asker(interaction)
+    if (opponent.vs_user is None) == (opponent.vs_modifier is None):
+        raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
+    who = await cog.characters.find(campaign, user_id=asker.user_id)
+    challenger = Challenger(asker, campaign, who)
+    if opponent.vs_user is None:
+        await contest_npc(cog, interaction, challenger, asked, opponent)
+        return
+    defender = await cog.characters.find(campaign, user_id=opponent.vs_user.id)
+    await contest_player(cog, interaction, challenger, asked, defender, opponent)
 
 
 def _what(pool: Pool, skill: str | None, vs: str = "contest") -> str:
