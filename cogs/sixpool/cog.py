@@ -524,7 +524,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         png = await draw_chart(
             result.rolls,
             result.outcomes,
-            title=f"Kept d20 (+{modifier} vs {render.dc_text(dc)})",
+            title=f"Kept d20: {modifier:+d} vs {render.dc_text(dc)}",
             marker=max(1, min(dc - modifier, sixpool.DIE_SIDES)),
             marker_label=f"needs {dc - modifier}",
         )

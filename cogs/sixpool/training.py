@@ -39,7 +39,8 @@ async def help_ally(
     target = await cog.characters.find(campaign, user_id=user.id)
     if helper is not None and target.id == helper.id:
         raise CommandError("You can't help yourself; help an ally.")
-    sixpool.require_help_training(helper and helper.sheet, skill, gm=asker.is_gm)
+    helper_sheet = None if helper is None else helper.sheet
+    sixpool.require_help_training(helper_sheet, skill, gm=asker.is_gm)
     changed = await cog.characters.update(target, sixpool.receive_help)
     name = GM_HELPER if helper is None else helper.name
     with_skill = f" with {sixpool.skill_name(skill)}" if skill else ""
