@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.access import dice_bot
 from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.client import DiceBot
@@ -414,7 +415,7 @@ class DieButton(
         return cls(int(match["roll_id"]), int(match["position"]))
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = interaction.client.get_cog(RealmsCog.__cog_name__)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(RealmsCog.__cog_name__)
         if not isinstance(cog, RealmsCog):
             raise CommandError("Enchanted Realms is not loaded; try again in a moment.")
         await cog.reroll_die(interaction, self.position, self.roll_id)

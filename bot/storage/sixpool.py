@@ -1,4 +1,5 @@
-"""Six-pool d20 state beyond characters: contests waiting for the defender's declaration."""
+"""Six-pool d20 state beyond characters: contests waiting for the defender's declaration, group
+checks, inspiration's rerolls, and the campaign's trained-only skills."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Generic, TypeVar
 
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
-from bot.storage.database import Row, Session
+from bot.storage.database import Database, Row, Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
 
@@ -30,6 +31,7 @@ __all__ = [
     "GroupStore",
     "NotLatestRoll",
     "RerollStore",
+    "TrainedOnlyStore",
 ]
 
 
@@ -50,6 +52,8 @@ class Contest:
     status: str  # pending, resolved, expired
     expires_at: float
     message_id: int | None
+    skill: str | None = None  # the skill each side names (its training counts), if any
+    defender_skill: str | None = None
 
 
 @dataclass(eq=False)
@@ -67,7 +71,7 @@ class ContestClosed(StorageError):
 
 _COLUMNS = (
     "id, campaign_id, channel_id, challenger_id, defender_id, pool, defender_pool, spend,"
-    " advantage, disadvantage, status, expires_at, message_id"
+    " advantage, disadvantage, status, expires_at, message_id, skill, defender_skill"
 )
 
 
@@ -102,12 +106,14 @@ class ContestStore(UsesCharacters[S]):
         advantage: bool,
         disadvantage: bool,
         expires_at: float,
+        skill: str | None = None,
+        defender_skill: str | None = None,
     ) -> Contest:
         async with self._database.transaction() as connection:
             created = await connection.fetch_one(
                 "INSERT INTO sixpool_contests (campaign_id, channel_id, challenger_id,"
-                " defender_id, pool, defender_pool, spend, advantage, disadvantage, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " defender_id, pool, defender_pool, spend, advantage, disadvantage, expires_at,"
+                " skill, defender_skill) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     campaign.id,
                     channel_id,
@@ -119,6 +125,8 @@ class ContestStore(UsesCharacters[S]):
                     int(advantage),
                     int(disadvantage),
                     expires_at,
+                    skill,
+                    defender_skill,
                 ),
             )
             assert created is not None
@@ -422,3 +430,37 @@ class RerollStore(UsesCharacters[S]):
             sheet, entry = apply(latest, before)
             await self._characters.save_in(connection, replace(before, sheet=sheet))
             return await insert_roll(connection, entry)
+
+
+class TrainedOnlyStore:
+    """The skills a campaign's GM lists as trained-only (none by default), by normalised name."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def skills(self, campaign: Campaign) -> frozenset[str]:
+        """Return the campaign's trained-only skills."""
+        return await self._skills(self._database.reader, campaign)
+
+    @staticmethod
+    async def _skills(connection: Session, campaign: Campaign) -> frozenset[str]:
+        rows = await connection.fetch_all(
+            "SELECT skill FROM sixpool_trained_only WHERE campaign_id = ?", (campaign.id,)
+        )
+        return frozenset(row["skill"] for row in rows)
+
+    async def set(self, campaign: Campaign, skill: str, trained_only: bool) -> frozenset[str]:
+        """List ``skill`` as trained-only (or take it off the list); return the list after."""
+        async with self._database.transaction() as connection:
+            if trained_only:
+                await connection.execute(
+                    "INSERT INTO sixpool_trained_only (campaign_id, skill) VALUES (?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (campaign.id, skill),
+                )
+            else:
+                await connection.execute(
+                    "DELETE FROM sixpool_trained_only WHERE campaign_id = ? AND skill = ?",
+                    (campaign.id, skill),
+                )
+            return await self._skills(connection, campaign)

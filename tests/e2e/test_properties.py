@@ -390,7 +390,7 @@ COMMANDS: dict[str, list[str]] = {
         "sixpool character create", "sixpool character sheet", "sixpool character set",
         "sixpool check", "sixpool attack", "sixpool save", "sixpool passive", "sixpool take",
         "sixpool contest", "sixpool group", "sixpool boost", "sixpool help", "sixpool inspire",
-        "sixpool rest", "sixpool odds",
+        "sixpool rest", "sixpool odds", "sixpool trained_only",
     ],
     "aethelgard": [
         "aethelgard character create", "aethelgard character sheet", "aethelgard stress add",
@@ -453,6 +453,8 @@ HEAVIEST: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "sixpool": [
         ("sixpool odds", {"modifier": 60, "dc": 0, "advantage": True}),
         ("sixpool odds", {"modifier": -30, "dc": 60, "disadvantage": True}),
+        # 1,000 dice of damage if the d20 is a natural 20 (doubled), 500 otherwise.
+        ("sixpool attack", {"pool": "DEX", "ac": 0, "damage": "500d1000kh499", "character": "Rin"}),
     ],
     "aethelgard": [
         ("aethelgard odds", {"pool": 100, "dc": 100}),

@@ -412,8 +412,8 @@ async def test_realms_damage_breakdown_names_every_number(
 # --- The reroll trait by a button per die (persistent, once, its roller's latest roll only)
 
 
-def labels(reply: object) -> list[str]:
-    rows = reply.message.components  # type: ignore[attr-defined]
+def labels(reply: Reply) -> list[str]:
+    rows = reply.original.components
     return [button["label"] for row in rows for button in row["components"]]
 
 

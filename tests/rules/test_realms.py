@@ -327,7 +327,9 @@ def test_rule_realms_reroll_keeps_a_forced_state_and_a_secondary_attack() -> Non
     assert after.targets[0].damage == 2 + 3  # the new hit rolls 3; still no +2
     logged = _logged(before)
     del logged["primary"]  # a roll logged before secondary attacks existed is a primary one
-    del logged["decision"]["forced"]  # type: ignore[attr-defined]
+    decision_logged = logged["decision"]
+    assert isinstance(decision_logged, dict)
+    del decision_logged["forced"]
     old = reroll_logged(dice(18, 3), "realms.attack", logged, {"damage": "1d4"}, 2).after
     assert isinstance(old, AttackResult) and old.primary and not old.decision.forced
 

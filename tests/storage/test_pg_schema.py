@@ -310,7 +310,7 @@ def _differences(sqlite: dict[str, Table], pg: dict[str, Table]) -> dict[str, tu
     }
 
 
-def test_both_backends_have_the_same_twelve_tables(both) -> None:
+def test_both_backends_have_the_same_thirteen_tables(both) -> None:
     sqlite, pg = both
     expected = [
         "campaign_gms",
@@ -324,6 +324,7 @@ def test_both_backends_have_the_same_twelve_tables(both) -> None:
         "sixpool_contests",
         "sixpool_group_rolls",
         "sixpool_groups",
+        "sixpool_trained_only",
         "tracks",
     ]
     assert sorted(sqlite) == expected
@@ -384,9 +385,13 @@ def test_both_introspections_read_what_the_migrations_say(both, side: str) -> No
     assert schema["rolls"].foreign_keys == {
         ForeignKey(("campaign_id",), "campaigns", ("id",), "SET NULL")
     }
-    assert schema["sixpool_contests"].columns[-2] == Column(
+    assert schema["sixpool_contests"].columns[-4] == Column(
         "expires_at", "real", False, True, None, False
     )
+    assert schema["sixpool_contests"].columns[-1] == Column(
+        "defender_skill", "text", False, False, None, False
+    )  # 0013_sixpool_skills adds skill and defender_skill last
+    assert schema["sixpool_trained_only"].primary_key == ("campaign_id", "skill")
     assert schema["cosmos_challenges"].columns[8].default == "'open'"
 
 

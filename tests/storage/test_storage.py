@@ -124,7 +124,7 @@ async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path
                 for hidden, payload in zip((0, 1, 1, 1), payloads, strict=True)
             ],
         )
-    assert apply_migrations(path) == ["0012_roll_visibility"]
+    assert apply_migrations(path)[0] == "0012_roll_visibility"  # and any later ones
     opened = await Storage.open(path)
     try:
         rolls = [await logged_roll(opened, roll_id) for roll_id in (1, 2, 3, 4)]
