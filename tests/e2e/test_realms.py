@@ -233,7 +233,7 @@ async def test_rule_realms_a_player_may_not_force_the_state(
         assert refused.content.startswith(
             "❌ Only a GM can force advantage or disadvantage (a specific effect the GM rules on)."
         )
-    assert await logged_roll(dicebot.storage, 1) is None  # nothing rolled, nothing logged
+    assert await dicebot.storage.rolls.get(1) is None  # nothing rolled, nothing logged
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     spell = await fake_discord.invoke(
         "realms spell", {"kind": "incantation", "cost": 2, "disadvantage": 1, "force": "advantage"}
@@ -265,7 +265,7 @@ async def test_rule_realms_concentration_rolls_as_a_save(
         "realms check", {"die": "d12", "kind": "concentration"}, user="player"
     )
     assert wrong.ephemeral and "A concentration uses a d20 (got d12)" in wrong.content
-    assert await logged_roll(dicebot.storage, 3) is None
+    assert await dicebot.storage.rolls.get(3) is None
 
 
 def _enumerated_target(
@@ -432,7 +432,7 @@ async def test_realms_reroll_by_a_button_per_die(
     player_id = fake_discord.users["player"].id
     assert stranger.ephemeral
     assert f"Only <@{player_id}>, who made roll #1, can reroll its dice." in stranger.content
-    assert await logged_roll(dicebot.storage, 2) is None
+    assert await dicebot.storage.rolls.get(2) is None
     dicebot.rng = new_rng(5)
     [new_face] = d20s(5, 1)
     pressed = await fake_discord.click(save, "realms:reroll:1:2", user="player")
@@ -446,7 +446,7 @@ async def test_realms_reroll_by_a_button_per_die(
     replayed = forged(fake_discord, fake_discord.channel_id, "realms:reroll:1:1")
     again = await fake_discord.click(replayed, "realms:reroll:1:1", user="player")
     assert again.ephemeral and "Roll #1 was rerolled already" in again.content
-    assert await logged_roll(dicebot.storage, 3) is None
+    assert await dicebot.storage.rolls.get(3) is None
 
 
 async def test_realms_die_button_under_an_older_roll_is_refused(
@@ -460,11 +460,11 @@ async def test_realms_die_button_under_an_older_roll_is_refused(
     superseded = await fake_discord.click(old, "realms:reroll:1:1", user="player")
     assert superseded.ephemeral
     assert "Roll #1 is no longer your latest roll here" in superseded.content
-    assert await logged_roll(dicebot.storage, 3) is None
+    assert await dicebot.storage.rolls.get(3) is None
     past = forged(fake_discord, fake_discord.channel_id, "realms:reroll:2:9")
     beyond = await fake_discord.click(past, "realms:reroll:2:9", user="player")
     assert beyond.ephemeral and "Position must be between 1 and 3" in beyond.content
-    assert await logged_roll(dicebot.storage, 3) is None
+    assert await dicebot.storage.rolls.get(3) is None
 
 
 async def test_realms_die_buttons_are_offered_as_far_as_the_roll_is_seen(
@@ -515,4 +515,4 @@ async def test_realms_concurrent_presses_of_a_die_button_reroll_once(
     assert (len(done), len(refused)) == (1, presses - 1)  # as serial presses: the first rerolls
     assert all("Roll #1 was rerolled already" in reply.content for reply in refused)
     assert (await logged_roll(dicebot.storage, 2)).payload["rerolled_from"] == 1
-    assert await logged_roll(dicebot.storage, 3) is None
+    assert await dicebot.storage.rolls.get(3) is None
