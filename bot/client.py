@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import pkgutil
 import time
@@ -26,6 +27,7 @@ from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
 from rules.randomness import Rng, new_rng
+from rules.systems import use_packages
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
 
@@ -236,8 +238,13 @@ class DiceBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(RevealButton, RollAgainButton)
-        for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
-            await self.load_extension(module.name)
+        # The systems first: `/campaign start` offers those found (rules.systems).
+        extra = self.settings.system_packages
+        use_packages(f"{package}.rules" for package in extra)
+        for package_name in (cogs.__name__, *(f"{package}.cogs" for package in extra)):
+            package = importlib.import_module(package_name)
+            for module in pkgutil.iter_modules(package.__path__, prefix=f"{package_name}."):
+                await self.load_extension(module.name)
         # Roll commands (declared with bot.publish.roll_command): the user's rate limit first,
         # then the campaign's default visibility of GM rolls.
         limiter = roll_limiter(

@@ -239,8 +239,8 @@ def test_backup_copies_the_sqlite_file_a_database_url_names(tmp_path: Path) -> N
     apply_migrations(tmp_path / "state" / "live.db")
     with sqlite3.connect(tmp_path / "state" / "live.db") as connection:
         connection.execute(
-            "INSERT INTO campaigns (channel_id, system, name, skin, created_by)"
-            " VALUES (7, 'cosmos', 'Backed up', 'default', 1)"
+            "INSERT INTO campaigns (channel_id, system, name, created_by)"
+            " VALUES (7, 'cosmos', 'Backed up', 1)"
         )
     result = run_bot(
         tmp_path, "backup", "copy.db", DATABASE_URL="sqlite:///state/live.db", DATABASE_PATH="x"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import pytest
 
 from bot.client import DiceBot
+from rules import sinew
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -66,7 +68,8 @@ async def test_unknown_system_is_refused(fake_discord: FakeDiscord, dicebot: Dic
         "campaign start", {"system": "gurps", "name": "Old"}, user="gm", stale_client=True
     )
     assert reply.ephemeral
-    assert "Unknown system `gurps`: choose one of cosmos, realms, sinew" in reply.content
+    # (the systems in the order they are found: by their modules' names)
+    assert "Unknown system `gurps`: choose one of aethelgard, cosmos, realms," in reply.content
     assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
 
 
@@ -227,3 +230,60 @@ async def test_a_stale_end_prompt_never_ends_a_newer_campaign(
     assert reply.ephemeral and "**Voidrunners** has already ended" in reply.content
     campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
     assert campaign is not None and campaign.settings.name == "Next"
+
+
+async def test_sinew_skin_is_chosen_at_start_and_changed_in_settings(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord, system="sinew")
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.FANTASY  # the default
+    reply = await fake_discord.invoke("campaign settings", {"skin": "scifi"}, user="gm")
+    assert reply.ephemeral and reply.content.startswith("⚙️ Skin: scifi · GM log channel")
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+    info = await fake_discord.invoke("campaign info", {}, user="player")
+    assert "Skin: scifi" in str(info.embeds[0])
+    player = await fake_discord.invoke("campaign settings", {"skin": "fantasy"}, user="player")
+    assert player.ephemeral and "Only a GM" in player.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+
+
+async def test_skin_of_a_campaign_of_another_system_is_refused_and_nothing_changes(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await start(fake_discord, system="realms", skin="scifi")
+    assert reply.ephemeral and "`skin` is a Sinew & Steel setting" in reply.content
+    await start(fake_discord, system="realms")
+    reply = await fake_discord.invoke(
+        "campaign settings", {"skin": "scifi", "announcements": False}, user="gm"
+    )
+    assert reply.ephemeral
+    assert "`skin` is a Sinew & Steel setting; a Enchanted Realms campaign" in reply.content
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.settings.options == {}
+    assert campaign.switches.announce_naturals  # the whole change was refused
+
+
+async def test_concurrent_settings_changes_all_land(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Each change applies to the settings and switches as stored when it runs: none undoes
+    # another (the skin lives in the settings JSON, the switches in theirs).
+    await start(fake_discord, system="sinew", lingering_taint=True)
+    changes = [
+        {"skin": "scifi"},
+        {"announcements": False},
+        {"secret_notice": True},
+        {"gm_rolls": "hidden"},
+    ] * 5
+    replies = await asyncio.gather(
+        *(fake_discord.invoke("campaign settings", change, user="gm") for change in changes)
+    )
+    assert all(reply.ephemeral and reply.content.startswith("⚙️") for reply in replies)
+    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+    assert campaign.settings.get(sinew.LINGERING_TAINT) is True
+    assert not campaign.switches.announce_naturals
+    assert campaign.switches.secret_notice and campaign.switches.gm_rolls_hidden
