@@ -187,7 +187,7 @@ class Settings:
     # The shards this process runs; None: as many as Discord recommends, all in this process.
     shards: Shards | None = None
     # Packages of further systems, each with a `rules` and a `cogs` package like the bot's own
-    # (README, "A new system"); their systems and cogs come beside the bot's.
+    # (README, Layout: "A new system"); their systems and cogs come beside the bot's.
     system_packages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

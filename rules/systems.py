@@ -1,9 +1,10 @@
-"""The game systems a campaign can run, found where they are declared (README, "A new system").
+"""The game systems a campaign can run, found where each declares itself.
 
-A system is a module or package of ``rules`` (or of an extra package a deployment names, the
-SYSTEM_PACKAGES setting) whose ``DECLARATION`` is a ``SystemDeclaration``
-(``rules/declarations.py``); the declaration's ``system`` says its key, display name and
-mid-sentence name. Nothing here lists the systems: a new one touches no file but its own.
+README, Layout: "A new system". A system is a module or package of ``rules`` (or of the
+``rules`` package of an extra package a deployment names, the SYSTEM_PACKAGES setting) whose
+``DECLARATION`` is a ``SystemDeclaration`` (``rules/declarations.py``); the declaration's
+``system`` says its key, display name and mid-sentence name. Nothing here lists the systems: a
+new one touches no file but its own.
 """
 
 from __future__ import annotations
