@@ -214,7 +214,10 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             if str(roll.id).startswith(typed)
         ]
 
-    @app_commands.command(name="settings", description="Table switches: GM log channel, notices")
+    @app_commands.command(
+        name="settings",
+        description="Table switches (GM log channel, notices) and settings like the skin",
+    )
     @app_commands.describe(
         gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
         gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",

@@ -1,6 +1,6 @@
 """What each system declares about itself: its name, settings, tracks and characters.
 
-A system module or package (``rules/<system>``, or one of an extra package: ``rules.systems``)
+A system module or package (``rules/<system>``, or one in an extra package: ``rules.systems``)
 exposes ``DECLARATION = SystemDeclaration(system=System(...), ...)``. The registry finds it
 there; `/campaign start`, `/campaign settings` and `/campaign info`, the track store and the
 character store read it, so a new system, setting or track touches only its system.
