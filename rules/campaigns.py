@@ -73,7 +73,7 @@ class CampaignSettings:
     def info_lines(self, *, changeable_only: bool = False) -> list[str]:
         """Return the settings as `/campaign info` lists them (`/campaign settings`: only those
         it may change)."""
-        lines = []
+        lines: list[str] = []
         for setting in declaration(self.system).settings:
             if changeable_only and not setting.changeable:
                 continue
