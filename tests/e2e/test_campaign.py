@@ -50,6 +50,27 @@ async def test_commands_are_synced_to_the_guild(
             assert option["description"] and option["description"] != "…", option
 
 
+async def test_campaign_start_keeps_its_options_and_offers_the_systems_found(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    campaign = next(c for c in fake_discord.synced_commands(guild=True) if c["name"] == "campaign")
+    subcommands = {option["name"]: option for option in campaign["options"]}
+    options = {option["name"]: option for option in subcommands["start"]["options"]}
+    assert set(options) == {"system", "name", "skin", "edge_option", "lingering_taint"}
+    assert [option["required"] for option in options.values()][:2] == [True, True]
+    assert [c["value"] for c in options["skin"]["choices"]] == ["fantasy", "scifi"]
+    assert [c["value"] for c in options["edge_option"]["choices"]] == ["A", "B"]
+    assert {(c["name"], c["value"]) for c in options["system"]["choices"]} == {
+        ("Aethelgard", "aethelgard"), ("Cosmos Engine", "cosmos"),
+        ("Enchanted Realms", "realms"), ("Sinew & Steel", "sinew"), ("Six-pool d20", "sixpool"),
+    }  # fmt: skip
+    # /campaign settings offers the settings declared changeable: Sinew & Steel's skin.
+    changes = {option["name"] for option in subcommands["settings"]["options"]}
+    assert changes == {
+        "gm_channel", "gm_channel_off", "secret_notice", "announcements", "gm_rolls", "skin",
+    }  # fmt: skip
+
+
 async def test_ruling_campaign_one_per_channel_second_is_refused(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
