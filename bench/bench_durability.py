@@ -32,11 +32,11 @@ from harness import BotProcess, FakeDiscord, Reply, any_answered, freeze_garbage
 
 from bot.storage import CharacterStore, Storage
 from bot.storage.errors import StorageError
+from rules import sinew
 from rules.campaigns import CampaignSettings
 from rules.errors import RulesError
 from rules.sheets import DataclassSheet
 from rules.sinew import PRESSURE_MAX
-from rules.systems import System
 
 IN_FLIGHT = 128
 EXPRESSION = "4d6kh3+2"
@@ -206,7 +206,7 @@ async def counters() -> list[str]:
         first = await Storage.open(path)
         second = await Storage.open(path)  # a second process's connection, in effect
         try:
-            settings = CampaignSettings.create(System.SINEW, "Counters")
+            settings = CampaignSettings.create(sinew.SYSTEM, "Counters")
             campaign = await first.campaigns.start(
                 guild_id=1, channel_id=2, user_id=3, settings=settings
             )

@@ -108,7 +108,7 @@ class Asker:
                 f"This channel has no running campaign; this needs {wanted}. "
                 "Start one with `/campaign start`."
             )
-        if system is not None and self.campaign.system is not system:
+        if system is not None and self.campaign.system != system:
             raise CommandError(
                 f"This channel runs the {self.campaign.system.display_name} campaign "
                 f"**{self.campaign.settings.name}**; this needs {system.display_name}."

@@ -27,6 +27,7 @@ from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
 from rules.randomness import Rng, new_rng
+from rules.systems import use_packages
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
 
@@ -237,12 +238,17 @@ class DiceBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(RevealButton, RollAgainButton)
+        # The systems first: `/campaign start` offers those found (rules.systems).
+        extra = self.settings.system_packages
+        use_packages(f"{package}.rules" for package in extra)
         # Each cog module is imported once per process and its setup() run for this bot.
         # discord.py's load_extension would execute the module anew for every bot built (and
         # drop it on close): start-up would pay for compiling and building every command again,
         # and two bots in one process would hold two copies of each cog's module.
-        for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
-            await importlib.import_module(module.name).setup(self)
+        for package_name in (cogs.__name__, *(f"{package}.cogs" for package in extra)):
+            package = importlib.import_module(package_name)
+            for module in pkgutil.iter_modules(package.__path__, prefix=f"{package_name}."):
+                await importlib.import_module(module.name).setup(self)
         # Roll commands (declared with bot.publish.roll_command): the user's rate limit first,
         # then the campaign's default visibility of GM rolls.
         limiter = roll_limiter(

@@ -31,6 +31,8 @@ DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "bot.db"
 # A bot token is three base64url segments: the bot's id, a timestamp and an HMAC. Checking the
 # shape catches a pasted client secret or a stray quote before Discord is ever asked.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+# An importable package name: dotted Python identifiers.
+_PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 class ConfigError(Exception):
@@ -184,6 +186,9 @@ class Settings:
     database: DatabaseLocation | None = None
     # The shards this process runs; None: as many as Discord recommends, all in this process.
     shards: Shards | None = None
+    # Packages of further systems, each with a `rules` and a `cogs` package like the bot's own
+    # (README, Layout: "A new system"); their systems and cogs come beside the bot's.
+    system_packages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -205,7 +210,8 @@ class Settings:
         return (
             f"Settings(database={self.database!r}, guild_id={self.guild_id}, "
             f"api_base={self.api_base}, gateway_url={self.gateway_url}, "
-            f"log_level={self.log_level}, roll_limit={self.roll_limit}, shards={self.shards})"
+            f"log_level={self.log_level}, roll_limit={self.roll_limit}, shards={self.shards}, "
+            f"system_packages={self.system_packages})"
         )
 
     @classmethod
@@ -241,6 +247,7 @@ class Settings:
             raise ConfigError(f"ROLL_RATE_LIMIT: {error}.") from None
         database = database_location_of(values)
         shards = shards_of(values)
+        packages = system_packages_of(values)
         return cls(
             token=token,
             database_path=database.path or database_path_of(values),
@@ -251,7 +258,21 @@ class Settings:
             gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=log_level,
             shards=shards,
+            system_packages=packages,
         )
+
+
+def system_packages_of(values: Mapping[str, str]) -> tuple[str, ...]:
+    """SYSTEM_PACKAGES: importable package names, comma-separated (none: the bot's own only)."""
+    text = values.get("SYSTEM_PACKAGES", "")
+    packages = tuple(name.strip() for name in text.split(",") if name.strip())
+    for package in packages:
+        if not _PACKAGE_NAME.match(package):
+            raise ConfigError(
+                "SYSTEM_PACKAGES must be importable package names, comma-separated "
+                f"(got {package!r})."
+            )
+    return packages
 
 
 def environment_values(

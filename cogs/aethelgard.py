@@ -20,7 +20,6 @@ from rules import aethelgard
 from rules.aethelgard import Attribute, Pool, PoolPart, Sheet
 from rules.odds import Outcome
 from rules.sheets import DataclassSheet
-from rules.systems import System
 
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
 SkillName = app_commands.Range[str, 1, aethelgard.SKILL_NAME_MAX]
@@ -65,7 +64,7 @@ class AethelgardCog(
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         asker = await Asker.of(interaction, self.storage)
-        return asker, asker.require_campaign(System.AETHELGARD)
+        return asker, asker.require_campaign(aethelgard.SYSTEM)
 
     async def _trauma(self, campaign: Campaign, character: Character[Sheet]) -> tuple[int, int]:
         """Return the character's Psychic Stress and Runic Blight Corruption."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import io
 import math
 import re
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -31,12 +33,10 @@ from rules.campaigns import (
     CampaignSettings,
     GmRolls,
     SettingsChange,
-    Skin,
     setting_owners,
 )
-from rules.choices import parse_choice
 from rules.inputs import require_whole
-from rules.systems import System
+from rules.systems import all_systems, parse_system
 
 HISTORY_PAGE_MAX = 25
 EXPORT_FORMATS = ("csv", "json")
@@ -125,11 +125,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.describe(
         system="The game system the campaign plays",
         name=f"The campaign's name (up to {MAX_CAMPAIGN_NAME_LENGTH} characters)",
-        skin="Flavour of announcements: fantasy (default) or sci-fi",
     )
     @app_commands.choices(
-        system=choices_of(System, lambda system: system.display_name),
-        skin=choices_of(Skin),
+        system=[
+            app_commands.Choice(name=system.display_name, value=system.value)
+            for system in all_systems()
+        ]
     )
     @app_commands.guild_only()
     @with_setting_options(setting for _, setting in setting_owners().values())
@@ -138,15 +139,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         interaction: discord.Interaction,
         system: str,
         name: app_commands.Range[str, 1, MAX_CAMPAIGN_NAME_LENGTH],
-        skin: str | None = None,
         **chosen: object,
     ) -> None:
-        settings = CampaignSettings.create(
-            parse_choice(System, system, "system"),
-            name,
-            skin=parse_choice(Skin, skin, "skin") if skin else None,
-            chosen=chosen,
-        )
+        settings = CampaignSettings.create(parse_system(system), name, chosen=chosen)
         asker = await Asker.of(interaction, self.storage)
         campaign = await self.storage.campaigns.start(
             guild_id=asker.guild_id,
@@ -222,16 +217,19 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             if str(roll.id).startswith(typed)
         ]
 
-    @app_commands.command(name="settings", description="Table switches: GM log channel, notices")
+    @app_commands.command(
+        name="settings",
+        description="Table switches (GM log channel, notices) and settings like the skin",
+    )
     @app_commands.describe(
         gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
         gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
         secret_notice='Tell the channel when someone rolls blind ("gwen rolled in secret")',
         announcements="Announce public crits and fumbles in the channel (on by default)",
-        skin="Flavour of announcements: fantasy or sci-fi",
         gm_rolls="A GM's rolls when they don't say hidden: public (default) or hidden",
     )
-    @app_commands.choices(skin=choices_of(Skin), gm_rolls=choices_of(GmRolls))
+    @app_commands.choices(gm_rolls=choices_of(GmRolls))
+    @with_setting_options(setting for _, setting in setting_owners().values() if setting.changeable)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -239,23 +237,26 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         gm_channel_off: bool = False,
         secret_notice: bool | None = None,
         announcements: bool | None = None,
-        skin: str | None = None,
         gm_rolls: str | None = None,
+        **chosen: object,
     ) -> None:
         asker = await Asker.of(interaction, self.storage)
         campaign = asker.require_campaign()
         asker.require_gm("change the campaign's settings")
         change = SettingsChange.asked(
+            system=campaign.system,
             gm_channel_id=None if gm_channel is None else gm_channel.id,
             gm_channel_off=gm_channel_off,
             secret_notice=secret_notice,
             announcements=announcements,
-            skin=skin,
             gm_rolls=gm_rolls,
+            chosen=chosen,
         )
         require_gm_channel(gm_channel, campaign)
-        saved = await self.storage.campaigns.set_switches(campaign, change.apply, skin=change.skin)
-        lines = [f"Skin: {saved.settings.skin.value}", *saved.switches.info_lines()]
+        saved = await self.storage.campaigns.set_switches(
+            campaign, change.apply, settle=change.settle
+        )
+        lines = [*saved.settings.info_lines(changeable_only=True), *saved.switches.info_lines()]
         await interaction.response.send_message("⚙️ " + " · ".join(lines), ephemeral=True)
 
     @app_commands.command(name="log", description="The campaign's roll history (private reply)")
@@ -475,6 +476,16 @@ def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:
     return wanted
 
 
+# The systems' settings `/campaign start` and `/campaign settings` were built with: their options
+# come from the class body, read when this module is executed.
+_BUILT_WITH = tuple(setting_owners())
+
+
 async def setup(bot: DiceBot) -> None:
-    bot.add_dynamic_items(HistoryButton, EndPromptButton)
-    await bot.add_cog(CampaignCog(bot))
+    module = sys.modules[__name__]
+    if tuple(setting_owners()) != _BUILT_WITH:
+        # A system found since this module was executed (a bot with other SYSTEM_PACKAGES in
+        # this process): execute it again, so its commands offer every system's settings.
+        module = importlib.reload(module)
+    bot.add_dynamic_items(module.HistoryButton, module.EndPromptButton)
+    await bot.add_cog(module.CampaignCog(bot))

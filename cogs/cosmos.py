@@ -24,7 +24,6 @@ from bot.storage import Visibility
 from bot.storage.cosmos import ChallengeStore
 from rules import cosmos
 from rules.choices import parse_choice
-from rules.systems import System
 
 Attribute = app_commands.Range[int, cosmos.ATTRIBUTE_MIN, cosmos.ATTRIBUTE_MAX]
 Skill = app_commands.Range[int, cosmos.SKILL_MIN, cosmos.SKILL_MAX]
@@ -146,7 +145,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
-            campaign = asker.require_campaign(System.COSMOS)
+            campaign = asker.require_campaign(cosmos.SYSTEM)
             cosmos.check_challenge_roll(await self.challenges.get_open(campaign, challenge), tn)
         result = cosmos.roll(
             self.bot.rng,
@@ -305,7 +304,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         max_rolls: app_commands.Range[int, 1, cosmos.CHALLENGE_ROLLS_MAX],
     ) -> None:
         asker = await Asker.of(interaction, self.storage)
-        campaign = asker.require_campaign(System.COSMOS)
+        campaign = asker.require_campaign(cosmos.SYSTEM)
         asker.require_gm("open a challenge")
         challenge = cosmos.start_challenge(name, tn, successes, max_rolls)
         await self.challenges.open(campaign, challenge, asker.user_id)
@@ -317,7 +316,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         self, interaction: discord.Interaction, name: ChallengeName | None = None
     ) -> None:
         asker = await Asker.of(interaction, self.storage)
-        campaign = asker.require_campaign(System.COSMOS)
+        campaign = asker.require_campaign(cosmos.SYSTEM)
         if name is None:
             challenges = await self.challenges.open_challenges(campaign)
         else:
@@ -345,7 +344,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     @app_commands.describe(name="The challenge to end")
     async def challenge_end(self, interaction: discord.Interaction, name: ChallengeName) -> None:
         asker = await Asker.of(interaction, self.storage)
-        campaign = asker.require_campaign(System.COSMOS)
+        campaign = asker.require_campaign(cosmos.SYSTEM)
         asker.require_gm("end a challenge")
         ended = await self.challenges.change(campaign, name, cosmos.abandon_challenge)
         await interaction.response.send_message(
@@ -362,7 +361,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     ) -> list[app_commands.Choice[str]]:
         """Suggest the open challenges of this channel's Cosmos campaign."""
         campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
-        if campaign is None or campaign.system is not System.COSMOS:
+        if campaign is None or campaign.system != cosmos.SYSTEM:
             return []
         names = [challenge.name for challenge in await self.challenges.open_challenges(campaign)]
         return [app_commands.Choice(name=name, value=name) for name in matching(current, names)]

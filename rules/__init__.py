@@ -7,7 +7,8 @@ Nothing here imports discord, storage or does I/O; every random function takes a
 - ``odds``: exact distributions (dice sums, keep-k of n, thresholds) for every system's odds.
 - ``expressions``: standard dice notation for ``/roll`` (our own grammar, ``notation.lark``;
   README, "Dice notation").
-- ``campaigns``, ``choices``, ``systems``: campaign settings and the five systems.
+- ``campaigns``, ``choices``, ``systems``: campaign settings, and the systems found where each
+  declares itself (its ``DECLARATION``).
 - ``declarations``, ``sheets``, ``tables``: what systems declare, character sheets, data tables.
 - one module or package per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel),
   ``realms`` (Enchanted Realms), ``aethelgard`` (Aethelgard), ``sixpool`` (Six-pool d20); each

@@ -23,6 +23,7 @@ from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.odds import Distribution
 from rules.randomness import Rng, roll_dice
+from rules.systems import System
 
 __all__ = [
     "CORRUPTION",
@@ -30,6 +31,7 @@ __all__ = [
     "DECLARATION",
     "MAX_POOL",
     "STRESS",
+    "SYSTEM",
     "AttackRoll",
     "Attribute",
     "CraftTier",
@@ -393,13 +395,15 @@ def attack(
     return AttackRoll(hit_roll, damage_roll, soak, block_roll)
 
 
+SYSTEM = System("aethelgard", "Aethelgard")
+
 # --- Characters
 
 STRESS = TrackSpec(name="stress", minimum=0, maximum=TRAUMA_MAX, party=False, per_character=True)
 CORRUPTION = TrackSpec(
     name="corruption", minimum=0, maximum=TRAUMA_MAX, party=False, per_character=True
 )
-DECLARATION = SystemDeclaration(tracks=(STRESS, CORRUPTION), characters_per_player=1)
+DECLARATION = SystemDeclaration(system=SYSTEM, tracks=(STRESS, CORRUPTION), characters_per_player=1)
 
 SKILL_NAME_MAX = 40
 SKILLS_MAX = 30

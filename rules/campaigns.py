@@ -1,9 +1,9 @@
-"""Campaign settings: the name and skin every campaign has, and each system's own settings."""
+"""Campaign settings: the name every campaign has, and each system's own settings."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -12,28 +12,22 @@ from rules.choices import parse_choice
 from rules.declarations import JsonValue, Setting, declaration
 from rules.errors import RulesError
 from rules.inputs import checked_name
-from rules.systems import System
+from rules.systems import System, all_systems
 
 __all__ = [
     "MAX_CAMPAIGN_NAME_LENGTH",
     "CampaignSettings",
     "GmRolls",
     "SettingsChange",
-    "Skin",
     "TableSwitches",
     "setting_owners",
 ]
 
 MAX_CAMPAIGN_NAME_LENGTH = 100
+# `/campaign settings`' own options (each system's changeable settings come after them)
+SWITCH_OPTIONS = ("gm_channel", "gm_channel_off", "secret_notice", "announcements", "gm_rolls")
 
 T = TypeVar("T")
-
-
-class Skin(StrEnum):
-    """The flavour of colour texts (Sinew & Steel's Pressure steps use it)."""
-
-    FANTASY = "fantasy"
-    SCIFI = "scifi"
 
 
 class GmRolls(StrEnum):
@@ -47,14 +41,21 @@ def setting_owners() -> dict[str, tuple[System, Setting[Any]]]:
     """Return every system setting by option name, with the system that declares it."""
     return {
         setting.name: (system, setting)
-        for system in System
+        for system in all_systems()
         for setting in declaration(system).settings
     }
 
 
+def _refuse_foreign(system: System, key: str) -> RulesError:
+    """The refusal of an option ``system`` doesn't declare (another system's setting?)."""
+    owner = setting_owners().get(key)
+    whose = f"a {owner[0].in_sentence} setting" if owner else "not a setting"
+    return RulesError(f"`{key}` is {whose}; a {system.display_name} campaign doesn't use it.")
+
+
 @dataclass(frozen=True, slots=True)
 class CampaignSettings:
-    """A campaign's system, name and skin, and the values of its system's settings.
+    """A campaign's system and name, and the values of its system's settings.
 
     ``options`` holds every declared setting of the system, as stored (JSON values); read one
     typed with ``get``.
@@ -62,7 +63,6 @@ class CampaignSettings:
 
     system: System
     name: str
-    skin: Skin = Skin.FANTASY
     options: Mapping[str, JsonValue] = field(default_factory=lambda: MappingProxyType({}))
 
     def get(self, setting: Setting[T]) -> T:
@@ -70,10 +70,13 @@ class CampaignSettings:
         raw = self.options.get(setting.name)
         return setting.default if raw is None else setting.parse(raw, self.system)
 
-    def info_lines(self) -> list[str]:
-        """Return the settings as `/campaign info` lists them."""
-        lines = [f"Skin: {self.skin.value}"]
+    def info_lines(self, *, changeable_only: bool = False) -> list[str]:
+        """Return the settings as `/campaign info` lists them (`/campaign settings`: only those
+        it may change)."""
+        lines: list[str] = []
         for setting in declaration(self.system).settings:
+            if changeable_only and not setting.changeable:
+                continue
             line = setting.describe(self.get(setting))
             if line is not None:
                 lines.append(line)
@@ -85,7 +88,6 @@ class CampaignSettings:
         system: System,
         name: str,
         *,
-        skin: Skin | None = None,
         chosen: Mapping[str, object] | None = None,
     ) -> CampaignSettings:
         """Validate a new campaign's settings; refuse one its system doesn't use.
@@ -102,28 +104,17 @@ class CampaignSettings:
         own = {setting.name: setting for setting in declaration(system).settings}
         for key in given:
             if key not in own:
-                owner = setting_owners().get(key)
-                whose = f"a {owner[0].in_sentence} setting" if owner else "not a setting"
-                raise RulesError(
-                    f"`{key}` is {whose}; a {system.display_name} campaign doesn't use it."
-                )
+                raise _refuse_foreign(system, key)
         options = {
             key: setting.to_json(
                 setting.parse(given[key], system) if key in given else setting.default
             )
             for key, setting in own.items()
         }
-        return cls(
-            system=system,
-            name=clean_name,
-            skin=skin or Skin.FANTASY,
-            options=MappingProxyType(options),
-        )
+        return cls(system=system, name=clean_name, options=MappingProxyType(options))
 
     @classmethod
-    def stored(
-        cls, system: System, name: str, skin: Skin, options: Mapping[str, object]
-    ) -> CampaignSettings:
+    def stored(cls, system: System, name: str, options: Mapping[str, object]) -> CampaignSettings:
         """Rebuild settings read from storage, validating each declared value."""
         own = declaration(system).settings
         values = {
@@ -131,48 +122,67 @@ class CampaignSettings:
             for setting in own
             if setting.name in options
         }
-        return cls(system=system, name=name, skin=skin, options=MappingProxyType(values))
+        return cls(system=system, name=name, options=MappingProxyType(values))
 
 
 @dataclass(frozen=True, slots=True)
 class SettingsChange:
-    """What `/campaign settings` was asked to change; None (or False) leaves it as it is."""
+    """What `/campaign settings` was asked to change; None (or False) leaves it as it is.
+
+    ``options`` holds the new values (as stored) of the system's changeable settings asked for.
+    """
 
     gm_channel_id: int | None = None
     gm_channel_off: bool = False
     secret_notice: bool | None = None
     announce_naturals: bool | None = None
     gm_rolls: GmRolls | None = None
-    skin: Skin | None = None
+    options: Mapping[str, JsonValue] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def asked(
         cls,
         *,
+        system: System,
         gm_channel_id: int | None = None,
         gm_channel_off: bool = False,
         secret_notice: bool | None = None,
         announcements: bool | None = None,
-        skin: str | None = None,
         gm_rolls: str | None = None,
+        chosen: Mapping[str, object] | None = None,
     ) -> SettingsChange:
-        """Validate the options as given: a GM channel or none, and at least one change."""
+        """Validate the options as given: a GM channel or none, settings ``system`` lets change
+        (``chosen``: by name; None or absent leaves one as it is), and at least one change."""
         if gm_channel_id is not None and gm_channel_off:
             raise RulesError("Give `gm_channel` or `gm_channel_off`, not both.")
-        asked = (gm_channel_id, secret_notice, announcements, skin, gm_rolls)
-        if all(value is None for value in asked) and not gm_channel_off:
-            raise RulesError(
-                "Say what to change: `gm_channel`, `gm_channel_off`, `secret_notice`, "
-                "`announcements`, `skin` or `gm_rolls`."
-            )
+        own = {setting.name: setting for setting in declaration(system).settings}
+        options: dict[str, JsonValue] = {}
+        for key, value in (chosen or {}).items():
+            if value is None:
+                continue
+            setting = own.get(key)
+            if setting is None:
+                raise _refuse_foreign(system, key)
+            if not setting.changeable:
+                raise RulesError(f"`{key}` is chosen when the campaign starts; it can't change.")
+            options[key] = setting.to_json(setting.parse(value, system))
+        asked = (gm_channel_id, secret_notice, announcements, gm_rolls)
+        if all(value is None for value in asked) and not gm_channel_off and not options:
+            changeable = [name for name, (_, s) in setting_owners().items() if s.changeable]
+            names = ", ".join(f"`{name}`" for name in (*SWITCH_OPTIONS, *changeable))
+            raise RulesError(f"Say what to change: {names}.")
         return cls(
             gm_channel_id=gm_channel_id,
             gm_channel_off=gm_channel_off,
             secret_notice=secret_notice,
             announce_naturals=announcements,
             gm_rolls=None if gm_rolls is None else parse_choice(GmRolls, gm_rolls, "gm_rolls"),
-            skin=None if skin is None else parse_choice(Skin, skin, "skin"),
+            options=MappingProxyType(options),
         )
+
+    def settle(self, settings: CampaignSettings) -> CampaignSettings:
+        """Return ``settings`` with the asked settings changed (the others stay as they are)."""
+        return replace(settings, options=MappingProxyType({**settings.options, **self.options}))
 
     def apply(self, switches: TableSwitches) -> TableSwitches:
         """Return ``switches`` with this change applied (what it leaves out stays as it is)."""

@@ -1,21 +1,20 @@
-"""What each system declares about its campaign state: settings, tracks, characters.
+"""What each system declares about itself: its name, settings, tracks and characters.
 
-A system module (``rules/<system>.py``, named after ``System``'s value) exposes
-``DECLARATION = SystemDeclaration(...)``. `/campaign start` and `/campaign info`, the track store
-and the character store read it from there, so a new setting or track touches only its system.
+A system module or package (``rules/<system>``, or one in an extra package: ``rules.systems``)
+exposes ``DECLARATION = SystemDeclaration(system=System(...), ...)``. The registry finds it
+there; `/campaign start`, `/campaign settings` and `/campaign info`, the track store and the
+character store read it, so a new system, setting or track touches only its system.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
 from typing import Any, Generic, TypeVar, cast
 
 from rules.errors import RulesError
-from rules.systems import System
+from rules.systems import System, registered
 
 __all__ = [
     "JsonValue",
@@ -39,6 +38,7 @@ class Setting(Generic[T]):
 
     ``kind`` is ``bool`` or a StrEnum (offered as choices). ``info`` returns the line
     `/campaign info` shows for a value, or None to show nothing (e.g. a switch left off).
+    A ``changeable`` setting may also be changed later, with `/campaign settings`.
     """
 
     name: str  # the option's name in /campaign start
@@ -47,6 +47,7 @@ class Setting(Generic[T]):
     kind: type[T]
     default: T
     info: Callable[[T], str | None] | None = None
+    changeable: bool = False
 
     def parse(self, raw: object, system: System) -> T:
         """Validate a value from the user or the database; raise RulesError if illegal."""
@@ -91,8 +92,9 @@ class TrackSpec:
 
 @dataclass(frozen=True, slots=True)
 class SystemDeclaration:
-    """A system's campaign settings, tracks and how many characters a player may have."""
+    """A system: its name, campaign settings, tracks and how many characters a player may have."""
 
+    system: System
     settings: tuple[Setting[Any], ...] = ()
     tracks: tuple[TrackSpec, ...] = ()
     characters_per_player: int = 1
@@ -106,17 +108,7 @@ class SystemDeclaration:
         return self._tracks_by_name.get(name)
 
 
-@cache
 def declaration(system: System) -> SystemDeclaration:
-    """Return what ``system``'s rules module declares (nothing, for a system not built yet)."""
-    name = f"rules.{system.value}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:  # the module exists but imports something missing
-            raise
-        return SystemDeclaration()
-    found = getattr(module, "DECLARATION", SystemDeclaration())
-    if not isinstance(found, SystemDeclaration):
-        raise TypeError(f"rules.{system.value}.DECLARATION must be a SystemDeclaration")
-    return found
+    """Return what ``system`` declares (nothing but its name, for a system not registered)."""
+    found = registered().get(system.value)
+    return found if found is not None and found.system == system else SystemDeclaration(system)

@@ -78,6 +78,15 @@ def test_roll_rate_limit_is_read_from_the_environment(text: str, limit: RollLimi
     assert settings.roll_limit == limit
 
 
+def test_system_packages_are_read_as_package_names() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": VALID_LOOKING_TOKEN})
+    assert settings.system_packages == ()
+    variables = {"DISCORD_TOKEN": VALID_LOOKING_TOKEN, "SYSTEM_PACKAGES": " games, our.games ,"}
+    settings = Settings.from_mapping(variables)
+    assert settings.system_packages == ("games", "our.games")
+    assert "our.games" in repr(settings)
+
+
 @pytest.mark.parametrize(
     ("variables", "message"),
     [
@@ -85,6 +94,7 @@ def test_roll_rate_limit_is_read_from_the_environment(text: str, limit: RollLimi
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be"),
         ({"ROLL_RATE_LIMIT": "fast"}, "ROLL_RATE_LIMIT: give rolls/seconds like 20/10, or off"),
         ({"ROLL_RATE_LIMIT": "0/10"}, "ROLL_RATE_LIMIT: give rolls/seconds"),
+        ({"SYSTEM_PACKAGES": "games, my-games"}, "SYSTEM_PACKAGES must be importable"),
     ],
 )
 def test_bad_optional_variables_are_named(variables: dict[str, str], message: str) -> None:
@@ -240,8 +250,8 @@ def test_backup_copies_the_sqlite_file_a_database_url_names(tmp_path: Path) -> N
     apply_migrations(tmp_path / "state" / "live.db")
     with sqlite3.connect(tmp_path / "state" / "live.db") as connection:
         connection.execute(
-            "INSERT INTO campaigns (channel_id, system, name, skin, created_by)"
-            " VALUES (7, 'cosmos', 'Backed up', 'default', 1)"
+            "INSERT INTO campaigns (channel_id, system, name, created_by)"
+            " VALUES (7, 'cosmos', 'Backed up', 1)"
         )
     result = run_bot(
         tmp_path, "backup", "copy.db", DATABASE_URL="sqlite:///state/live.db", DATABASE_PATH="x"

@@ -130,8 +130,8 @@ def test_a_migrated_database_has_every_migration_and_needs_none(migrated_postgre
     assert apply_postgres_migrations(migrated_postgres_url) == []
     with _connect(migrated_postgres_url) as connection:
         connection.execute(
-            "INSERT INTO campaigns (channel_id, system, name, skin, created_by)"
-            " VALUES (1, 'cosmos', 'left behind', 'default', 2)"
+            "INSERT INTO campaigns (channel_id, system, name, created_by)"
+            " VALUES (1, 'cosmos', 'left behind', 2)"
         )
 
 

@@ -18,9 +18,9 @@ from bot.storage.errors import (
     FounderStaysGM,
     NotCoGM,
 )
-from rules.campaigns import CampaignSettings, Skin, TableSwitches
+from rules.campaigns import CampaignSettings, TableSwitches
 from rules.declarations import declaration
-from rules.systems import System
+from rules.systems import System, system_named
 
 __all__ = ["Campaign", "CampaignStore", "CharacterSummary", "EndAnswer", "TrackSummary"]
 
@@ -67,7 +67,7 @@ END_ANSWERS_KEPT = timedelta(days=1)
 
 # One query per campaign, GMs included (a row per GM): each query is a trip to the database.
 _SELECT_CAMPAIGN = (
-    "SELECT c.id, c.guild_id, c.channel_id, c.system, c.name, c.skin, c.settings, c.switches,"
+    "SELECT c.id, c.guild_id, c.channel_id, c.system, c.name, c.settings, c.switches,"
     " c.created_by, g.user_id AS gm_id"
     " FROM campaigns AS c LEFT JOIN campaign_gms AS g ON g.campaign_id = c.id"
 )
@@ -85,7 +85,7 @@ def _campaign(rows: list[Row]) -> Campaign | None:
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         settings=CampaignSettings.stored(
-            System(row["system"]), row["name"], Skin(row["skin"]), json.loads(row["settings"])
+            system_named(row["system"]), row["name"], json.loads(row["settings"])
         ),
         created_by=row["created_by"],
         gm_ids=frozenset(gm["gm_id"] for gm in rows if gm["gm_id"] is not None),
@@ -184,14 +184,13 @@ class CampaignStore:
             if existing is not None:
                 raise CampaignAlreadyRunning(existing.system.display_name, existing.settings.name)
             created = await connection.fetch_one(
-                "INSERT INTO campaigns (guild_id, channel_id, system, name, skin, settings,"
-                " created_by) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "INSERT INTO campaigns (guild_id, channel_id, system, name, settings, created_by)"
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
                     settings.system.value,
                     settings.name,
-                    settings.skin.value,
                     json.dumps(dict(settings.options)),
                     user_id,
                 ),
@@ -245,18 +244,19 @@ class CampaignStore:
         campaign: Campaign,
         change: Callable[[TableSwitches], TableSwitches],
         *,
-        skin: Skin | None = None,
+        settle: Callable[[CampaignSettings], CampaignSettings] | None = None,
     ) -> Campaign:
-        """Apply ``change`` to the campaign's table switches as stored now, and save them (and a
-        new skin, if given)."""
+        """Apply ``change`` to the campaign's table switches as stored now, and ``settle`` (if
+        given) to its settings as stored now; save both."""
         async with self._database.transaction() as connection:
             await _require_running(connection, campaign)
             current = await _active_in(connection, campaign.channel_id)
             assert current is not None
             switches = change(current.switches)
+            settings = settle(current.settings) if settle else current.settings
             await connection.execute(
-                "UPDATE campaigns SET switches = ?, skin = coalesce(?, skin) WHERE id = ?",
-                (json.dumps(switches.to_json()), skin.value if skin else None, campaign.id),
+                "UPDATE campaigns SET switches = ?, settings = ? WHERE id = ?",
+                (json.dumps(switches.to_json()), json.dumps(dict(settings.options)), campaign.id),
             )
             updated = await _active_in(connection, campaign.channel_id)
         assert updated is not None

@@ -43,7 +43,6 @@ from cogs.sinew.pressure import PressureCommands
 from cogs.sinew.rolls import TestCommands
 from cogs.sinew.sheets import SheetCommands
 from rules import sinew, sinew_pressure
-from rules.campaigns import Skin
 
 __all__ = ["LuckButton", "SinewCog", "setup"]
 
@@ -71,7 +70,7 @@ class SinewCog(
                 load_table(f"sinew/skins/{skin.value}.toml", sinew_pressure.parse_skin),
                 pressure_table,
             )
-            for skin in Skin
+            for skin in sinew.Skin
         }
         for kind, reroller in self._rerollers().items():
             register_reroll(kind, reroller)

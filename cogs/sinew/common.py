@@ -21,8 +21,6 @@ from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
 from bot.storage.sinew import DEFENDER_OPTION, LuckStore, PressureStore
 from rules import sinew, sinew_pressure
-from rules.campaigns import Skin
-from rules.systems import System
 
 SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
 TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
@@ -169,11 +167,11 @@ class SinewBase(_CogPart):
     characters: CharacterStore[Sheet]
     luck_store: LuckStore
     pressure_store: PressureStore
-    texts: dict[Skin, render_pressure.Texts]
+    texts: dict[sinew.Skin, render_pressure.Texts]
 
     async def _sinew_table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         asker = await Asker.of(interaction, self.storage)
-        return asker, asker.require_campaign(System.SINEW)
+        return asker, asker.require_campaign(sinew.SYSTEM)
 
     async def _for_roll(
         self, interaction: discord.Interaction, *, hidden: bool, blind: bool = False

@@ -150,7 +150,7 @@ class PressureCommands(SinewBase):
     ) -> PressureShown:
         """Change a Pressure track in one transaction with what it brings (a test, a Crisis and
         its Stamina); return what was written and what the channel hears."""
-        texts = self.texts[campaign.settings.skin]
+        texts = self.texts[campaign.settings.get(sinew.SKIN)]
         owner_name = owner.name if owner is not None else render_pressure.PARTY
         decided: list[Decided] = []
 
@@ -249,7 +249,7 @@ class PressureCommands(SinewBase):
         board = render_pressure.pressure_board(
             party,
             [(c.name, steps.get(c.id, sinew.PRESSURE.start)) for c in characters],
-            self.texts[campaign.settings.skin],
+            self.texts[campaign.settings.get(sinew.SKIN)],
         )
         await interaction.response.send_message(embed=board, ephemeral=True)
 
@@ -299,7 +299,7 @@ class PressureCommands(SinewBase):
             options=options,
             visibility=visibility,
             lingering_taint=campaign.settings.get(sinew.LINGERING_TAINT),
-            texts=self.texts[campaign.settings.skin],
+            texts=self.texts[campaign.settings.get(sinew.SKIN)],
         )
 
     @roll_command
@@ -384,7 +384,7 @@ class PressureCommands(SinewBase):
         character: str | None,
     ) -> None:
         """A cleansing rite: a test, public by the rules; a success removes 1 Pressure."""
-        texts, rng = self.texts[campaign.settings.skin], self.bot.rng
+        texts, rng = self.texts[campaign.settings.get(sinew.SKIN)], self.bot.rng
         options = {"attribute": tested.value.lower(), "character": character}
 
         def rite(read: PressureRead) -> PressureMove:

@@ -57,7 +57,6 @@ from cogs.sixpool.options import (
 from rules import sixpool
 from rules.choices import parse_choice
 from rules.sixpool import Pool, RollAsked, RollKind, Sheet
-from rules.systems import System
 
 __all__ = ["SixpoolCog"]
 
@@ -81,7 +80,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         """Return the asker's table and its running six-pool campaign, or refuse."""
         asker = await Asker.of(interaction, self.storage)
-        return asker, asker.require_campaign(System.SIXPOOL)
+        return asker, asker.require_campaign(sixpool.SYSTEM)
 
     # --- characters
 
@@ -544,7 +543,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     ) -> list[app_commands.Choice[str]]:
         """Suggest the skills on the caller's sheet."""
         campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
-        if campaign is None or campaign.system is not System.SIXPOOL:
+        if campaign is None or campaign.system != sixpool.SYSTEM:
             return []
         found = await self.characters.find(campaign, user_id=interaction.user.id)
         names = list(found.sheet.skills)

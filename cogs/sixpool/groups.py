@@ -23,7 +23,6 @@ from cogs.sixpool.rolls import logged_roll
 from rules import sixpool
 from rules.randomness import Rng
 from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind
-from rules.systems import System
 
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
@@ -145,7 +144,7 @@ async def pick_spend(
 async def close(cog: SixpoolCog, interaction: discord.Interaction, group_id: int) -> None:
     """The GM's Close: the result, announced to the channel."""
     asker = await Asker.of(interaction, cog.storage)
-    asker.require_campaign(System.SIXPOOL)
+    asker.require_campaign(sixpool.SYSTEM)
     asker.require_gm("close a group check")
     closed = await _close_once(cog, interaction, group_id)
     successes = sum(roll.success for roll in closed.rolls)

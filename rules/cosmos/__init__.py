@@ -82,6 +82,12 @@ from rules.cosmos.rolls import (
     opposed,
     roll,
 )
+from rules.declarations import SystemDeclaration
+from rules.systems import System
+
+SYSTEM = System("cosmos", "Cosmos Engine")
+# No campaign settings or tracks: open challenges have their own table.
+DECLARATION = SystemDeclaration(system=SYSTEM)
 
 __all__ = [
     "ACTIONS_BY_SCALE",
@@ -95,6 +101,7 @@ __all__ = [
     "CHALLENGE_SUCCESSES_MAX",
     "CRITICAL_FAILURE_POINTS",
     "CRITICAL_SUCCESS_POINTS",
+    "DECLARATION",
     "DIE_SIDES",
     "DIFFICULTY_BANDS",
     "KEPT_DICE",
@@ -103,6 +110,7 @@ __all__ = [
     "SKILL_MAX",
     "SKILL_MIN",
     "SUCCESS_POINTS",
+    "SYSTEM",
     "TN_MAX",
     "TN_MIN",
     "Action",

@@ -17,6 +17,7 @@ Everything here is pure: dice come from an injected generator and odds are exact
 
 from __future__ import annotations
 
+from rules.declarations import SystemDeclaration
 from rules.realms.attacks import (
     AttackResult,
     TargetResult,
@@ -68,15 +69,22 @@ from rules.realms.states import (
     State,
     decide,
 )
+from rules.systems import System
+
+SYSTEM = System("realms", "Enchanted Realms")
+# No campaign settings, tracks or characters kept.
+DECLARATION = SystemDeclaration(system=SYSTEM)
 
 __all__ = [
     "ATTACK_DICE_MAX",
     "DAMAGE_HELP",
     "DAMAGE_TEXT_MAX",
+    "DECLARATION",
     "HALF_MOVEMENT",
     "SOURCES_MAX",
     "SPELL_COST_MAX",
     "STEALTH_DICE_MAX",
+    "SYSTEM",
     "TARGET_MAX",
     "TO_HIT_MAX",
     "TO_HIT_MIN",

@@ -5,14 +5,36 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import numpy as np
 
 from rules.declarations import Setting, SystemDeclaration, TrackSpec
 from rules.errors import RulesError
+from rules.systems import System
 
 # --- Campaign declaration (settings and tracks the store keeps)
 
+SYSTEM = System("sinew", "Sinew & Steel")
+
 PRESSURE_MAX = 5  # reaching it triggers a Crisis
+
+
+class Skin(StrEnum):
+    """The flavour of the Pressure steps' colour texts and Crisis names (data/sinew/skins)."""
+
+    FANTASY = "fantasy"
+    SCIFI = "scifi"
+
+
+SKIN: Setting[Skin] = Setting(
+    name="skin",
+    label="Skin",
+    help="Sinew & Steel only: flavour of announcements, fantasy (default) or sci-fi",
+    kind=Skin,
+    default=Skin.FANTASY,
+    changeable=True,
+)
 
 LINGERING_TAINT: Setting[bool] = Setting(
     name="lingering_taint",
@@ -31,7 +53,7 @@ PRESSURE = TrackSpec(
 # Luck tokens and Stamina live on the sheet (SHEET_CODEC below), not in tracks: they have
 # per-character caps (the LCK and STA scores) that a track's fixed maximum can't express.
 DECLARATION = SystemDeclaration(
-    settings=(LINGERING_TAINT,), tracks=(PRESSURE,), characters_per_player=1
+    system=SYSTEM, settings=(SKIN, LINGERING_TAINT), tracks=(PRESSURE,), characters_per_player=1
 )
 
 # --- Constants (README, Rules notes: Sinew & Steel); (house) marks our own defaults

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from rules.declarations import Setting, SystemDeclaration
 from rules.errors import RulesError
 from rules.inputs import require_whole
+from rules.systems import System
 
 
 class EdgeOption(StrEnum):
@@ -35,7 +36,8 @@ EDGE_OPTION: Setting[EdgeOption] = Setting(
     default=EdgeOption.A,
 )
 
-DECLARATION = SystemDeclaration(settings=(EDGE_OPTION,))
+SYSTEM = System("sixpool", "Six-pool d20", sentence_name="six-pool d20")
+DECLARATION = SystemDeclaration(system=SYSTEM, settings=(EDGE_OPTION,))
 
 # --- Constants (README, "Six-pool d20"); (house) marks our own defaults
 

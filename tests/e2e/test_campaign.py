@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import cogs.campaign
 from bot.client import DiceBot
+from rules import sinew
 from tests.expect import active_campaign
 from tests.fakediscord.server import FakeDiscord
 
@@ -23,7 +26,7 @@ async def test_start_announces_the_campaign_and_stores_it(
     assert not reply.ephemeral
     assert reply.embeds[0]["title"] == "📖 Voidrunners"
     assert "Cosmos Engine" in reply.embeds[0]["description"]
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign is not None
     assert campaign.gm_ids == {fake_discord.users["gm"].id}
 
@@ -48,6 +51,27 @@ async def test_commands_are_synced_to_the_guild(
             assert option["description"] and option["description"] != "…", option
 
 
+async def test_campaign_start_keeps_its_options_and_offers_the_systems_found(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    campaign = next(c for c in fake_discord.synced_commands(guild=True) if c["name"] == "campaign")
+    subcommands = {option["name"]: option for option in campaign["options"]}
+    options = {option["name"]: option for option in subcommands["start"]["options"]}
+    assert set(options) == {"system", "name", "skin", "edge_option", "lingering_taint"}
+    assert [option["required"] for option in options.values()][:2] == [True, True]
+    assert [c["value"] for c in options["skin"]["choices"]] == ["fantasy", "scifi"]
+    assert [c["value"] for c in options["edge_option"]["choices"]] == ["A", "B"]
+    assert {(c["name"], c["value"]) for c in options["system"]["choices"]} == {
+        ("Aethelgard", "aethelgard"), ("Cosmos Engine", "cosmos"),
+        ("Enchanted Realms", "realms"), ("Sinew & Steel", "sinew"), ("Six-pool d20", "sixpool"),
+    }  # fmt: skip
+    # /campaign settings offers the settings declared changeable: Sinew & Steel's skin.
+    changes = {option["name"] for option in subcommands["settings"]["options"]}
+    assert changes == {
+        "gm_channel", "gm_channel_off", "secret_notice", "announcements", "gm_rolls", "skin",
+    }  # fmt: skip
+
+
 async def test_ruling_campaign_one_per_channel_second_is_refused(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
@@ -66,7 +90,8 @@ async def test_unknown_system_is_refused(fake_discord: FakeDiscord, dicebot: Dic
         "campaign start", {"system": "gurps", "name": "Old"}, user="gm", stale_client=True
     )
     assert reply.ephemeral
-    assert "Unknown system `gurps`: choose one of cosmos, realms, sinew" in reply.content
+    # (the systems in the order they are found: by their modules' names)
+    assert "Unknown system `gurps`: choose one of aethelgard, cosmos, realms," in reply.content
     assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is None
 
 
@@ -140,7 +165,7 @@ async def test_end_asks_then_ends_on_confirm_and_announces(
     await start(fake_discord)
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
     assert prompt.ephemeral and "End the Cosmos Engine campaign" in prompt.content
-    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+    assert await active_campaign(dicebot.storage, fake_discord.channel_id) is not None
     confirm_id = prompt.components[0]["components"][0]["custom_id"]
     confirmed = await fake_discord.click(prompt, confirm_id, user="gm")
     assert confirmed.content == "Campaign ended."
@@ -156,7 +181,7 @@ async def test_end_cancel_keeps_the_campaign(fake_discord: FakeDiscord, dicebot:
     cancel_id = prompt.components[0]["components"][1]["custom_id"]
     cancelled = await fake_discord.click(prompt, cancel_id, user="gm")
     assert cancelled.content == "The campaign goes on."
-    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+    assert await active_campaign(dicebot.storage, fake_discord.channel_id) is not None
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
@@ -165,7 +190,7 @@ async def test_non_gm_cannot_end_a_campaign(fake_discord: FakeDiscord, dicebot: 
     reply = await fake_discord.invoke("campaign end", {}, user="player")
     assert reply.ephemeral and "Only a GM can end the campaign" in reply.content
     assert reply.components == []
-    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+    assert await active_campaign(dicebot.storage, fake_discord.channel_id) is not None
 
 
 async def test_ruling_campaign_thread_uses_its_parent_channels_campaign(
@@ -209,7 +234,7 @@ async def test_end_prompt_drops_its_buttons_when_unanswered(
     assert prompt.content == (
         "No answer: the campaign goes on. Run `/campaign end` again to end it."
     )
-    assert await dicebot.storage.campaigns.active(fake_discord.channel_id) is not None
+    assert await active_campaign(dicebot.storage, fake_discord.channel_id) is not None
 
 
 async def test_a_stale_end_prompt_never_ends_a_newer_campaign(
@@ -224,5 +249,62 @@ async def test_a_stale_end_prompt_never_ends_a_newer_campaign(
         stale, stale.components[0]["components"][0]["custom_id"], user="gm"
     )
     assert reply.ephemeral and "**Voidrunners** has already ended" in reply.content
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign is not None and campaign.settings.name == "Next"
+
+
+async def test_sinew_skin_is_chosen_at_start_and_changed_in_settings(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord, system="sinew")
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.FANTASY  # the default
+    reply = await fake_discord.invoke("campaign settings", {"skin": "scifi"}, user="gm")
+    assert reply.ephemeral and reply.content.startswith("⚙️ Skin: scifi · GM log channel")
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+    info = await fake_discord.invoke("campaign info", {}, user="player")
+    assert "Skin: scifi" in str(info.embeds[0])
+    player = await fake_discord.invoke("campaign settings", {"skin": "fantasy"}, user="player")
+    assert player.ephemeral and "Only a GM" in player.content
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+
+
+async def test_skin_of_a_campaign_of_another_system_is_refused_and_nothing_changes(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await start(fake_discord, system="realms", skin="scifi")
+    assert reply.ephemeral and "`skin` is a Sinew & Steel setting" in reply.content
+    await start(fake_discord, system="realms")
+    reply = await fake_discord.invoke(
+        "campaign settings", {"skin": "scifi", "announcements": False}, user="gm"
+    )
+    assert reply.ephemeral
+    assert "`skin` is a Sinew & Steel setting; a Enchanted Realms campaign" in reply.content
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    assert campaign.settings.options == {}
+    assert campaign.switches.announce_naturals  # the whole change was refused
+
+
+async def test_concurrent_settings_changes_all_land(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Each change applies to the settings and switches as stored when it runs: none undoes
+    # another (the skin lives in the settings JSON, the switches in theirs).
+    await start(fake_discord, system="sinew", lingering_taint=True)
+    changes: list[dict[str, object]] = [
+        {"skin": "scifi"},
+        {"announcements": False},
+        {"secret_notice": True},
+        {"gm_rolls": "hidden"},
+    ] * 5
+    replies = await asyncio.gather(
+        *(fake_discord.invoke("campaign settings", change, user="gm") for change in changes)
+    )
+    assert all(reply.ephemeral and reply.content.startswith("⚙️") for reply in replies)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+    assert campaign.settings.get(sinew.LINGERING_TAINT) is True
+    assert not campaign.switches.announce_naturals
+    assert campaign.switches.secret_notice and campaign.switches.gm_rolls_hidden

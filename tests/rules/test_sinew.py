@@ -41,7 +41,6 @@ from rules.sinew import (
     Side,
     TestResult,
 )
-from rules.systems import System
 from tests.expect import unchecked
 from tests.rules.brute_force import kept_counts
 
@@ -1118,10 +1117,12 @@ def test_attacks_stay_within_the_rules(
 
 
 def test_ruling_sinew_declaration() -> None:
-    found = declaration(System.SINEW)
+    found = declaration(sinew.SYSTEM)
     assert found is sinew.DECLARATION
     assert found.characters_per_player == 1
-    assert found.settings == (sinew.LINGERING_TAINT,)
+    assert found.settings == (sinew.SKIN, sinew.LINGERING_TAINT)
+    assert sinew.SKIN.changeable and not sinew.LINGERING_TAINT.changeable  # /campaign settings
+    assert (found.system.value, found.system.display_name) == ("sinew", "Sinew & Steel")
     pressure = found.track("pressure")
     assert pressure is not None
     assert (pressure.minimum, pressure.maximum, pressure.party, pressure.per_character) == (

@@ -10,9 +10,8 @@ import pytest
 
 from bot.data_tables import DATA_DIRECTORY, load_table
 from rules import RulesError, sinew
-from rules.campaigns import Skin
 from rules.randomness import Rng
-from rules.sinew import Score
+from rules.sinew import Score, Skin
 from rules.sinew_pressure import (
     CrisisRoll,
     PressureChange,

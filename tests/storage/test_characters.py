@@ -16,6 +16,7 @@ from bot.storage.errors import (
     WhichCharacter,
 )
 from bot.storage.rolls import RollEntry
+from rules import aethelgard
 from rules.campaigns import CampaignSettings
 from rules.declarations import SystemDeclaration
 from rules.errors import RulesError
@@ -47,7 +48,7 @@ def characters(storage: Storage) -> CharacterStore[TokenSheet]:
     return CharacterStore(storage.database, DataclassSheet(TokenSheet))
 
 
-async def campaign_of(storage: Storage, system: System = System.AETHELGARD):
+async def campaign_of(storage: Storage, system: System = aethelgard.SYSTEM):
     return await storage.campaigns.start(
         guild_id=1,
         channel_id=CHANNEL,
@@ -76,7 +77,7 @@ async def test_one_character_per_player_unless_the_system_says_otherwise(
         await characters.create(campaign, ALICE, "Second", TokenSheet(3))
     monkeypatch.setattr(
         "bot.storage.characters.declaration",
-        lambda system: SystemDeclaration(characters_per_player=2),
+        lambda system: SystemDeclaration(system, characters_per_player=2),
     )
     await characters.create(campaign, ALICE, "Second", TokenSheet(3))
     with pytest.raises(WhichCharacter) as which:

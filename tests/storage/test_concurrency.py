@@ -22,7 +22,6 @@ from bot.storage.errors import (
 )
 from rules import cosmos
 from rules.campaigns import CampaignSettings
-from rules.systems import System
 from tests.expect import active_campaign
 from tests.storage.concurrency import fire, succeeded
 
@@ -36,7 +35,7 @@ def start(storage: Storage, user_id: int = GM):
         guild_id=1,
         channel_id=CHANNEL,
         user_id=user_id,
-        settings=CampaignSettings.create(System.COSMOS, f"Campaign of {user_id}"),
+        settings=CampaignSettings.create(cosmos.SYSTEM, f"Campaign of {user_id}"),
     )
 
 

@@ -324,8 +324,7 @@ def test_after_the_copy_new_rows_get_ids_past_the_copied_ones(
         "sixpool_groups", "tracks",
     )}  # fmt: skip
     inserts = {
-        "campaigns": "(channel_id, system, name, skin, created_by)"
-        " VALUES (77, 'cosmos', 'N', 's', 1)",
+        "campaigns": "(channel_id, system, name, created_by) VALUES (77, 'cosmos', 'N', 1)",
         "characters": "(campaign_id, user_id, name) VALUES (1, 5, 'New')",
         "cosmos_challenges": "(campaign_id, name, tn, successes_needed, max_rolls, opened_by)"
         " VALUES (1, 'New', 2, 1, 1, 1)",

@@ -9,8 +9,8 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.errors import CampaignEnded, EndAnswer, EndPromptAnswered
+from rules import cosmos
 from rules.campaigns import CampaignSettings
-from rules.systems import System
 
 CHANNEL, GM = 3001, 11
 PROMPT, OTHER_PROMPT = 7001, 7002
@@ -19,7 +19,7 @@ PROMPT, OTHER_PROMPT = 7001, 7002
 async def start(storage: Storage):
     return await storage.campaigns.start(
         guild_id=1, channel_id=CHANNEL, user_id=GM,
-        settings=CampaignSettings.create(System.COSMOS, "Voidrunners"),
+        settings=CampaignSettings.create(cosmos.SYSTEM, "Voidrunners"),
     )  # fmt: skip
 
 

@@ -14,8 +14,8 @@ import pytest
 from bot.config import DatabaseLocation
 from bot.storage import Storage
 from bot.storage.errors import CannotSave, WriteFault
+from rules import cosmos
 from rules.campaigns import CampaignSettings
-from rules.systems import System
 from tests.expect import active_campaign
 
 CHANNEL, GM, PLAYER = 4242, 1, 2
@@ -51,7 +51,7 @@ async def test_a_read_only_postgresql_refuses_writes_and_the_bot_recovers_by_its
     name = urlsplit(url).path.lstrip("/")
     campaign = await pg_storage.campaigns.start(
         guild_id=1, channel_id=CHANNEL, user_id=GM,
-        settings=CampaignSettings.create(System.COSMOS, "Far Stars"),
+        settings=CampaignSettings.create(cosmos.SYSTEM, "Far Stars"),
     )  # fmt: skip
     # The operator makes the database read-only and drops the bot's connections (a fail-over).
     admin(url, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')

@@ -23,7 +23,7 @@ def _connect(url: str):
 
 
 def test_every_sqlite_migration_has_a_postgresql_twin_of_the_same_id() -> None:
-    assert len(ALL_IDS) == 13  # a glob that finds nothing must not pass
+    assert len(ALL_IDS) == 14  # a glob that finds nothing must not pass
     assert sorted(path.stem for path in POSTGRES_MIGRATIONS_DIRECTORY.glob("*.sql")) == ALL_IDS
 
 
@@ -57,14 +57,15 @@ def test_a_malformed_url_is_refused_without_repeating_its_password() -> None:
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
 
 
-# Rows written before 0003 moved each system's setting into the JSON `settings` column.
+# Rows written before 0003 moved each system's setting into the JSON `settings` column (and
+# 0014 a Sinew campaign's skin).
 _BEFORE_0003 = [
-    # (system, edge_option, lingering_taint) → the settings 0003 makes of them
-    ("sixpool", "pool", 0, {"edge_option": "pool"}),
-    ("sixpool", None, 0, {"edge_option": None}),
-    ("sinew", None, 1, {"lingering_taint": True}),
-    ("sinew", None, 0, {"lingering_taint": False}),
-    ("cosmos", None, 0, {}),
+    # (system, skin, edge_option, lingering_taint) → the settings 0003 and 0014 make of them
+    ("sixpool", "fantasy", "pool", 0, {"edge_option": "pool"}),
+    ("sixpool", "scifi", None, 0, {"edge_option": None}),
+    ("sinew", "scifi", None, 1, {"lingering_taint": True, "skin": "scifi"}),
+    ("sinew", "fantasy", None, 0, {"lingering_taint": False, "skin": "fantasy"}),
+    ("cosmos", "scifi", None, 0, {}),
 ]
 
 
@@ -74,11 +75,11 @@ def _migrate_through_0002_then_the_rest(backend_url: str, directory: Path, execu
         migrations = read_migrations(str(directory))
         with backend.lock():
             backend.apply_migrations(backend.to_apply(migrations.filter(lambda m: m.id < "0003")))
-        for number, (system, edge, taint, _) in enumerate(_BEFORE_0003, start=1):
+        for number, (system, skin, edge, taint, _) in enumerate(_BEFORE_0003, start=1):
             execute(
                 "INSERT INTO campaigns (channel_id, system, name, skin, edge_option,"
-                " lingering_taint, created_by) VALUES (%s, %s, 'c', 'default', %s, %s, 1)",
-                (number, system, edge, taint),
+                " lingering_taint, created_by) VALUES (%s, %s, 'c', %s, %s, %s, 1)",
+                (number, system, skin, edge, taint),
             )
         with backend.lock():
             backend.apply_migrations(backend.to_apply(migrations))
@@ -86,7 +87,7 @@ def _migrate_through_0002_then_the_rest(backend_url: str, directory: Path, execu
         backend.connection.close()
 
 
-def test_0003_turns_old_columns_into_the_same_settings_json_on_both_backends(
+def test_0003_and_0014_turn_old_columns_into_the_same_settings_json_on_both_backends(
     postgres_url: str, tmp_path: Path
 ) -> None:
     expected = [settings for *_, settings in _BEFORE_0003]

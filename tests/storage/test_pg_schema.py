@@ -378,7 +378,7 @@ def test_both_introspections_read_what_the_migrations_say(both, side: str) -> No
     assert schema["campaigns"].indexes == _CAMPAIGNS_INDEXES
     assert schema["characters"].indexes == _CHARACTERS_INDEXES
     assert [column.name for column in schema["campaigns"].columns] == [
-        "id", "guild_id", "channel_id", "system", "name", "skin", "created_by",
+        "id", "guild_id", "channel_id", "system", "name", "created_by",
         "created_at", "ended_at", "ended_by", "settings", "switches",
     ]  # fmt: skip
     assert schema["campaign_gms"].primary_key == ("campaign_id", "user_id")
@@ -428,8 +428,7 @@ def test_the_created_at_default_is_the_same_utc_iso_text_on_both(
     import psycopg
 
     insert = (
-        "INSERT INTO campaigns (channel_id, system, name, skin, created_by)"
-        " VALUES (1, 'cosmos', 'c', 'default', 2)"
+        "INSERT INTO campaigns (channel_id, system, name, created_by) VALUES (1, 'cosmos', 'c', 2)"
     )
     before = datetime.now(UTC)
     apply_migrations(tmp_path / "bot.db")

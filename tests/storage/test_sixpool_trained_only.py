@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.storage import Storage
 from bot.storage.sixpool import TrainedOnlyStore
+from rules import sixpool
 from rules.campaigns import CampaignSettings
-from rules.systems import System
 from tests.storage.concurrency import fire, succeeded
 
 CHANNEL = 7101
@@ -18,7 +18,7 @@ async def campaign_of(storage: Storage, channel_id: int = CHANNEL):
         guild_id=1,
         channel_id=channel_id,
         user_id=1,
-        settings=CampaignSettings.create(System.SIXPOOL, f"Six {channel_id}"),
+        settings=CampaignSettings.create(sixpool.SYSTEM, f"Six {channel_id}"),
     )
 
 

@@ -26,7 +26,7 @@ from bot.storage.errors import (
     TrackOutOfRange,
     UnknownTrack,
 )
-from rules import sinew, sixpool
+from rules import cosmos, sinew, sixpool
 from rules.campaigns import CampaignSettings
 from rules.systems import System
 from tests.expect import active_campaign, logged_roll
@@ -38,7 +38,7 @@ PLAYER = 22
 
 
 async def start_campaign(
-    storage: Storage, channel_id: int = CHANNEL, system: System = System.COSMOS
+    storage: Storage, channel_id: int = CHANNEL, system: System = cosmos.SYSTEM
 ):
     return await storage.campaigns.start(
         guild_id=1,
@@ -140,6 +140,43 @@ async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path
             connection.execute("UPDATE rolls SET visibility = 'secret' WHERE id = 1")
 
 
+async def test_migration_0014_moves_a_sinew_campaigns_skin_into_its_settings(
+    tmp_path: Path,
+) -> None:
+    # Before 0014 every campaign had a `skin` column; only Sinew & Steel used it. A Sinew
+    # campaign keeps its skin as its setting (beside lingering_taint); the column goes.
+    before = tmp_path / "before"
+    before.mkdir()
+    for migration in sorted(MIGRATIONS_DIRECTORY.glob("00*.sql")):
+        if migration.name < "0014":
+            shutil.copy(migration, before)
+    path = tmp_path / "bot.db"
+    apply_migrations(path, before)
+    with sqlite3.connect(path) as connection:
+        connection.executemany(
+            "INSERT INTO campaigns (channel_id, system, name, skin, settings, created_by)"
+            " VALUES (?, ?, 'c', ?, ?, 1)",
+            [
+                (1, "sinew", "scifi", '{"lingering_taint": true}'),
+                (2, "sinew", "fantasy", "{}"),
+                (3, "cosmos", "scifi", "{}"),
+            ],
+        )
+    assert apply_migrations(path) == ["0014_sinew_skin"]
+    opened = await Storage.open(path)
+    try:
+        scifi, fantasy, stars = [await active_campaign(opened, channel) for channel in (1, 2, 3)]
+    finally:
+        await opened.close()
+    assert scifi.settings.options == {"lingering_taint": True, "skin": "scifi"}
+    assert scifi.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
+    assert fantasy.settings.get(sinew.SKIN) is sinew.Skin.FANTASY
+    assert stars.settings.options == {}
+    with sqlite3.connect(path) as connection:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(campaigns)")]
+        assert "skin" not in columns
+
+
 async def test_connection_uses_wal_foreign_keys_and_busy_timeout(sqlite_storage: Storage) -> None:
     pragmas: dict[str, object] = {}
     for name in ("journal_mode", "foreign_keys", "busy_timeout"):
@@ -167,7 +204,7 @@ async def test_closing_twice_waits_for_the_one_close_not_for_the_write_lock(
 async def test_concurrent_pressure_adds_stop_exactly_at_the_declared_maximum(
     storage: Storage,
 ) -> None:
-    campaign = await start_campaign(storage, system=System.SINEW)
+    campaign = await start_campaign(storage, system=sinew.SYSTEM)
 
     async def add() -> bool:
         try:
@@ -182,7 +219,7 @@ async def test_concurrent_pressure_adds_stop_exactly_at_the_declared_maximum(
 
 
 async def test_concurrent_removals_never_go_below_the_minimum(storage: Storage) -> None:
-    campaign = await start_campaign(storage, system=System.SINEW)
+    campaign = await start_campaign(storage, system=sinew.SYSTEM)
     await storage.tracks.change(campaign, "pressure", 4)
 
     async def remove() -> bool:
@@ -198,7 +235,7 @@ async def test_concurrent_removals_never_go_below_the_minimum(storage: Storage) 
 
 
 async def test_track_change_out_of_range_changes_nothing(storage: Storage) -> None:
-    campaign = await start_campaign(storage, system=System.SINEW)
+    campaign = await start_campaign(storage, system=sinew.SYSTEM)
     await storage.tracks.change(campaign, "pressure", 3)
     with pytest.raises(TrackOutOfRange) as refused:
         await storage.tracks.change(campaign, "pressure", 3)
@@ -211,7 +248,7 @@ async def test_a_track_the_system_does_not_declare_is_refused(storage: Storage) 
     with pytest.raises(UnknownTrack) as refused:
         await storage.tracks.change(cosmos_campaign, "pressure", 1)
     assert refused.value.known == ()
-    sinew_campaign = await start_campaign(storage, OTHER_CHANNEL, System.SINEW)
+    sinew_campaign = await start_campaign(storage, OTHER_CHANNEL, sinew.SYSTEM)
     with pytest.raises(UnknownTrack) as mistyped:
         await storage.tracks.change(sinew_campaign, "presure", 1)
     assert mistyped.value.known == ("pressure",)
@@ -360,7 +397,7 @@ async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
         guild_id=1,
         channel_id=CHANNEL,
         user_id=PLAYER,
-        settings=CampaignSettings.create(System.COSMOS, "Next"),
+        settings=CampaignSettings.create(cosmos.SYSTEM, "Next"),
     )
     with pytest.raises(RevealNotAllowed):
         await storage.rolls.reveal(roll_id, Revealer(1, PLAYER, manages_server=False))
@@ -439,8 +476,9 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
             assert [{k: row[k] for k in kept} for row in after] == [
                 {k: row[k] for k in kept} for row in rows
             ], table
-            # 0012 replaced `hidden` with `visibility`: the test above checks the mapping.
-            assert set(rows[0]) - set(kept) <= {"edge_option", "lingering_taint", "hidden"}
+            # 0012 replaced `hidden` with `visibility`, 0014 moved a Sinew campaign's `skin` into
+            # settings: the tests above check the mapping and the move.
+            assert set(rows[0]) - set(kept) <= {"edge_option", "lingering_taint", "hidden", "skin"}
 
 
 def count_campaign_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -465,7 +503,7 @@ async def test_campaign_cache_reads_once_and_follows_start_gm_changes_switches_a
     assert await storage.campaigns.active(CHANNEL) is None
     assert reads == [CHANNEL]  # the second lookup came from memory
     campaign = await start_campaign(storage)
-    assert await storage.campaigns.active(CHANNEL) == campaign
+    assert await active_campaign(storage, CHANNEL) == campaign
     await storage.campaigns.add_gm(campaign, PLAYER, GM)
     assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM, PLAYER}
     await storage.campaigns.remove_gm(campaign, PLAYER)

@@ -16,7 +16,6 @@ from bot.storage.tracks import track_spec
 from rules import sinew
 from rules.campaigns import CampaignSettings
 from rules.errors import RulesError
-from rules.systems import System
 
 CHANNEL, GM, PLAYER = 9001, 1, 2
 SPENDS = 500
@@ -35,7 +34,7 @@ async def two_pools(migrated_postgres_url: str) -> AsyncIterator[tuple[Storage, 
 async def sinew_campaign(storage: Storage) -> Campaign:
     return await storage.campaigns.start(
         guild_id=1, channel_id=CHANNEL, user_id=GM,
-        settings=CampaignSettings.create(System.SINEW, "Iron Age"),
+        settings=CampaignSettings.create(sinew.SYSTEM, "Iron Age"),
     )  # fmt: skip
 
 

@@ -15,8 +15,8 @@ import pytest
 from bot.storage import RollEntry, Storage, Visibility, insert_roll
 from bot.storage.errors import CannotSave, WriteFault
 from bot.storage.tracks import change_track, track_spec
+from rules import sinew
 from rules.campaigns import CampaignSettings
-from rules.systems import System
 from tests.expect import active_campaign, logged_roll
 from tests.storage.faults import FILLER_CHANNEL, disk_full, read_only
 
@@ -32,7 +32,7 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 
 
 async def start(storage: Storage):
-    settings = CampaignSettings.create(System.SINEW, "Iron Age")
+    settings = CampaignSettings.create(sinew.SYSTEM, "Iron Age")
     return await storage.campaigns.start(
         guild_id=1, channel_id=CHANNEL, user_id=GM, settings=settings
     )
