@@ -247,8 +247,10 @@ def luck_choices(result: Spendable, *, held: int, pressure: int) -> tuple[LuckCh
     """Return the spends worth offering (README, Rules notes: Sinew & Steel, "Luck buttons").
 
     Under a failed test or a lost opposed roll: 1 token, and the tokens that turn or win it
-    when that is more than 1. Under an attack: each spend that gives a better result (a hit,
-    more damage), among those the ``held`` tokens pay for, surcharge included.
+    when that is more than 1, each only if the ``held`` tokens pay for it (README: "Luck
+    buttons offer only what the roller can pay"). Under an attack: each spend that gives a
+    better result (a hit, more damage), among those the ``held`` tokens pay for, surcharge
+    included.
     """
     if isinstance(result, AttackResult):
         available = min(max(held - luck_surcharge(pressure), 0), Score.LCK.maximum)
@@ -260,6 +262,9 @@ def luck_choices(result: Spendable, *, held: int, pressure: int) -> tuple[LuckCh
     if needed is None or needed == 0 or needed > Score.LCK.maximum:
         return ()
     one = LuckChoice(1, 1, luck_cost(1, pressure), turns=needed == 1)
-    if needed == 1:
-        return (one,)
-    return (one, LuckChoice(None, needed, luck_cost(needed, pressure), turns=True))
+    choices = (
+        (one,)
+        if needed == 1
+        else (one, LuckChoice(None, needed, luck_cost(needed, pressure), turns=True))
+    )
+    return tuple(choice for choice in choices if choice.cost <= held)
