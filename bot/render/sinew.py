@@ -184,9 +184,14 @@ def _side(result: TestResult, label: str) -> str:
 
 
 def opposed(
-    result: OpposedResult, attacker: str, defender: str, title: str = "⚔️ Opposed roll"
+    result: OpposedResult,
+    attacker: str,
+    defender: str,
+    title: str = "⚔️ Opposed roll",
+    labels: tuple[str, str] = ("score", "score"),
 ) -> discord.Embed:
-    """Show both rolls, both margins, the winner and why."""
+    """Show both rolls, both margins, the winner and why (``labels``: what each side rolls
+    under, e.g. "INT", or "score" for a bare score)."""
     attacker, defender = shown(attacker), shown(defender)
     attacker_won = result.winner is Side.ATTACKER
     winner = attacker if attacker_won else defender
@@ -196,19 +201,23 @@ def opposed(
         colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
     )
     embed.add_field(
-        name=truncate(attacker, TITLE_LIMIT), value=_side(result.attacker, "score"), inline=False
+        name=truncate(attacker, TITLE_LIMIT), value=_side(result.attacker, labels[0]), inline=False
     )
     embed.add_field(
-        name=truncate(defender, TITLE_LIMIT), value=_side(result.defender, "score"), inline=False
+        name=truncate(defender, TITLE_LIMIT), value=_side(result.defender, labels[1]), inline=False
     )
     return embed
 
 
 def attack(
-    result: AttackResult, attacker: str, defender: str, title: str = "🗡️ Attack"
+    result: AttackResult,
+    attacker: str,
+    defender: str,
+    title: str = "🗡️ Attack",
+    labels: tuple[str, str] = ("score", "score"),
 ) -> discord.Embed:
     """Show an attack: the opposed roll, then damage, soak and damage taken."""
-    embed = opposed(result.contest, attacker, defender, title=title)
+    embed = opposed(result.contest, attacker, defender, title=title, labels=labels)
     if result.hit:
         parts = [f"{result.base_damage} ({result.edge.value} edge)"]
         if result.extra_damage:
@@ -250,12 +259,16 @@ def collapse_announcement(character: Character[Sheet]) -> discord.Embed:
     )
 
 
-def health(character: Character[Sheet], before: int, verb: str, amount: int) -> discord.Embed:
-    """Show Stamina after damage or healing."""
+def health(character: Character[Sheet], before: int, verb: str) -> discord.Embed:
+    """Show Stamina after damage or healing: what actually changed ("heals 3 (1 → 4)")."""
     sheet = character.sheet
     collapsed = sheet.collapsed
+    changed = abs(sheet.current_stamina - before)
     embed = discord.Embed(
-        title=truncate(f"{shown(character.name)} {verb} {amount}", TITLE_LIMIT),
+        title=truncate(
+            f"{shown(character.name)} {verb} {changed} ({before} → {sheet.current_stamina})",
+            TITLE_LIMIT,
+        ),
         description=(
             f"Stamina {before} → **{sheet.current_stamina}**/{sheet.stamina}"
             + (" · **collapsed**" if collapsed else "")
@@ -320,6 +333,12 @@ def items(character: Character[Sheet], change: str | None = None) -> discord.Emb
             name="Over the carry limit", value="REF tests get disadvantage automatically."
         )
     return embed
+
+
+NO_LUCK_ON_PRESSURE_TEST = (
+    "Luck can't change a tamper or cleansing-rite test (house rule): its Pressure was applied "
+    "when it was rolled. Luck is spent on tests, opposed rolls and attacks."
+)
 
 
 @describe.register

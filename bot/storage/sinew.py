@@ -41,7 +41,10 @@ def luck_root(roll: LoggedRoll) -> int:
 
 @dataclass(eq=False)
 class NoRollToSpendOn(StorageError):
-    """The user's latest roll in the channel is not a test of this campaign."""
+    """The user's latest roll in the channel is not a test of this campaign (``kind``: the
+    latest roll's kind, when there is one in this campaign)."""
+
+    kind: str | None = None
 
 
 @dataclass(eq=False)
@@ -127,7 +130,8 @@ class LuckStore(UsesCharacters):
             if latest is None or latest.kind not in kinds or latest.campaign_id != campaign.id:
                 if roll_id is not None:
                     raise RollSuperseded(roll_id)
-                raise NoRollToSpendOn()
+                ours = latest if latest is not None and latest.campaign_id == campaign.id else None
+                raise NoRollToSpendOn(ours.kind if ours is not None else None)
             root = luck_root(latest)
             if roll_id is not None and root != roll_id:
                 raise RollSuperseded(roll_id)

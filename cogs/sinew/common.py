@@ -27,6 +27,7 @@ TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
 OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
 TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisis"
 SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
+PRESSURE_TEST_KINDS = (TAMPER_KIND, RITE_KIND)  # no Luck: their Pressure lands when rolled
 COG_NAME = "SinewCog"  # the cog's name, as ``bot.get_cog`` finds it
 DEFENDER = "Defender"  # a contest's defender named only by a score
 
@@ -85,6 +86,13 @@ def score_choices() -> list[app_commands.Choice[str]]:
 def score_label(attribute: sinew.Score) -> str:
     """Return what a test of ``attribute`` is shown rolling under."""
     return "Luck tokens" if attribute is sinew.Score.LCK else attribute.value
+
+
+def contest_labels(attribute: str, vs_attribute: str | None) -> tuple[str, str]:
+    """Return what each side of a contest is shown rolling under: its attribute ("vs INT 14"),
+    or "score" for a defender given by a bare score."""
+    defender = "score" if vs_attribute is None else score_label(sinew.parse_attribute(vs_attribute))
+    return score_label(sinew.parse_attribute(attribute)), defender
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -29,6 +29,7 @@ from cogs.sinew.common import (
     Sheet,
     TestScore,
     attribute_choices,
+    contest_labels,
     member_id,
 )
 from cogs.sinew.luck import LuckCommands
@@ -96,7 +97,8 @@ class ContestCommands(LuckCommands):
         asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
         sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_opposed(self.bot.rng, sides.attacker, sides.defender)
-        embed = render.opposed(result, sides.attacker.name, sides.defender.name)
+        labels = contest_labels(options.attribute, options.vs_attribute)
+        embed = render.opposed(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(OPPOSED_KIND, result, embed, options=asdict(options))
         await self._publish_with_luck(interaction, asker, campaign, roll, sides.who, visibility)
 
@@ -178,7 +180,8 @@ class ContestCommands(LuckCommands):
     ) -> tuple[Roll, StateChange[Character[Sheet]] | None]:
         """Return an attack as it is logged and shown (``options`` with the edge as parsed), and
         the damage it does to a defending player's character."""
-        embed = render.attack(result, sides.attacker.name, sides.defender.name)
+        labels = contest_labels(options.attribute, options.vs_attribute)
+        embed = render.attack(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(ATTACK_KIND, result, embed, options=asdict(options))
         return roll, _damage_change(self.characters, sides.target, result.damage_taken)
 

@@ -24,7 +24,13 @@ from bot.render import sinew as render
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
-from bot.storage.sinew import LuckApplied, LuckContext, LuckSpend, RollSuperseded
+from bot.storage.sinew import (
+    LuckApplied,
+    LuckContext,
+    LuckSpend,
+    NoRollToSpendOn,
+    RollSuperseded,
+)
 from cogs.sinew.common import (
     ATTACK_KIND,
     COG_NAME,
@@ -32,11 +38,13 @@ from cogs.sinew.common import (
     LUCK,
     LUCK_KIND,
     OPPOSED_KIND,
+    PRESSURE_TEST_KINDS,
     SPENDABLE_KINDS,
     TEST_HELP,
     LuckTestOptions,
     Sheet,
     SinewBase,
+    contest_labels,
     score_label,
 )
 from rules import sinew
@@ -206,9 +214,14 @@ class LuckCommands(SinewBase):
             pressures.append(context.pressure)
             return _applied(asker, context, tokens)
 
-        spent = await self.luck_store.spend(
-            campaign, asker.channel_id, asker.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
-        )
+        try:
+            spent = await self.luck_store.spend(
+                campaign, asker.channel_id, asker.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
+            )
+        except NoRollToSpendOn as error:
+            if error.kind in PRESSURE_TEST_KINDS:
+                raise CommandError(render.NO_LUCK_ON_PRESSURE_TEST) from None
+            raise
         return await self._spend_shown(spent, pressures[-1])
 
     async def _spend_shown(self, spent: LuckSpend, pressure: int) -> SpendShown:
@@ -291,9 +304,11 @@ def _after_luck_embed(
             what, label = f"{attribute.value} test", score_label(attribute)
         return render.test_result(result, roller, f"{what} after Luck", label)
     defender_name = defender.name if defender is not None else DEFENDER
+    labels = contest_labels(str(options.get("attribute")), options.get("vs_attribute"))
     if isinstance(result, sinew.OpposedResult):
-        return render.opposed(result, roller, defender_name, title="⚔️ Opposed roll after Luck")
-    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck")
+        title = "⚔️ Opposed roll after Luck"
+        return render.opposed(result, roller, defender_name, title=title, labels=labels)
+    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck", labels=labels)
     if defender is not None and result.damage_taken > 0:
         render.add_defender_stamina(embed, hurt or defender)
     return embed

@@ -121,7 +121,7 @@ class SheetCommands(SinewBase):
         before_stamina = before.sheet.current_stamina
         try:
             await interaction.response.send_message(
-                embed=render.health(after, before_stamina, verb, amount)
+                embed=render.health(after, before_stamina, verb)
             )
         finally:  # the change is saved: the channel hears a collapse even if the reply is lost
             if before_stamina > 0 and after.sheet.collapsed:
