@@ -10,7 +10,7 @@ from bot.render.errors import describe
 from bot.render.numbers import percent
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
-from bot.storage.sinew import NoRollToSpendOn, RollSuperseded
+from bot.storage.sinew import NoRollToSpendOn, NpcHasNoLuck, RollSuperseded
 from rules.sinew import (
     LUCK_SURCHARGE_STEP,
     AttackResult,
@@ -347,6 +347,11 @@ def _(error: NoRollToSpendOn) -> str:
         "Luck is spent on your latest roll here, and it must be a Sinew & Steel test, "
         "opposed roll or attack of this campaign."
     )
+
+
+@describe.register
+def _(error: NpcHasNoLuck) -> str:
+    return f"Roll #{error.roll_id} is an NPC's (a bare `score`): NPCs have no Luck tokens to spend."
 
 
 @describe.register

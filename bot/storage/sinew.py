@@ -15,11 +15,13 @@ from rules.sinew import PRESSURE
 
 __all__ = [
     "DEFENDER_OPTION",
+    "NPC_SCORE_OPTION",
     "LuckApplied",
     "LuckContext",
     "LuckSpend",
     "LuckStore",
     "NoRollToSpendOn",
+    "NpcHasNoLuck",
     "PressureRead",
     "PressureStore",
     "PressureWrite",
@@ -86,6 +88,15 @@ class LuckSpend:
 
 # The option under which a contest logs its defending player (see `/sinew opposed`).
 DEFENDER_OPTION = "vs_user"
+# The option under which a test or contest logs an NPC roller's bare score: no Luck to spend.
+NPC_SCORE_OPTION = "score"
+
+
+@dataclass(eq=False)
+class NpcHasNoLuck(StorageError):
+    """The roll to spend on is an NPC's (a bare score): nobody's Luck pays for its die."""
+
+    roll_id: int
 
 
 async def _luck_pressure(connection: Session, campaign: Campaign, character_id: int) -> int:
@@ -136,6 +147,8 @@ class LuckStore(UsesCharacters):
             if roll_id is not None and root != roll_id:
                 raise RollSuperseded(roll_id)
             options = latest.payload.get("options", {})
+            if options.get(NPC_SCORE_OPTION) is not None:
+                raise NpcHasNoLuck(root)
             name = options.get("character")
             before = await self._characters.find_in(
                 connection, campaign, user_id=None if name else user_id, name=name

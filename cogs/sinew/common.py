@@ -14,10 +14,11 @@ from discord import app_commands
 
 from bot.asker import Asker
 from bot.client import DiceBot
+from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
-from bot.storage.sinew import DEFENDER_OPTION, LuckStore, PressureStore
+from bot.storage.sinew import DEFENDER_OPTION, NPC_SCORE_OPTION, LuckStore, PressureStore
 from rules import sinew, sinew_pressure
 from rules.campaigns import Skin
 from rules.systems import System
@@ -30,6 +31,7 @@ SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
 PRESSURE_TEST_KINDS = (TAMPER_KIND, RITE_KIND)  # no Luck: their Pressure lands when rolled
 COG_NAME = "SinewCog"  # the cog's name, as ``bot.get_cog`` finds it
 DEFENDER = "Defender"  # a contest's defender named only by a score
+NPC = "NPC"  # a test's or attacker's side named only by a score (the GM's NPC)
 
 ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
 TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
@@ -46,6 +48,7 @@ TEST_HELP = {
     "character": "GMs: the character to roll for, by name (default: your own)",
     "hidden": HIDDEN_HELP,
 }
+NPC_TEST_HELP = f"GMs: roll for an NPC with this score, {SCORE_HELP}, instead of a character"
 CONTEST_HELP = {
     "blind": BLIND_HELP,
     "attribute": "Your attribute (LCK rolls under your Luck tokens)",
@@ -55,6 +58,7 @@ CONTEST_HELP = {
     "advantage": "You roll 2d20 and keep the lower",
     "disadvantage": "You roll 2d20 and keep the higher",
     "character": "GMs: the attacking character, by name (default: your own)",
+    "score": f"GMs: the attacker is an NPC with this score, {SCORE_HELP}, not a character",
     "hidden": HIDDEN_HELP,
 }
 
@@ -88,11 +92,19 @@ def score_label(attribute: sinew.Score) -> str:
     return "Luck tokens" if attribute is sinew.Score.LCK else attribute.value
 
 
-def contest_labels(attribute: str, vs_attribute: str | None) -> tuple[str, str]:
+def roller_label(attribute: sinew.Score, *, npc: bool) -> str:
+    """Return what a roller is shown rolling under: an NPC's bare score is named after the
+    attribute it stands for ("LCK 12"); a character's LCK test rolls under its tokens."""
+    return attribute.value if npc else score_label(attribute)
+
+
+def contest_labels(
+    attribute: str, vs_attribute: str | None, *, npc: bool = False
+) -> tuple[str, str]:
     """Return what each side of a contest is shown rolling under: its attribute ("vs INT 14"),
-    or "score" for a defender given by a bare score."""
+    or "score" for a defender given by a bare score (``npc``: the attacker is an NPC's score)."""
     defender = "score" if vs_attribute is None else score_label(sinew.parse_attribute(vs_attribute))
-    return score_label(sinew.parse_attribute(attribute)), defender
+    return roller_label(sinew.parse_attribute(attribute), npc=npc), defender
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,6 +117,7 @@ class TestOptions:
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+    score: int | None = None  # an NPC's bare score (GM), instead of a character
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -127,6 +140,7 @@ class ContestOptions:
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+    score: int | None = None  # the attacker is an NPC with this score (GM)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -143,8 +157,12 @@ class AttackOptions:
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+    score: int | None = None  # the attacker is an NPC with this score (GM)
 
 
+assert NPC_SCORE_OPTION in TestOptions.__dataclass_fields__
+assert NPC_SCORE_OPTION in ContestOptions.__dataclass_fields__
+assert NPC_SCORE_OPTION in AttackOptions.__dataclass_fields__
 assert DEFENDER_OPTION in ContestOptions.__dataclass_fields__
 assert DEFENDER_OPTION in AttackOptions.__dataclass_fields__
 
@@ -179,6 +197,19 @@ class SinewBase:
         """Return the asker's table, its Sinew campaign, and the visibility asked for."""
         asker, campaign = await self._sinew_table(interaction)
         return asker, campaign, asker.visibility(hidden=hidden, blind=blind)
+
+    async def _roller(
+        self, asker: Asker, campaign: Campaign, character: str | None, score: int | None
+    ) -> Character[Sheet] | None:
+        """Return the rolling character: the asker's, or the one named (GM); None for an NPC
+        given by a bare ``score``, which only a GM may roll (README, Rules notes: Sinew &
+        Steel, "The GM rolls NPCs by score")."""
+        if score is None:
+            return await asker.own_or_named(self.characters, campaign, character, "roll")
+        asker.require_gm("roll for an NPC by `score`; players roll their characters")
+        if character is not None:
+            raise CommandError("Give `score` (an NPC) or `character`, not both.")
+        return None
 
     async def _update(
         self, character: Character[Sheet], change: Callable[[Sheet], Sheet]

@@ -37,6 +37,7 @@ from cogs.sinew.common import (
     DEFENDER,
     LUCK,
     LUCK_KIND,
+    NPC,
     OPPOSED_KIND,
     PRESSURE_TEST_KINDS,
     SPENDABLE_KINDS,
@@ -118,15 +119,17 @@ class LuckCommands(SinewBase):
         asker: Asker,
         campaign: Campaign,
         roll: Roll,
-        who: Character[Sheet],
+        who: Character[Sheet] | None,
         what: str,
         visibility: Visibility,
     ) -> None:
-        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
+        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public
+        (``who`` None: an NPC's bare score, no Luck)."""
         result = roll.result
         assert isinstance(result, sinew.TestResult)
         natural = result.natural_one or result.natural_twenty
-        loud = render.natural_announcement(result, who.name, what) if natural else None
+        name = who.name if who is not None else NPC
+        loud = render.natural_announcement(result, name, what) if natural else None
         await self._publish_with_luck(
             interaction, asker, campaign, roll, who, visibility, natural=loud
         )
@@ -137,15 +140,19 @@ class LuckCommands(SinewBase):
         asker: Asker,
         campaign: Campaign,
         roll: Roll,
-        who: Character[Sheet],
+        who: Character[Sheet] | None,
         visibility: Visibility,
         change: StateChange[Character[Sheet]] | None = None,
         natural: discord.Embed | None = None,
     ) -> None:
-        """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
-        step = await self.luck_store.pressure(campaign, who.id)  # prices the spends
-        result: sinew.Spendable = roll.result  # type: ignore[assignment]
-        buttons = partial(luck_buttons, result=result, pressure=step, held=who.sheet.luck_tokens)
+        """Publish a roll its roller may spend Luck on, with the Luck buttons that help (``who``
+        None: an NPC's roll, no roller's buttons)."""
+        buttons = None
+        if who is not None:
+            step = await self.luck_store.pressure(campaign, who.id)  # prices the spends
+            result: sinew.Spendable = roll.result  # type: ignore[assignment]
+            held = who.sheet.luck_tokens
+            buttons = partial(luck_buttons, result=result, pressure=step, held=held)
         await publish_roll(
             interaction,
             self.storage,

@@ -10,6 +10,7 @@ from typing import Any
 from bot.client import DiceBot
 from rules import sinew
 from rules.randomness import new_rng
+from tests.e2e.conftest import DICE_SEED
 from tests.e2e.test_sinew import (
     TOUGH,
     character,
@@ -134,3 +135,77 @@ async def test_rule_luck_on_a_tamper_test_is_refused_saying_why(
     assert "its Pressure was applied when it was rolled" in refused.content
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
     assert await dicebot.storage.rolls.get(2) is None
+
+
+# --- The GM rolls NPCs by a bare score
+
+
+async def test_rule_gm_rolls_an_npc_test_by_score(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    options = {"attribute": "int", "score": 14, "hidden": True}
+    reply = await fake_discord.invoke("sinew test", options, user="gm")  # the GM has no character
+    expected = sinew.test(new_rng(DICE_SEED), 14)
+    assert reply.ephemeral and reply.embeds[0]["title"].endswith("NPC: INT test")
+    assert f"vs INT 14: margin **{expected.margin:+d}**" in reply.embeds[0]["description"]
+    assert reply.message.custom_ids() == ["roll:reveal:1"]  # an NPC has no Luck to spend
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "sinew.test" and logged.payload["options"]["score"] == 14
+    refused = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="gm")
+    assert refused.ephemeral and "NPCs have no Luck tokens to spend" in refused.content
+    assert await dicebot.storage.rolls.get(2) is None
+
+
+async def test_rule_npc_score_is_for_gms_and_not_with_a_character(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    player = await fake_discord.invoke(
+        "sinew test", {"attribute": "str", "score": 14}, user="player"
+    )
+    assert player.ephemeral and "Only a GM can roll for an NPC by `score`" in player.content
+    both = await fake_discord.invoke(
+        "sinew test", {"attribute": "str", "score": 14, "character": "Brakka"}, user="gm"
+    )
+    assert both.ephemeral and "Give `score` (an NPC) or `character`, not both." in both.content
+    contest = await fake_discord.invoke(
+        "sinew opposed", {"attribute": "str", "score": 14, "vs_score": 9}, user="player"
+    )
+    assert contest.ephemeral and "Only a GM can roll for an NPC" in contest.content
+    assert await dicebot.storage.rolls.get(1) is None
+
+
+async def test_rule_npc_attacks_a_players_character_by_score(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # REF 11, STA 5, armour 0
+    edge = sinew.Edge.STANDARD
+    seed = next(s for s in range(10_000) if sinew.attack(new_rng(s), 14, 11, edge=edge).hit)
+    expected = sinew.attack(new_rng(seed), 14, 11, edge=edge)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke(
+        "sinew attack",
+        {
+            "attribute": "str",
+            "score": 14,
+            "edge": "standard",
+            "vs_user": fake_discord.users["player"],
+            "vs_attribute": "ref",
+        },
+        user="gm",
+    )
+    assert not reply.ephemeral
+    embed = reply.embeds[0]
+    assert embed["title"].startswith("🗡️ Attack · NPC vs Brakka")
+    fields = fields_of(embed)
+    assert "vs STR 14" in fields["NPC"] and "vs REF 11" in fields["Brakka"]
+    after = 5 - expected.damage_taken
+    assert fields["Brakka's Stamina"].startswith(f"{after}/5")
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == after
+    npc_opposed = await fake_discord.invoke(
+        "sinew opposed", {"attribute": "emp", "score": 9, "vs_score": 12}, user="gm"
+    )
+    assert npc_opposed.embeds[0]["title"].startswith("⚔️ Opposed roll · NPC vs Defender")
