@@ -10,7 +10,13 @@ from bot.render.errors import describe
 from bot.render.numbers import percent
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
-from bot.storage.sinew import NoRollToSpendOn, NpcHasNoLuck, RollSuperseded
+from bot.storage.sinew import (
+    DefenderMovedOn,
+    NoRollToSpendOn,
+    NotTheDefender,
+    NpcHasNoLuck,
+    RollSuperseded,
+)
 from rules.sinew import (
     LUCK_SURCHARGE_STEP,
     AttackResult,
@@ -354,6 +360,30 @@ def _(error: NpcHasNoLuck) -> str:
     return f"Roll #{error.roll_id} is an NPC's (a bare `score`): NPCs have no Luck tokens to spend."
 
 
+def defender_luck_ended(roll_id: int) -> str:
+    """Say why a defender's Luck button under a superseded roll was refused and removed."""
+    return (
+        f"Roll #{roll_id}'s roller has rolled again here: Luck on it lasts until either side "
+        "rolls again. Its buttons are gone."
+    )
+
+
+@describe.register
+def _(error: NotTheDefender) -> str:
+    return (
+        f"Only <@{error.defender_id}>, who defends in roll #{error.roll_id}, can spend Luck "
+        "with these buttons."
+    )
+
+
+@describe.register
+def _(error: DefenderMovedOn) -> str:
+    return (
+        f"You have rolled again here since roll #{error.roll_id}: a defender's Luck on it lasts "
+        "until either side rolls again."
+    )
+
+
 @describe.register
 def _(error: RollSuperseded) -> str:
     return (
@@ -394,10 +424,28 @@ def add_pressure_result(
     embed.add_field(name="Pressure", value=truncate(value, FIELD_LIMIT), inline=False)
 
 
-def add_luck_spent(embed: discord.Embed, lowered: int, cost: int, sheet: Sheet) -> None:
-    """Add what a Luck spend did and cost to the roll's embed."""
+def defender_button_label(name: str, tokens: int, cost: int, *, turns: str | None) -> str:
+    """Label a defender's Luck button: whose it is, then as ``luck_button_label``."""
+    return truncate(f"{shown(name)}: {luck_button_label(tokens, cost, turns=turns)}", 80)
+
+
+def add_luck_spent(
+    embed: discord.Embed,
+    lowered: int,
+    cost: int,
+    sheet: Sheet,
+    *,
+    payer: str | None = None,
+    given_back: int = 0,
+) -> None:
+    """Add what a Luck spend did and cost to the roll's embed (``payer``: a defender who spent
+    on their own die; ``given_back``: the Stamina a hit turned into a miss gives back)."""
+    if given_back:
+        embed.add_field(
+            name="Stamina given back", value=f"+{given_back}: the hit became a miss", inline=False
+        )
     embed.add_field(
-        name="Luck spent",
+        name="Luck spent" if payer is None else truncate(f"Luck spent by {shown(payer)}", 256),
         value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
         + (
             f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"

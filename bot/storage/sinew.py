@@ -9,18 +9,20 @@ from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
 from bot.storage.database import Session
 from bot.storage.errors import StorageError
-from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
+from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll, roll_in
 from bot.storage.tracks import change_track, read_track, track_spec
 from rules.sinew import PRESSURE
 
 __all__ = [
     "DEFENDER_OPTION",
     "NPC_SCORE_OPTION",
+    "DefenderMovedOn",
     "LuckApplied",
     "LuckContext",
     "LuckSpend",
     "LuckStore",
     "NoRollToSpendOn",
+    "NotTheDefender",
     "NpcHasNoLuck",
     "PressureRead",
     "PressureStore",
@@ -33,6 +35,8 @@ __all__ = [
 # In the payload of a roll logged by a Luck spend: the id of the roll first spent on, so every
 # step of one roll's spends names the same roll (its buttons keep working step after step).
 LUCK_ROOT = "luck_of"
+# In the payload of a defender's spend: who spent (the entry is logged under the roller's id).
+LUCK_BY = "luck_by"
 
 
 def luck_root(roll: LoggedRoll) -> int:
@@ -56,14 +60,34 @@ class RollSuperseded(StorageError):
     roll_id: int
 
 
+@dataclass(eq=False)
+class NotTheDefender(StorageError):
+    """A defender's Luck button pressed by someone else (``defender_id``: who defends)."""
+
+    roll_id: int
+    defender_id: int | None
+
+
+@dataclass(eq=False)
+class DefenderMovedOn(StorageError):
+    """The defender rolled again in the channel: their Luck on the roll has ended."""
+
+    roll_id: int
+
+
 @dataclass(frozen=True, slots=True)
 class LuckContext:
-    """What a spend reads in its transaction: the roll, whose Luck pays, and the defender."""
+    """What a spend reads in its transaction: the roll, whose Luck pays, and the defender.
+
+    For a defender's spend, ``roller`` is the defender (who pays) and ``attacker`` the
+    attacking character (None: an NPC's bare score)."""
 
     roll: LoggedRoll
     roller: Character[object]
     pressure: int  # the paying character's Pressure step (a surcharge at 4+)
     defender: Character[object] | None  # a player's character defending a contest, if any
+    attacker: Character[object] | None = None
+    by_defender: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +102,16 @@ class LuckApplied:
 @dataclass(frozen=True, slots=True)
 class LuckSpend:
     """A spend as stored: the character after paying, the new roll's id, the roll spent on,
-    and the defender before and after when the spend changed it (more damage taken)."""
+    the defender before and after when the spend changed it (more damage taken), and the
+    other side's character as it stands (the defender, or for a defender's spend the
+    attacker; None: none or an NPC)."""
 
     character: Character[object]
     roll_id: int
     root_id: int
     defender: tuple[Character[object], Character[object]] | None = None
+    other: Character[object] | None = None
+    by_defender: bool = False
 
 
 # The option under which a contest logs its defending player (see `/sinew opposed`).
@@ -167,7 +195,69 @@ class LuckStore(UsesCharacters):
                 await self._characters.save_in(connection, changed[1])
             entry = replace(applied.entry, payload={**applied.entry.payload, LUCK_ROOT: root})
             new_id = await insert_roll(connection, entry)
-        return LuckSpend(after, new_id, root, changed)
+        other = changed[1] if changed is not None else defender
+        return LuckSpend(after, new_id, root, changed, other)
+
+    async def spend_as_defender(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        user_id: int,
+        kinds: tuple[str, ...],
+        apply: Callable[[LuckContext], LuckApplied],
+        *,
+        roll_id: int,
+    ) -> LuckSpend:
+        """Apply a defender's spend on roll ``roll_id`` (a contest they defend) and write it.
+
+        The roll stays its roller's: the new entry is logged under the roller's id, so the
+        chain of spends stays the roller's latest roll and both sides spend on one result.
+        Valid until either side rolls again in the channel: the roller's latest roll must
+        still be this roll or a spend on it (else RollSuperseded), and the defender must have
+        rolled nothing here since (else DefenderMovedOn). The defender's sheet (tokens paid,
+        Stamina given back) is ``applied.sheet``.
+        """
+        async with self._database.transaction() as connection:
+            root = await roll_in(connection, roll_id)
+            if root is None or root.channel_id != channel_id or root.campaign_id != campaign.id:
+                raise RollSuperseded(roll_id)
+            latest = await latest_roll(connection, channel_id, root.user_id)
+            if latest is None or latest.kind not in kinds or luck_root(latest) != roll_id:
+                raise RollSuperseded(roll_id)
+            options = latest.payload.get("options", {})
+            if options.get(DEFENDER_OPTION) != user_id:
+                raise NotTheDefender(roll_id, options.get(DEFENDER_OPTION))
+            mine = await latest_roll(connection, channel_id, user_id)
+            if mine is not None and mine.id > roll_id:
+                raise DefenderMovedOn(roll_id)
+            defender = await self._characters.find_in(connection, campaign, user_id=user_id)
+            attacker = await self._attacker_in(connection, campaign, root.user_id, options)
+            pressure = await _luck_pressure(connection, campaign, defender.id)
+            context = LuckContext(latest, defender, pressure, defender, attacker, by_defender=True)
+            applied = apply(context)
+            after = replace(defender, sheet=applied.sheet)
+            await self._characters.save_in(connection, after)
+            entry = replace(
+                applied.entry,
+                user_id=root.user_id,
+                payload={**applied.entry.payload, LUCK_ROOT: roll_id, LUCK_BY: user_id},
+            )
+            new_id = await insert_roll(connection, entry)
+        return LuckSpend(after, new_id, roll_id, (defender, after), attacker, by_defender=True)
+
+    async def _attacker_in(
+        self, connection: Session, campaign: Campaign, user_id: int, options: dict[str, object]
+    ) -> Character[object] | None:
+        """Return a contest's attacking character (None: an NPC's bare score)."""
+        if options.get(NPC_SCORE_OPTION) is not None:
+            return None
+        name = options.get("character")
+        return await self._characters.find_in(
+            connection,
+            campaign,
+            user_id=None if name else user_id,
+            name=name if isinstance(name, str) else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
 OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
 TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisis"
 SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
+CONTEST_KINDS = (OPPOSED_KIND, ATTACK_KIND)  # a defending player may spend on these too
 PRESSURE_TEST_KINDS = (TAMPER_KIND, RITE_KIND)  # no Luck: their Pressure lands when rolled
 COG_NAME = "SinewCog"  # the cog's name, as ``bot.get_cog`` finds it
 DEFENDER = "Defender"  # a contest's defender named only by a score

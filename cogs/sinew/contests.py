@@ -103,7 +103,9 @@ class ContestCommands(LuckCommands):
         labels = contest_labels(options.attribute, options.vs_attribute, npc=sides.who is None)
         embed = render.opposed(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(OPPOSED_KIND, result, embed, options=asdict(options))
-        await self._publish_with_luck(interaction, asker, campaign, roll, sides.who, visibility)
+        await self._publish_with_luck(
+            interaction, asker, campaign, roll, sides.who, visibility, defender=sides.target
+        )
 
     @roll_command
     @app_commands.command(
@@ -177,7 +179,7 @@ class ContestCommands(LuckCommands):
         )
         roll, change = self._attack_roll(result, sides, replace(options, edge=edge.value))
         await self._publish_with_luck(
-            interaction, asker, campaign, roll, sides.who, visibility, change
+            interaction, asker, campaign, roll, sides.who, visibility, change, defender=sides.target
         )
 
     def _attack_roll(

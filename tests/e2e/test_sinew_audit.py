@@ -4,6 +4,7 @@ GM's windfall, boons, armour and the defender's advantage."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +23,7 @@ from tests.e2e.test_sinew import (
     store,
 )
 from tests.e2e.test_sinew_pressure import add, d6_seed
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 # --- Luck buttons offer only what the roller can pay
@@ -209,3 +211,140 @@ async def test_rule_npc_attacks_a_players_character_by_score(
         "sinew opposed", {"attribute": "emp", "score": 9, "vs_score": 12}, user="gm"
     )
     assert npc_opposed.embeds[0]["title"].startswith("⚔️ Opposed roll · NPC vs Defender")
+
+
+# --- The defender's Luck
+
+
+def npc_attack_options(fake: FakeDiscord, **extra: Any) -> dict[str, Any]:
+    """The GM's NPC (STR 14) against Brakka's REF 11."""
+    return {
+        "attribute": "str",
+        "score": 14,
+        "vs_user": fake.users["player"],
+        "vs_attribute": "ref",
+        **extra,
+    }
+
+
+def defender_ids(reply: Reply) -> list[str]:
+    return [i for i in reply.message.custom_ids() if i.startswith("sinew:dluck:")]
+
+
+async def test_rule_defender_spends_luck_on_their_own_die_by_button(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # REF 11, 10 tokens
+    # The NPC (14) succeeds with margin 2-6 and Brakka fails: Brakka needs margin ≥ the NPC's
+    # (a tie holds), i.e. a die of 11 - margin, from a die that takes 2-10 tokens to get there.
+    seed = contest_seed(
+        lambda r: (
+            8 <= r.attacker.roll <= 12
+            and 2 <= r.defender.roll - (11 - (14 - r.attacker.roll)) <= 10
+            and r.defender.roll < 20
+        ),
+        14,
+        11,
+    )
+    contest = sinew.opposed(new_rng(seed), 14, 11)
+    needed = contest.defender.roll - (11 - contest.attacker.margin)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("sinew opposed", npc_attack_options(fake_discord), user="gm")
+    assert reply.embeds[0]["description"].startswith("**NPC wins**")
+    # No roller's buttons (an NPC has no Luck); Brakka's own, which only Brakka may press.
+    assert reply.message.custom_ids() == ["roll:again:1", "sinew:dluck:1:1", "sinew:dluck:1:n"]
+    assert [b for b in labels_all(reply) if b.startswith("Brakka")] == [
+        "Brakka: Spend 1 Luck",
+        f"Brakka: Spend {needed} (wins it)",
+    ]
+    refused = await fake_discord.click(reply, "sinew:dluck:1:n", user="gm")
+    player_id = fake_discord.users["player"].id
+    assert refused.ephemeral and f"Only <@{player_id}>, who defends in roll #1" in refused.content
+    pressed = await fake_discord.click(reply, "sinew:dluck:1:n", user="player")
+    embed = pressed.embeds[0]
+    assert embed["description"].startswith("**Brakka wins**")
+    assert f"Roll {contest.defender.roll} − {needed} Luck vs REF 11" in fields_of(embed)["Brakka"]
+    assert fields_of(embed)["Luck spent by Brakka"].endswith(f"{10 - needed}/10 left")
+    assert pressed.message.custom_ids() == ["roll:again:2"]  # Brakka wins: nothing left to buy
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
+    logged = await dicebot.storage.rolls.get(2)
+    assert logged.user_id == fake_discord.users["gm"].id  # the roll stays its roller's
+    assert logged.payload["luck_of"] == 1 and logged.payload["luck_by"] == player_id
+
+
+def labels_all(reply: Reply) -> list[str]:
+    return [button["label"] for row in reply.components for button in row["components"]]
+
+
+def brakka_hit_seed() -> int:
+    """A seed where the NPC (14) hits Brakka (11) by a margin of 2-10 (no natural 1), and
+    Brakka's failed die needs at most 10 tokens to make it a miss."""
+    return contest_seed(
+        lambda r: (
+            4 <= r.attacker.roll <= 12
+            and 11 < r.defender.roll < 20
+            and r.defender.roll - (11 - r.attacker.margin) <= 10
+        ),
+        14,
+        11,
+    )
+
+
+async def hit_on_brakka(fake: FakeDiscord, bot: DiceBot) -> tuple[Reply, int]:
+    """The GM's NPC (STR 14) hits Brakka (REF 11, STA 5, no armour) with a standard edge:
+    2 damage. Returns the reply and the tokens that make it a miss."""
+    await start_sinew(fake)
+    await create(fake, "Brakka")
+    seed = brakka_hit_seed()
+    contest = sinew.opposed(new_rng(seed), 14, 11)
+    bot.rng = new_rng(seed)
+    reply = await fake.invoke("sinew attack", npc_attack_options(fake, edge="standard"), user="gm")
+    return reply, contest.defender.roll - (11 - contest.attacker.margin)
+
+
+async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, needed = await hit_on_brakka(fake_discord, dicebot)
+    assert "**Damage taken: 2**" in fields_of(reply.embeds[0])["Damage"]
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 3
+    assert defender_ids(reply) == ["sinew:dluck:1:1", "sinew:dluck:1:n"]
+    # Two presses at once: one spend, the other refused (Brakka already wins).
+    presses = await asyncio.gather(
+        fake_discord.click(reply, "sinew:dluck:1:n", user="player", stale_client=True),
+        fake_discord.click(reply, "sinew:dluck:1:n", user="player", stale_client=True),
+    )
+    await fake_discord.wait_answered(list(presses))
+    refused = [press for press in presses if press.ephemeral]
+    assert len(refused) == 1 and "already wins" in refused[0].content
+    sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
+    assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)
+    logged = await dicebot.storage.rolls.get(2)
+    fields = fields_of(logged.payload["embed"])
+    assert fields["Damage"] == "Miss: no damage."
+    assert fields["Stamina given back"] == "+2: the hit became a miss"
+    assert fields["Brakka's Stamina"] == "5/5"
+    assert await dicebot.storage.rolls.get(3) is None
+
+
+async def test_rule_defender_luck_ends_when_either_side_rolls_again(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, _ = await hit_on_brakka(fake_discord, dicebot)
+    await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")  # roll 2
+    moved_on = await fake_discord.click(reply, "sinew:dluck:1:1", user="player")
+    assert moved_on.ephemeral and "You have rolled again here since roll #1" in moved_on.content
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
+    assert await dicebot.storage.rolls.get(3) is None
+    # Once the attacker rolls again, the buttons go.
+    dicebot.rng = new_rng(brakka_hit_seed())
+    options = npc_attack_options(fake_discord, edge="standard")
+    second = await fake_discord.invoke("sinew attack", options, user="gm")  # roll 3
+    assert defender_ids(second) == ["sinew:dluck:3:1", "sinew:dluck:3:n"]
+    await fake_discord.invoke("sinew test", {"attribute": "int", "score": 9}, user="gm")
+    pressed = await fake_discord.click(second, "sinew:dluck:3:1", user="player")
+    assert second.message.custom_ids() == []
+    [refusal] = await fake_discord.wait_followups(pressed)
+    assert refusal.ephemeral and "Roll #3's roller has rolled again here" in refusal.content
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10

@@ -6,8 +6,19 @@ function under test.
 
 from __future__ import annotations
 
+import dataclasses
+
 from rules import sinew
-from rules.sinew import LuckChoice, Mode, TestResult
+from rules.sinew import (
+    AttackResult,
+    Edge,
+    LuckChoice,
+    Mode,
+    OpposedResult,
+    Sheet,
+    Side,
+    TestResult,
+)
 
 
 def straight(score: int, die: int, shift: int = 0) -> TestResult:
@@ -33,3 +44,50 @@ def test_rule_luck_buttons_offer_only_what_the_roller_can_pay() -> None:
     assert sinew.luck_choices(straight(10, 11), held=1, pressure=4) == ()
     # Holding exactly 12: both buttons.
     assert len(sinew.luck_choices(straight(6, 18), held=12, pressure=0)) == 2
+
+
+# --- The defender's Luck
+
+
+def even_sheet(**changes: object) -> Sheet:
+    sheet = sinew.create_sheet(strength=10, reflex=10, intellect=10, empathy=10, luck=10, stamina=5)
+    return dataclasses.replace(sheet, **changes)  # type: ignore[arg-type]
+
+
+def test_rule_defender_spends_luck_on_their_own_die_for_a_better_margin() -> None:
+    # Attacker 12 rolls 4 (margin 8); defender 10 rolls 5 (margin 5): the attacker wins.
+    # The defender wins a tie, so margin 8 is enough: 5 → 2 is 3 tokens.
+    contest = OpposedResult(attacker=straight(12, 4), defender=straight(10, 5))
+    assert sinew.luck_choices(contest, held=10, pressure=0, side=Side.DEFENDER) == (
+        LuckChoice(tokens=1, shift=1, cost=1, turns=False),
+        LuckChoice(tokens=None, shift=3, cost=3, turns=True),
+    )
+    # Holding 2, only Spend 1 is paid for.
+    assert sinew.luck_choices(contest, held=2, pressure=0, side=Side.DEFENDER) == (
+        LuckChoice(tokens=1, shift=1, cost=1, turns=False),
+    )
+    spent = sinew.apply_luck(
+        contest, even_sheet(), None, pressure=0, roller="Vex", side=Side.DEFENDER
+    )
+    assert spent.after == OpposedResult(attacker=straight(12, 4), defender=straight(10, 5, 3))
+    assert (spent.shift, spent.cost, spent.sheet.luck_tokens) == (3, 3, 7)
+    assert isinstance(spent.after, OpposedResult) and spent.after.winner is Side.DEFENDER
+    # One token only raises the margin to 6: the attacker still wins.
+    one = sinew.apply_luck(contest, even_sheet(), 1, pressure=0, roller="Vex", side=Side.DEFENDER)
+    assert isinstance(one.after, OpposedResult) and one.after.winner is Side.ATTACKER
+    # Nothing to offer once the defender wins.
+    assert sinew.luck_choices(spent.after, held=7, pressure=0, side=Side.DEFENDER) == ()
+
+
+def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina() -> None:
+    # Attacker 12 rolls 10 (margin 2), defender 10 rolls 11 (fails): a hit, standard edge,
+    # no armour: damage 1 + 1 = 2 taken. The defender needs margin 2 (a tie holds): 11 → 8,
+    # 3 tokens: a miss, and the 2 Stamina come back.
+    contest = OpposedResult(attacker=straight(12, 10), defender=straight(10, 11))
+    hit = AttackResult(contest, edge=Edge.STANDARD, armour=0, explosive=False)
+    assert hit.damage_taken == 2
+    spent = sinew.apply_luck(hit, even_sheet(), None, pressure=0, roller="Vex", side=Side.DEFENDER)
+    assert isinstance(spent.after, AttackResult) and not spent.after.hit
+    assert (spent.shift, spent.stamina_given_back, spent.extra_damage) == (3, 2, 0)
+    # The attacker's spends never give anything back.
+    assert sinew.apply_luck(hit, even_sheet(), 1, pressure=0, roller="B").stamina_given_back == 0
