@@ -20,6 +20,7 @@ from bot.storage.sinew import (
 from rules.sinew import (
     LUCK_SURCHARGE_STEP,
     AttackResult,
+    LuckGrant,
     LuckOdds,
     LuckOffer,
     Mode,
@@ -37,13 +38,17 @@ __all__ = [
     "add_luck_spent",
     "add_pressure_result",
     "advanced",
+    "armour_changed",
     "attack",
     "attack_offer_label",
+    "boons",
     "character_sheet",
     "collapse_announcement",
     "health",
     "items",
     "luck_button_label",
+    "luck_granted",
+    "luck_granted_note",
     "milestone",
     "natural_announcement",
     "odds",
@@ -321,6 +326,53 @@ def advanced(
         ),
         description=f"Spent {cost} build points; {sheet.build_points} left.",
         colour=Colour.CAMPAIGN,
+    )
+
+
+def boons(character: Character[Sheet], change: str) -> discord.Embed:
+    """Show a character's boons after one was added or removed."""
+    listed = [f"{n}. {shown(boon)}" for n, boon in enumerate(character.sheet.boons, 1)]
+    text = "\n".join(["Boons:", *listed]) if listed else "Boons: none"
+    return discord.Embed(
+        title=truncate(f"🎁 {shown(character.name)}: {shown(change)}", TITLE_LIMIT),
+        description=truncate(text, FIELD_LIMIT * 2),
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def armour_changed(character: Character[Sheet], before: int) -> discord.Embed:
+    """Show a character's armour after a change."""
+    return discord.Embed(
+        title=truncate(
+            f"🛡️ {shown(character.name)}: armour {before} → {character.sheet.armour}", TITLE_LIMIT
+        ),
+        description="Armour soaks that much damage from each hit, less 1 per 4 points of margin.",
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def luck_granted(character: Character[Sheet], grant: LuckGrant) -> discord.Embed:
+    """Tell the channel about a GM's windfall of Luck, with its reason."""
+    sheet = character.sheet
+    embed = discord.Embed(
+        title=truncate(
+            f"🍀 Windfall · {shown(character.name)}: +{grant.granted} Luck", TITLE_LIMIT
+        ),
+        description=f"Luck {grant.before} → **{sheet.luck_tokens}**/{sheet.luck} tokens"
+        + (" (already at the cap)" if grant.granted == 0 else ""),
+        colour=Colour.SUCCESS,
+    )
+    embed.add_field(name="Why", value=truncate(shown(grant.reason), FIELD_LIMIT), inline=False)
+    return embed
+
+
+def luck_granted_note(character: Character[Sheet], grant: LuckGrant) -> str:
+    """Confirm a windfall privately to the GM who gave it."""
+    sheet = character.sheet
+    return (
+        f"✅ Gave {shown(character.name)} {grant.granted} Luck token"
+        f"{'s' if grant.granted != 1 else ''} ({sheet.luck_tokens}/{sheet.luck}). "
+        "Announced in the channel."
     )
 
 

@@ -1,7 +1,7 @@
 """What every part of `/sinew` shares: roll kinds, option types, groups, options, the base.
 
 README, Rules notes: Sinew & Steel. The commands are one cog (``cogs.sinew.SinewCog``) made of
-one mixin per concern; this base holds the stores they use and the four subcommand groups.
+one mixin per concern; this base holds the stores they use and the subcommand groups.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ DEFENDER = "Defender"  # a contest's defender named only by a score
 NPC = "NPC"  # a test's or attacker's side named only by a score (the GM's NPC)
 
 ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
+BoonText = app_commands.Range[str, 1, sinew.BOON_TEXT_MAX]
+BoonNumber = app_commands.Range[int, 1, sinew.BOONS_MAX]
+Reason = app_commands.Range[str, 1, sinew.LUCK_REASON_MAX]
+Tokens = app_commands.Range[int, 1, sinew.Score.LCK.maximum]
 TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
 Amount = app_commands.Range[int, 1, sinew.HEALTH_CHANGE_MAX]
 PressureAmount = app_commands.Range[int, 1, sinew_pressure.AMOUNT_MAX]
@@ -58,6 +62,8 @@ CONTEST_HELP = {
     "vs_attribute": "The defending character's attribute (with vs_user)",
     "advantage": "You roll 2d20 and keep the lower",
     "disadvantage": "You roll 2d20 and keep the higher",
+    "vs_advantage": "The defender rolls 2d20 and keeps the lower (e.g. in cover)",
+    "vs_disadvantage": "The defender rolls 2d20 and keeps the higher (e.g. fighting blind)",
     "character": "GMs: the attacking character, by name (default: your own)",
     "score": f"GMs: the attacker is an NPC with this score, {SCORE_HELP}, not a character",
     "hidden": HIDDEN_HELP,
@@ -67,6 +73,7 @@ CONTEST_HELP = {
 CHARACTER = app_commands.Group(name="character", description="Create and show characters")
 LUCK = app_commands.Group(name="luck", description="Luck tests")
 ITEM = app_commands.Group(name="item", description="Substantial items carried")
+BOON = app_commands.Group(name="boon", description="Boons: narrative gifts on a sheet")
 PRESSURE = app_commands.Group(
     name="pressure", description="Pressure: the party's track and each character's (0-5)"
 )
@@ -142,6 +149,8 @@ class ContestOptions:
     disadvantage: bool = False
     character: str | None = None
     score: int | None = None  # the attacker is an NPC with this score (GM)
+    vs_advantage: bool = False  # the defender's own mode (fighting blind…)
+    vs_disadvantage: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -159,6 +168,8 @@ class AttackOptions:
     disadvantage: bool = False
     character: str | None = None
     score: int | None = None  # the attacker is an NPC with this score (GM)
+    vs_advantage: bool = False  # the defender's own mode (fighting blind…)
+    vs_disadvantage: bool = False
 
 
 assert NPC_SCORE_OPTION in TestOptions.__dataclass_fields__
@@ -174,11 +185,12 @@ def member_id(member: discord.Member | None) -> int | None:
 
 
 class SinewBase:
-    """The stores and texts every `/sinew` mixin uses, and the four subcommand groups."""
+    """The stores and texts every `/sinew` mixin uses, and the subcommand groups."""
 
     character = CHARACTER
     luck = LUCK
     item = ITEM
+    boon = BOON
     pressure = PRESSURE
 
     bot: DiceBot

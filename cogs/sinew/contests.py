@@ -75,6 +75,8 @@ class ContestCommands(LuckCommands):
         hidden: bool = False,
         blind: bool = False,
         score: TestScore | None = None,
+        vs_advantage: bool = False,
+        vs_disadvantage: bool = False,
     ) -> None:
         options = ContestOptions(
             attribute=attribute,
@@ -85,6 +87,8 @@ class ContestCommands(LuckCommands):
             disadvantage=disadvantage,
             character=character,
             score=score,
+            vs_advantage=vs_advantage,
+            vs_disadvantage=vs_disadvantage,
         )
         await self.run_opposed(interaction, options, hidden=hidden, blind=blind)
 
@@ -141,6 +145,8 @@ class ContestCommands(LuckCommands):
         hidden: bool = False,
         blind: bool = False,
         score: TestScore | None = None,
+        vs_advantage: bool = False,
+        vs_disadvantage: bool = False,
     ) -> None:
         options = AttackOptions(
             attribute=attribute,
@@ -154,6 +160,8 @@ class ContestCommands(LuckCommands):
             disadvantage=disadvantage,
             character=character,
             score=score,
+            vs_advantage=vs_advantage,
+            vs_disadvantage=vs_disadvantage,
         )
         await self.run_attack(interaction, options, hidden=hidden, blind=blind)
 
@@ -224,7 +232,8 @@ class ContestCommands(LuckCommands):
             raise CommandError("A character can't oppose itself; name another defender.")
         score = sinew.tested_score(target.sheet, defending)
         items = len(target.sheet.items)
-        defender = sinew.contender(target.name, score, defending, items_carried=items)
+        modes = _defender_modes(options)
+        defender = sinew.contender(target.name, score, defending, items_carried=items, **modes)
         return Sides(attacker, defender, who, target)
 
 
@@ -245,7 +254,12 @@ def _score_defender(options: ContestOptions | AttackOptions) -> sinew.Contender:
     if options.vs_attribute is not None:
         raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
     assert options.vs_score is not None
-    return sinew.contender(DEFENDER, options.vs_score)
+    return sinew.contender(DEFENDER, options.vs_score, **_defender_modes(options))
+
+
+def _defender_modes(options: ContestOptions | AttackOptions) -> dict[str, bool]:
+    """Return the defender's own advantage and disadvantage (flanked, fighting blind…)."""
+    return {"advantage": options.vs_advantage, "disadvantage": options.vs_disadvantage}
 
 
 def _damage_change(

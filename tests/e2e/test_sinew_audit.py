@@ -348,3 +348,144 @@ async def test_rule_defender_luck_ends_when_either_side_rolls_again(
     [refusal] = await fake_discord.wait_followups(pressed)
     assert refusal.ephemeral and "Roll #3's roller has rolled again here" in refusal.content
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
+
+
+# --- GM windfall, boons, armour, the defender's advantage
+
+
+async def test_rule_gm_windfall_grants_luck_with_a_reason_announced(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # LCK 10
+    brakka = await character(fake_discord, dicebot, "Brakka")
+    await store(dicebot).update(brakka, lambda sheet: replace(sheet, luck_tokens=4))
+    options = {"character": "Brakka", "tokens": 3, "reason": "Found a four-leaf clover"}
+    refused = await fake_discord.invoke("sinew luck grant", options, user="player")
+    assert refused.ephemeral and "Only a GM can grant Luck" in refused.content
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    reply = await fake_discord.invoke("sinew luck grant", options, user="gm")
+    assert reply.ephemeral and reply.content == (
+        "✅ Gave Brakka 3 Luck tokens (7/10). Announced in the channel."
+    )
+    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    embed = posted["embeds"][0]
+    assert embed["title"] == "🍀 Windfall · Brakka: +3 Luck"
+    assert embed["description"] == "Luck 4 → **7**/10 tokens"
+    assert fields_of(embed)["Why"] == "Found a four-leaf clover"
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 7
+    # Up to the cap: 7 + 5 gives 3.
+    more = await fake_discord.invoke("sinew luck grant", {**options, "tokens": 5}, user="gm")
+    assert more.content.startswith("✅ Gave Brakka 3 Luck tokens (10/10).")
+
+
+async def test_twenty_concurrent_windfalls_end_at_the_cap_as_if_serial(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # LCK 10
+    brakka = await character(fake_discord, dicebot, "Brakka")
+    await store(dicebot).update(brakka, lambda sheet: replace(sheet, luck_tokens=0))
+    options = {"character": "Brakka", "tokens": 1, "reason": "Fortune smiles"}
+    replies = [await fake_discord.send("sinew luck grant", options, user="gm") for _ in range(20)]
+    await fake_discord.wait_answered(replies)
+    # Serially: ten grants of 1 (0 → 10), then ten at the cap that give nothing.
+    gave = sorted(reply.content.split(" (")[0] for reply in replies)
+    assert gave == ["✅ Gave Brakka 0 Luck tokens"] * 10 + ["✅ Gave Brakka 1 Luck token"] * 10
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
+    posted = await fake_discord.wait_channel_messages(fake_discord.channel_id, 20)
+    assert len(posted) == 20
+
+
+async def test_rule_boons_are_added_and_removed_by_their_owner_or_a_gm(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await create(fake_discord, "Vex", TOUGH, user="gm")
+    own = await fake_discord.invoke(
+        "sinew boon add", {"text": "Favour of the tribe"}, user="player"
+    )
+    assert not own.ephemeral and own.embeds[0]["title"] == "🎁 Brakka: gained Favour of the tribe"
+    gm = await fake_discord.invoke(
+        "sinew boon add", {"text": "Enchanted blade", "character": "Brakka"}, user="gm"
+    )
+    assert gm.embeds[0]["description"] == "Boons:\n1. Favour of the tribe\n2. Enchanted blade"
+    refused = await fake_discord.invoke(
+        "sinew boon add", {"text": "Stolen luck", "character": "Vex"}, user="player"
+    )
+    assert refused.ephemeral and "Only a GM can change boons for another player's" in (
+        refused.content
+    )
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.boons == ()
+    removed = await fake_discord.invoke("sinew boon remove", {"number": 1}, user="player")
+    assert removed.embeds[0]["title"] == "🎁 Brakka: lost Favour of the tribe"
+    missing = await fake_discord.invoke("sinew boon remove", {"number": 5}, user="player")
+    assert missing.ephemeral
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.boons == ("Enchanted blade",)
+    sheet = await fake_discord.invoke("sinew character sheet", {}, user="player")
+    assert fields_of(sheet.embeds[0])["Boons"] == "1. Enchanted blade"
+
+
+async def test_rule_armour_changes_after_creation_by_its_owner_or_a_gm(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await create(fake_discord, "Vex", TOUGH, user="gm")
+    own = await fake_discord.invoke("sinew armour", {"value": 2}, user="player")
+    assert not own.ephemeral and own.embeds[0]["title"] == "🛡️ Brakka: armour 0 → 2"
+    refused = await fake_discord.invoke(
+        "sinew armour", {"value": 3, "character": "Vex"}, user="player"
+    )
+    assert refused.ephemeral and (await character(fake_discord, dicebot, "Vex")).sheet.armour == 0
+    gm = await fake_discord.invoke("sinew armour", {"value": 3, "character": "Brakka"}, user="gm")
+    assert gm.embeds[0]["title"] == "🛡️ Brakka: armour 2 → 3"
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.armour == 3
+    # An attack on Brakka meets the new armour.
+    await fake_discord.invoke(
+        "sinew attack",
+        {
+            "attribute": "str",
+            "edge": "light",
+            "vs_user": fake_discord.users["player"],
+            "vs_attribute": "ref",
+        },
+        user="gm",
+    )
+    logged = await dicebot.storage.rolls.get(1)
+    assert logged.kind == "sinew.attack" and logged.payload["result"]["armour"] == 3
+
+
+async def test_rule_defender_advantage_and_disadvantage_on_contests(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # STR 12
+    await create(fake_discord, "Vex", TOUGH, user="gm")  # REF 10
+    blind = await fake_discord.invoke(
+        "sinew opposed",
+        {"attribute": "str", "vs_score": 11, "vs_disadvantage": True},
+        user="player",
+    )
+    expected = sinew.opposed(new_rng(DICE_SEED), 12, 11, defender_disadvantage=True)
+    defender = fields_of(blind.embeds[0])["Defender"]
+    assert "2d20, keep the higher (disadvantage)" in defender
+    assert f"margin **{expected.defender.margin:+d}**" in defender
+    assert (await dicebot.storage.rolls.get(1)).payload["options"]["vs_disadvantage"] is True
+    dicebot.rng = new_rng(DICE_SEED)
+    covered = await fake_discord.invoke(
+        "sinew attack",
+        {
+            "attribute": "str",
+            "edge": "light",
+            "vs_user": fake_discord.users["gm"],
+            "vs_attribute": "ref",
+            "vs_advantage": True,
+        },
+        user="player",
+    )
+    expected = sinew.opposed(new_rng(DICE_SEED), 12, 10, defender_advantage=True)
+    vex = fields_of(covered.embeds[0])["Vex"]
+    assert "2d20, keep the lower (advantage)" in vex
+    assert f"margin **{expected.defender.margin:+d}**" in vex

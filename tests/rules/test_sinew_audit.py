@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from rules import sinew
+import pytest
+
+from rules import RulesError, sinew
 from rules.sinew import (
     AttackResult,
     Edge,
@@ -91,3 +93,23 @@ def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina() -> Non
     assert (spent.shift, spent.stamina_given_back, spent.extra_damage) == (3, 2, 0)
     # The attacker's spends never give anything back.
     assert sinew.apply_luck(hit, even_sheet(), 1, pressure=0, roller="B").stamina_given_back == 0
+
+
+# --- GM windfall
+
+
+def test_rule_gm_windfall_gives_tokens_up_to_the_cap() -> None:
+    spent = even_sheet(luck_tokens=6)  # cap 10
+    three = sinew.grant_luck(spent, 3, "  a four-leaf clover ")
+    assert (three.sheet.luck_tokens, three.before, three.granted) == (9, 6, 3)
+    assert three.reason == "a four-leaf clover"
+    # 6 + 9 would be 15: the cap stops it at 10, 4 given.
+    capped = sinew.grant_luck(spent, 9, "a blessing")
+    assert (capped.sheet.luck_tokens, capped.granted) == (10, 4)
+    # At the cap it gives nothing and is not an error.
+    full = sinew.grant_luck(even_sheet(), 2, "a blessing")
+    assert (full.sheet.luck_tokens, full.granted) == (10, 0)
+    with pytest.raises(RulesError, match="Say why"):
+        sinew.grant_luck(spent, 1, "   ")
+    with pytest.raises(RulesError):
+        sinew.grant_luck(spent, 0, "nothing")
