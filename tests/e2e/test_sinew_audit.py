@@ -489,3 +489,57 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
     vex = fields_of(covered.embeds[0])["Vex"]
     assert "2d20, keep the lower (advantage)" in vex
     assert f"margin **{expected.defender.margin:+d}**" in vex
+
+
+async def test_rule_both_sides_spend_on_one_result_in_turn(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # STR 12, 10 tokens
+    await create(fake_discord, "Vex", TOUGH, user="gm")  # REF 10, STA 9, no armour
+    # Brakka hits by a margin of 2-8 (die 4-10) and Vex fails with a die that 1-10 tokens
+    # bring to 10 - margin (a tie holds for the defender).
+    seed = contest_seed(
+        lambda r: (
+            4 <= r.attacker.roll <= 10
+            and 10 < r.defender.roll < 20
+            and r.defender.roll - (10 - r.attacker.margin) <= 10
+        ),
+        12,
+        10,
+    )
+    contest = sinew.opposed(new_rng(seed), 12, 10)
+    needed = contest.defender.roll - (10 - contest.attacker.margin)
+    dicebot.rng = new_rng(seed)
+    options = {
+        "attribute": "str",
+        "edge": "standard",
+        "vs_user": fake_discord.users["gm"],
+        "vs_attribute": "ref",
+    }
+    reply = await fake_discord.invoke("sinew attack", options, user="player")
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 7
+    defended = await fake_discord.click(reply, "sinew:dluck:1:n", user="gm")
+    assert defended.embeds[0]["description"].startswith("**Vex wins**")
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 9
+    # Brakka's buttons came back under the miss: one more token beats the tied margin.
+    assert "sinew:luck:1:1" in defended.message.custom_ids()
+    again = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert again.embeds[0]["description"].startswith("**Brakka wins**")
+    logged = await dicebot.storage.rolls.get(3)
+    shifts = logged.payload["result"]["contest"]
+    assert (shifts["attacker"]["shift"], shifts["defender"]["shift"]) == (1, needed)
+    vex = (await character(fake_discord, dicebot, "Vex")).sheet
+    assert (vex.current_stamina, vex.luck_tokens) == (7, 10 - needed)
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
+
+
+async def test_defender_gets_no_buttons_under_a_hidden_contest(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    dicebot.rng = new_rng(brakka_hit_seed())
+    options = npc_attack_options(fake_discord, edge="standard", hidden=True)
+    reply = await fake_discord.invoke("sinew attack", options, user="gm")
+    assert reply.ephemeral and defender_ids(reply) == []
