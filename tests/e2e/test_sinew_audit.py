@@ -543,3 +543,37 @@ async def test_defender_gets_no_buttons_under_a_hidden_contest(
     options = npc_attack_options(fake_discord, edge="standard", hidden=True)
     reply = await fake_discord.invoke("sinew attack", options, user="gm")
     assert reply.ephemeral and defender_ids(reply) == []
+
+
+async def test_concurrent_boons_and_armour_changes_end_as_if_serial(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    boons = await asyncio.gather(
+        *(
+            fake_discord.send("sinew boon add", {"text": f"Boon {n}"}, user="player")
+            for n in range(sinew.BOONS_MAX + 2)
+        )
+    )
+    await fake_discord.wait_answered(list(boons))
+    # Serially: 20 fit, the 21st and 22nd are refused.
+    assert sum(not reply.ephemeral for reply in boons) == sinew.BOONS_MAX
+    assert all("at most 20 boons" in reply.content for reply in boons if reply.ephemeral)
+    stored = (await character(fake_discord, dicebot, "Brakka")).sheet.boons
+    assert len(stored) == sinew.BOONS_MAX and len(set(stored)) == sinew.BOONS_MAX
+    armour = await asyncio.gather(
+        *(fake_discord.send("sinew armour", {"value": n}, user="player") for n in (1, 2, 3))
+    )
+    await fake_discord.wait_answered(list(armour))
+    # Each change reads the one before it: the before → after steps chain from 0.
+    steps = {}
+    for reply in armour:
+        before, after = reply.embeds[0]["title"].split("armour ")[1].split(" → ")
+        steps[int(before)] = int(after)
+    value, seen = 0, []
+    while value in steps:
+        value = steps.pop(value)
+        seen.append(value)
+    assert sorted(seen) == [1, 2, 3] and not steps
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.armour == seen[-1]
