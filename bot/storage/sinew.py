@@ -228,8 +228,8 @@ class LuckStore(UsesCharacters):
             if options.get(DEFENDER_OPTION) != user_id:
                 raise NotTheDefender(roll_id, options.get(DEFENDER_OPTION))
             mine = await latest_roll(connection, channel_id, user_id)
-            if mine is not None and mine.id > roll_id:
-                raise DefenderMovedOn(roll_id)
+            if mine is not None and mine.id > roll_id and luck_root(mine) != roll_id:
+                raise DefenderMovedOn(roll_id)  # (a spend on this roll is no new roll)
             defender = await self._characters.find_in(connection, campaign, user_id=user_id)
             attacker = await self._attacker_in(connection, campaign, root.user_id, options)
             pressure = await _luck_pressure(connection, campaign, defender.id)

@@ -577,3 +577,32 @@ async def test_concurrent_boons_and_armour_changes_end_as_if_serial(
         seen.append(value)
     assert sorted(seen) == [1, 2, 3] and not steps
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.armour == seen[-1]
+
+
+async def test_defender_who_is_also_the_roller_spends_in_several_steps(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # The GM's NPC attacks the GM's own character: the defender's spends are steps of the roll,
+    # not new rolls of the defender's, so the second press still works.
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Vex", TOUGH, user="gm")  # REF 10
+    seed = contest_seed(
+        lambda r: r.attacker.success and 13 <= r.defender.roll < 20 and r.attacker.margin < 8,
+        14,
+        10,
+    )
+    dicebot.rng = new_rng(seed)
+    options = {
+        "attribute": "str",
+        "score": 14,
+        "edge": "light",
+        "vs_user": fake_discord.users["gm"],
+        "vs_attribute": "ref",
+    }
+    reply = await fake_discord.invoke("sinew attack", options, user="gm")
+    await fake_discord.click(reply, "sinew:dluck:1:1", user="gm")
+    second = await fake_discord.click(reply, "sinew:dluck:1:1", user="gm")
+    assert not second.ephemeral, second.content
+    assert (await character(fake_discord, dicebot, "Vex")).sheet.luck_tokens == 8
+    logged = await dicebot.storage.rolls.get(3)
+    assert logged.payload["result"]["contest"]["defender"]["shift"] == 2
