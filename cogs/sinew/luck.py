@@ -8,10 +8,10 @@ helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which button
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -258,37 +258,30 @@ class LuckCommands(SinewBase):
         roller: Character[Sheet] | None,
         defender: Character[Sheet] | None,
         visibility: Visibility,
-    ) -> Callable[[int], list[LuckButton]]:
+    ) -> Callable[[int], list[RollButton]]:
         """Return the Luck buttons under a roll, from the id of the roll spent on: the roller's
         (None: an NPC), and a defending player's own under a public contest."""
-        mine: Callable[[int], list[LuckButton]] = lambda root: []  # noqa: E731
-        theirs: Callable[[int], list[LuckButton]] = lambda root: []  # noqa: E731
+        offers: list[Callable[[int], Sequence[RollButton]]] = []
         if roller is not None:
             step = await self.luck_store.pressure(campaign, roller.id)  # prices the spends
-            mine = partial(
-                luck_buttons, result=result, pressure=step, held=roller.sheet.luck_tokens
-            )
+            held = roller.sheet.luck_tokens
+            offers.append(partial(luck_buttons, result=result, pressure=step, held=held))
         contest = not isinstance(result, sinew.TestResult)
         if defender is not None and contest and visibility is Visibility.PUBLIC:
             step = await self.luck_store.pressure(campaign, defender.id)
-            theirs = partial(defender_buttons, result=result, pressure=step, defender=defender)
-        return lambda root: [*mine(root), *theirs(root)]
+            offers.append(
+                partial(defender_buttons, result=result, pressure=step, defender=defender)
+            )
+        return lambda root: [button for offer in offers for button in offer(root)]
 
     async def _spend_shown(self, campaign: Campaign, spent: LuckSpend) -> SpendShown:
         """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        sides = (
-            (spent.other, spent.character) if spent.by_defender else (spent.character, spent.other)
-        )
-        roller, defender = sides
-        offers = await self._luck_offers(
-            campaign,
-            logged_result(logged),
-            roller,
-            defender,
-            logged.visibility,  # type: ignore[arg-type]
-        )
+        payer, other = _sinew(spent.character), _sinew(spent.other)
+        roller, defender = (other, payer) if spent.by_defender else (payer, other)
+        result = logged_result(logged)
+        offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
         view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=offers(spent.root_id))
         collapse = None
         if spent.defender is not None:
@@ -296,6 +289,11 @@ class LuckCommands(SinewBase):
             if not before.sheet.collapsed and after.sheet.collapsed:  # type: ignore[attr-defined]
                 collapse = render.collapse_announcement(after)  # type: ignore[arg-type]
         return SpendShown(logged, view, collapse)
+
+
+def _sinew(character: Character[object] | None) -> Character[Sheet] | None:
+    """Return a character the Luck store read as a Sinew & Steel one (its codec is Sinew's)."""
+    return cast("Character[Sheet] | None", character)
 
 
 async def _deliver_spend(
