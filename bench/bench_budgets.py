@@ -178,7 +178,8 @@ class SlowCallbacks(logging.Handler):
         end = time.perf_counter()
         if not record.getMessage().startswith("Executing ") or not record.args:
             return
-        handle, seconds = record.args  # type: ignore[misc]
+        handle, seconds = record.args  # asyncio's: (the handle, its seconds)
+        assert isinstance(seconds, float)
         start = end - float(seconds)
         in_gc = sum(
             max(0.0, min(end, gc_end) - max(start, gc_start))
@@ -242,7 +243,7 @@ async def _hold_of_group(
     if group != SHARED or not fake.channel_messages(fake.channel_id):
         with contextlib.suppress(Exception):  # no campaign running yet: nothing to end
             prompt = await fake.invoke("campaign end", {}, user="admin")
-            await fake.click(prompt, prompt.message.custom_ids()[0], user="admin")
+            await fake.click(prompt, prompt.original.custom_ids()[0], user="admin")
         await SETUPS.get(group, SETUPS["cosmos"])(fake)
     for path, options in heaviest:
         # Unmeasured first: the first use of a code path imports, compiles and caches (fonts

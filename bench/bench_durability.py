@@ -25,9 +25,10 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
-from harness import BotProcess, FakeDiscord, Reply, freeze_garbage, pin_self
+from harness import BotProcess, FakeDiscord, Reply, any_answered, freeze_garbage, pin_self
 
 from bot.storage import CharacterStore, Storage
 from bot.storage.errors import StorageError
@@ -77,7 +78,7 @@ async def load_then_kill(fake: FakeDiscord, bot: BotProcess, seconds: float) -> 
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(0.05):
                 await fake.wait_until(
-                    lambda waiting=pending: any(r.raw is not None for r in waiting),
+                    partial(any_answered, pending),
                     "a roll to be answered",
                 )
         pending = [r for r in pending if r.raw is None]

@@ -35,10 +35,20 @@ import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from harness import BotProcess, CpuMeter, FakeDiscord, Reply, freeze_garbage, percentiles, pin_self
+from harness import (
+    BotProcess,
+    CpuMeter,
+    FakeDiscord,
+    Reply,
+    any_answered,
+    freeze_garbage,
+    percentiles,
+    pin_self,
+)
 
 from rules.sinew import TEST_SCORE_MAX, TEST_SCORE_MIN
 
@@ -318,7 +328,7 @@ class Bench:
         for _ in range(5):
             await self.fake.invoke("roll", {"expression": "1d20", "hidden": True}, user="gm")
         roll = {"attribute": 1, "skill": 1, "tn": 12}
-        cases = {
+        cases: dict[str, tuple[str, dict[str, Any], str]] = {
             "challenge names": ("cosmos roll", {**roll, "challenge": "va"}, "challenge"),
             "actions of a scale": (
                 "cosmos roll",
@@ -412,13 +422,16 @@ class Bench:
         meter = CpuMeter(self.bot)
         log_mark = len(self.bot.new_log())  # GC pauses are counted from here
         replies = [await self.send(ROLL) for _ in range(size)]
-        sent_in = replies[-1].sent_at - replies[0].sent_at  # type: ignore[operator]
+        first_sent, last_sent = replies[0].sent_at, replies[-1].sent_at
+        assert first_sent is not None and last_sent is not None  # send() stamps every reply
+        sent_in = last_sent - first_sent
         await self.wait_all(replies, 30)
         answered = [r for r in replies if r.answered_at is not None]
-        last = max(r.answered_at for r in answered) - replies[0].sent_at  # type: ignore[operator]
-        in_time = sum(r.latency <= DEADLINE_SECONDS for r in answered)  # type: ignore[operator]
+        last = max(r.answered_at for r in answered if r.answered_at is not None) - first_sent
+        latencies = [r.latency for r in answered if r.latency is not None]  # every answered one
+        in_time = sum(latency <= DEADLINE_SECONDS for latency in latencies)
         wrong = sum(not self.roll_is_logged(r) for r in answered)
-        slowest = max(r.latency for r in answered)  # type: ignore[type-var]
+        slowest = max(latencies)
         pauses = [float(ms) for _, ms in GC_PAUSE.findall(self.bot.new_log()[log_mark:])]
         busy = meter.summary(last)
         self.stats["burst GC pause"] = max([self.stats.get("burst GC pause", 0.0), *pauses])
@@ -446,7 +459,7 @@ class Bench:
                 pending.append(await self.send(ROLL))
                 sent += 1
             await self.fake.wait_until(
-                lambda outstanding=pending: any(r.raw is not None for r in outstanding),
+                partial(any_answered, pending),
                 "a roll to be answered",
             )
             answered = [r for r in pending if r.raw is not None]
@@ -501,7 +514,8 @@ async def measure(bench: Bench, settings: Settings, restarts: int, *, ours: bool
     bot, fake = bench.bot, bench.fake
     ready = await bot.start()
     first = await bench.invoke(ROLL)
-    first_answer = first.answered_at - bot.started_at  # type: ignore[operator]
+    assert first.answered_at is not None  # invoke() waits for the answer
+    first_answer = first.answered_at - bot.started_at
     bench.stats["ready"] = ready
     bench.add(
         "start to ready, fresh database (spawn → IDENTIFY + sync)",

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -90,7 +91,8 @@ def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
     warm = cosmos.odds(0, 0, 10)
     distribution_chart(warm.totals, warm.outcomes, title="warm-up", marker=10, marker_label="")
     queries = list(itertools.product(range(repeats), range(-5, 6)))
-    fresh, cached = [], []
+    fresh: list[float] = []
+    cached: list[float] = []
     for timings in (fresh, cached):
         for repeat, net in queries:
             start = time.perf_counter()
@@ -448,7 +450,9 @@ def _icepool_sixpool(
         table.update({("face", face): p for face, p in _fractions(kept).items()})
         table[("natural 20",)] = kept.probability(20)
         table[("natural 1",)] = kept.probability(1)
-        table[("success",)] = sum((degrees.get(name, 0) for name in _SUCCEEDS), Fraction(0))
+        table[("success",)] = sum(
+            (degrees.get(name, Fraction(0)) for name in _SUCCEEDS), Fraction(0)
+        )
         for extra in range(points + 1):
             wins = kept.map(
                 lambda face, extra=extra: (
@@ -678,7 +682,7 @@ def bench_largest(icepool: ModuleType | None) -> bool:
         line = f"{case.label:<44}{ours_cold:>10.3f}{ours_warm:>8.3f}"
         if icepool is not None:
             ice_cold, ice_warm = _cold_and_warm(
-                lambda case=case: case.reference(icepool), lambda: _clear_icepool_caches(icepool)
+                partial(case.reference, icepool), lambda: _clear_icepool_caches(icepool)
             )
             difference = _max_difference(case.read(case.query()), case.reference(icepool))
             agreed = agreed and difference <= TOLERANCE

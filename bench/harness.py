@@ -42,6 +42,11 @@ BOT_CPU = 0
 CAN_PIN = len(os.sched_getaffinity(0)) > 1 and BOT_CPU in os.sched_getaffinity(0)
 
 
+def any_answered(replies: list[Reply]) -> bool:
+    """Whether the bot has answered any of these interactions."""
+    return any(reply.raw is not None for reply in replies)
+
+
 def pin_self(pin: bool) -> None:
     """Keep this process (the load generator) off the bot's core, if there is another core."""
     if pin and CAN_PIN:
@@ -148,7 +153,7 @@ class BotProcess:
 
         profile = ["-m", "cProfile", "-o", str(self.cprofile.resolve())] if self.cprofile else []
         self.started_at = time.perf_counter()
-        self.process = await asyncio.create_subprocess_exec(
+        self.process = process = await asyncio.create_subprocess_exec(
             sys.executable,
             *profile,
             *self.bot_args,
@@ -167,7 +172,7 @@ class BotProcess:
         try:
             await fake.wait_until(
                 lambda: (
-                    self.process.returncode is not None
+                    process.returncode is not None
                     or (
                         (fake.identified_at or 0) > started
                         and (fake.synced_at or 0) > started

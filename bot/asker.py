@@ -7,6 +7,7 @@ from typing import TypeVar
 
 import discord
 
+from bot.access import storage_of
 from bot.discord_private import give_option
 from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
@@ -50,7 +51,7 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
     namespace = interaction.namespace
     if "hidden" in namespace or namespace.blind:
         return True
-    storage: Storage = interaction.client.storage  # type: ignore[attr-defined]
+    storage = storage_of(interaction)
     campaign = await storage.campaigns.active(campaign_channel_id(interaction))
     if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):
         give_option(namespace, "hidden", True)

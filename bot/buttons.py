@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import discord
 
+from bot.access import storage_of
 from bot.asker import Asker
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.options import ID_PATTERN, stored_id
@@ -49,11 +50,11 @@ def roll_buttons(
     kind: str,
     visibility: Visibility,
     *,
-    extra: Sequence[discord.ui.Item[discord.ui.View]] = (),
+    extra: Sequence[discord.ui.Item[Any]] = (),
 ) -> discord.ui.View | None:
     """Return the buttons under a roll: Reveal when secret, Roll again when it can be, and a
     system's own (``extra``, e.g. Sinew & Steel's Luck spends)."""
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[discord.ui.Item[Any]] = []
     if visibility.secret:
         items.append(RevealButton(roll_id))
     elif kind in _rerollers:
@@ -136,7 +137,7 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"persistent:(?!)")
     async def callback(self, interaction: discord.Interaction) -> None:
         async def press() -> None:
             stored_id(self.target_id, self.id_kind)
-            await self.press(interaction, interaction.client.storage)  # type: ignore[attr-defined]
+            await self.press(interaction, storage_of(interaction))
 
         await answer_component(interaction, press)
 
@@ -165,7 +166,8 @@ class RollButton(PersistentItem[discord.ui.Button[Any]], template=r"roll:(?!)"):
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> RollButton:
-        return cls(int(match["roll_id"]))
+        # Every concrete roll button is built from its roll id alone.
+        return cast("Callable[[int], RollButton]", cls)(int(match["roll_id"]))
 
 
 class RevealButton(RollButton, template=rf"roll:reveal:(?P<roll_id>{ID_PATTERN})"):

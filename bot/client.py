@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import pkgutil
 import time
@@ -122,7 +123,7 @@ class DiceBot(commands.AutoShardedBot):
             tree_cls=DiceTree,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shards.count if settings.shards else None,
-            shard_ids=list(settings.shards.ids) if settings.shards else None,
+            shard_ids=list(settings.shards.ids) if settings.shards else None,  # type: ignore[arg-type]  # discord.py: None (its default) runs every shard; its options TypedDict omits it
         )
         self.settings = settings
         self._identify_concurrency: int | None = None  # Discord's max_concurrency, once asked
@@ -236,8 +237,12 @@ class DiceBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(RevealButton, RollAgainButton)
+        # Each cog module is imported once per process and its setup() run for this bot.
+        # discord.py's load_extension would execute the module anew for every bot built (and
+        # drop it on close): start-up would pay for compiling and building every command again,
+        # and two bots in one process would hold two copies of each cog's module.
         for module in pkgutil.iter_modules(cogs.__path__, prefix=f"{cogs.__name__}."):
-            await self.load_extension(module.name)
+            await importlib.import_module(module.name).setup(self)
         # Roll commands (declared with bot.publish.roll_command): the user's rate limit first,
         # then the campaign's default visibility of GM rolls.
         limiter = roll_limiter(
@@ -248,9 +253,10 @@ class DiceBot(commands.AutoShardedBot):
         for command in self.tree.walk_commands():
             if is_roll_command(command):
                 assert isinstance(command, app_commands.Command)
-                if limiter is not None:
-                    command.add_check(limiter.check)
-                command.add_check(apply_default_visibility)
+                # A new list, not add_check: a cog's commands are shallow copies of its class's,
+                # sharing one list of checks with every other bot built in this process.
+                added = [limiter.check] if limiter is not None else []
+                command.checks = [*command.checks, *added, apply_default_visibility]
         if self.settings.shards is None or 0 in self.settings.shards.ids:
             # Commands belong to the application, not to a shard: one process syncs them, not
             # every process of a sharded bot at once (Discord rate-limits the route).

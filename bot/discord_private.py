@@ -63,7 +63,7 @@ async def invoke_with_options(
 ) -> None:
     """Run ``command`` for ``interaction`` as if typed with ``options`` (checks, then callback)."""
     namespace = SimpleNamespace(**options)
-    await command._invoke_with_namespace(interaction, namespace)  # type: ignore[arg-type]
+    await command._invoke_with_namespace(interaction, namespace)  # type: ignore[arg-type]  # discord.py (private): any object with the options as attributes serves as the namespace
 
 
 class GatedCommandTree(app_commands.CommandTree[ClientT]):

@@ -13,9 +13,9 @@ import functools
 import inspect
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from enum import Enum
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -76,7 +76,7 @@ STALE_COMMAND_MESSAGE = (
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:  # type: ignore[type-arg]
+def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:
     """Give a command callback one optional option per declared campaign setting.
 
     The callback takes them as ``**chosen``. discord.py builds a command's options from its
@@ -97,7 +97,7 @@ def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:  # ty
             )
             for setting in settings
         ]
-        callback.__signature__ = signature.replace(parameters=[*fixed, *added])  # type: ignore[attr-defined]
+        callback.__signature__ = signature.replace(parameters=[*fixed, *added])  # type: ignore[attr-defined]  # inspect reads a callable's __signature__; typing has no such attribute
         callback = app_commands.describe(**{s.name: s.help for s in settings})(callback)
         choices = {s.name: choices_of(s.kind) for s in settings if issubclass(s.kind, Enum)}
         return app_commands.choices(**choices)(callback) if choices else callback
@@ -108,9 +108,12 @@ def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:  # ty
 CHOICES_MAX = 25  # Discord shows at most this many suggestions
 
 
-def suggest(
-    complete: Callable[..., Awaitable[Any]],
-) -> Callable[..., Awaitable[Any]]:
+P = ParamSpec("P")
+ChoiceT = TypeVar("ChoiceT", str, int, float)
+Suggestions = Coroutine[Any, Any, list[app_commands.Choice[ChoiceT]]]
+
+
+def suggest(complete: Callable[P, Suggestions[ChoiceT]]) -> Callable[P, Suggestions[ChoiceT]]:
     """Wrap an autocomplete callback so a failure suggests nothing instead of logging an ERROR.
 
     Suggestions are a convenience while typing: on any error the user just sees none, and the
@@ -118,9 +121,9 @@ def suggest(
     """
 
     @functools.wraps(complete)
-    async def safe(*args: Any) -> Any:
+    async def safe(*args: P.args, **kwargs: P.kwargs) -> list[app_commands.Choice[ChoiceT]]:
         try:
-            choices = await complete(*args)
+            choices = await complete(*args, **kwargs)
         except Exception:
             log.warning(
                 "Autocomplete %s failed; suggesting nothing", complete.__qualname__, exc_info=True
@@ -258,7 +261,7 @@ def check_payload(tree: app_commands.CommandTree[Any], interaction: discord.Inte
     MalformedOptions for a value of the wrong kind or size. Ranges and choices are left to the
     commands, which explain them in the game's own words.
     """
-    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    data: Mapping[str, Any] = interaction.data or {}
     guild = discord.Object(interaction.guild_id) if interaction.guild_id else None
     command = tree.get_command(str(data.get("name")), guild=guild) or tree.get_command(
         str(data.get("name"))

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import discord
 from discord import app_commands
 
+from bot.access import storage_of
 from bot.asker import Asker
 from bot.buttons import roll_buttons
 from bot.gm_channel import readable_by_players
@@ -136,7 +137,7 @@ async def publish_roll(
     visibility: Visibility,
     *,
     change: StateChange[S] | None = None,
-    extra_buttons: Callable[[int], Sequence[discord.ui.Item[discord.ui.View]]] | None = None,
+    extra_buttons: Callable[[int], Sequence[discord.ui.Item[Any]]] | None = None,
     natural: discord.Embed | None = None,
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), deliver it, announce.
@@ -178,7 +179,8 @@ async def publish_roll(
         )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
-        announcement = None if changed is None else change.announce(changed.after)  # type: ignore[union-attr]
+        # (``changed`` is only ever set with a ``change``.)
+        announcement = None if change is None or changed is None else change.announce(changed.after)
         if announcement is not None:
             await announce(interaction, announcement)
     if natural is not None and not visibility.secret:
@@ -262,8 +264,10 @@ async def _post_to_gm_channel(
             return False
     copy = discord.Embed.from_dict(embed.to_dict())
     copy.set_footer(text=f"Secret roll #{roll_id} by {interaction.user.display_name}")
+    view = roll_buttons(roll_id, "", Visibility.HIDDEN)
+    assert view is not None  # a hidden roll always has its Reveal button
     try:
-        await channel.send(embed=copy, view=roll_buttons(roll_id, "", Visibility.HIDDEN))
+        await channel.send(embed=copy, view=view)
     except discord.HTTPException:
         log.warning("Could not post secret roll #%d to the GM log channel %d", roll_id, channel_id)
         return False
@@ -279,7 +283,7 @@ async def _stop_gm_channel(
 ) -> None:
     """The GM log channel became readable by players: stop copying secret rolls there (the
     setting is cleared) and tell the GMs, once: only the roll that clears it tells them."""
-    storage: Storage = interaction.client.storage  # type: ignore[attr-defined]
+    storage = storage_of(interaction)
     try:
         cleared = await storage.campaigns.drop_gm_channel(campaign, channel_id)
     except CannotSave:
@@ -325,7 +329,7 @@ async def _deliver_blind(
             ephemeral=True,
         )
     if campaign.switches.secret_notice:
-        assert interaction.channel is not None
+        assert isinstance(interaction.channel, discord.abc.Messageable)
         roller = shown(interaction.user.display_name)
         await interaction.channel.send(f"🎲 {roller} rolled in secret.")
 
@@ -343,7 +347,7 @@ async def _direct_to_gms(
     for gm_id in sorted({campaign.created_by, *campaign.gm_ids} - {skip}):
         try:
             user = interaction.client.get_user(gm_id) or await interaction.client.fetch_user(gm_id)
-            await user.send(content, embed=embed)
+            await user.send(content, embed=embed)  # type: ignore[arg-type]  # discord.py: send() takes embed=None (its default), its overloads omit it
             reached = True
         except discord.HTTPException:  # DMs closed (403), or the user is gone
             log.info("GM %d can't be reached by DM", gm_id)
@@ -379,5 +383,5 @@ async def announce_natural(
 
 async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:
     """Post to the whole channel as a message of its own, never hidden."""
-    assert interaction.channel is not None
+    assert isinstance(interaction.channel, discord.abc.Messageable)
     await interaction.channel.send(embed=embed)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
+from bot.access import dice_bot
 from bot.discord_private import invoke_with_options
 from bot.errors import CommandError
 from bot.publish import is_roll_command
@@ -63,7 +64,7 @@ def _shown(value: OptionValue) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _shape(command: app_commands.Command) -> str:  # type: ignore[type-arg]
+def _shape(command: app_commands.Command) -> str:
     """A digest of what the command's options are: any change to them changes it."""
     options = [
         [
@@ -79,14 +80,15 @@ def _shape(command: app_commands.Command) -> str:  # type: ignore[type-arg]
     return hashlib.sha256(json.dumps(options).encode()).hexdigest()[:16]
 
 
-def _savable(command: app_commands.Command) -> bool:  # type: ignore[type-arg]
+def _savable(command: app_commands.Command) -> bool:
     return is_roll_command(command) and command.qualified_name != "macro roll"
 
 
-def _roll_commands(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:  # type: ignore[type-arg]
+def _roll_commands(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:
     """Every roll command by qualified name."""
-    found: dict[str, app_commands.Command] = {}  # type: ignore[type-arg]
-    stack: list[app_commands.Command | app_commands.Group] = list(tree.get_commands())  # type: ignore[type-arg]
+    found: dict[str, app_commands.Command] = {}
+    stack: list[app_commands.Command | app_commands.Group | app_commands.ContextMenu]
+    stack = list(tree.get_commands())
     while stack:
         command = stack.pop()
         if isinstance(command, app_commands.Group):
@@ -116,7 +118,7 @@ def parse_command_line(tree: app_commands.CommandTree, text: str) -> SavedComman
 
 
 def _read_options(
-    command: app_commands.Command,  # type: ignore[type-arg]
+    command: app_commands.Command,
     text: str,
 ) -> tuple[tuple[str, OptionValue], ...]:
     """Split `attribute:3 skill:2` at the command's option names, then check the values."""
@@ -140,12 +142,12 @@ def _read_options(
     return _checked_options(command, typed)
 
 
-def _usage(command: app_commands.Command) -> str:  # type: ignore[type-arg]
+def _usage(command: app_commands.Command) -> str:
     return " ".join(f"{parameter.display_name}:…" for parameter in command.parameters)
 
 
 def _checked_options(
-    command: app_commands.Command,  # type: ignore[type-arg]
+    command: app_commands.Command,
     typed: dict[str, str],
 ) -> tuple[tuple[str, OptionValue], ...]:
     """Each typed option's value, checked against the command as it is now."""
@@ -163,7 +165,7 @@ def _checked_options(
 
 
 def _option_value(
-    command: app_commands.Command,  # type: ignore[type-arg]
+    command: app_commands.Command,
     parameter: app_commands.Parameter,
     raw: str,
 ) -> OptionValue:
@@ -192,6 +194,7 @@ def _option_value(
         if raw.lower() not in _TRUE | _FALSE:
             raise CommandError(f"{where} is true or false (got `{raw[:30]}`).")
         return raw.lower() in _TRUE
+    size: float  # a string's length, a number's value
     if kind is discord.AppCommandOptionType.string:
         value, size = raw, len(raw)
     else:
@@ -216,7 +219,7 @@ async def run_saved_command(
 ) -> None:
     """Run a saved command for ``interaction``'s user, if the command is still what it was."""
     assert interaction.client is not None
-    tree: app_commands.CommandTree = interaction.client.tree  # type: ignore[attr-defined]
+    tree = dice_bot(interaction).tree
     command = _roll_commands(tree).get(saved.name)
     if command is None or _shape(command) != saved.shape:
         raise CommandError(

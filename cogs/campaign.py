@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.access import dice_bot
 from bot.asker import Asker
 from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
@@ -97,7 +98,7 @@ class EndPromptButton(
         return cls(prompt, ends=match["choice"] == "end")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(CampaignCog.__cog_name__)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(CampaignCog.__cog_name__)
 
         async def press() -> None:
             if not isinstance(cog, CampaignCog):
@@ -333,7 +334,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         await interaction.response.edit_message(
             content=render.end_answered(EndAnswer.ENDED), view=None
         )
-        assert interaction.channel is not None
+        assert isinstance(interaction.channel, discord.abc.Messageable)
         await interaction.channel.send(render.campaign_ended(campaign, asker.user_id))
 
     async def _expire(self, asked: discord.Interaction, prompt: EndPrompt) -> None:
@@ -409,7 +410,7 @@ class HistoryButton(
         return cls(int(match["before"]), int(match["user"]), limit)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(CampaignCog.__cog_name__)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(CampaignCog.__cog_name__)
 
         async def press() -> None:
             if not isinstance(cog, CampaignCog):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -14,6 +16,7 @@ from bot.publish import roll_command
 from bot.render.errors import describe
 from bot.saved_commands import SavedCommand, parse_command_line, run_saved_command
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
+from cogs.dice import DiceCog
 from rules.expressions import MAX_EXPRESSION_LENGTH, parse_expression
 
 MACRO_NAME_MAX = 40
@@ -88,9 +91,9 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             await run_saved_command(interaction, saved, hidden=hidden, blind=blind)
             return
         dice = self.bot.get_cog("DiceCog")
-        if dice is None:
+        if not isinstance(dice, DiceCog):
             raise CommandError("Dice are not loaded; try again in a moment.")
-        await dice.roll_dice(interaction, macro.expression, hidden=hidden, blind=blind)  # type: ignore[attr-defined]
+        await dice.roll_dice(interaction, macro.expression, hidden=hidden, blind=blind)
 
     @app_commands.command(name="list", description="List your macros and the campaign's")
     async def list(self, interaction: discord.Interaction) -> None:
@@ -127,7 +130,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     @suggest
     async def _names(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> builtins.list[app_commands.Choice[str]]:  # `list` in this class is /macro list
         campaign = await self.bot.storage.campaigns.active(campaign_channel_id(interaction))
         macros = await self.macros.visible(interaction.user.id, campaign.id if campaign else None)
         names = list(dict.fromkeys(m.name for m in macros))

@@ -4,31 +4,36 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.access import dice_bot
 from bot.asker import Asker
-from bot.buttons import roll_buttons
+from bot.buttons import RollButton, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
+from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
 from bot.publish import Roll, deliver_roll, publish_roll, roll_command
 from bot.render import realms as render
 from bot.render.charts import draw_chart
 from bot.render.errors import describe
-from bot.storage import Visibility
-from bot.storage.realms import AlreadyRerolled, NoRollToReroll, RerollLog
+from bot.storage import Storage, Visibility
+from bot.storage.realms import AlreadyRerolled, NoRollToReroll, NotLatestRoll, RerollLog
 from bot.storage.rolls import LoggedRoll, RollEntry
 from rules import realms
 from rules.choices import parse_choice
 from rules.odds import Distribution, Outcome
-from rules.odds import die as die_faces
 from rules.randomness import Rng
-from rules.realms import CheckKind, RerollableResult, RollKind, SingleDie, SpellKind
+from rules.realms import CheckKind, Force, RerollableResult, RollKind, SingleDie, SpellKind
 
 Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
 AttackDice = app_commands.Range[int, 1, realms.ATTACK_DICE_MAX]
@@ -40,12 +45,27 @@ SOURCE_HELP = {
     "advantage": "Sources of advantage (any number is one advantage; a mix cancels)",
     "disadvantage": "Sources of disadvantage (never stack; any mix cancels)",
 }
+FORCE_HELP = "GMs only: force advantage or disadvantage, whatever the sources (a specific effect)"
 ATTACK_HELP = {
     "dice": f"d20s in the attack, 1–{realms.ATTACK_DICE_MAX} (each is a strike)",
     "to_hit": "The number each d20 must reach (a natural 20 always hits)",
     "damage": "Each hit's damage: " + realms.DAMAGE_HELP,
     "split": "Strikes per target, like 2,1 (default: all on one target)",
+    "primary": "The primary attack (default); false for a secondary one (off-hand, opportunity): "
+    "no ±2 damage",
 }
+ODDS_FORCE_HELP = "Force advantage or disadvantage, as a GM may (anyone may ask the odds)"
+
+
+def decide(
+    advantage: int, disadvantage: int, force: str | None, asker: Asker | None = None
+) -> realms.Decision:
+    """Return the state of the sources, or the one ``force`` imposes: a GM's roll only (with no
+    ``asker``, odds: anyone may ask what a forced roll would do)."""
+    forced = None if force is None else parse_choice(Force, force, "force")
+    if forced is not None and asker is not None:
+        asker.require_gm("force advantage or disadvantage (a specific effect the GM rules on)")
+    return realms.decide(advantage, disadvantage, forced)
 
 
 class RealmsCog(commands.GroupCog, group_name="realms", group_description="Enchanted Realms"):
@@ -65,11 +85,23 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         natural_20: str | None,
     ) -> None:
         loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
-        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
+        buttons = None
+        if visibility is not Visibility.BLIND and isinstance(roll.result, RerollableResult):
+            dice = roll.result.dice  # a blind roll's roller may not see its dice on buttons
+
+            def buttons(roll_id: int) -> list[DieButton]:
+                return [DieButton(roll_id, n, face) for n, face in enumerate(dice, start=1)]
+
+        await publish_roll(
+            interaction, self.storage, asker, roll, visibility, extra_buttons=buttons, natural=loud
+        )
 
     @roll_command
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
-    @app_commands.describe(**ATTACK_HELP, **SOURCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
+    @app_commands.describe(
+        **ATTACK_HELP, **SOURCE_HELP, force=FORCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP
+    )
+    @app_commands.choices(force=choices_of(Force))
     async def attack(
         self,
         interaction: discord.Interaction,
@@ -81,17 +113,18 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         disadvantage: Sources = 0,
         hidden: bool = False,
         blind: bool = False,
+        primary: bool = True,
+        force: str | None = None,
     ) -> None:
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         expression = realms.parse_damage(damage)
-        decision = realms.decide(advantage, disadvantage)
-        result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split)
+        decision = decide(advantage, disadvantage, force, asker)
+        result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split, primary)
         embed = render.attack(result, interaction.user.display_name)
         options = {"damage": damage, "split": split}
         roll = Roll(RollKind.ATTACK.value, result, embed, options=options)
         natural = any(target.natural_20 for target in result.targets)
-        natural_20 = "an attack" if natural else None
-        await self._publish(interaction, asker, roll, visibility, natural_20)
+        await self._publish(interaction, asker, roll, visibility, "an attack" if natural else None)
 
     @roll_command
     @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
@@ -100,10 +133,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         target="The number to reach (optional)",
         kind="save, check, competition, reaction, stealth or concentration (as a save)",
         **SOURCE_HELP,
+        force=FORCE_HELP,
         hidden=HIDDEN_HELP,
         blind=BLIND_HELP,
     )
-    @app_commands.choices(die=choices_of(SingleDie), kind=choices_of(CheckKind))
+    @app_commands.choices(
+        die=choices_of(SingleDie), kind=choices_of(CheckKind), force=choices_of(Force)
+    )
     async def check(
         self,
         interaction: discord.Interaction,
@@ -114,11 +150,12 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         disadvantage: Sources = 0,
         hidden: bool = False,
         blind: bool = False,
+        force: str | None = None,
     ) -> None:
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
         single = parse_choice(SingleDie, die, "die")
         chosen = parse_choice(CheckKind, kind, "kind")
-        decision = realms.decide(advantage, disadvantage)
+        decision = decide(advantage, disadvantage, force, asker)
         result = realms.check(self.bot.rng, single, chosen, decision, target)
         embed = render.check(result, interaction.user.display_name)
         roll = Roll(RollKind.CHECK.value, result, embed)
@@ -130,9 +167,11 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
     @app_commands.describe(
         dice=f"d6 in the pool, 1–{realms.STEALTH_DICE_MAX}",
         **SOURCE_HELP,
+        force=FORCE_HELP,
         hidden=HIDDEN_HELP,
         blind=BLIND_HELP,
     )
+    @app_commands.choices(force=choices_of(Force))
     async def stealth(
         self,
         interaction: discord.Interaction,
@@ -141,9 +180,10 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         disadvantage: Sources = 0,
         hidden: bool = False,
         blind: bool = False,
+        force: str | None = None,
     ) -> None:
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        decision = realms.decide(advantage, disadvantage)
+        decision = decide(advantage, disadvantage, force, asker)
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
         roll = Roll(RollKind.STEALTH.value, result, embed)
@@ -154,8 +194,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         kind="incantation (spirit cost ∓1) or axiom (oversiphoning or casting time)",
         cost=f"An incantation's spirit cost, 0–{realms.SPELL_COST_MAX}",
         **SOURCE_HELP,
+        force=FORCE_HELP,
     )
-    @app_commands.choices(kind=choices_of(SpellKind))
+    @app_commands.choices(kind=choices_of(SpellKind), force=choices_of(Force))
     async def spell(
         self,
         interaction: discord.Interaction,
@@ -163,9 +204,12 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         cost: app_commands.Range[int, 0, realms.SPELL_COST_MAX] | None = None,
         advantage: Sources = 0,
         disadvantage: Sources = 0,
+        force: str | None = None,
     ) -> None:
         chosen = parse_choice(SpellKind, kind, "kind")
-        result = realms.spell(chosen, realms.decide(advantage, disadvantage), cost)
+        asker = await Asker.of(interaction, self.storage)
+        decision = decide(advantage, disadvantage, force, asker)
+        result = realms.spell(chosen, decision, cost)
         await interaction.response.send_message(
             embed=render.spell(result, interaction.user.display_name)
         )
@@ -178,6 +222,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
     async def reroll(
         self, interaction: discord.Interaction, position: app_commands.Range[int, 1, 21]
     ) -> None:
+        await self.reroll_die(interaction, position)
+
+    async def reroll_die(
+        self, interaction: discord.Interaction, position: int, roll_id: int | None = None
+    ) -> None:
+        """Reroll one die of the asker's latest roll here: typed, or pressed under roll
+        ``roll_id`` (which must be that latest roll; its message is edited into the reroll)."""
         asker = await Asker.of(interaction, self.storage)
         roller = interaction.user.display_name
 
@@ -186,23 +237,34 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             roll = _rerolled(self.bot.rng, logged, position, roller)
             return roll.entry(asker, logged.visibility)
 
-        _, new_id = await self.rerolls.reroll(
-            asker.channel_id, asker.user_id, tuple(kind.value for kind in RollKind), apply
-        )
-        logged = await self.storage.rolls.get(new_id)
+        kinds = tuple(kind.value for kind in RollKind)
+        with _owner_named(asker):
+            _, new_id = await self.rerolls.reroll(
+                asker.channel_id, asker.user_id, kinds, apply, roll_id
+            )
+        await self._show_reroll(interaction, asker, new_id, edit=roll_id is not None)
+
+    async def _show_reroll(
+        self, interaction: discord.Interaction, asker: Asker, roll_id: int, *, edit: bool
+    ) -> None:
+        """Deliver the logged reroll (``edit``: in place of the message whose button was
+        pressed); it offers no die buttons: once per roll."""
+        logged = await self.storage.rolls.get(roll_id)
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
-        view = roll_buttons(new_id, logged.kind, logged.visibility)
-        await deliver_roll(interaction, asker, new_id, logged.visibility, embed, view=view)
+        view = roll_buttons(roll_id, logged.kind, logged.visibility)
+        await deliver_roll(
+            interaction, asker, roll_id, logged.visibility, embed, view=view, edit=edit
+        )
 
     @app_commands.command(
         name="odds", description="Exact odds of a check or an attack, with a chart"
     )
     @app_commands.describe(
         die="Check: the die", target="Check: the number to reach",
-        **ATTACK_HELP, **SOURCE_HELP,
+        **ATTACK_HELP, **SOURCE_HELP, force=ODDS_FORCE_HELP,
     )  # fmt: skip
-    @app_commands.choices(die=choices_of(SingleDie))
+    @app_commands.choices(die=choices_of(SingleDie), force=choices_of(Force))
     async def odds(
         self,
         interaction: discord.Interaction,
@@ -214,60 +276,87 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         split: Split | None = None,
         advantage: Sources = 0,
         disadvantage: Sources = 0,
+        primary: bool = True,
+        force: str | None = None,
     ) -> None:
+        decision = decide(advantage, disadvantage, force)
         if damage is not None or dice is not None or to_hit is not None:
-            if dice is None or to_hit is None or damage is None:
-                raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
-            decision = realms.decide(advantage, disadvantage)
-            embed, png = await _attack_odds(dice, to_hit, damage, decision, split)
+            query = AttackQuery.of(dice, to_hit, damage, split, primary)
+            embed, png = await _attack_odds(query, decision)
         else:
-            if die is None or target is None:
-                raise CommandError("Check odds need `die` and `target` (or give attack options).")
-            embed, png = await _check_odds(parse_choice(SingleDie, die, "die"), target)
+            embed, png = await _check_odds(die, target, decision)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename="odds.png")
         )
 
 
+@dataclass(frozen=True, slots=True)
+class AttackQuery:
+    """What `/realms odds` was asked about an attack."""
+
+    dice: int
+    to_hit: int
+    damage: str
+    split: str | None
+    primary: bool
+
+    @classmethod
+    def of(
+        cls,
+        dice: int | None,
+        to_hit: int | None,
+        damage: str | None,
+        split: str | None,
+        primary: bool,
+    ) -> AttackQuery:
+        """Return the query, refusing one without its dice, to-hit number or damage."""
+        if dice is None or to_hit is None or damage is None:
+            raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
+        return cls(dice, to_hit, damage, split, primary)
+
+
 async def _attack_odds(
-    dice: int, to_hit: int, damage: str, decision: realms.Decision, split: str | None
+    query: AttackQuery, decision: realms.Decision
 ) -> tuple[discord.Embed, bytes]:
     """Return the embed and chart of an attack's exact odds."""
-    expression = realms.parse_damage(damage)
+    expression = realms.parse_damage(query.damage)
     # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
     # denominator): too long to hold the event loop, so they run in a worker thread.
-    result, chart = await asyncio.to_thread(
-        _attack_odds_and_chart, dice, to_hit, expression, decision, split
-    )
+    result, chart = await asyncio.to_thread(_attack_odds_and_chart, query, expression, decision)
     first = result.targets[0]
     png = await draw_chart(
         chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
         title=f"Damage to target 1 ({first.strikes} strikes)",
     )  # fmt: skip
-    return render.attack_odds(result, dice, to_hit, damage), png
+    return render.attack_odds(result, query.dice, query.to_hit, query.damage), png
 
 
-async def _check_odds(single: SingleDie, target: int) -> tuple[discord.Embed, bytes]:
-    """Return the embed and chart of a single-die roll's exact odds."""
-    embed = render.check_odds(realms.check_odds(single, target), single.value, target)
-    faces = die_faces(single.sides)
+async def _check_odds(
+    die: str | None, target: int | None, decision: realms.Decision
+) -> tuple[discord.Embed, bytes]:
+    """Return the embed and chart of a single-die roll's exact odds (the state's in bold)."""
+    if die is None or target is None:
+        raise CommandError("Check odds need `die` and `target` (or give attack options).")
+    single = parse_choice(SingleDie, die, "die")
+    odds = realms.check_odds(single, target)
+    embed = render.check_odds(odds, single.value, target, decision)
+    faces = realms.single_die(single, decision.state)
     png = await draw_chart(
         faces,
         [Outcome.SUCCESS if v >= target else Outcome.FAILURE for v in faces.outcomes()],
-        title=f"{single.value}", marker=target, marker_label=f"target {target}",
+        title=render.single_die_title(single.value, decision), marker=target,
+        marker_label=f"target {target}",
     )  # fmt: skip
     return embed, png
 
 
 def _attack_odds_and_chart(
-    dice: int,
-    to_hit: int,
-    damage: realms.DamageExpression,
-    decision: realms.Decision,
-    split: str | None,
+    query: AttackQuery, damage: realms.DamageExpression, decision: realms.Decision
 ) -> tuple[realms.AttackOdds, Distribution]:
     """Return the exact attack odds and the chart of the first target's damage."""
-    result = realms.attack_odds(dice, to_hit, damage, decision, split)
+    result = realms.attack_odds(
+        query.dice, query.to_hit, damage, decision, query.split, query.primary
+    )
     return result, _chart(result.targets[0].damage)
 
 
@@ -299,6 +388,60 @@ def _render(result: RerollableResult, roller: str) -> discord.Embed:
     return render.stealth(result, roller)
 
 
+class DieButton(
+    RollButton, template=rf"realms:reroll:(?P<roll_id>{ID_PATTERN}):(?P<position>[0-9]{{1,2}})"
+):
+    """Under a public or hidden Realms roll, one per die: its roller rerolls that die (the
+    reroll trait: one die, once), as `/realms reroll` does. Persistent: the roll id and the
+    die's position are the custom_id."""
+
+    def __init__(self, roll_id: int, position: int, face: int | None = None) -> None:
+        shown = f" ({face})" if face is not None else ""
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label=f"Reroll die {position}{shown}",
+                emoji="🔁",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"realms:reroll:{roll_id}:{position}",
+            ),
+        )
+        self.position = position
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DieButton:
+        return cls(int(match["roll_id"]), int(match["position"]))
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        cog = dice_bot(interaction).get_cog(RealmsCog.__cog_name__)
+        if not isinstance(cog, RealmsCog):
+            raise CommandError("Enchanted Realms is not loaded; try again in a moment.")
+        await cog.reroll_die(interaction, self.position, self.roll_id)
+
+
+@contextmanager
+def _owner_named(asker: Asker) -> Iterator[None]:
+    """Refuse a die button under someone else's roll by naming who may press it."""
+    try:
+        yield
+    except NotLatestRoll as error:
+        if error.owner_id is not None and error.owner_id != asker.user_id:
+            raise CommandError(
+                f"Only <@{error.owner_id}>, who made roll #{error.roll_id}, can reroll its dice."
+            ) from None
+        raise
+
+
+@describe.register
+def _(error: NotLatestRoll) -> str:
+    return (
+        f"Roll #{error.roll_id} is no longer your latest roll here: the reroll trait takes one "
+        "die of your latest roll, once."
+    )
+
+
 @describe.register
 def _(error: NoRollToReroll) -> str:
     return (
@@ -313,4 +456,5 @@ def _(error: AlreadyRerolled) -> str:
 
 
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(DieButton)
     await bot.add_cog(RealmsCog(bot))

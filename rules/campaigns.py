@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rules.choices import parse_choice
 from rules.declarations import JsonValue, Setting, declaration
@@ -43,7 +43,7 @@ class GmRolls(StrEnum):
     HIDDEN = "hidden"
 
 
-def setting_owners() -> dict[str, tuple[System, Setting]]:  # type: ignore[type-arg]
+def setting_owners() -> dict[str, tuple[System, Setting[Any]]]:
     """Return every system setting by option name, with the system that declares it."""
     return {
         setting.name: (system, setting)
@@ -226,8 +226,9 @@ class TableSwitches:
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> TableSwitches:
         keys = ("gm_channel_id", "secret_notice", "announce_naturals", "gm_rolls_hidden")
-        known = {key: data[key] for key in keys if key in data}
-        return cls(**known)  # type: ignore[arg-type]
+        # Any: __post_init__ checks each value's type.
+        known: dict[str, Any] = {key: data[key] for key in keys if key in data}
+        return cls(**known)
 
     def to_json(self) -> dict[str, object]:
         return {

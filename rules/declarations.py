@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cache
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from rules.errors import RulesError
 from rules.systems import System
@@ -50,18 +51,22 @@ class Setting(Generic[T]):
     def parse(self, raw: object, system: System) -> T:
         """Validate a value from the user or the database; raise RulesError if illegal."""
         if self.kind is bool:
-            if isinstance(raw, bool):
-                return raw  # type: ignore[return-value]
+            if isinstance(raw, self.kind):
+                return raw
         elif isinstance(raw, str):
             wanted = raw.strip().casefold()
-            for member in self.kind:  # type: ignore[attr-defined]
+            for member in self._members():
                 if str(member.value).casefold() == wanted:
-                    return member  # type: ignore[no-any-return]
-        allowed = "true or false" if self.kind is bool else ", ".join(map(str, self.kind))  # type: ignore[call-overload]
+                    return cast(T, member)
+        allowed = "true or false" if self.kind is bool else ", ".join(map(str, self._members()))
         raise RulesError(f"`{self.name}` for a {system.display_name} campaign must be {allowed}.")
 
     def to_json(self, value: T) -> JsonValue:
-        return value if isinstance(value, bool) else str(value.value)
+        return value if isinstance(value, bool) else str(cast(Enum, value).value)
+
+    def _members(self) -> list[Enum]:
+        """The choices of a StrEnum kind (every kind but bool)."""
+        return list(cast("type[Enum]", self.kind))
 
     def describe(self, value: T) -> str | None:
         """Return the line `/campaign info` shows for ``value``, or None."""
@@ -88,7 +93,7 @@ class TrackSpec:
 class SystemDeclaration:
     """A system's campaign settings, tracks and how many characters a player may have."""
 
-    settings: tuple[Setting, ...] = ()  # type: ignore[type-arg]
+    settings: tuple[Setting[Any], ...] = ()
     tracks: tuple[TrackSpec, ...] = ()
     characters_per_player: int = 1
     _tracks_by_name: Mapping[str, TrackSpec] = field(init=False, repr=False, compare=False)

@@ -104,7 +104,7 @@ class Distribution:
             raise ValueError("weights must not all be zero")
         first, last = int(nonzero[0]), int(nonzero[-1])
         total = int(weights.sum())
-        trimmed = np.array(weights[first : last + 1], dtype=_weight_dtype(total))
+        trimmed: np.ndarray = np.array(weights[first : last + 1], dtype=_weight_dtype(total))
         # Frozen means frozen: a shared (cached) distribution must not be editable in place.
         trimmed.flags.writeable = False
         object.__setattr__(self, "offset", int(self.offset) + first)
@@ -131,7 +131,7 @@ class Distribution:
             raise ValueError("counts must not be empty")
         low, high = min(counts), max(counts)
         total = sum(int(weight) for weight in counts.values())
-        weights = np.zeros(high - low + 1, dtype=_weight_dtype(total))
+        weights: np.ndarray = np.zeros(high - low + 1, dtype=_weight_dtype(total))
         for outcome, weight in counts.items():
             weights[outcome - low] = int(weight)
         return cls(low, weights)
@@ -294,7 +294,7 @@ def _keep_highest(count: int, sides: int, kept: int) -> Distribution:
     # ways[used, total]: ordered ways to put `used` dice on the faces seen so far (all higher than
     # the current face), whose kept part sums to `total`. Faces go from high to low, so the first
     # `kept` dice placed are exactly the kept ones.
-    ways = np.zeros((count + 1, max_sum + 1), dtype=dtype)
+    ways: np.ndarray = np.zeros((count + 1, max_sum + 1), dtype=dtype)
     ways[0, 0] = 1
     for face in range(sides, 0, -1):
         after = np.zeros_like(ways)

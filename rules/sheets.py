@@ -10,11 +10,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = ["DataclassSheet", "SheetCodec"]
 
 S = TypeVar("S")
+D = TypeVar("D", bound="DataclassInstance")
 
 
 class SheetCodec(Protocol[S]):
@@ -48,17 +52,17 @@ def _plain(value: Any) -> Any:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class DataclassSheet(Generic[S]):
+class DataclassSheet(Generic[D]):
     """The codec of a sheet that is a dataclass of JSON values (lists come back as tuples).
 
     The dataclass validates in ``__post_init__`` (raising ValueError or RulesError) and turns
     stored strings back into enums there if it uses any.
     """
 
-    kind: type[S]
+    kind: type[D]
 
-    def load(self, data: Mapping[str, Any]) -> S:
-        names = {field.name for field in dataclasses.fields(self.kind)}  # type: ignore[arg-type]
+    def load(self, data: Mapping[str, Any]) -> D:
+        names = {field.name for field in dataclasses.fields(self.kind)}
         unknown = set(data) - names
         if unknown:
             raise ValueError(f"unknown sheet fields {sorted(unknown)} for {self.kind.__name__}")
@@ -67,8 +71,7 @@ class DataclassSheet(Generic[S]):
         except TypeError as error:  # a missing field
             raise ValueError(f"not a {self.kind.__name__}: {error}") from None
 
-    def dump(self, sheet: S) -> dict[str, Any]:
+    def dump(self, sheet: D) -> dict[str, Any]:
         return {
-            field.name: _plain(getattr(sheet, field.name))
-            for field in dataclasses.fields(sheet)  # type: ignore[arg-type]
+            field.name: _plain(getattr(sheet, field.name)) for field in dataclasses.fields(sheet)
         }

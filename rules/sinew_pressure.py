@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 from rules.errors import RulesError
 from rules.inputs import require_whole
@@ -202,12 +203,13 @@ def sacrifice(sheet: Sheet, attribute: Score) -> Sheet:
             f"{attribute.value} is {sheet.score(attribute)}, its lowest: a sacrifice can't take "
             f"it below {attribute.minimum}. Choose another attribute."
         )
-    changes: dict[str, int] = {attribute.field: lowered}
+    # Any: mypy checks a ** dict against every field of the sheet; these are its int fields.
+    changes: dict[str, Any] = {attribute.field: lowered}
     if attribute is Score.LCK:
         changes["luck_tokens"] = min(sheet.luck_tokens, lowered)
     if attribute is Score.STA:
         changes["current_stamina"] = min(sheet.current_stamina, lowered)
-    return replace(sheet, **changes)  # type: ignore[arg-type]
+    return replace(sheet, **changes)
 
 
 def start_rite(sheet: Sheet) -> Sheet:

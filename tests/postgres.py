@@ -78,9 +78,9 @@ def find_binaries(
     if initdb and pg_ctl:
         return PostgresBinaries(Path(initdb).resolve(), Path(pg_ctl).resolve())
     for folder in sorted(glob.glob(library_glob), key=_version_key, reverse=True):
-        initdb, pg_ctl = Path(folder, "initdb"), Path(folder, "pg_ctl")
-        if initdb.is_file() and pg_ctl.is_file():
-            return PostgresBinaries(initdb, pg_ctl)
+        initdb_file, pg_ctl_file = Path(folder, "initdb"), Path(folder, "pg_ctl")
+        if initdb_file.is_file() and pg_ctl_file.is_file():
+            return PostgresBinaries(initdb_file, pg_ctl_file)
     return None
 
 

@@ -11,7 +11,7 @@ import inspect
 import re
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
@@ -32,6 +32,9 @@ from bot.discord_private import (
     set_guild_ready_timeout,
 )
 
+if TYPE_CHECKING:  # (importing it at run time is circular in discord.py)
+    from discord.types.interactions import ApplicationCommandInteractionDataOption
+
 
 def _probe_command(seen: dict[str, object], check: Any) -> app_commands.Command[Any, ..., Any]:
     async def probe(
@@ -39,6 +42,7 @@ def _probe_command(seen: dict[str, object], check: Any) -> app_commands.Command[
     ) -> None:
         seen.update(dice=dice, hidden=hidden, blind=blind)
 
+    command: app_commands.Command[Any, ..., None]
     command = app_commands.Command(name="probe", description="probe", callback=probe)
     command.add_check(check)
     return command
@@ -61,8 +65,11 @@ async def test_an_option_given_by_a_check_reaches_the_callback() -> None:
 
     command = _probe_command(seen, hide)
     interaction = _interaction()
-    typed = [{"type": 4, "name": "dice", "value": 3}, {"type": 5, "name": "blind", "value": False}]
-    interaction.namespace = app_commands.Namespace(interaction, {}, typed)  # type: ignore[arg-type]
+    typed: list[ApplicationCommandInteractionDataOption] = [
+        {"type": 4, "name": "dice", "value": 3},
+        {"type": 5, "name": "blind", "value": False},
+    ]
+    interaction.namespace = app_commands.Namespace(interaction, {}, typed)
     # What CommandTree._call does once it has found the command.
     await command._invoke_with_namespace(interaction, interaction.namespace)
     assert seen == {"dice": 3, "hidden": True, "blind": False}
@@ -178,17 +185,24 @@ async def test_a_dynamic_item_answers_only_a_component_the_message_still_carries
             raise Stop  # discord.py logs it and drops the press: enough for this test
 
     def message(*custom_ids: str) -> Any:
-        buttons = [{"type": 2, "style": 1, "label": "x", "custom_id": c} for c in custom_ids]
-        row = discord.ActionRow({"type": 1, "components": buttons})  # type: ignore[arg-type]
+        row = discord.ActionRow(
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 1, "label": "x", "custom_id": c} for c in custom_ids
+                ],
+            }
+        )
         return SimpleNamespace(
-            id=1, components=[row] if buttons else [], flags=discord.MessageFlags()
+            id=1, components=[row] if custom_ids else [], flags=discord.MessageFlags()
         )
 
-    store = ViewStore(None)  # type: ignore[arg-type]
+    no_state: Any = None  # the store never reaches its connection state here
+    store = ViewStore(no_state)
     store.add_dynamic_items(Probe)
     for carried, pressed in ((("probe:1",), "probe:1"), (("probe:2",), "probe:3"), ((), "probe:4")):
-        interaction = SimpleNamespace(message=message(*carried), data={"custom_id": pressed})
-        store.dispatch_dynamic_items(2, pressed, interaction)  # type: ignore[arg-type]
+        interaction: Any = SimpleNamespace(message=message(*carried), data={"custom_id": pressed})
+        store.dispatch_dynamic_items(2, pressed, interaction)
     for _ in range(10):
         await asyncio.sleep(0)
     assert reached == ["1"]  # probe:3 and probe:4 were no longer on their messages

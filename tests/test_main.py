@@ -176,6 +176,7 @@ def test_the_database_password_never_reaches_repr_or_str() -> None:
         assert SECRET not in text and "s3cr" not in text and "other-pw" not in text
         assert VALID_LOOKING_TOKEN not in text
     assert str(settings.database) == ("postgresql://bot:***@db.example:5433/dice?password=***")
+    assert settings.database is not None
     assert settings.database.url == (  # the real URL is still there for the driver
         f"postgresql://bot:{SECRET}@db.example:5433/dice?password=other-pw"
     )

@@ -239,7 +239,7 @@ class _Chart:
         from matplotlib.figure import Figure
 
         self.figure = Figure(figsize=FIGURE_INCHES, dpi=DPI)
-        FigureCanvasAgg(self.figure)
+        self.canvas = FigureCanvasAgg(self.figure)  # the figure's canvas from now on
         self.axes = self.figure.add_subplot()
         self.bars = PolyCollection([], edgecolors="none")
         self.axes.add_collection(self.bars)
@@ -329,8 +329,9 @@ class _Chart:
         zeros = np.zeros_like(heights)
         # One (4, 2) rectangle per outcome: bottom-left, top-left, top-right, bottom-right.
         corners = [(left, zeros), (left, heights), (right, heights), (right, zeros)]
-        self.bars.set_verts(np.stack([np.column_stack(pair) for pair in corners], axis=1))
-        self.bars.set_facecolors([bar.colour for bar in spec.bars])
+        rectangles = np.stack([np.column_stack(pair) for pair in corners], axis=1)
+        self.bars.set_verts(rectangles)  # type: ignore[arg-type]  # matplotlib's stubs: an (N, 4, 2) array is verts too
+        self.bars.set_facecolor([bar.colour for bar in spec.bars])
         self.headline.set_text(spec.headline or "")
 
         marker = spec.marker
@@ -363,7 +364,7 @@ class _Chart:
 
         from PIL import Image
 
-        canvas = self.figure.canvas
+        canvas = self.canvas
         canvas.draw()
         image = np.asarray(canvas.buffer_rgba())  # the renderer's own pixels, redrawn each time
         self._paste_legend(image, spec.legend)

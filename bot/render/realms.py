@@ -14,7 +14,9 @@ from rules.realms import (
     CheckResult,
     Decision,
     SpellResult,
+    State,
     StealthResult,
+    TargetResult,
 )
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "check_odds",
     "natural_20",
     "rerolled",
+    "single_die_title",
     "spell",
     "stealth",
 ]
@@ -33,17 +36,53 @@ def _state(decision: Decision) -> str:
     return f"**{decision.state.value.capitalize()}**: {decision.reason}"
 
 
+def _remarks(decision: Decision, *more: str) -> list[str]:
+    """The state's line, unless it is a plain straight roll (no sources, nothing forced)."""
+    return [*([] if decision.plain else [_state(decision)]), *more]
+
+
+SECONDARY = "Secondary attack (off-hand, opportunity): no ±2 damage"
+
+
+def _attack_state(decision: Decision, primary: bool) -> str | None:
+    """The state (if any applies), and for a secondary attack that the ±2 is not applied."""
+    return "\n".join(_remarks(decision, *([] if primary else [SECONDARY]))) or None
+
+
+def _attack_title(result: AttackResult, roller: str) -> str:
+    """Who, what, the verdict and the damage dealt (per target when there are several)."""
+    natural = any(target.natural_20 for target in result.targets)
+    hurt = any(target.riders for target in result.targets)
+    verdict = "✅ Hit" if hurt else "❌ Miss"
+    dealt = " + ".join(str(target.damage) for target in result.targets)
+    return truncate(
+        f"{'🌟 NATURAL 20 · ' if natural else ''}{verdict} · {shown(roller)}: attack → "
+        f"{dealt} damage (to hit {result.to_hit}, {result.damage})",
+        TITLE_LIMIT,
+    )
+
+
+def _damage_line(target: TargetResult, state: State) -> str | None:
+    """Name every number of a target's damage: the strikes' rolls, the ±2, the net."""
+    rolled = [str(strike.damage) for strike in target.strikes if strike.hit]
+    if target.shift:
+        sum_text = " + ".join(rolled) + (f" = {target.rolled}" if len(rolled) > 1 else "")
+        return (
+            f"Damage: {sum_text} rolled, {target.shift:+d} {state.value} "
+            f"(once for this target) = {target.raw}"
+        )
+    if len(rolled) > 1:
+        return f"Damage: {' + '.join(rolled)} = {target.rolled}"
+    return None  # one hit and nothing added: its line already says its damage
+
+
 def attack(result: AttackResult, roller: str) -> discord.Embed:
     """Show every d20, which strikes hit, each strike's damage, each target's net damage."""
-    struck = any(target.hits for target in result.targets)
+    struck = any(target.riders for target in result.targets)
     natural = any(target.natural_20 for target in result.targets)
     embed = discord.Embed(
-        title=truncate(
-            f"{'🌟 NATURAL 20 · ' if natural else ''}⚔️ {shown(roller)}: attack, to hit "
-            f"{result.to_hit}, damage {result.damage}",
-            TITLE_LIMIT,
-        ),
-        description=_state(result.decision),
+        title=_attack_title(result, roller),
+        description=_attack_state(result.decision, result.primary),
         colour=Colour.CRITICAL_SUCCESS
         if natural
         else (Colour.SUCCESS if struck else Colour.FAILURE),
@@ -65,8 +104,8 @@ def attack(result: AttackResult, roller: str) -> discord.Embed:
             else:
                 lines.append(f"d20 #{number}: {strike.face} misses")
         if target.hits:
-            shift = f" {target.shift:+d} (once for this target)" if target.shift else ""
-            lines.append(f"Net: {target.rolled}{shift} = {target.raw}")
+            damage = _damage_line(target, result.decision.state)
+            lines.extend([damage] if damage else [])
             if target.zero_damage_miss:
                 lines.append("**Miss**: net damage 0 or less; no riders apply.")
             elif target.raw <= 0:
@@ -83,6 +122,18 @@ def attack(result: AttackResult, roller: str) -> discord.Embed:
     return embed
 
 
+def _check_title(result: CheckResult, roller: str, what: str) -> str:
+    """Who, what, the verdict (against a target) and the kept die."""
+    natural = "🌟 NATURAL 20 · " if result.natural_max else ""
+    verdict = {True: "✅ Success · ", False: "❌ Failure · ", None: "🎲 "}[result.success]
+    against = f" vs {result.target}" if result.target is not None else ""
+    return truncate(
+        f"{natural}{verdict}{shown(roller)}: {shown(what)} ({result.die.value}) → "
+        f"{result.result}{against}",
+        TITLE_LIMIT,
+    )
+
+
 def check(result: CheckResult, roller: str, label: str | None = None) -> discord.Embed:
     """Show a single-die roll: both dice and the kept one, against the target if any."""
     kept = result.result
@@ -92,13 +143,10 @@ def check(result: CheckResult, roller: str, label: str | None = None) -> discord
     if result.success is not None:
         outcome = f" vs {result.target}: **{'success' if result.success else 'failure'}**"
     natural = result.natural_max
+    rolled = f"Rolled {faces} → **{kept}**{outcome}"
     embed = discord.Embed(
-        title=truncate(
-            f"{'🌟 NATURAL 20 · ' if natural else ''}🎲 {shown(roller)}: {shown(what)} "
-            f"({result.die.value})",
-            TITLE_LIMIT,
-        ),
-        description=f"{_state(result.decision)}\nRolled {faces} → **{kept}**{outcome}",
+        title=_check_title(result, roller, what),
+        description="\n".join(_remarks(result.decision, rolled)),
         colour=Colour.CRITICAL_SUCCESS
         if natural
         else (Colour.FAILURE if result.success is False else Colour.SUCCESS),
@@ -113,7 +161,9 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
         title=truncate(
             f"🌫️ {shown(roller)}: stealth → Awareness target {result.total}", TITLE_LIMIT
         ),
-        description=f"{_state(result.decision)}\nRolled {faces}: {how} = **{result.total}**",
+        description="\n".join(
+            _remarks(result.decision, f"Rolled {faces}: {how} = **{result.total}**")
+        ),
         colour=Colour.ROLL,
     )
 
@@ -121,7 +171,7 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
 def spell(result: SpellResult, roller: str) -> discord.Embed:
     return discord.Embed(
         title=truncate(f"✨ {shown(roller)}: {result.kind.value}", TITLE_LIMIT),
-        description=f"{_state(result.decision)}\n**{result.effect.capitalize()}**",
+        description="\n".join(_remarks(result.decision, f"**{result.effect.capitalize()}**")),
         colour=Colour.ROLL,
     )
 
@@ -147,19 +197,34 @@ def rerolled(
     return after
 
 
-def check_odds(result: CheckOdds, die: str, target: int) -> discord.Embed:
+_KEPT = {State.ADVANTAGE: "two, keep the higher", State.DISADVANTAGE: "two, keep the lower"}
+
+
+def single_die_title(die: str, decision: Decision) -> str:
+    """Name a single-die roll in its state, e.g. "d20 at advantage (two, keep the higher)"."""
+    kept = _KEPT.get(decision.state)
+    return f"{die} at {decision.state.value} ({kept})" if kept else die
+
+
+def check_odds(result: CheckOdds, die: str, target: int, decision: Decision) -> discord.Embed:
+    """Show the chance straight, at advantage and at disadvantage; the one that applies in bold."""
     embed = discord.Embed(title=f"🎯 {die} reaching {target}", colour=Colour.ROLL)
-    embed.description = (
-        f"Straight **{percent(result.normal)}** · advantage {percent(result.advantage)} · "
-        f"disadvantage {percent(result.disadvantage)}"
-    )
+    parts = []
+    for label, state in (
+        ("Straight", State.NORMAL),
+        ("advantage", State.ADVANTAGE),
+        ("disadvantage", State.DISADVANTAGE),
+    ):
+        chance = percent(result.of(state))
+        parts.append(f"{label} **{chance}**" if state is decision.state else f"{label} {chance}")
+    embed.description = "\n".join([" · ".join(parts), *_remarks(decision)])
     return embed
 
 
 def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> discord.Embed:
     embed = discord.Embed(
         title=truncate(f"🎯 Attack: {dice}d20 to hit {to_hit}, damage {damage}", TITLE_LIMIT),
-        description=_state(result.decision),
+        description=_attack_state(result.decision, result.primary),
         colour=Colour.ROLL,
     )
     embed.add_field(

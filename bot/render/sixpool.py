@@ -10,6 +10,7 @@ from bot.storage import Character
 from bot.storage.sixpool import GroupCheck
 from rules.sixpool import (
     ContestResult,
+    DamageRoll,
     Degree,
     Mode,
     Modifier,
@@ -20,13 +21,17 @@ from rules.sixpool import (
     RollOdds,
     RollResult,
     Sheet,
+    dc_label,
     group_succeeds,
 )
 
 __all__ = [
+    "add_damage",
     "character_sheet",
     "contest",
+    "contest_notes",
     "contest_prompt",
+    "dc_text",
     "group_check",
     "odds",
     "passive",
@@ -34,6 +39,7 @@ __all__ = [
     "roll_notes",
     "roll_result",
     "sheet_changed",
+    "trained_only",
 ]
 
 
@@ -98,13 +104,33 @@ def headline(result: RollResult) -> str:
     return ("✅ " if result.success else "❌ ") + text
 
 
-def roll_result(
-    result: RollResult, roller: str, what: str, notes: tuple[str, ...] = ()
-) -> discord.Embed:
-    """Show a roll: the dice, every modifier, the total against the DC, margin and degree."""
-    dc = f"DC {result.dc}"
+def dc_text(dc: int) -> str:
+    """Return a DC with its label on the document's scale: "DC 17 (Medium–Hard)"."""
+    return f"DC {dc} ({dc_label(dc)})"
+
+
+def _target(result: RollResult, kind: RollKind) -> str:
+    """Return what the total is compared with: an attack's AC, else the DC and its label."""
+    if kind is RollKind.ATTACK:
+        return f"AC {result.dc}"
+    target = dc_text(result.dc)
     if result.dc != result.base_dc:
-        dc += f" ({result.base_dc} {signed(result.dc - result.base_dc)} {result.situation.value})"
+        change = result.dc - result.base_dc
+        target += f" [{result.base_dc} {signed(change)} {result.situation.value}]"
+    return target
+
+
+def roll_result(
+    result: RollResult,
+    roller: str,
+    what: str,
+    notes: tuple[str, ...] = (),
+    *,
+    kind: RollKind = RollKind.CHECK,
+) -> discord.Embed:
+    """Show a roll: the dice, every modifier, the total against the DC (an attack's AC),
+    margin and degree."""
+    dc = _target(result, kind)
     embed = discord.Embed(
         title=truncate(f"{headline(result)} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
         description=(
@@ -116,6 +142,24 @@ def roll_result(
     for note in notes:
         embed.add_field(name="Note", value=truncate(note, FIELD_LIMIT), inline=False)
     return embed
+
+
+def add_damage(embed: discord.Embed, damage: DamageRoll | None, expression: str | None) -> None:
+    """Add an attack's damage: rolled on a hit (dice doubled on a natural 20), none on a miss."""
+    if expression is None:
+        return
+    if damage is None:
+        embed.add_field(name="Damage", value=f"none: a miss (`{expression}` not rolled)")
+        return
+    doubled = f" (natural 20: `{expression}` with its dice doubled)" if damage.critical else ""
+    embed.add_field(
+        name="Damage",
+        value=truncate(
+            f"**{damage.total}** from `{damage.expression}`{doubled}\n{damage.breakdown}",
+            FIELD_LIMIT,
+        ),
+        inline=False,
+    )
 
 
 def add_pool_left(embed: discord.Embed, sheet: Sheet, pool: Pool, spent: int) -> None:
@@ -181,7 +225,7 @@ def passive(roller: str, what: str, parts: tuple[Modifier, ...], score: int) -> 
 def odds(result: RollOdds) -> discord.Embed:
     """Show exact chances: success, naturals, degrees, and what each point spent adds."""
     embed = discord.Embed(
-        title=f"🎯 1d20 {signed(result.modifier)} vs DC {result.dc} ({result.mode.value})",
+        title=f"🎯 1d20 {signed(result.modifier)} vs {dc_text(result.dc)}, {result.mode.value}",
         description=(
             f"Success **{percent(result.success)}** · natural 20 {percent(result.natural_twenty)}"
             f" · natural 1 {percent(result.natural_one)}"
@@ -203,7 +247,9 @@ def odds(result: RollOdds) -> discord.Embed:
     return embed
 
 
-def contest(result: ContestResult, attacker: str, defender: str, what: str) -> discord.Embed:
+def contest(
+    result: ContestResult, attacker: str, defender: str, what: str, notes: tuple[str, ...] = ()
+) -> discord.Embed:
     """Show both rolls of a contest, both totals, and the winner (a tie goes to the defender)."""
     attacker, defender = shown(attacker), shown(defender)
     winner = attacker if result.attacker_wins else defender
@@ -223,7 +269,20 @@ def contest(result: ContestResult, attacker: str, defender: str, what: str) -> d
             ),
             inline=False,
         )
+    for note in notes:
+        embed.add_field(name="Note", value=truncate(note, FIELD_LIMIT), inline=False)
     return embed
+
+
+def contest_notes(
+    attacker: str, attacker_helped: bool, defender: str, defender_helped: bool
+) -> tuple[str, ...]:
+    """Say which side an ally's help gave advantage (used up by this contest)."""
+    return tuple(
+        f"{shown(name)} was helped: advantage from an ally's help (used up by this roll)."
+        for name, helped in ((attacker, attacker_helped), (defender, defender_helped))
+        if helped
+    )
 
 
 def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> discord.Embed:
@@ -264,7 +323,7 @@ def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed
         )
         colour = Colour.ROLL
     embed = discord.Embed(
-        title=truncate(f"👥 Group check: {group.pool}{skill} vs DC {group.dc}", TITLE_LIMIT),
+        title=truncate(f"👥 Group check: {group.pool}{skill} vs {dc_text(group.dc)}", TITLE_LIMIT),
         description=head + participants_note,
         colour=colour,
     )
@@ -276,3 +335,17 @@ def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed
         inline=False,
     )
     return embed
+
+
+def trained_only(skills: frozenset[str], changed: str | None = None) -> discord.Embed:
+    """Show the campaign's trained-only skills (and what just changed)."""
+    listed = ", ".join(sorted(skills)) or "none (every skill can be attempted untrained)"
+    return discord.Embed(
+        title=truncate(f"🎓 Trained-only skills{': ' + changed if changed else ''}", TITLE_LIMIT),
+        description=truncate(
+            f"{listed}\n\nAn untrained check in one of these is refused; helping with any "
+            "skill needs training in it (a GM may always help).",
+            4000,
+        ),
+        colour=Colour.CAMPAIGN,
+    )

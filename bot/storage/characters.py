@@ -103,7 +103,8 @@ class CharacterStore(Generic[S]):
         name: str | None = None,
     ) -> Character[S]:
         """``find`` on a given connection: inside a transaction, the state as stored now."""
-        conditions, parameters = ["campaign_id = ?"], [campaign.id]
+        conditions = ["campaign_id = ?"]
+        parameters: list[object] = [campaign.id]
         if user_id is not None:
             conditions.append("user_id = ?")
             parameters.append(user_id)
@@ -174,10 +175,10 @@ class CharacterStore(Generic[S]):
         )
 
 
-class UsesCharacters:
+class UsesCharacters(Generic[S]):
     """Base of a system's stores whose transactions read and write its characters' sheets
     (contests, group checks, Luck, Pressure…): the database and a CharacterStore on it."""
 
-    def __init__(self, database: Database, codec: SheetCodec[object]) -> None:
+    def __init__(self, database: Database, codec: SheetCodec[S]) -> None:
         self._database = database
-        self._characters: CharacterStore[object] = CharacterStore(database, codec)
+        self._characters: CharacterStore[S] = CharacterStore(database, codec)

@@ -20,11 +20,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from bot.config import redact_url
 from bot.storage.errors import StorageError
 from bot.storage.migrate import apply_postgres_migrations
+
+if TYPE_CHECKING:
+    import psycopg
+
+    # The target's connection as psycopg.connect opens it (rows as tuples).
+    PostgresConnection = psycopg.Connection[tuple[Any, ...]]
 
 __all__ = ["CopyFailed", "CopyReport", "TableCount", "copy_database"]
 
@@ -128,7 +135,7 @@ def _sqlite_tables(connection: sqlite3.Connection) -> list[_Table]:
 # --- PostgreSQL ---------------------------------------------------------------------------------
 
 
-def _postgres_columns(connection) -> dict[str, tuple[str, ...]]:  # psycopg.Connection
+def _postgres_columns(connection: PostgresConnection) -> dict[str, tuple[str, ...]]:
     rows = connection.execute(
         "SELECT table_name, column_name FROM information_schema.columns"
         " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
@@ -176,11 +183,15 @@ def _check_no_foreign_tables(url: str, tables: list[_Table]) -> None:
         )
 
 
-def _count(cursor, table: str) -> int:
-    return cursor.execute(f"SELECT count(*) FROM {_quote(table)}").fetchone()[0]
+def _count(connection: sqlite3.Connection | PostgresConnection, table: str) -> int:
+    row = connection.execute(f"SELECT count(*) FROM {_quote(table)}").fetchone()
+    assert row is not None  # count(*) always answers one row
+    return int(row[0])
 
 
-def _rows(cursor, table: _Table) -> Iterator[tuple[object, ...]]:
+def _rows(
+    cursor: sqlite3.Cursor | psycopg.ServerCursor[tuple[Any, ...]], table: _Table
+) -> Iterator[tuple[object, ...]]:
     """Every row of ``table``, its columns in ``table.columns`` order, by primary key."""
     order = _column_list(table.primary_key or table.columns)
     columns = _column_list(table.columns)
@@ -189,7 +200,7 @@ def _rows(cursor, table: _Table) -> Iterator[tuple[object, ...]]:
         yield from (tuple(row) for row in batch)
 
 
-def _same_rows(source: sqlite3.Connection, target, table: _Table) -> bool:
+def _same_rows(source: sqlite3.Connection, target: PostgresConnection, table: _Table) -> bool:
     """Whether both sides hold exactly the same rows of ``table`` (every column compared)."""
     # A server-side cursor: PostgreSQL sends the rows a batch at a time, not a long roll log
     # at once.
@@ -204,14 +215,14 @@ def _same_rows(source: sqlite3.Connection, target, table: _Table) -> bool:
         )
 
 
-def _copy_rows(source: sqlite3.Connection, target, table: _Table) -> None:
+def _copy_rows(source: sqlite3.Connection, target: PostgresConnection, table: _Table) -> None:
     statement = f"COPY {_quote(table.name)} ({_column_list(table.columns)}) FROM STDIN"
     with target.cursor().copy(statement) as copy:
         for row in _rows(source.cursor(), table):
             copy.write_row(row)
 
 
-def _set_sequences(target, table: _Table) -> None:
+def _set_sequences(target: PostgresConnection, table: _Table) -> None:
     """Point each identity sequence of ``table`` past its largest id: new rows get fresh ids."""
     identities = target.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"

@@ -49,7 +49,8 @@ _COLUMNS = "id, name, expression, user_id, campaign_id, command"
 
 def _owner(user_id: int | None, campaign_id: int | None) -> tuple[str, list[object]]:
     """A condition matching the macros of exactly this owner (a user's, or a campaign's)."""
-    conditions, parameters = [], []
+    conditions: list[str] = []
+    parameters: list[object] = []
     for column, value in (("user_id", user_id), ("campaign_id", campaign_id)):
         if value is None:
             conditions.append(f"{column} IS NULL")

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
@@ -42,9 +42,16 @@ class Visibility(Enum):
         """Whether the table doesn't see it (until a GM reveals it)."""
         return self is not Visibility.PUBLIC
 
-    def as_options(self) -> dict[str, bool]:
+    def as_options(self) -> VisibilityOptions:
         """The roll commands' `hidden` and `blind` options that ask for this visibility."""
         return {"hidden": self is Visibility.HIDDEN, "blind": self is Visibility.BLIND}
+
+
+class VisibilityOptions(TypedDict):
+    """The roll commands' `hidden` and `blind` options, as keyword arguments."""
+
+    hidden: bool
+    blind: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
@@ -12,6 +13,8 @@ from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll, roll_in
 from bot.storage.tracks import change_track, read_track, track_spec
 from rules.sinew import PRESSURE
+
+S = TypeVar("S")  # the system's sheet
 
 __all__ = [
     "DEFENDER_OPTION",
@@ -76,41 +79,41 @@ class DefenderMovedOn(StorageError):
 
 
 @dataclass(frozen=True, slots=True)
-class LuckContext:
+class LuckContext(Generic[S]):
     """What a spend reads in its transaction: the roll, whose Luck pays, and the defender.
 
     For a defender's spend, ``roller`` is the defender (who pays) and ``attacker`` the
     attacking character (None: an NPC's bare score)."""
 
     roll: LoggedRoll
-    roller: Character[object]
+    roller: Character[S]
     pressure: int  # the paying character's Pressure step (a surcharge at 4+)
-    defender: Character[object] | None  # a player's character defending a contest, if any
-    attacker: Character[object] | None = None
+    defender: Character[S] | None  # a player's character defending a contest, if any
+    attacker: Character[S] | None = None
     by_defender: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class LuckApplied:
+class LuckApplied(Generic[S]):
     """What a spend writes: the payer's sheet, the new roll, and a changed defender's sheet."""
 
-    sheet: object
+    sheet: S
     entry: RollEntry
-    defender_sheet: object | None = None
+    defender_sheet: S | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class LuckSpend:
+class LuckSpend(Generic[S]):
     """A spend as stored: the character after paying, the new roll's id, the roll spent on,
     the defender before and after when the spend changed it (more damage taken), and the
     other side's character as it stands (the defender, or for a defender's spend the
     attacker; None: none or an NPC)."""
 
-    character: Character[object]
+    character: Character[S]
     roll_id: int
     root_id: int
-    defender: tuple[Character[object], Character[object]] | None = None
-    other: Character[object] | None = None
+    defender: tuple[Character[S], Character[S]] | None = None
+    other: Character[S] | None = None
     by_defender: bool = False
 
 
@@ -138,7 +141,7 @@ async def _luck_pressure(connection: Session, campaign: Campaign, character_id: 
     )
 
 
-class LuckStore(UsesCharacters):
+class LuckStore(UsesCharacters[S]):
     """Spend Luck on a roller's latest roll in a channel, in one transaction."""
 
     async def pressure(self, campaign: Campaign, character_id: int) -> int:
@@ -151,10 +154,10 @@ class LuckStore(UsesCharacters):
         channel_id: int,
         user_id: int,
         kinds: tuple[str, ...],
-        apply: Callable[[LuckContext], LuckApplied],
+        apply: Callable[[LuckContext[S]], LuckApplied[S]],
         *,
         roll_id: int | None = None,
-    ) -> LuckSpend:
+    ) -> LuckSpend[S]:
         """Apply ``apply(context)`` to the user's latest roll and write what it returns.
 
         The latest roll must be the user's latest in the channel and of one of ``kinds``; the
@@ -204,10 +207,10 @@ class LuckStore(UsesCharacters):
         channel_id: int,
         user_id: int,
         kinds: tuple[str, ...],
-        apply: Callable[[LuckContext], LuckApplied],
+        apply: Callable[[LuckContext[S]], LuckApplied[S]],
         *,
         roll_id: int,
-    ) -> LuckSpend:
+    ) -> LuckSpend[S]:
         """Apply a defender's spend on roll ``roll_id`` (a contest they defend) and write it.
 
         The roll stays its roller's: the new entry is logged under the roller's id, so the
@@ -247,7 +250,7 @@ class LuckStore(UsesCharacters):
 
     async def _attacker_in(
         self, connection: Session, campaign: Campaign, user_id: int, options: dict[str, object]
-    ) -> Character[object] | None:
+    ) -> Character[S] | None:
         """Return a contest's attacking character (None: an NPC's bare score)."""
         if options.get(NPC_SCORE_OPTION) is not None:
             return None
@@ -261,7 +264,7 @@ class LuckStore(UsesCharacters):
 
 
 @dataclass(frozen=True, slots=True)
-class PressureRead:
+class PressureRead(Generic[S]):
     """What a Pressure change reads in its transaction.
 
     ``value`` is the track's step now; ``owner`` its character (None: the party's track);
@@ -269,38 +272,38 @@ class PressureRead:
     """
 
     value: int
-    owner: Character[object] | None
-    characters: tuple[Character[object], ...]
+    owner: Character[S] | None
+    characters: tuple[Character[S], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class PressureWrite:
+class PressureWrite(Generic[S]):
     """What a Pressure change writes: the track's new step, changed characters, roll entries."""
 
     after: int
-    characters: tuple[Character[object], ...] = ()
+    characters: tuple[Character[S], ...] = ()
     entries: tuple[RollEntry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class PressureWritten:
+class PressureWritten(Generic[S]):
     """A stored Pressure change: what was read, what was written, and the new rolls' ids."""
 
-    read: PressureRead
-    write: PressureWrite
+    read: PressureRead[S]
+    write: PressureWrite[S]
     roll_ids: tuple[int, ...]
 
 
-class PressureStore(UsesCharacters):
+class PressureStore(UsesCharacters[S]):
     """Change a Pressure track (and what its Crisis does) in one transaction."""
 
     async def change(
         self,
         campaign: Campaign,
-        decide: Callable[[PressureRead], PressureWrite],
+        decide: Callable[[PressureRead[S]], PressureWrite[S]],
         *,
         character_id: int | None = None,
-    ) -> PressureWritten:
+    ) -> PressureWritten[S]:
         """Read the track (the party's, or ``character_id``'s), ``decide``, write it all.
 
         ``decide`` applies the pure rules (it may roll a test or the Crisis die, and may raise
@@ -313,7 +316,7 @@ class PressureStore(UsesCharacters):
             owner = None
             if character_id is not None:  # a character's Crisis strikes that character alone
                 owner = await self._characters.by_id_in(connection, character_id)
-                characters: tuple[Character[object], ...] = (owner,)
+                characters: tuple[Character[S], ...] = (owner,)
             else:  # a party Crisis may strike every character
                 characters = tuple(await self._characters.all_in(connection, campaign))
             read = PressureRead(value, owner, characters)

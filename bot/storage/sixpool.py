@@ -1,15 +1,19 @@
-"""Six-pool d20 state beyond characters: contests waiting for the defender's declaration."""
+"""Six-pool d20 state beyond characters: contests waiting for the defender's declaration, group
+checks, inspiration's rerolls, and the campaign's trained-only skills."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
-from bot.storage.database import Row, Session
+from bot.storage.database import Database, Row, Session
 from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
+
+S = TypeVar("S")  # the system's sheet
 
 __all__ = [
     "AlreadyRolled",
@@ -27,6 +31,7 @@ __all__ = [
     "GroupStore",
     "NotLatestRoll",
     "RerollStore",
+    "TrainedOnlyStore",
 ]
 
 
@@ -47,6 +52,8 @@ class Contest:
     status: str  # pending, resolved, expired
     expires_at: float
     message_id: int | None
+    skill: str | None = None  # the skill each side names (its training counts), if any
+    defender_skill: str | None = None
 
 
 @dataclass(eq=False)
@@ -64,7 +71,7 @@ class ContestClosed(StorageError):
 
 _COLUMNS = (
     "id, campaign_id, channel_id, challenger_id, defender_id, pool, defender_pool, spend,"
-    " advantage, disadvantage, status, expires_at, message_id"
+    " advantage, disadvantage, status, expires_at, message_id, skill, defender_skill"
 )
 
 
@@ -75,23 +82,23 @@ def _contest(row: Row) -> Contest:
 
 
 @dataclass(frozen=True, slots=True)
-class ContestOutcome:
+class ContestOutcome(Generic[S]):
     """What resolving a contest writes: both sheets after their spends, and the roll."""
 
-    challenger_sheet: object
-    defender_sheet: object
+    challenger_sheet: S
+    defender_sheet: S
     entry: RollEntry
 
 
-class ContestStore(UsesCharacters):
+class ContestStore(UsesCharacters[S]):
     """Open contests, and resolve each one exactly once in one transaction."""
 
     async def open(
         self,
         campaign: Campaign,
         channel_id: int,
-        challenger: Character[object],
-        defender: Character[object],
+        challenger: Character[S],
+        defender: Character[S],
         *,
         pool: str,
         defender_pool: str,
@@ -99,12 +106,14 @@ class ContestStore(UsesCharacters):
         advantage: bool,
         disadvantage: bool,
         expires_at: float,
+        skill: str | None = None,
+        defender_skill: str | None = None,
     ) -> Contest:
         async with self._database.transaction() as connection:
             created = await connection.fetch_one(
                 "INSERT INTO sixpool_contests (campaign_id, channel_id, challenger_id,"
-                " defender_id, pool, defender_pool, spend, advantage, disadvantage, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " defender_id, pool, defender_pool, spend, advantage, disadvantage, expires_at,"
+                " skill, defender_skill) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     campaign.id,
                     channel_id,
@@ -116,6 +125,8 @@ class ContestStore(UsesCharacters):
                     int(advantage),
                     int(disadvantage),
                     expires_at,
+                    skill,
+                    defender_skill,
                 ),
             )
             assert created is not None
@@ -152,7 +163,7 @@ class ContestStore(UsesCharacters):
         self,
         contest_id: int,
         now: float,
-        decide: Callable[[Contest, Character[object], Character[object]], ContestOutcome],
+        decide: Callable[[Contest, Character[S], Character[S]], ContestOutcome[S]],
     ) -> tuple[Contest, int]:
         """Resolve a pending contest: ``decide`` spends and rolls; all is written at once.
 
@@ -248,10 +259,10 @@ _GROUP_COLUMNS = (
 
 
 @dataclass(frozen=True, slots=True)
-class GroupRollOutcome:
+class GroupRollOutcome(Generic[S]):
     """What a participant's roll writes: their sheet after spending, the roll, its result."""
 
-    sheet: object
+    sheet: S
     entry: RollEntry
     total: int
     success: bool
@@ -263,7 +274,7 @@ def _group_roll(row: Row) -> GroupRoll:
     )
 
 
-class GroupStore(UsesCharacters):
+class GroupStore(UsesCharacters[S]):
     """Group checks: open one, boost once before any roll, each character rolls once, close."""
 
     async def open(
@@ -329,10 +340,10 @@ class GroupStore(UsesCharacters):
         self,
         group_id: int,
         now: float,
-        leader: Character[object],
-        ally: Character[object],
+        leader: Character[S],
+        ally: Character[S],
         points: int,
-        pay: Callable[[object], object],
+        pay: Callable[[S], S],
     ) -> GroupCheck:
         """Record the leader's boost and take its points (``pay``), before any roll, once."""
         async with self._database.transaction() as connection:
@@ -351,8 +362,8 @@ class GroupStore(UsesCharacters):
         self,
         group_id: int,
         now: float,
-        character: Character[object],
-        decide: Callable[[GroupCheck, Character[object]], GroupRollOutcome],
+        character: Character[S],
+        decide: Callable[[GroupCheck, Character[S]], GroupRollOutcome[S]],
     ) -> tuple[GroupCheck, int]:
         """One participant's roll: spend, roll and count it once, in one transaction."""
         async with self._database.transaction() as connection:
@@ -389,7 +400,7 @@ class NotLatestRoll(StorageError):
     owner_id: int | None  # who made it (None: no such roll)
 
 
-class RerollStore(UsesCharacters):
+class RerollStore(UsesCharacters[S]):
     """Spend inspiration to reroll one die of the roller's latest roll, in one transaction."""
 
     async def reroll(
@@ -398,7 +409,7 @@ class RerollStore(UsesCharacters):
         channel_id: int,
         user_id: int,
         roll_id: int,
-        apply: Callable[[LoggedRoll, Character[object]], tuple[object, RollEntry]],
+        apply: Callable[[LoggedRoll, Character[S]], tuple[S, RollEntry]],
     ) -> int:
         """``apply(roll, character)`` → (new sheet, new roll entry); return the new roll's id.
 
@@ -419,3 +430,37 @@ class RerollStore(UsesCharacters):
             sheet, entry = apply(latest, before)
             await self._characters.save_in(connection, replace(before, sheet=sheet))
             return await insert_roll(connection, entry)
+
+
+class TrainedOnlyStore:
+    """The skills a campaign's GM lists as trained-only (none by default), by normalised name."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def skills(self, campaign: Campaign) -> frozenset[str]:
+        """Return the campaign's trained-only skills."""
+        return await self._skills(self._database.reader, campaign)
+
+    @staticmethod
+    async def _skills(connection: Session, campaign: Campaign) -> frozenset[str]:
+        rows = await connection.fetch_all(
+            "SELECT skill FROM sixpool_trained_only WHERE campaign_id = ?", (campaign.id,)
+        )
+        return frozenset(row["skill"] for row in rows)
+
+    async def set(self, campaign: Campaign, skill: str, trained_only: bool) -> frozenset[str]:
+        """List ``skill`` as trained-only (or take it off the list); return the list after."""
+        async with self._database.transaction() as connection:
+            if trained_only:
+                await connection.execute(
+                    "INSERT INTO sixpool_trained_only (campaign_id, skill) VALUES (?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (campaign.id, skill),
+                )
+            else:
+                await connection.execute(
+                    "DELETE FROM sixpool_trained_only WHERE campaign_id = ? AND skill = ?",
+                    (campaign.id, skill),
+                )
+            return await self._skills(connection, campaign)

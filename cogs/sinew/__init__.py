@@ -63,8 +63,8 @@ class SinewCog(
         self.bot = bot
         self.storage = bot.storage
         self.characters = CharacterStore(bot.storage.database, sinew.SHEET_CODEC)
-        self.luck_store = LuckStore(bot.storage.database, sinew.SHEET_CODEC)  # type: ignore[arg-type]
-        self.pressure_store = PressureStore(bot.storage.database, sinew.SHEET_CODEC)  # type: ignore[arg-type]
+        self.luck_store = LuckStore(bot.storage.database, sinew.SHEET_CODEC)
+        self.pressure_store = PressureStore(bot.storage.database, sinew.SHEET_CODEC)
         pressure_table = load_table("sinew/pressure.toml", sinew_pressure.parse_pressure_table)
         self.texts = {
             skin: render_pressure.Texts(

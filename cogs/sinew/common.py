@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.asker import Asker
 from bot.client import DiceBot
@@ -184,7 +186,15 @@ def member_id(member: discord.Member | None) -> int | None:
     return member.id if member is not None else None
 
 
-class SinewBase:
+if TYPE_CHECKING:
+    # The mixins' commands are a cog's (SinewCog), as discord.py's command decorators require;
+    # at run time the base stays a plain class, so each mixin isn't made a cog of its own.
+    _CogPart = commands.Cog
+else:
+    _CogPart = object
+
+
+class SinewBase(_CogPart):
     """The stores and texts every `/sinew` mixin uses, and the subcommand groups."""
 
     character = CHARACTER

@@ -232,8 +232,14 @@ class ContestCommands(LuckCommands):
             raise CommandError("A character can't oppose itself; name another defender.")
         score = sinew.tested_score(target.sheet, defending)
         items = len(target.sheet.items)
-        modes = _defender_modes(options)
-        defender = sinew.contender(target.name, score, defending, items_carried=items, **modes)
+        defender = sinew.contender(
+            target.name,
+            score,
+            defending,
+            advantage=options.vs_advantage,
+            disadvantage=options.vs_disadvantage,
+            items_carried=items,
+        )
         return Sides(attacker, defender, who, target)
 
 
@@ -254,12 +260,12 @@ def _score_defender(options: ContestOptions | AttackOptions) -> sinew.Contender:
     if options.vs_attribute is not None:
         raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
     assert options.vs_score is not None
-    return sinew.contender(DEFENDER, options.vs_score, **_defender_modes(options))
-
-
-def _defender_modes(options: ContestOptions | AttackOptions) -> dict[str, bool]:
-    """Return the defender's own advantage and disadvantage (flanked, fighting blind…)."""
-    return {"advantage": options.vs_advantage, "disadvantage": options.vs_disadvantage}
+    return sinew.contender(
+        DEFENDER,
+        options.vs_score,
+        advantage=options.vs_advantage,
+        disadvantage=options.vs_disadvantage,
+    )
 
 
 def _damage_change(

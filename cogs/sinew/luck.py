@@ -11,11 +11,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.access import dice_bot
 from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.errors import CommandError
@@ -152,7 +153,8 @@ class LuckCommands(SinewBase):
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help (``who``
         None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending
         a contest, who gets their own buttons under a public roll)."""
-        result: sinew.Spendable = roll.result  # type: ignore[assignment]
+        result = roll.result
+        assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
         await publish_roll(
             interaction,
@@ -278,7 +280,7 @@ class LuckCommands(SinewBase):
         """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        payer, other = _sinew(spent.character), _sinew(spent.other)
+        payer, other = spent.character, spent.other
         roller, defender = (other, payer) if spent.by_defender else (payer, other)
         result = logged_result(logged)
         offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
@@ -286,14 +288,9 @@ class LuckCommands(SinewBase):
         collapse = None
         if spent.defender is not None:
             before, after = spent.defender
-            if not before.sheet.collapsed and after.sheet.collapsed:  # type: ignore[attr-defined]
-                collapse = render.collapse_announcement(after)  # type: ignore[arg-type]
+            if not before.sheet.collapsed and after.sheet.collapsed:
+                collapse = render.collapse_announcement(after)
         return SpendShown(logged, view, collapse)
-
-
-def _sinew(character: Character[object] | None) -> Character[Sheet] | None:
-    """Return a character the Luck store read as a Sinew & Steel one (its codec is Sinew's)."""
-    return cast("Character[Sheet] | None", character)
 
 
 async def _deliver_spend(
@@ -317,9 +314,9 @@ def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckAppl
     spent = sinew.apply_luck(
         logged_result(logged), who.sheet, tokens, pressure=context.pressure, roller=who.name
     )
-    hurt = _hurt(context.defender, spent.extra_damage)  # type: ignore[arg-type]
+    hurt = _hurt(context.defender, spent.extra_damage)
     options = logged.payload.get("options", {})
-    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)  # type: ignore[arg-type]
+    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)
     render.add_luck_spent(embed, spent.shift, spent.cost, spent.sheet)
     roll = Roll(logged.kind, spent.after, embed, options=options)
     entry = roll.entry(asker, logged.visibility)
@@ -344,7 +341,7 @@ def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) ->
     after = replace(payer, sheet=sheet)
     options = logged.payload.get("options", {})
     attacker = context.attacker.name if context.attacker is not None else NPC
-    embed = _after_luck_embed(logged.kind, options, spent.after, attacker, after, after)  # type: ignore[arg-type]
+    embed = _after_luck_embed(logged.kind, options, spent.after, attacker, after, after)
     render.add_luck_spent(embed, spent.shift, spent.cost, sheet, payer=payer.name, given_back=back)
     roll = Roll(logged.kind, spent.after, embed, options=options)
     return LuckApplied(sheet, roll.entry(asker, logged.visibility))
@@ -466,7 +463,7 @@ class LuckButton(
         return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(COG_NAME)
         if not isinstance(cog, LuckCommands):
             raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
         await cog.press_luck(interaction, self.roll_id, self.tokens)
@@ -503,7 +500,7 @@ class DefenderLuckButton(
         return cls(int(match["roll_id"]), tokens, label)
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        cog = dice_bot(interaction).get_cog(COG_NAME)
         if not isinstance(cog, LuckCommands):
             raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
         await cog.press_defender_luck(interaction, self.roll_id, self.tokens)

@@ -441,12 +441,13 @@ def _decided(
     read: PressureRead, move: PressureMove, asker: Asker, texts: render_pressure.Texts, owner: str
 ) -> Decided:
     """Return what a move writes: the owner's new sheet, a Crisis logged with what it struck."""
-    saved: dict[int, Character[Sheet]] = {c.id: c for c in read.characters}  # type: ignore[misc]
+    saved: dict[int, Character[Sheet]] = {c.id: c for c in read.characters}
     changed_ids: set[int] = set()
     if move.owner_sheet is not None and read.owner is not None:
-        saved[read.owner.id] = replace(read.owner, sheet=move.owner_sheet)  # type: ignore[arg-type]
+        saved[read.owner.id] = replace(read.owner, sheet=move.owner_sheet)
         changed_ids.add(read.owner.id)
-    entries, struck, change = list(move.entries), (), move.change
+    entries, change = list(move.entries), move.change
+    struck: tuple[Struck, ...] = ()
     if change is not None and change.crisis is not None:
         struck = _strike(change.crisis, saved)
         shown = [(b.name, b.sheet.current_stamina, a.sheet.current_stamina) for b, a in struck]

@@ -72,8 +72,15 @@ class SheetCommands(SinewBase):
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
         name = given_name(name, "your character")
-        scores = dict(strength=strength, reflex=reflex, intellect=intellect, empathy=empathy)
-        sheet = sinew.create_sheet(**scores, luck=luck_score, stamina=stamina, armour=armour)
+        sheet = sinew.create_sheet(
+            strength=strength,
+            reflex=reflex,
+            intellect=intellect,
+            empathy=empathy,
+            luck=luck_score,
+            stamina=stamina,
+            armour=armour,
+        )
         created = await self.characters.create(campaign, table.user_id, name, sheet)
         embed = render.character_sheet(created, 0, interaction.user.display_name)
         await interaction.response.send_message(embed=embed)

@@ -8,10 +8,12 @@ far, so old messages keep working.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import discord
 
+from bot.access import dice_bot
 from bot.buttons import PersistentItem, RollButton
 from bot.errors import CommandError
 from bot.options import ID_PATTERN
@@ -59,7 +61,7 @@ class Presses(Protocol):
 
 
 def _cog(interaction: discord.Interaction) -> Presses:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    cog = dice_bot(interaction).get_cog(COG_NAME)
     if not isinstance(cog, Presses):
         raise CommandError("Six-pool d20 is not loaded; try again in a moment.")
     return cog
@@ -67,11 +69,12 @@ def _cog(interaction: discord.Interaction) -> Presses:
 
 def _picked(interaction: discord.Interaction) -> int:
     """Return the spend picked in a select (a forged one is refused)."""
-    values = (interaction.data or {}).get("values") or ["0"]
-    return read_spend(values[0])  # type: ignore[index]
+    data: Mapping[str, Any] = interaction.data or {}  # a select's: {"values": [...], ...}
+    values = data.get("values") or ["0"]
+    return read_spend(values[0])
 
 
-def _stopped(*items: discord.ui.Item[discord.ui.View]) -> discord.ui.View:
+def _stopped(*items: discord.ui.Item[Any]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot.asker import Asker, campaign_channel_id
 from bot.client import DiceBot
-from bot.errors import CommandError
 from bot.options import (
     BLIND_HELP,
     CHARACTER_NAME_HELP,
@@ -32,11 +31,12 @@ from bot.render import sixpool as render
 from bot.render.charts import draw_chart
 from bot.render.style import shown
 from bot.storage import Campaign, CharacterStore
-from bot.storage.sixpool import ContestStore, GroupStore, RerollStore
-from cogs.sixpool import contests, groups, rolls
+from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
+from cogs.sixpool import contests, groups, rolls, training
 from cogs.sixpool.buttons import group_view
 from cogs.sixpool.options import (
     COG_NAME,
+    DAMAGE_HELP,
     DC,
     GROUP_MINUTES,
     POOL_CHOICES,
@@ -44,6 +44,7 @@ from cogs.sixpool.options import (
     SHEET_CODEC,
     SITUATION_CHOICES,
     TRAINING_CHOICES,
+    DamageText,
     Edge,
     Level,
     Modifier,
@@ -72,9 +73,10 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.bot = bot
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
-        self.contests = ContestStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
-        self.groups = GroupStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
-        self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)  # type: ignore[arg-type]
+        self.contests = ContestStore(bot.storage.database, SHEET_CODEC)
+        self.groups = GroupStore(bot.storage.database, SHEET_CODEC)
+        self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)
+        self.trained_only = TrainedOnlyStore(bot.storage.database)
 
     async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         """Return the asker's table and its running six-pool campaign, or refuse."""
@@ -206,6 +208,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     @app_commands.describe(
         pool="STR for melee, DEX for ranged, INT/WIS/CHA for spells",
         ac=f"The target's Armor Class, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
+        damage=DAMAGE_HELP,
         **{key: ROLL_HELP[key] for key in ROLL_HELP},
     )
     @app_commands.choices(pool=POOL_CHOICES)
@@ -215,6 +218,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         pool: str,
         ac: DC,
         spend: Spend = 0,
+        damage: DamageText | None = None,
         advantage: bool = False,
         disadvantage: bool = False,
         inspiration: bool = False,
@@ -222,15 +226,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
-        asked = RollAsked(
-            kind=RollKind.ATTACK,
-            pool=sixpool.parse_pool(pool),
-            dc=ac,
-            spend=spend,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            inspiration=inspiration,
-        )
+        asked = RollAsked(kind=RollKind.ATTACK, pool=sixpool.parse_pool(pool), dc=ac, spend=spend,
+                          advantage=advantage, disadvantage=disadvantage,
+                          inspiration=inspiration, damage=damage)  # fmt: skip
         rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
         await rolls.roll_asked(self, interaction, asked, rolling)
 
@@ -285,7 +283,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         who = await asker.own_or_named(self.characters, campaign, character, "roll")
         asked = RollAsked(kind=RollKind.CHECK, pool=sixpool.parse_pool(pool), dc=0, skill=skill)
         option = campaign.settings.get(sixpool.EDGE_OPTION)
-        parts = sixpool.roll_modifiers(who.sheet, asked, option)
+        trained_only = await self.trained_only.skills(campaign)
+        parts = sixpool.roll_modifiers(who.sheet, asked, option, trained_only)
         what = skill.strip().lower() if skill else asked.pool.value
         embed = render.passive(who.name, what, parts, sixpool.passive(parts))
         await interaction.response.send_message(embed=embed)
@@ -302,9 +301,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         hidden=HIDDEN_HELP,
         blind=BLIND_HELP,
     )
+    @app_commands.choices(pool=POOL_CHOICES)  # text choices and number choices: one call each
     @app_commands.choices(
-        pool=POOL_CHOICES,
-        value=[app_commands.Choice(name=f"Take {v}", value=v) for v in sixpool.TAKE_VALUES],
+        value=[app_commands.Choice(name=f"Take {v}", value=v) for v in sixpool.TAKE_VALUES]
     )
     async def take(
         self,
@@ -323,7 +322,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         who = await asker.own_or_named(self.characters, campaign, character, "roll")
         chosen = sixpool.parse_pool(pool)
         asked = RollAsked(kind=RollKind.CHECK, pool=chosen, dc=dc, spend=spend, skill=skill)
-        parts = sixpool.roll_modifiers(who.sheet, asked, campaign.settings.get(sixpool.EDGE_OPTION))
+        option = campaign.settings.get(sixpool.EDGE_OPTION)
+        trained_only = await self.trained_only.skills(campaign)
+        parts = sixpool.roll_modifiers(who.sheet, asked, option, trained_only)
         result = sixpool.take(parts, dc, value)
         embed = render.roll_result(result, who.name, render.roll_label(asked))
         roll = Roll("sixpool.take", result, embed, options={"pool": chosen.value, "dc": dc})
@@ -342,6 +343,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         f"{sixpool.MODIFIER_MAX} (an NPC)",
         vs_pool="The opposing player's pool (default: the same as yours)",
         spend=ROLL_HELP["spend"] + "; secret until both roll",
+        skill="Your skill: its proficiency and training count, as in a check",
+        vs_skill="The opposing player's skill (default: yours, if they use your pool)",
         advantage=ROLL_HELP["advantage"],
         disadvantage=ROLL_HELP["disadvantage"],
     )
@@ -354,22 +357,16 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         vs_modifier: Modifier | None = None,
         vs_pool: str | None = None,
         spend: Spend = 0,
+        skill: SkillName | None = None,
+        vs_skill: SkillName | None = None,
         advantage: bool = False,
         disadvantage: bool = False,
     ) -> None:
-        asker, campaign = await self.asker(interaction)
-        if (vs_user is None) == (vs_modifier is None):
-            raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
-        asked = contests.ContestAsked(pool=sixpool.parse_pool(pool), spend=spend,
+        asked = contests.ContestAsked(pool=sixpool.parse_pool(pool), spend=spend, skill=skill,
                                       advantage=advantage, disadvantage=disadvantage)  # fmt: skip
-        who = await self.characters.find(campaign, user_id=asker.user_id)
-        challenger = contests.Challenger(asker, campaign, who)
-        if vs_modifier is not None:
-            await contests.contest_npc(self, interaction, challenger, asked, vs_modifier, vs_pool)
-            return
-        assert vs_user is not None
-        defender = await self.characters.find(campaign, user_id=vs_user.id)
-        await contests.contest_player(self, interaction, challenger, asked, defender, vs_pool)
+        opponent = contests.Opponent(vs_user=vs_user, vs_pool=vs_pool, vs_skill=vs_skill,
+                                     vs_modifier=vs_modifier)  # fmt: skip
+        await contests.challenge(self, interaction, asked, opponent)
 
     async def press_declare(self, interaction: discord.Interaction, contest_id: int) -> None:
         """The defender's Declare button: a private choice of how many points to spend."""
@@ -430,19 +427,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         user: discord.Member,
         points: app_commands.Range[int, 1, sixpool.POOL_MAX],
     ) -> None:
-        asker, campaign = await self.asker(interaction)
-        group = await self.groups.open_in(campaign, asker.channel_id)
-        leader = await self.characters.find(campaign, user_id=asker.user_id)
-        ally = await self.characters.find(campaign, user_id=user.id)
-        if ally.id == leader.id:
-            raise CommandError("A leader boosts an ally, not themselves.")
-        pool = Pool(group.pool)
-        pay = partial(sixpool.spend, pool=pool, points=points)
-        boosted = await self.groups.boost(group.id, time.time(), leader, ally, points, pay)  # type: ignore[arg-type]
-        await interaction.response.send_message(
-            f"🫡 {leader.name} leads: +{points} on {ally.name}'s roll ({points} {pool} spent)."
-        )
-        await groups.refresh(interaction, boosted)
+        await groups.boost(self, interaction, user, points)
 
     async def press_group_roll(self, interaction: discord.Interaction, group_id: int) -> None:
         """A participant's Roll: a private choice of how many points to spend."""
@@ -461,18 +446,32 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     # --- help, inspiration, rest
 
     @app_commands.command(name="help", description="Help an ally: advantage on their next roll")
-    @app_commands.describe(user="The player whose character you help")
-    async def help(self, interaction: discord.Interaction, user: discord.Member) -> None:
-        asker, campaign = await self.asker(interaction)
-        helper = await self.characters.find(campaign, user_id=asker.user_id)
-        target = await self.characters.find(campaign, user_id=user.id)
-        if target.id == helper.id:
-            raise CommandError("You can't help yourself; help an ally.")
-        changed = await self.characters.update(target, sixpool.receive_help)
-        embed = render.sheet_changed(
-            changed.after, f"helped by {helper.name}: advantage on the next roll"
-        )
-        await interaction.response.send_message(embed=embed)
+    @app_commands.describe(
+        user="The player whose character you help",
+        skill="The skill you help with: you need training in it (a GM may always help)",
+    )
+    async def help(
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member,
+        skill: SkillName | None = None,
+    ) -> None:
+        await training.help_ally(self, interaction, user, skill)
+
+    @app_commands.command(
+        name="trained_only", description="List or change the skills that need training (GM)"
+    )
+    @app_commands.describe(
+        skill="A skill to list or unlist (omit to see the list)",
+        trained_only="True: an untrained check in it is refused; false: anyone may try it",
+    )
+    async def trained_only_skills(
+        self,
+        interaction: discord.Interaction,
+        skill: SkillName | None = None,
+        trained_only: bool = True,
+    ) -> None:
+        await training.trained_only(self, interaction, skill, trained_only)
 
     @app_commands.command(name="inspire", description="Award inspiration, one at a time (GM)")
     @app_commands.describe(user="The player whose character earns it")
@@ -525,7 +524,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         png = await draw_chart(
             result.rolls,
             result.outcomes,
-            title=f"Kept d20 (+{modifier} vs DC {dc})",
+            title=f"Kept d20: {modifier:+d} vs {render.dc_text(dc)}",
             marker=max(1, min(dc - modifier, sixpool.DIE_SIDES)),
             marker_label=f"needs {dc - modifier}",
         )
@@ -534,6 +533,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         )
 
     @check.autocomplete("skill")
+    @contest.autocomplete("skill")
+    @help.autocomplete("skill")
     @passive.autocomplete("skill")
     @take.autocomplete("skill")
     @character_set.autocomplete("skill")

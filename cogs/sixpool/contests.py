@@ -1,15 +1,18 @@
 """Six-pool d20 contests (README, "Rules notes" → "Six-pool d20"): against an NPC's bare
-modifier at once; against a player once both have declared their spends, privately."""
+modifier at once; against a player once both have declared their spends, privately. Each
+character's side adds proficiency and training for the skill it names, as a check does, and
+uses up an ally's help for advantage."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.access import postable_channel
 from bot.asker import Asker
 from bot.errors import CommandError
 from bot.publish import Roll, announce, deliver_roll
@@ -26,17 +29,46 @@ from rules.sixpool import EdgeOption, Pool, Sheet
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
 
-__all__ = ["Challenger", "ContestAsked", "contest_npc", "contest_player", "declare", "pick_spend"]
+__all__ = [
+    "Challenger",
+    "ContestAsked",
+    "Opponent",
+    "challenge",
+    "contest_npc",
+    "contest_player",
+    "declare",
+    "pick_spend",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ContestAsked:
-    """The challenger's side of a contest: their pool, spend and mode."""
+    """The challenger's side of a contest: their pool, spend, skill and mode."""
 
     pool: Pool
     spend: int = 0
+    skill: str | None = None
     advantage: bool = False
     disadvantage: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Opponent:
+    """The other side as asked: a player (with their pool and skill), or an NPC's bare
+    modifier."""
+
+    vs_user: discord.abc.User | None = None
+    vs_pool: str | None = None
+    vs_skill: str | None = None
+    vs_modifier: int | None = None
+
+    def defending(self, asked: ContestAsked) -> tuple[Pool, str | None]:
+        """Return the defending player's pool (default: the challenger's) and skill (default:
+        the challenger's when they defend with the same pool)."""
+        pool = sixpool.parse_pool(self.vs_pool) if self.vs_pool else asked.pool
+        if self.vs_skill is not None:
+            return pool, self.vs_skill
+        return pool, asked.skill if pool is asked.pool else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,22 +89,48 @@ class _NpcStep:
     challenger: Challenger
     asked: ContestAsked
     vs_modifier: int
-    rolled: list[sixpool.ContestResult] = field(default_factory=list)
+    trained_only: Collection[str] = ()
+    rolled: list[tuple[sixpool.ContestResult, bool]] = field(default_factory=list)
 
     def spend_and_roll(self, sheet: Sheet) -> Sheet:
         asked = self.asked
-        side = sixpool.contest_side(sheet, asked.pool, asked.spend, self.option)
+        side = sixpool.contest_side(sheet, asked.pool, asked.spend, self.option, skill=asked.skill,
+                                    trained_only=self.trained_only)  # fmt: skip
         opponent = sixpool.opponent_modifier(self.vs_modifier)
-        mode = {"advantage": asked.advantage, "disadvantage": asked.disadvantage}
-        self.rolled.append(sixpool.contest(self.rng, side.parts, opponent, **mode))
+        mode = {"advantage": asked.advantage or side.helped, "disadvantage": asked.disadvantage}
+        self.rolled.append((sixpool.contest(self.rng, side.parts, opponent, **mode), side.helped))
         return side.after
 
     def log(self, after: Character[Sheet]) -> RollEntry:
-        result, pool = self.rolled[-1], self.asked.pool
-        embed = render.contest(result, self.challenger.who.name, "Opponent", f"{pool} contest")
+        (result, helped), pool = self.rolled[-1], self.asked.pool
+        name = self.challenger.who.name
+        notes = render.contest_notes(name, helped, "Opponent", False)
+        embed = render.contest(result, name, "Opponent", _what(pool, self.asked.skill), notes)
         render.add_pool_left(embed, after.sheet, pool, self.asked.spend)
         # Public: the opponent takes part and sees the outcome (README, "Blind rolls").
         return Roll(CONTEST_KIND, result, embed).entry(self.challenger.asker, Visibility.PUBLIC)
+
+
+async def challenge(
+    cog: SixpoolCog, interaction: discord.Interaction, asked: ContestAsked, opponent: Opponent
+) -> None:
+    """Start a contest: against an NPC at once, against a player once they declare."""
+    asker, campaign = await cog.asker(interaction)
+    if (opponent.vs_user is None) == (opponent.vs_modifier is None):
+        raise CommandError("Name the opponent once: `vs_user` (a player) or `vs_modifier`.")
+    who = await cog.characters.find(campaign, user_id=asker.user_id)
+    challenger = Challenger(asker, campaign, who)
+    if opponent.vs_user is None:
+        await contest_npc(cog, interaction, challenger, asked, opponent)
+        return
+    defender = await cog.characters.find(campaign, user_id=opponent.vs_user.id)
+    await contest_player(cog, interaction, challenger, asked, defender, opponent)
+
+
+def _what(pool: Pool, skill: str | None, vs: str = "contest") -> str:
+    """Return what a contest is: "CHA (persuasion) vs WIS (insight)", "DEX contest"."""
+    named = f"{pool} ({sixpool.skill_name(skill)})" if skill else str(pool)
+    return f"{named} {vs}"
 
 
 async def contest_npc(
@@ -80,14 +138,18 @@ async def contest_npc(
     interaction: discord.Interaction,
     challenger: Challenger,
     asked: ContestAsked,
-    vs_modifier: int,
-    vs_pool: str | None,
+    opponent: Opponent,
 ) -> None:
     """A contest against a bare modifier: spend and both rolls in one transaction."""
-    if vs_pool is not None:
-        raise CommandError("`vs_pool` goes with `vs_user`; with `vs_modifier` omit it.")
+    if opponent.vs_pool is not None or opponent.vs_skill is not None:
+        raise CommandError(
+            "`vs_pool` and `vs_skill` go with `vs_user`; with `vs_modifier` (everything the "
+            "NPC adds) omit them."
+        )
+    assert opponent.vs_modifier is not None
     option = challenger.campaign.settings.get(sixpool.EDGE_OPTION)
-    step = _NpcStep(cog.bot.rng, option, challenger, asked, vs_modifier)
+    trained_only = await cog.trained_only.skills(challenger.campaign)
+    step = _NpcStep(cog.bot.rng, option, challenger, asked, opponent.vs_modifier, trained_only)
     changed = await cog.characters.update(challenger.who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
     logged, embed = await logged_roll(cog, changed.roll_id)
@@ -100,23 +162,27 @@ async def contest_player(
     challenger: Challenger,
     asked: ContestAsked,
     defender: Character[Sheet],
-    vs_pool: str | None,
+    opponent: Opponent,
 ) -> None:
     """Open a contest against a player: nothing is spent until they declare their spend."""
     who = challenger.who
     if defender.id == who.id:
         raise CommandError("A contest needs an opponent: you can't contest yourself.")
-    sixpool.spend(who.sheet, asked.pool, asked.spend)  # refuse a spend you can't pay now
-    defending = sixpool.parse_pool(vs_pool) if vs_pool else asked.pool
-    contest = await _open(cog, challenger, asked, defender, defending)
+    defending, defender_skill = opponent.defending(asked)
+    # Refuse now what can't be rolled: a spend you can't pay, an untrained trained-only side.
+    trained_only = await cog.trained_only.skills(challenger.campaign)
+    option = challenger.campaign.settings.get(sixpool.EDGE_OPTION)
+    sixpool.contest_side(who.sheet, asked.pool, asked.spend, option, skill=asked.skill,
+                         trained_only=trained_only)  # fmt: skip
+    sixpool.require_training(defender.sheet, defender_skill, trained_only, defender.name)
+    contest = await _open(cog, challenger, asked, defender, (defending, defender_skill))
     await interaction.response.send_message(
         f"⚔️ Contest #{contest.id} sent to {defender.name}: your spend ({asked.spend}) stays "
         "secret until both roll.",
         ephemeral=True,
     )
-    prompt = render.contest_prompt(
-        who.name, defender.user_id, f"{asked.pool} vs {defending}", CONTEST_MINUTES
-    )
+    what = _what(asked.pool, asked.skill, "vs " + _what(defending, defender_skill, "").strip())
+    prompt = render.contest_prompt(who.name, defender.user_id, what, CONTEST_MINUTES)
     await _post_prompt(cog, interaction, contest.id, defender.user_id, prompt)
 
 
@@ -125,20 +191,23 @@ async def _open(
     challenger: Challenger,
     asked: ContestAsked,
     defender: Character[Sheet],
-    defending: Pool,
+    defending: tuple[Pool, str | None],
 ) -> Contest:
     """Store the pending contest; it lapses after CONTEST_MINUTES with nothing spent."""
+    pool, skill = defending
     return await cog.contests.open(
         challenger.campaign,
         challenger.asker.channel_id,
-        challenger.who,  # type: ignore[arg-type]
-        defender,  # type: ignore[arg-type]
+        challenger.who,
+        defender,
         pool=asked.pool.value,
-        defender_pool=defending.value,
+        defender_pool=pool.value,
         spend=asked.spend,
         advantage=asked.advantage,
         disadvantage=asked.disadvantage,
         expires_at=time.time() + CONTEST_MINUTES * 60,
+        skill=sixpool.skill_name(asked.skill) if asked.skill else None,
+        defender_skill=sixpool.skill_name(skill) if skill else None,
     )
 
 
@@ -150,8 +219,8 @@ async def _post_prompt(
     prompt: discord.Embed,
 ) -> None:
     """Post the defender's prompt, with its Declare button, to the channel (to edit it later)."""
-    assert interaction.channel is not None
-    sent = await interaction.channel.send(  # type: ignore[union-attr]
+    assert isinstance(interaction.channel, discord.abc.Messageable)
+    sent = await interaction.channel.send(
         content=f"<@{defender_user_id}>", embed=prompt, view=contest_view(contest_id)
     )
     await cog.contests.set_message(contest_id, sent.id)
@@ -176,11 +245,11 @@ async def _open_contest(
 
 async def _close_prompt(interaction: discord.Interaction, contest: Contest, text: str) -> None:
     """Take the Declare button off the contest's prompt in the channel."""
-    channel = interaction.channel
+    channel = postable_channel(interaction)
     if contest.message_id is None or channel is None:
         return
     try:
-        message = channel.get_partial_message(contest.message_id)  # type: ignore[union-attr]
+        message = channel.get_partial_message(contest.message_id)
         await message.edit(content=text, view=None)
     except discord.HTTPException:  # the prompt was deleted: nothing to tidy
         pass
@@ -200,24 +269,41 @@ async def declare(cog: SixpoolCog, interaction: discord.Interaction, contest_id:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What a contest's decision reads from its campaign: the asker, Edge option, list."""
+
+    asker: Asker
+    option: EdgeOption
+    trained_only: Collection[str]
+
+
 def _decider(
-    asker: Asker, option: EdgeOption, rng: Rng, spend: int
+    table: _Table, rng: Rng, spend: int
 ) -> Callable[[Contest, Character[Any], Character[Any]], ContestOutcome]:
-    """Return the contest's decision, made in the storage's transaction: both spends, both
-    rolls, the log entry."""
+    """Return the contest's decision, made in the storage's transaction: both spends (and
+    helps used up), both rolls, the log entry."""
+    option, trained_only = table.option, table.trained_only
 
     def decide(
         found: Contest, challenger: Character[Any], defender: Character[Any]
     ) -> ContestOutcome:
         pool, defending = Pool(found.pool), Pool(found.defender_pool)
-        attack = sixpool.contest_side(challenger.sheet, pool, found.spend, option)
-        defence = sixpool.contest_side(defender.sheet, defending, spend, option)
-        mode = {"advantage": found.advantage, "disadvantage": found.disadvantage}
-        result = sixpool.contest(rng, attack.parts, defence.parts, **mode)
-        embed = render.contest(result, challenger.name, defender.name, f"{pool} vs {defending}")
+        attack = sixpool.contest_side(challenger.sheet, pool, found.spend, option,
+                                      skill=found.skill, name=challenger.name,
+                                      trained_only=trained_only)  # fmt: skip
+        defence = sixpool.contest_side(defender.sheet, defending, spend, option,
+                                       skill=found.defender_skill, name=defender.name,
+                                       trained_only=trained_only)  # fmt: skip
+        mode = {"advantage": found.advantage or attack.helped, "disadvantage": found.disadvantage}
+        result = sixpool.contest(rng, attack.parts, defence.parts, **mode,
+                                 defender_advantage=defence.helped)  # fmt: skip
+        what = _what(pool, found.skill, "vs " + _what(defending, found.defender_skill, "").strip())
+        notes = render.contest_notes(challenger.name, attack.helped, defender.name, defence.helped)
+        embed = render.contest(result, challenger.name, defender.name, what, notes)
         render.add_pool_left(embed, attack.after, pool, found.spend)
         render.add_pool_left(embed, defence.after, defending, spend)
-        entry = Roll(CONTEST_KIND, result, embed).entry(asker, Visibility.PUBLIC)
+        entry = Roll(CONTEST_KIND, result, embed).entry(table.asker, Visibility.PUBLIC)
         return ContestOutcome(attack.after, defence.after, entry)
 
     return decide
@@ -229,7 +315,9 @@ async def pick_spend(
     """The defender's private spend: both spends and both rolls in one transaction."""
     contest = await _open_contest(cog, interaction, contest_id)
     asker, campaign = await cog.asker(interaction)
-    decide = _decider(asker, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
+    option = campaign.settings.get(sixpool.EDGE_OPTION)
+    table = _Table(asker, option, await cog.trained_only.skills(campaign))
+    decide = _decider(table, cog.bot.rng, spend)
     resolved, roll_id = await cog.contests.resolve(contest.id, time.time(), decide)
     _, embed = await logged_roll(cog, roll_id)
     embed.set_footer(text=f"Roll #{roll_id}")

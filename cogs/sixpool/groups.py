@@ -4,12 +4,15 @@ once with a private spend; a leader boosts one ally first; a GM (or time) closes
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.access import postable_channel
 from bot.asker import Asker
+from bot.errors import CommandError
 from bot.publish import Roll, announce
 from bot.render import sixpool as render
 from bot.storage import Character, Visibility
@@ -25,17 +28,17 @@ from rules.systems import System
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
 
-__all__ = ["close", "pick_spend", "press_roll", "refresh"]
+__all__ = ["boost", "close", "pick_spend", "press_roll", "refresh"]
 
 
 async def refresh(interaction: discord.Interaction, group: GroupCheck) -> None:
     """Edit the group check's message to show its rolls (and result, once closed)."""
-    channel = interaction.channel
+    channel = postable_channel(interaction)
     if group.message_id is None or channel is None:
         return
     view = None if group.status == "closed" else group_view(group.id)
     try:
-        message = channel.get_partial_message(group.message_id)  # type: ignore[union-attr]
+        message = channel.get_partial_message(group.message_id)
         await message.edit(embed=render.group_check(group), view=view)
     except discord.HTTPException:  # the message was deleted: the result is announced anyway
         pass
@@ -52,6 +55,26 @@ async def _close_once(
     return closed
 
 
+async def boost(
+    cog: SixpoolCog, interaction: discord.Interaction, user: discord.Member, points: int
+) -> None:
+    """Lead the channel's open group check: the leader's points on one ally's roll, before any
+    die is rolled, once."""
+    asker, campaign = await cog.asker(interaction)
+    group = await cog.groups.open_in(campaign, asker.channel_id)
+    leader = await cog.characters.find(campaign, user_id=asker.user_id)
+    ally = await cog.characters.find(campaign, user_id=user.id)
+    if ally.id == leader.id:
+        raise CommandError("A leader boosts an ally, not themselves.")
+    pool = Pool(group.pool)
+    pay = partial(sixpool.spend, pool=pool, points=points)
+    boosted = await cog.groups.boost(group.id, time.time(), leader, ally, points, pay)
+    await interaction.response.send_message(
+        f"🫡 {leader.name} leads: +{points} on {ally.name}'s roll ({points} {pool} spent)."
+    )
+    await refresh(interaction, boosted)
+
+
 async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id: int) -> None:
     """A participant's Roll: a private choice of how many points to spend."""
     group = await cog.groups.get(group_id)
@@ -63,6 +86,8 @@ async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id
     if any(roll.character_id == who.id for roll in group.rolls):
         raise AlreadyRolled(who.name)
     pool = Pool(group.pool)
+    trained_only = await cog.trained_only.skills(campaign)
+    sixpool.require_training(who.sheet, group.skill, trained_only)  # refused before the spend
     most = sixpool.most_spendable(who.sheet, pool)
     await interaction.response.send_message(
         f"Rolling {pool} for the group: how many points do you spend? (up to {most})",
@@ -72,19 +97,22 @@ async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id
 
 
 def _decider(
-    asker: Asker, option: EdgeOption, rng: Rng, spend: int
+    asker: Asker, option: EdgeOption, rng: Rng, spend: int, trained_only: Collection[str]
 ) -> Callable[[GroupCheck, Character[Any]], GroupRollOutcome]:
-    """Return a participant's roll, decided in the storage's transaction (counted once)."""
+    """Return a participant's roll, decided in the storage's transaction (counted once; an
+    ally's help used up)."""
 
     def decide(group: GroupCheck, current: Character[Any]) -> GroupRollOutcome:
         asked = RollAsked(
             kind=RollKind.CHECK, pool=Pool(group.pool), dc=group.dc, spend=spend, skill=group.skill
         )
         boost = group.boost if group.boosted_id == current.id else 0
-        prepared = sixpool.prepare_roll(current.sheet, asked, option, boost=boost or 0)
+        prepared = sixpool.prepare_roll(
+            current.sheet, asked, option, boost=boost or 0, trained_only=trained_only
+        )
         result = sixpool.roll(rng, prepared.parts, group.dc, advantage=prepared.advantage)
         what = f"group {render.roll_label(asked)}"
-        embed = render.roll_result(result, current.name, what)
+        embed = render.roll_result(result, current.name, what, render.roll_notes(prepared, False))
         render.add_pool_left(embed, prepared.after, asked.pool, spend)
         entry = Roll(GROUP_KIND, result, embed).entry(asker, Visibility.PUBLIC)
         return GroupRollOutcome(prepared.after, entry, result.total, result.success)
@@ -98,9 +126,13 @@ async def pick_spend(
     """Roll a participant's check with their spend, counted once, and update the message."""
     asker, campaign = await cog.asker(interaction)
     who = await cog.characters.find(campaign, user_id=asker.user_id)
-    decide = _decider(asker, campaign.settings.get(sixpool.EDGE_OPTION), cog.bot.rng, spend)
+    option, trained_only = (
+        campaign.settings.get(sixpool.EDGE_OPTION),
+        await cog.trained_only.skills(campaign),
+    )
+    decide = _decider(asker, option, cog.bot.rng, spend, trained_only)
     try:
-        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)  # type: ignore[arg-type]
+        group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)
     except GroupClosed:
         await _close_once(cog, interaction, group_id)
         raise

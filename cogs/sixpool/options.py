@@ -11,12 +11,14 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of
 from rules import sixpool
 from rules.choices import parse_choice
+from rules.expressions import MAX_EXPRESSION_LENGTH
 from rules.sheets import DataclassSheet
 from rules.sixpool import Pool, Sheet, Training
 
 __all__ = [
     "CONTEST_KIND",
     "CONTEST_MINUTES",
+    "DAMAGE_HELP",
     "GROUP_KIND",
     "GROUP_MINUTES",
     "ROLL_HELP",
@@ -41,6 +43,8 @@ Edge = app_commands.Range[int, sixpool.EDGE_MIN, sixpool.EDGE_MAX]
 DC = app_commands.Range[int, sixpool.DC_MIN, sixpool.DC_MAX]
 Spend = app_commands.Range[int, 0, sixpool.POOL_MAX]
 Modifier = app_commands.Range[int, sixpool.MODIFIER_MIN, sixpool.MODIFIER_MAX]
+DamageText = app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH]
+DAMAGE_HELP = "Damage dice on a hit, e.g. 1d8+3; a natural 20 rolls its dice twice (2d8+3)"
 
 POOL_CHOICES = choices_of(Pool)
 TRAINING_CHOICES = choices_of(Training, lambda training: training.value.capitalize())

@@ -1,9 +1,10 @@
-"""Six-pool d20 checks, attacks and saves: spend, roll and log in one transaction, deliver;
-and inspiration's reroll of one die (README, "Rules notes" → "Six-pool d20")."""
+"""Six-pool d20 checks, attacks and saves: spend, roll (an attack's damage on a hit) and log in
+one transaction, deliver; and inspiration's reroll of one die (README, "Rules notes" →
+"Six-pool d20")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,12 +20,14 @@ from bot.storage.sixpool import NotLatestRoll
 from cogs.sixpool.buttons import reroll_buttons
 from rules import sixpool
 from rules.randomness import Rng
-from rules.sixpool import EdgeOption, RollAsked, Sheet
+from rules.sixpool import DamageRoll, EdgeOption, RollAsked, RollKind, RollResult, Sheet
 
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
 
-__all__ = ["RollFor", "logged_roll", "reroll_die", "roll_asked"]
+__all__ = ["ATTACK_KIND", "RollFor", "hit_damage", "logged_roll", "reroll_die", "roll_asked"]
+
+ATTACK_KIND = f"sixpool.{RollKind.ATTACK.value}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +37,20 @@ class RollFor:
     character: str | None = None
     hidden: bool = False
     blind: bool = False
+
+
+def hit_damage(rng: Rng, result: RollResult, expression: str | None) -> DamageRoll | None:
+    """Roll an attack's damage if it hit (its dice doubled on a natural 20), else None."""
+    if expression is None or not result.success:
+        return None
+    return sixpool.roll_damage(rng, expression, critical=result.natural_twenty)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rolled:
+    result: RollResult
+    notes: tuple[str, ...]
+    damage: DamageRoll | None
 
 
 @dataclass(slots=True)
@@ -47,11 +64,12 @@ class _RollStep:
     visibility: Visibility
     roller: str
     character: str | None
-    rolled: list[tuple[sixpool.RollResult, tuple[str, ...]]] = field(default_factory=list)
+    trained_only: Collection[str] = ()
+    rolled: list[_Rolled] = field(default_factory=list)
 
     def spend_and_roll(self, sheet: Sheet) -> Sheet:
         asked = self.asked
-        prepared = sixpool.prepare_roll(sheet, asked, self.option)
+        prepared = sixpool.prepare_roll(sheet, asked, self.option, trained_only=self.trained_only)
         result = sixpool.roll(
             self.rng,
             prepared.parts,
@@ -60,21 +78,25 @@ class _RollStep:
             disadvantage=asked.disadvantage,
             situation=asked.situation,
         )
-        self.rolled.append((result, render.roll_notes(prepared, asked.disadvantage)))
+        notes = render.roll_notes(prepared, asked.disadvantage)
+        self.rolled.append(_Rolled(result, notes, hit_damage(self.rng, result, asked.damage)))
         return prepared.after
 
     def log(self, after: Character[Sheet]) -> RollEntry:
-        result, notes = self.rolled[-1]
+        rolled = self.rolled[-1]
         what = render.roll_label(self.asked)
-        embed = render.roll_result(result, self.roller, what, notes)
+        embed = render.roll_result(rolled.result, self.roller, what, rolled.notes,
+                                   kind=self.asked.kind)  # fmt: skip
+        render.add_damage(embed, rolled.damage, self.asked.damage)
         render.add_pool_left(embed, after.sheet, self.asked.pool, self.asked.spend)
         options = {
             "pool": self.asked.pool.value,
             "dc": self.asked.dc,
             "character": self.character,
             "what": what,
+            "damage": self.asked.damage,
         }
-        roll = Roll(f"sixpool.{self.asked.kind.value}", result, embed, options=options)
+        roll = Roll(f"sixpool.{self.asked.kind.value}", rolled.result, embed, options=options)
         return roll.entry(self.asker, self.visibility)
 
 
@@ -87,11 +109,13 @@ async def roll_asked(
     visibility = asker.visibility(hidden=rolling.hidden, blind=rolling.blind)
     who = await asker.own_or_named(cog.characters, campaign, rolling.character, "roll")
     option = campaign.settings.get(sixpool.EDGE_OPTION)
-    step = _RollStep(cog.bot.rng, asked, option, asker, visibility, who.name, rolling.character)
+    trained_only = await cog.trained_only.skills(campaign)
+    step = _RollStep(cog.bot.rng, asked, option, asker, visibility, who.name, rolling.character,
+                     trained_only)  # fmt: skip
     changed = await cog.characters.update(who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
     logged, embed = await logged_roll(cog, changed.roll_id)
-    result, _ = step.rolled[-1]
+    result = step.rolled[-1].result
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
     await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
@@ -112,7 +136,7 @@ async def reroll_die(
             asker.channel_id,
             asker.user_id,
             roll_id,
-            apply,  # type: ignore[arg-type]
+            apply,
         )
     except NotLatestRoll as error:
         if error.owner_id is not None and error.owner_id != asker.user_id:
@@ -137,7 +161,12 @@ def _rerolled(asker: Asker, rng: Rng, index: int) -> Rerolled:
             f"Inspiration spent: die {index + 1} rerolled, "
             f"{before.dice[index]} → {after.dice[index]}."
         )
-        embed = render.roll_result(after, who.name, str(options.get("what") or "roll"), (note,))
+        kind = RollKind.ATTACK if logged.kind == ATTACK_KIND else RollKind.CHECK
+        what = str(options.get("what") or "roll")
+        embed = render.roll_result(after, who.name, what, (note,), kind=kind)
+        damage = options.get("damage")
+        expression = damage if isinstance(damage, str) else None
+        render.add_damage(embed, hit_damage(rng, after, expression), expression)
         # As secret as the roll it changes: a blind roll's reroll stays blind.
         roll = Roll(logged.kind, after, embed, options=options)
         return after_sheet, roll.entry(asker, logged.visibility)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import lark
 
@@ -138,11 +139,11 @@ def _dice_term(
         if size > MAX_SIDES:
             raise RulesError(f"Dice can have at most {MAX_SIDES} sides (got d{size}).")
         die = Die(1, size, str(size))
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}  # each modifier's field, as _modify checked it
     seen: dict[ModifierFamily, str] = {}
     for typed, compare, number in modifiers:
         _modify(fields, typed, compare, number, die, seen)
-    term = DiceTerm(count, die, **fields)  # type: ignore[arg-type]
+    term = DiceTerm(count, die, **fields)
     for repeat, verb, example in (
         (term.reroll, "reroll", "10d10ir1"),
         (term.explode, "explode", "1d6ie6"),
@@ -169,7 +170,7 @@ def _holds_dice(node: Node) -> bool:
     return False
 
 
-class _Build(lark.Transformer):  # type: ignore[type-arg]
+class _Build(lark.Transformer[lark.Token, Node]):
     """The grammar's rules to nodes, checked as they are built.
 
     The LALR parser calls these as it reduces, so a RulesError raised here reaches the caller as
@@ -192,9 +193,9 @@ class _Build(lark.Transformer):  # type: ignore[type-arg]
             )
         return Signed(sign == "-", operand)
 
-    def binary(self, children: list[lark.Token | Node]) -> Binary:
-        left, operator, right = children
-        return Binary(left, str(operator), right)  # type: ignore[arg-type]
+    def binary(self, children: list[Any]) -> Binary:
+        left, operator, right = children  # the grammar's: node, operator token, node
+        return Binary(left, str(operator), right)
 
     def sides(self, children: list[lark.Token]) -> str:
         return str(children[0])
@@ -207,12 +208,12 @@ class _Build(lark.Transformer):  # type: ignore[type-arg]
             None if number is None else int(number),
         )
 
-    def dice(self, children: list[object]) -> DiceTerm:
+    def dice(self, children: list[Any]) -> DiceTerm:
         count, _die, sides, *modifiers = children
         return _dice_term(
             None if count is None else int(str(count)),
             str(sides),
-            modifiers,  # type: ignore[arg-type]
+            modifiers,
         )
 
 

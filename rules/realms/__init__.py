@@ -3,11 +3,12 @@
 The rules and our decisions: README, Rules notes: Enchanted Realms.
 
 Advantage and disadvantage never stack: any number of advantages is "at advantage", any mix of
-both is neither. In combat advantage adds a d20 (and +2 damage once per target struck),
-disadvantage removes one (and -2); an attack left with 0 dice rolls two d20 and keeps the lower,
-one strike. Each d20 at or above the to-hit number is a strike that hits; a natural 20 always
-hits. A target whose net damage is 0 or less is missed (no riders), unless a strike on it was a
-natural 20: then it takes 1 damage and riders apply. Single-die rolls (saves, checks,
+both is neither, unless the GM forces one (a specific effect that overrides the cancel rule).
+In combat advantage adds a d20 (and +2 damage once per target struck, for the primary attack
+only), disadvantage removes one (and -2); an attack left with 0 dice rolls two d20 and keeps
+the lower, one strike. Each d20 at or above the to-hit number is a strike that hits; a natural
+20 always hits. A target whose net damage is 0 or less is missed (no riders), unless a strike on
+it was a natural 20: then it takes 1 damage and riders apply. Single-die rolls (saves, checks,
 competitions, reactions, stealth, concentration) roll two dice and keep the better or worse.
 Disadvantage always means half movement this round.
 
@@ -26,6 +27,7 @@ from rules.realms.chances import (
     CheckOdds,
     attack_odds,
     check_odds,
+    single_die,
 )
 from rules.realms.checks import (
     CheckKind,
@@ -62,6 +64,7 @@ from rules.realms.states import (
     TO_HIT_MAX,
     TO_HIT_MIN,
     Decision,
+    Force,
     State,
     decide,
 )
@@ -84,6 +87,7 @@ __all__ = [
     "CheckResult",
     "DamageExpression",
     "Decision",
+    "Force",
     "RerollableResult",
     "Rerolled",
     "RollKind",
@@ -102,6 +106,7 @@ __all__ = [
     "parse_split",
     "reroll",
     "reroll_logged",
+    "single_die",
     "spell",
     "stealth",
 ]

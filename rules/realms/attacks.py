@@ -88,6 +88,7 @@ class AttackResult:
     dice: tuple[int, ...]  # every d20 rolled
     kept_lower: bool  # 0 dice left: two rolled, the lower is the one strike
     targets: tuple[TargetResult, ...]
+    primary: bool = True  # a secondary attack (off-hand, opportunity) gets no ±2 damage
 
     @property
     def half_movement(self) -> bool:
@@ -112,15 +113,24 @@ class _AttackPlan(NamedTuple):
     shift: int  # damage added to each target struck
 
 
-def plan_attack(dice: int, to_hit: int, decision: Decision, split: str | None) -> _AttackPlan:
+def damage_shift(state: State, primary: bool) -> int:
+    """Return the damage added to each target struck: ±2 for the primary attack only."""
+    if not primary:
+        return 0
+    return {State.ADVANTAGE: COMBAT_DAMAGE_SHIFT, State.DISADVANTAGE: -COMBAT_DAMAGE_SHIFT}.get(
+        state, 0
+    )
+
+
+def plan_attack(
+    dice: int, to_hit: int, decision: Decision, split: str | None, primary: bool = True
+) -> _AttackPlan:
     """Check the inputs and work out strikes, split and damage shift for ``decision``."""
     dice = require_whole("Attack dice", dice, 1, ATTACK_DICE_MAX)
     to_hit = require_whole("To-hit", to_hit, TO_HIT_MIN, TO_HIT_MAX)
     strikes = strike_dice(dice, decision.state)
     shares = parse_split(split, max(strikes, 1), dice)
-    shift = {State.ADVANTAGE: COMBAT_DAMAGE_SHIFT, State.DISADVANTAGE: -COMBAT_DAMAGE_SHIFT}.get(
-        decision.state, 0
-    )
+    shift = damage_shift(decision.state, primary)
     return _AttackPlan(to_hit, strikes, strikes == 0, shares, shift)
 
 
@@ -131,9 +141,14 @@ def attack(
     damage: DamageExpression,
     decision: Decision,
     split: str | None = None,
+    primary: bool = True,
 ) -> AttackResult:
-    """Roll an attack of ``dice`` d20 (each a strike) with the state's extra or lost die."""
-    plan = plan_attack(dice, to_hit, decision, split)
+    """Roll an attack of ``dice`` d20 (each a strike) with the state's extra or lost die.
+
+    A secondary attack (``primary`` false: off-hand, opportunity) still gains or loses the die
+    but gets no ±2 damage.
+    """
+    plan = plan_attack(dice, to_hit, decision, split, primary)
     rolled = roll_dice(rng, 2 if plan.kept_lower else plan.strikes, D20)
     faces = (min(rolled),) if plan.kept_lower else rolled
     made: list[Strike] = []
@@ -147,4 +162,6 @@ def attack(
     for share in plan.shares:
         targets.append(TargetResult(tuple(made[start : start + share]), plan.shift))
         start += share
-    return AttackResult(decision, plan.to_hit, damage.text, rolled, plan.kept_lower, tuple(targets))
+    return AttackResult(
+        decision, plan.to_hit, damage.text, rolled, plan.kept_lower, tuple(targets), primary
+    )

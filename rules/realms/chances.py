@@ -11,7 +11,7 @@ from rules.odds import Distribution, Keep, die, keep
 from rules.realms.attacks import plan_attack, strike_hits
 from rules.realms.checks import SingleDie
 from rules.realms.damage import DamageExpression
-from rules.realms.states import D20, NATURAL_20_DAMAGE, TARGET_MAX, Decision
+from rules.realms.states import D20, NATURAL_20_DAMAGE, TARGET_MAX, Decision, State
 
 # --- Exact odds
 
@@ -22,15 +22,32 @@ class CheckOdds:
     advantage: Fraction
     disadvantage: Fraction
 
+    def of(self, state: State) -> Fraction:
+        """Return the chance in ``state``."""
+        return {
+            State.NORMAL: self.normal,
+            State.ADVANTAGE: self.advantage,
+            State.DISADVANTAGE: self.disadvantage,
+        }[state]
+
+
+def single_die(single: SingleDie, state: State) -> Distribution:
+    """Return the result of a single-die roll in ``state``: one die, or two keeping one."""
+    sides = SingleDie(single).sides
+    if state is State.ADVANTAGE:
+        return keep(2, sides, 1, Keep.HIGHEST)
+    if state is State.DISADVANTAGE:
+        return keep(2, sides, 1, Keep.LOWEST)
+    return die(sides)
+
 
 def check_odds(single: SingleDie, target: int) -> CheckOdds:
     """Return the chance to reach ``target`` straight, at advantage and at disadvantage."""
-    sides = SingleDie(single).sides
     target = require_whole("Target", target, 1, TARGET_MAX)
     return CheckOdds(
-        die(sides).at_least(target),
-        keep(2, sides, 1, Keep.HIGHEST).at_least(target),
-        keep(2, sides, 1, Keep.LOWEST).at_least(target),
+        single_die(single, State.NORMAL).at_least(target),
+        single_die(single, State.ADVANTAGE).at_least(target),
+        single_die(single, State.DISADVANTAGE).at_least(target),
     )
 
 
@@ -52,13 +69,20 @@ class AttackOdds:
     decision: Decision
     hits: dict[int, Fraction]  # number of hitting strikes → chance
     targets: tuple[TargetOdds, ...]
+    primary: bool = True
 
 
 def attack_odds(
-    dice: int, to_hit: int, damage: DamageExpression, decision: Decision, split: str | None = None
+    dice: int,
+    to_hit: int,
+    damage: DamageExpression,
+    decision: Decision,
+    split: str | None = None,
+    primary: bool = True,
 ) -> AttackOdds:
-    """Return the exact distribution of hits, and each target's miss chance and damage."""
-    plan = plan_attack(dice, to_hit, decision, split)
+    """Return the exact distribution of hits, and each target's miss chance and damage
+    (a secondary attack, ``primary`` false, has no ±2)."""
+    plan = plan_attack(dice, to_hit, decision, split, primary)
     faces = keep(2, D20, 1, Keep.LOWEST) if plan.kept_lower else die(D20)
     weights = dict(zip(map(int, faces.outcomes()), map(int, faces.weights), strict=True))
     counts = _StrikeCounts(
@@ -70,7 +94,7 @@ def attack_odds(
     hits = _binomial(max(plan.strikes, 1), hit_chance)
     per_hit = damage.distribution()
     targets = tuple(_target_odds(share, counts, per_hit, plan.shift) for share in plan.shares)
-    return AttackOdds(decision, hits, targets)
+    return AttackOdds(decision, hits, targets, primary)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from rules.inputs import require_whole
 from rules.randomness import Rng, roll_dice
@@ -55,45 +56,46 @@ def reroll_attack(
 # --- Rebuilding logged results (the roll log keeps ``dataclasses.asdict`` of them)
 
 
-def _decision(data: dict[str, object]) -> Decision:
-    return Decision(State(data["state"]), str(data["reason"]))
+def _decision(data: Mapping[str, Any]) -> Decision:
+    return Decision(State(data["state"]), str(data["reason"]), bool(data.get("forced", False)))
 
 
-def attack_from_dict(data: dict[str, object]) -> AttackResult:
+def attack_from_dict(data: Mapping[str, Any]) -> AttackResult:
     targets = tuple(
         TargetResult(
             tuple(
-                Strike(s["face"], s["hit"], s["damage"], tuple(s["damage_dice"]))  # type: ignore[index]
-                for s in target["strikes"]  # type: ignore[index,union-attr]
+                Strike(s["face"], s["hit"], s["damage"], tuple(s["damage_dice"]))
+                for s in target["strikes"]
             ),
-            target["shift"],  # type: ignore[index]
+            target["shift"],
         )
-        for target in data["targets"]  # type: ignore[union-attr]
+        for target in data["targets"]
     )
     return AttackResult(
-        _decision(data["decision"]),  # type: ignore[arg-type]
-        data["to_hit"],  # type: ignore[arg-type]
+        _decision(data["decision"]),
+        data["to_hit"],
         str(data["damage"]),
-        tuple(data["dice"]),  # type: ignore[arg-type]
+        tuple(data["dice"]),
         bool(data["kept_lower"]),
         targets,
+        bool(data.get("primary", True)),  # logged before secondary attacks existed: primary
     )
 
 
-def check_from_dict(data: dict[str, object]) -> CheckResult:
+def check_from_dict(data: Mapping[str, Any]) -> CheckResult:
     return CheckResult(
         SingleDie(data["die"]),
         CheckKind(data["kind"]),
-        _decision(data["decision"]),  # type: ignore[arg-type]
-        tuple(data["dice"]),  # type: ignore[arg-type]
-        data["target"],  # type: ignore[arg-type]
+        _decision(data["decision"]),
+        tuple(data["dice"]),
+        data["target"],
     )
 
 
-def stealth_from_dict(data: dict[str, object]) -> StealthResult:
+def stealth_from_dict(data: Mapping[str, Any]) -> StealthResult:
     return StealthResult(
-        _decision(data["decision"]),  # type: ignore[arg-type]
-        tuple(data["dice"]),  # type: ignore[arg-type]
+        _decision(data["decision"]),
+        tuple(data["dice"]),
         bool(data["kept_lower"]),
     )
 

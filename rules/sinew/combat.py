@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 from rules.inputs import require_whole
 from rules.randomness import Rng
@@ -91,11 +92,11 @@ class OpposedResult:
         return self.attacker if which is Side.ATTACKER else self.defender
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Mapping[str, object]]) -> OpposedResult:
+    def from_dict(cls, data: Mapping[str, Any]) -> OpposedResult:
         """Rebuild a contest from ``dataclasses.asdict`` of one (as the roll log keeps it)."""
         return cls(
-            attacker=TestResult(**data["attacker"]),  # type: ignore[arg-type]
-            defender=TestResult(**data["defender"]),  # type: ignore[arg-type]
+            attacker=TestResult(**data["attacker"]),
+            defender=TestResult(**data["defender"]),
         )
 
 
@@ -199,10 +200,10 @@ class AttackResult:
         require_flag("Explosive", self.explosive)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> AttackResult:
+    def from_dict(cls, data: Mapping[str, Any]) -> AttackResult:
         """Rebuild an attack from ``dataclasses.asdict`` of one (as the roll log keeps it)."""
-        contest = OpposedResult.from_dict(data["contest"])  # type: ignore[arg-type]
-        return cls(contest, Edge(data["edge"]), data["armour"], data["explosive"])  # type: ignore[arg-type]
+        contest = OpposedResult.from_dict(data["contest"])
+        return cls(contest, Edge(data["edge"]), data["armour"], data["explosive"])
 
     @property
     def hit(self) -> bool:

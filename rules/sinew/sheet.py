@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -356,8 +357,10 @@ def create_sheet(
         )
     if problems:
         raise CreationError(book, tuple(problems))
+    # Any: each score goes to its own int field (mypy checks a ** dict against every field).
+    scores: dict[str, Any] = {score.field: int(value) for score, value in values.items()}
     sheet = Sheet(
-        **{score.field: int(value) for score, value in values.items()},
+        **scores,
         luck_tokens=int(luck),
         current_stamina=int(stamina),
         armour=require_whole("Armour", armour, ARMOUR_MIN, ARMOUR_MAX),

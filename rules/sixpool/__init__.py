@@ -6,6 +6,8 @@ README, "Rules notes" → "Six-pool d20". One module per concern, the public nam
 - ``characters``: pools, Effort, proficiency, training, Edge, the sheet and its changes, spends;
 - ``rolls``: modifiers, the d20 with advantage or disadvantage, degrees, take 10/20, contests;
 - ``chances``: exact odds;
+- ``damage``: an attack's damage expression, its dice doubled on a natural 20;
+- ``difficulty``: the DC scale's labels;
 - ``asking``: the decisions around one roll (training, advantage, help and inspiration used up,
   contest sides, a leader's boost).
 
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 from rules.sixpool.asking import (
     BOOST_LABEL,
-    CONTEST_LABEL,
     ContestSide,
     PreparedRoll,
     RollAsked,
@@ -27,6 +28,8 @@ from rules.sixpool.asking import (
     opponent_modifier,
     prepare_roll,
     receive_help,
+    require_help_training,
+    require_training,
     roll_modifiers,
     training_for,
     use_inspiration,
@@ -71,8 +74,11 @@ from rules.sixpool.characters import (
     set_pool_maximum,
     set_save,
     set_skill,
+    skill_name,
     spend,
 )
+from rules.sixpool.damage import DamageRoll, critical_damage, parse_damage, roll_damage
+from rules.sixpool.difficulty import DC_LABELS, dc_label
 from rules.sixpool.rolls import (
     CONTEST_DC,
     ContestResult,
@@ -99,7 +105,7 @@ __all__ = [
     "BASE_PROFICIENCY",
     "BOOST_LABEL",
     "CONTEST_DC",
-    "CONTEST_LABEL",
+    "DC_LABELS",
     "DC_MAX",
     "DC_MIN",
     "DECLARATION",
@@ -123,6 +129,7 @@ __all__ = [
     "TAKE_VALUES",
     "ContestResult",
     "ContestSide",
+    "DamageRoll",
     "Degree",
     "EdgeOption",
     "Mode",
@@ -140,6 +147,8 @@ __all__ = [
     "contest",
     "contest_side",
     "contest_winner",
+    "critical_damage",
+    "dc_label",
     "degree",
     "effort",
     "group_succeeds",
@@ -150,20 +159,25 @@ __all__ = [
     "new_sheet",
     "odds",
     "opponent_modifier",
+    "parse_damage",
     "parse_pool",
     "passive",
     "prepare_roll",
     "proficiency",
     "receive_help",
+    "require_help_training",
+    "require_training",
     "reroll_die",
     "rest",
     "roll",
+    "roll_damage",
     "roll_modifiers",
     "set_edge",
     "set_level",
     "set_pool_maximum",
     "set_save",
     "set_skill",
+    "skill_name",
     "spend",
     "spend_bonus",
     "take",

@@ -1,18 +1,30 @@
 """Six-pool d20 decisions around a roll: training, advantage, what is paid and used up.
 
-README, "Rules notes" → "Six-pool d20": attacks always add proficiency, checks by the skill's
-training and saves by the save's; help and inspiration both give advantage (one disadvantage
-still cancels it) and help is used up by the helped character's next roll; contests use the
-pool's Edge and spend but no training; a group check's leader boosts one ally.
+README, "Rules notes" → "Six-pool d20": attacks always add proficiency, checks and each side
+of a contest by the named skill's training, saves by the save's; a skill the GM lists as
+trained-only refuses an untrained roll; help and inspiration both give advantage (one
+disadvantage still cancels it) and help is used up by the helped character's next d20 roll of
+any kind; helping with a skill needs training in it (a GM may always help); a group check's
+leader boosts one ally.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from rules.errors import RulesError
-from rules.sixpool.characters import EdgeOption, Pool, Sheet, Situation, Training, spend
-from rules.sixpool.rolls import Modifier, RollKind, modifiers
+from rules.sixpool.characters import (
+    EdgeOption,
+    Pool,
+    Sheet,
+    Situation,
+    Training,
+    skill_name,
+    spend,
+)
+from rules.sixpool.damage import parse_damage
+from rules.sixpool.rolls import CONTEST_DC, Modifier, RollKind, modifiers
 
 __all__ = [
     "ContestSide",
@@ -25,18 +37,23 @@ __all__ = [
     "opponent_modifier",
     "prepare_roll",
     "receive_help",
+    "require_help_training",
+    "require_training",
     "roll_modifiers",
     "training_for",
     "use_inspiration",
 ]
 
-CONTEST_LABEL = "contest"  # what a contest's proficiency line would name: contests have none
 BOOST_LABEL = "the leader's boost"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RollAsked:
-    """What a check, attack or save asks, before the sheet is read."""
+    """What a check, attack, save or contest side asks, before the sheet is read.
+
+    ``damage``: an attack's damage expression, checked here (before anything is rolled or
+    spent) and rolled when the attack hits.
+    """
 
     kind: RollKind
     pool: Pool
@@ -47,6 +64,13 @@ class RollAsked:
     advantage: bool = False
     disadvantage: bool = False
     inspiration: bool = False
+    damage: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.damage is not None:
+            if self.kind is not RollKind.ATTACK:
+                raise RulesError("`damage` goes with an attack.")
+            parse_damage(self.damage)
 
 
 def training_for(sheet: Sheet, asked: RollAsked) -> tuple[Training, str]:
@@ -65,8 +89,41 @@ def has_advantage(sheet: Sheet, asked: RollAsked) -> bool:
     return asked.advantage or sheet.helped or asked.inspiration
 
 
-def roll_modifiers(sheet: Sheet, asked: RollAsked, option: EdgeOption) -> tuple[Modifier, ...]:
-    """Itemise what ``asked`` adds to the d20 for ``sheet`` (attacks always add proficiency)."""
+def require_training(
+    sheet: Sheet, skill: str | None, trained_only: Collection[str], name: str = "You"
+) -> None:
+    """Refuse an untrained roll in a skill the GM lists as trained-only (README)."""
+    if not skill or sheet.skill_training(skill) is not Training.UNTRAINED:
+        return
+    wanted = skill_name(skill)
+    if wanted in trained_only:
+        raise RulesError(
+            f"Trained-only skill: {wanted} can't be attempted untrained in this campaign, and "
+            f"{'you are' if name == 'You' else name + ' is'} untrained in it (the GM lists "
+            "trained-only skills with `/sixpool trained_only`)."
+        )
+
+
+def require_help_training(helper: Sheet | None, skill: str | None, *, gm: bool) -> None:
+    """Refuse help with a skill the helper is untrained in; a GM may always help (README)."""
+    if gm or not skill:
+        return
+    if helper is None or helper.skill_training(skill) is Training.UNTRAINED:
+        raise RulesError(
+            f"Helping with {skill_name(skill)} needs training in it (a GM may always help); "
+            "train it with `/sixpool character set`."
+        )
+
+
+def roll_modifiers(
+    sheet: Sheet,
+    asked: RollAsked,
+    option: EdgeOption,
+    trained_only: Collection[str] = (),
+) -> tuple[Modifier, ...]:
+    """Itemise what ``asked`` adds to the d20 for ``sheet`` (attacks always add proficiency);
+    refuse an untrained roll in a trained-only skill."""
+    require_training(sheet, asked.skill, trained_only)
     training, label = training_for(sheet, asked)
     return modifiers(
         sheet,
@@ -95,15 +152,21 @@ class PreparedRoll:
 
 
 def prepare_roll(
-    sheet: Sheet, asked: RollAsked, option: EdgeOption, *, boost: int = 0
+    sheet: Sheet,
+    asked: RollAsked,
+    option: EdgeOption,
+    *,
+    boost: int = 0,
+    trained_only: Collection[str] = (),
 ) -> PreparedRoll:
-    """Decide a roll: refuse inspiration not held or a spend not allowed, else what it adds.
+    """Decide a roll: refuse inspiration not held, a spend not allowed or an untrained roll in a
+    trained-only skill, else what it adds. Inspiration and a spend may go on one roll.
 
     ``boost``: a group check leader's points on this roll (+1 each, no Edge B).
     """
     if asked.inspiration and not sheet.inspired:
         raise RulesError("You hold no inspiration to spend; a GM awards it.")
-    parts = roll_modifiers(sheet, asked, option)
+    parts = roll_modifiers(sheet, asked, option, trained_only)
     if boost:
         parts = (*parts, Modifier(BOOST_LABEL, boost))
     paid = spend(sheet, asked.pool, asked.spend)
@@ -140,16 +203,32 @@ def most_spendable(sheet: Sheet, pool: Pool) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ContestSide:
-    """One side of a contest: what it adds to its d20 and its sheet after paying the spend."""
+    """One side of a contest: what it adds to its d20, whether an ally's help gives it
+    advantage, and its sheet after paying the spend and using the help up."""
 
     parts: tuple[Modifier, ...]
     after: Sheet
+    helped: bool = False
 
 
-def contest_side(sheet: Sheet, pool: Pool, points: int, option: EdgeOption) -> ContestSide:
-    """Return a contestant's side: the pool's Edge and spend, no training; refuse a bad spend."""
-    parts = modifiers(sheet, pool, Training.UNTRAINED, points, option, training_label=CONTEST_LABEL)
-    return ContestSide(parts, spend(sheet, pool, points))
+def contest_side(
+    sheet: Sheet,
+    pool: Pool,
+    points: int,
+    option: EdgeOption,
+    *,
+    skill: str | None = None,
+    name: str = "You",
+    trained_only: Collection[str] = (),
+) -> ContestSide:
+    """Return a contestant's side: proficiency and training for ``skill`` as a skill check
+    adds them, the pool's Edge and spend; help used up. Refuse a bad spend, or an untrained
+    side in a trained-only skill."""
+    require_training(sheet, skill, trained_only, name)
+    asked = RollAsked(kind=RollKind.CONTEST, pool=pool, dc=CONTEST_DC, spend=points, skill=skill)
+    parts = roll_modifiers(sheet, asked, option)
+    after = replace(spend(sheet, pool, points), helped=False)
+    return ContestSide(parts, after, sheet.helped)
 
 
 def opponent_modifier(value: int) -> tuple[Modifier, ...]:

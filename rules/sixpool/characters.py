@@ -155,7 +155,7 @@ def _pool_map(label: str, values: Mapping[str, int], low: int, high: int) -> Map
     }
 
 
-def _skill_name(name: str) -> str:
+def skill_name(name: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise RulesError("A skill needs a name.")
     cleaned = " ".join(name.split()).lower()
@@ -198,7 +198,7 @@ class Sheet:
         object.__setattr__(self, "edges", _pool_map("Edge", self.edges, EDGE_MIN, EDGE_MAX))
         if len(self.skills) > SKILLS_MAX:
             raise RulesError(f"A sheet lists at most {SKILLS_MAX} skills.")
-        skills = {_skill_name(name): Training(t) for name, t in self.skills.items()}
+        skills = {skill_name(name): Training(t) for name, t in self.skills.items()}
         trained = {k: v for k, v in sorted(skills.items()) if v is not Training.UNTRAINED}
         object.__setattr__(self, "skills", trained)
         saves = {}
@@ -226,7 +226,7 @@ class Sheet:
         return proficiency(self.level)
 
     def skill_training(self, skill: str) -> Training:
-        return self.skills.get(_skill_name(skill), Training.UNTRAINED)
+        return self.skills.get(skill_name(skill), Training.UNTRAINED)
 
     def save_training(self, pool: Pool) -> Training:
         return self.saves.get(pool.field, Training.UNTRAINED)
@@ -256,7 +256,7 @@ def set_edge(sheet: Sheet, pool: Pool, edge: int) -> Sheet:
 
 
 def set_skill(sheet: Sheet, skill: str, training: Training) -> Sheet:
-    return replace(sheet, skills={**sheet.skills, _skill_name(skill): Training(training)})
+    return replace(sheet, skills={**sheet.skills, skill_name(skill): Training(training)})
 
 
 def set_save(sheet: Sheet, pool: Pool, training: Training) -> Sheet:

@@ -304,9 +304,11 @@ def contest(
     *,
     advantage: bool = False,
     disadvantage: bool = False,
+    defender_advantage: bool = False,
 ) -> ContestResult:
-    """Roll a contest: the attacker's d20 (with its mode), then the defender's straight d20."""
+    """Roll a contest: the attacker's d20 (with its mode), then the defender's d20 (with
+    advantage only from an ally's help)."""
     return ContestResult(
         roll(rng, attacker, CONTEST_DC, advantage=advantage, disadvantage=disadvantage),
-        roll(rng, defender, CONTEST_DC),
+        roll(rng, defender, CONTEST_DC, advantage=defender_advantage),
     )

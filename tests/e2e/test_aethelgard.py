@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from bot.client import DiceBot
@@ -18,8 +20,8 @@ def d10s(seed: int, count: int) -> tuple[int, ...]:
     return tuple(int(face) for face in np.random.default_rng(seed).integers(1, 11, size=count))
 
 
-def seed_where(count: int, predicate: object) -> int:
-    return next(s for s in range(20_000) if predicate(PoolRoll(d10s(s, count))))  # type: ignore[operator]
+def seed_where(count: int, predicate: Callable[[PoolRoll], bool]) -> int:
+    return next(s for s in range(20_000) if predicate(PoolRoll(d10s(s, count))))
 
 
 def block(lines: list[str]) -> str:

@@ -12,6 +12,7 @@ from bot.storage import Visibility
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
+from tests.expect import logged_roll
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -43,7 +44,7 @@ async def test_blind_roll_goes_to_the_gm_log_channel_only(
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     info = await fake_discord.invoke("campaign info", {}, user="player")
     assert f"GM log channel: <#{fake_discord.gm_log_channel_id}>" in str(info.embeds[0])
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.visibility is Visibility.BLIND
 
 
@@ -186,7 +187,7 @@ async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     assert fake_discord.dm_messages("player") == []
     roll_id = int(reply.content.split("#")[1].rstrip(")."))
-    logged = await dicebot.storage.rolls.get(roll_id)
+    logged = await logged_roll(dicebot.storage, roll_id)
     assert logged.visibility is Visibility.BLIND
 
 
@@ -235,7 +236,7 @@ async def test_gm_rolls_default_to_hidden_when_the_campaign_says_so_after_a_rest
         assert not player.ephemeral  # players' rolls are theirs to show
         blind = await fake_discord.invoke("roll", {"expression": "1d20", "blind": True}, user="gm")
         assert blind.ephemeral and "rolled in secret" in blind.content  # not "hidden and blind"
-        logged = [await bot.storage.rolls.get(roll_id) for roll_id in (1, 2, 3, 4)]
+        logged = [await logged_roll(bot.storage, roll_id) for roll_id in (1, 2, 3, 4)]
         assert [roll.visibility.secret for roll in logged] == [True, True, False, False]
         back = await fake_discord.invoke("campaign settings", {"gm_rolls": "public"}, user="gm")
         assert "GM rolls: public unless said otherwise" in back.content

@@ -11,6 +11,7 @@ from rules import cosmos
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_cosmos import open_challenge, start_campaign
+from tests.expect import logged_roll
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
@@ -37,14 +38,14 @@ async def test_roll_again_repeats_the_roll_with_new_dice_for_its_roller(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     first = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
-    assert first.message.custom_ids() == ["roll:again:1"]
+    assert first.original.custom_ids() == ["roll:again:1"]
     dicebot.rng = new_rng(99)
     again = await fake_discord.click(first, "roll:again:1", user="player")
     assert not again.ephemeral
     expected = roll_expression("4d6kh3+2", new_rng(99))
     assert expected.breakdown in again.embeds[0]["description"]
-    assert roll_id_of(again) == 2 and again.message.custom_ids() == ["roll:again:2"]
-    logged = await dicebot.storage.rolls.get(2)
+    assert roll_id_of(again) == 2 and again.original.custom_ids() == ["roll:again:2"]
+    logged = await logged_roll(dicebot.storage, 2)
     assert (logged.user_id, logged.payload["options"]) == (
         fake_discord.users["player"].id,
         {"expression": "4d6kh3+2"},
@@ -69,7 +70,7 @@ async def test_roll_again_works_after_a_restart(
         assert roll_id_of(again) == 2
         expected = roll_expression("3d6", new_rng(5))
         assert f"**Total: {expected.total}**" in again.embeds[0]["description"]
-        assert (await bot.storage.rolls.get(2)).payload["options"] == {"expression": "3d6"}
+        assert (await logged_roll(bot.storage, 2)).payload["options"] == {"expression": "3d6"}
 
 
 async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
@@ -77,14 +78,14 @@ async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
 ) -> None:
     await start_campaign(fake_discord)
     secret = await fake_discord.invoke("roll", {"expression": "1d1+765431", "hidden": True})
-    assert secret.ephemeral and secret.message.custom_ids() == ["roll:reveal:1"]
+    assert secret.ephemeral and secret.original.custom_ids() == ["roll:reveal:1"]
     refused = await fake_discord.click(secret, "roll:reveal:1", user="player")
     assert refused.ephemeral and "Only a GM of the campaign" in refused.content
     revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert not revealed.ephemeral
     assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
     assert "765432" in revealed.embeds[0]["description"]
-    assert (await dicebot.storage.rolls.get(1)).revealed_at is not None
+    assert (await logged_roll(dicebot.storage, 1)).revealed_at is not None
     twice = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert twice.ephemeral and "already revealed" in twice.content
 
@@ -97,7 +98,7 @@ async def test_reveal_button_works_after_a_restart(
     async with restarted(fake_discord, dicebot, seed=1) as bot:
         revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
         assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
-        assert (await bot.storage.rolls.get(1)).revealed_at is not None
+        assert (await logged_roll(bot.storage, 1)).revealed_at is not None
 
 
 async def test_cosmos_roll_again_keeps_every_option_and_counts_into_the_challenge(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
+import cogs.campaign
 from bot.client import DiceBot
+from tests.expect import active_campaign
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -55,7 +55,7 @@ async def test_ruling_campaign_one_per_channel_second_is_refused(
     reply = await start(fake_discord, system="sinew", user="player")
     assert reply.ephemeral
     assert "already runs the Cosmos Engine campaign" in reply.content
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign.system.value == "cosmos"
 
 
@@ -106,11 +106,11 @@ async def test_gm_add_and_remove(fake_discord: FakeDiscord, dicebot: DiceBot) ->
     player = fake_discord.users["player"]
     reply = await fake_discord.invoke("campaign gm add", {"user": player}, user="gm")
     assert not reply.ephemeral and "is now a GM" in reply.content
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert player.id in campaign.gm_ids
     reply = await fake_discord.invoke("campaign gm remove", {"user": player}, user="gm")
     assert "no longer a GM" in reply.content
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert player.id not in campaign.gm_ids
 
 
@@ -122,7 +122,7 @@ async def test_ruling_gms_player_cannot_add_gms(
         "campaign gm add", {"user": fake_discord.users["player"]}, user="player"
     )
     assert reply.ephemeral and "Only a GM can add co-GMs" in reply.content
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign.gm_ids == {fake_discord.users["gm"].id}
 
 
@@ -201,8 +201,7 @@ async def test_ruling_gms_are_founder_co_gms_and_manage_server_members(
 async def test_end_prompt_drops_its_buttons_when_unanswered(
     fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The bot loads cogs as extensions: patch the module it actually runs.
-    monkeypatch.setattr(sys.modules["cogs.campaign"], "CONFIRM_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(cogs.campaign, "CONFIRM_TIMEOUT_SECONDS", 0.05)
     await start(fake_discord)
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
     assert prompt.components

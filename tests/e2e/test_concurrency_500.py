@@ -31,6 +31,7 @@ from tests.e2e.test_sixpool import character as sixpool_character
 from tests.e2e.test_sixpool import create as create_sixpool
 from tests.e2e.test_sixpool import fields as sixpool_fields
 from tests.e2e.test_sixpool import start as start_sixpool
+from tests.expect import active_campaign, logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -81,7 +82,7 @@ async def test_500_concurrent_luck_spends_pay_exactly_the_ten_tokens_held(
     assert all("costs 1 Luck token; Tank has 0." in r.content for r in refused)
     assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 0
     # Each spend logged one step: the die lowered by 1, 2, …, 10, no step twice, none more.
-    logged = [await dicebot.storage.rolls.get(n) for n in range(2, 12)]
+    logged = [await logged_roll(dicebot.storage, n) for n in range(2, 12)]
     assert [roll.payload["result"]["shift"] for roll in logged] == list(range(1, 11))
     assert await dicebot.storage.rolls.get(12) is None
 
@@ -161,7 +162,7 @@ async def test_500_concurrent_pressure_adds_fire_one_crisis_per_crossing_exactly
     assert sum("Crisis!" in reply.content for reply in added) == N // 5
     campaign = await campaign_of(fake_discord, dicebot)
     assert await dicebot.storage.tracks.value(campaign, "pressure") == 0
-    kinds = [(await dicebot.storage.rolls.get(n)).kind for n in range(1, N // 5 + 1)]
+    kinds = [(await logged_roll(dicebot.storage, n)).kind for n in range(1, N // 5 + 1)]
     assert kinds == ["sinew.crisis"] * (N // 5)
     assert await dicebot.storage.rolls.get(N // 5 + 1) is None
     # The channel hears each rise once and each Crisis once: 500 + 100 announcements.
@@ -255,10 +256,10 @@ async def test_500_concurrent_challenge_rolls_count_exactly_the_rolls_it_allows(
     # Replay the logged rolls in the order they were committed (their ids) by hand.
     tally = 0
     for roll_id in range(1, 51):
-        logged = await dicebot.storage.rolls.get(roll_id)
+        logged = await logged_roll(dicebot.storage, roll_id)
         tally = max(0, tally + challenge_points(logged.payload["result"]["roll"]["kept"]))
     assert await dicebot.storage.rolls.get(51) is None
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     rows = await dicebot.storage.database.fetch_all(
         "SELECT successes, rolls_used, status FROM cosmos_challenges WHERE campaign_id = ?",
         (campaign.id,),
@@ -285,8 +286,9 @@ async def test_500_concurrent_stress_adds_stop_exactly_at_the_maximum(
     titles = sorted((r.embeds[0]["title"] for r in added), key=lambda t: int(t.split()[-1]))
     assert titles == [f"Ysolde: Psychic Stress {n} → {n + 1}" for n in range(200)]
     assert all("stress is 200; changing it by +1 would leave 0–200" in r.content for r in refused)
-    campaign = await dicebot.storage.campaigns.active(fake_discord.channel_id)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     ysolde = await dicebot.storage.database.fetch_one("SELECT id FROM characters")
+    assert ysolde is not None
     stress = await dicebot.storage.tracks.value(campaign, "stress", character_id=ysolde["id"])
     assert stress == 200
 
@@ -306,5 +308,5 @@ async def test_500_concurrent_rerolls_of_one_roll_reroll_it_once(
     )
     assert (len(rerolled), len(refused)) == (1, N - 1)
     assert all("rerolled already" in reply.content for reply in refused)
-    assert (await dicebot.storage.rolls.get(2)).payload["rerolled_from"] == 1
+    assert (await logged_roll(dicebot.storage, 2)).payload["rerolled_from"] == 1
     assert await dicebot.storage.rolls.get(3) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -13,13 +14,14 @@ from bot.storage import Visibility
 from rules import cosmos
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def seed_where(predicate: Callable[[cosmos.CheckResult], bool], **roll_options: int) -> int:
+def seed_where(predicate: Callable[[cosmos.CheckResult], bool], **roll_options: Any) -> int:
     """Find a seed whose first Cosmos roll with these options satisfies ``predicate``."""
     for seed in range(10_000):
         if predicate(cosmos.roll(new_rng(seed), **roll_options)):
@@ -44,7 +46,7 @@ async def open_challenge(
 async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    options = {"attribute": 3, "skill": 2, "tn": 15, "advantage": 2}
+    options: dict[str, Any] = {"attribute": 3, "skill": 2, "tn": 15, "advantage": 2}
     expected = cosmos.roll(new_rng(DICE_SEED), **options)
     reply = await fake_discord.invoke("cosmos roll", options, user="player")
     assert not reply.ephemeral
@@ -59,7 +61,7 @@ async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
     assert ", ".join(shown) in embed["description"]
     assert f"= **{expected.roll.total}** vs TN 15" in embed["description"]
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
-    logged = await dicebot.storage.rolls.get(roll_id)
+    logged = await logged_roll(dicebot.storage, roll_id)
     assert logged.kind == "cosmos.roll" and logged.payload["result"]["success"] == expected.success
 
 
@@ -107,7 +109,7 @@ async def test_gm_hidden_roll_is_private_and_player_is_refused(
     assert await dicebot.storage.rolls.get(1) is None
     secret = await fake_discord.invoke("cosmos roll", options, user="gm")
     assert secret.ephemeral and secret.embeds[0]["footer"]["text"].startswith("Hidden roll #1")
-    assert (await dicebot.storage.rolls.get(1)).visibility is Visibility.HIDDEN
+    assert (await logged_roll(dicebot.storage, 1)).visibility is Visibility.HIDDEN
 
 
 @pytest.mark.parametrize(
@@ -294,7 +296,7 @@ async def test_revealed_hidden_challenge_roll_shows_its_challenge_as_the_gm_saw_
     [field] = [f for f in secret.embeds[0]["fields"] if f["name"] == "Challenge"]
     revealed = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
     assert field in revealed.embeds[0]["fields"]
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert field in logged.payload["embed"]["fields"]
 
 

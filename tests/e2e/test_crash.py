@@ -29,6 +29,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,10 @@ class Sent:
         footer = str(message.embeds[0].get("footer", {}).get("text", ""))
         found = re.fullmatch(r"Roll #(\d+)", footer)
         return int(found[1]) if found else None
+
+
+def _any_answered(waiting: list[Sent]) -> bool:
+    return any(sent.reply.raw is not None for sent in waiting)
 
 
 @dataclass
@@ -224,7 +229,7 @@ class Table:
                 sent.append(one)
                 pending.append(one)
             await self.fake.wait_until(
-                lambda waiting=pending: any(s.reply.raw is not None for s in waiting),
+                partial(_any_answered, pending),
                 "a command to be answered",
             )
             still = [one for one in pending if one.reply.raw is None]
@@ -404,7 +409,7 @@ def check_round(table: Table, started: Round, shown: Counter[int]) -> dict[str, 
             shown[roll_id] += 1
             assert roll_id in rolls, f"acknowledged roll #{roll_id} ({one.command.name}) lost"
             logged = json.loads(rolls[roll_id]["payload"])["embed"]
-            embed = one.reply.message.embeds[0]  # the dice, and the state after them
+            embed = one.reply.original.embeds[0]  # the dice, and the state after them
             assert [logged.get(key) for key in ("title", "description", "fields")] == [
                 embed.get(key) for key in ("title", "description", "fields")
             ], f"roll #{roll_id} stored differs from what was shown"

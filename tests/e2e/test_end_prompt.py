@@ -26,7 +26,7 @@ async def ask_to_end(fake: FakeDiscord) -> tuple[Reply, str, str]:
     assert not started.ephemeral, started.content
     prompt = await fake.invoke("campaign end", {}, user="gm")
     assert prompt.ephemeral
-    end_button, keep_button = prompt.message.custom_ids()
+    end_button, keep_button = prompt.original.custom_ids()
     return prompt, end_button, keep_button
 
 

@@ -60,6 +60,7 @@ def end_prompt_id(fake: FakeDiscord, *, prompt: str, campaign: str, requester: s
         (f"sixpool:contest:{TOO_BIG}", BUTTON, "contest"),
         (f"sixpool:spend:{TOO_BIG}:2", SELECT, "contest"),
         (f"sixpool:reroll:{TOO_BIG}:0", BUTTON, "roll"),
+        (f"realms:reroll:{TOO_BIG}:1", BUTTON, "roll"),
         (f"sixpool:group:{TOO_BIG}:roll", BUTTON, "group check"),
         (f"sixpool:group:{TOO_BIG}:close", BUTTON, "group check"),
         (f"sixpool:groupspend:{TOO_BIG}:2", SELECT, "group check"),

@@ -214,7 +214,7 @@ async def _invoke_one(
     clickable = [reply for reply in answered[-50:] if reply.message and reply.message.custom_ids()]
     if clickable and chooser.random() < 0.05:
         target = chooser.choice(clickable)
-        custom_id = chooser.choice(target.message.custom_ids())
+        custom_id = chooser.choice(target.original.custom_ids())
         return await fake.click(
             target, custom_id, user=user, wait_deferred=False, stale_client=True
         )

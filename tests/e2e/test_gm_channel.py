@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.client import DiceBot, create_bot
@@ -118,6 +119,7 @@ async def test_a_gm_log_channel_made_public_later_gets_no_more_rolls_and_the_gms
     # A server admin opens the channel to everyone.
     await fake.set_overwrites(gm_log, [])
     channel = table.bot.get_channel(gm_log)
+    assert isinstance(channel, discord.TextChannel)
     await fake.wait_until(lambda: not channel.overwrites, "the bot to see the new overwrites")
 
     hidden = await fake.invoke("roll", {"expression": "3d6", "hidden": True})

@@ -27,7 +27,7 @@ async def test_history_pages_newest_first_and_hides_secret_rolls_from_players(
     assert page.ephemeral
     lines = page.embeds[0]["description"].splitlines()
     assert [line.split("`")[1] for line in lines] == ["#5", "#4"]  # #6 is the GM's hidden roll
-    assert page.message.custom_ids() == ["campaign:log:4:0:2"]
+    assert page.original.custom_ids() == ["campaign:log:4:0:2"]
     older = await fake_discord.click(page, "campaign:log:4:0:2", user="player")
     assert [line.split("`")[1] for line in older.embeds[0]["description"].splitlines()] == [
         "#3", "#2",
@@ -50,7 +50,7 @@ async def test_history_button_after_a_restart_and_by_user(
     async with restarted(fake_discord, dicebot, seed=2):
         older = await fake_discord.click(page, "campaign:log:2:0:4", user="player")
         assert older.embeds[0]["description"].splitlines()[0].startswith("`#1`")
-        assert older.message.custom_ids() == []
+        assert older.original.custom_ids() == []
 
 
 async def test_gm_exports_the_whole_log_as_csv_or_json(

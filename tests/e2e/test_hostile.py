@@ -151,7 +151,7 @@ async def test_second_click_on_a_used_end_button_is_answered(
 ) -> None:
     await start_campaign(fake_discord)
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
-    end_button = prompt.message.custom_ids()[0]
+    end_button = prompt.original.custom_ids()[0]
     # A double click: both clicks reach Discord before the bot's answer takes the buttons away.
     # Either may reach the database first: one ends the campaign, the other is told so.
     again, first = sorted(

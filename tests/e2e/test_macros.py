@@ -10,6 +10,7 @@ from bot.client import DiceBot
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
+from tests.expect import logged_roll
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -94,7 +95,7 @@ async def test_a_macro_holds_a_system_roll_command_and_rolls_it_as_if_typed(
     assert not by_macro.ephemeral
     assert by_macro.embeds[0]["title"] == typed.embeds[0]["title"]
     assert by_macro.embeds[0]["description"] == typed.embeds[0]["description"]
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "cosmos.roll"
     assert (logged.payload["options"]["attribute"], logged.payload["options"]["tn"]) == (3, 15)
     listed = await fake_discord.invoke("macro list", {}, user="player")

@@ -16,6 +16,7 @@ from cogs.sixpool import SHEET_CODEC as SIXPOOL_SHEET
 from rules import aethelgard, sinew, sixpool
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.expect import active_campaign
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
@@ -72,7 +73,7 @@ async def test_every_systems_state_changes_land_in_postgresql(
     assert await pgbot.storage.tracks.value(campaign, "pressure") == 2
     added = await fake.invoke("campaign gm add", {"user": fake.users["player"]}, user="gm")
     assert not added.ephemeral
-    assert (await pgbot.storage.campaigns.active(table)).gm_ids == {
+    assert (await active_campaign(pgbot.storage, table)).gm_ids == {
         fake.users["gm"].id,
         fake.users["player"].id,
     }
@@ -83,7 +84,7 @@ async def test_every_systems_state_changes_land_in_postgresql(
     )
     assert brakka.sheet.luck_tokens == 10
     ended = await fake.invoke("campaign end", {}, user="gm")
-    await fake.click(ended, ended.message.custom_ids()[0], user="gm")  # confirm
+    await fake.click(ended, ended.original.custom_ids()[0], user="gm")  # confirm
     assert await pgbot.storage.campaigns.active(table) is None
 
     # Six-pool: a pool spend, refused past empty.
@@ -96,19 +97,19 @@ async def test_every_systems_state_changes_land_in_postgresql(
     empty = await fake.invoke("sixpool check", {"pool": "DEX", "dc": 10, "spend": 1},
                               user="player")  # fmt: skip
     assert empty.ephemeral and "0 points" in empty.content
-    campaign = await pgbot.storage.campaigns.active(table)
+    campaign = await active_campaign(pgbot.storage, table)
     rin = await CharacterStore(pgbot.storage.database, SIXPOOL_SHEET).find(
         campaign, user_id=fake.users["player"].id
     )
     assert rin.sheet.points(sixpool.Pool.DEX) == 0
     ended = await fake.invoke("campaign end", {}, user="gm")
-    await fake.click(ended, ended.message.custom_ids()[0], user="gm")
+    await fake.click(ended, ended.original.custom_ids()[0], user="gm")
 
     # Aethelgard: Stress on a character; Cosmos: a challenge; Realms: a reroll; a macro.
     await start(fake, "aethelgard", table)
     await fake.invoke("aethelgard character create", AETHELGARD, user="player")
     await fake.invoke("aethelgard stress add", {"character": "Ysolde", "amount": 3}, user="gm")
-    campaign = await pgbot.storage.campaigns.active(table)
+    campaign = await active_campaign(pgbot.storage, table)
     ysolde = await CharacterStore(pgbot.storage.database, AETHELGARD_SHEET).find(
         campaign, name="Ysolde"
     )

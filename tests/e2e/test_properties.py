@@ -180,7 +180,7 @@ def _text(option: JSON, hostile: bool) -> st.SearchStrategy[Any]:
 def _integer(option: JSON, hostile: bool) -> st.SearchStrategy[int]:
     low, high = option.get("min_value"), option.get("max_value")
     if hostile:  # what only a stale or forged client sends: past the range, or huge
-        past = [] if low is None else [int(low) - 1, int(high) + 1]
+        past = [] if low is None or high is None else [int(low) - 1, int(high) + 1]
         return st.sampled_from([*past, 2**53 + 1, -(2**63), 10**30])
     if low is not None and high is not None:
         return st.integers(int(low), int(min(high, low + 200)))
@@ -330,7 +330,7 @@ async def _switch(arena: Table, group: str) -> None:
     if arena.group:
         _report(arena)
         prompt = await fake.invoke("campaign end", {}, user="admin")
-        ended = await fake.click(prompt, prompt.message.custom_ids()[0], user="admin")
+        ended = await fake.click(prompt, prompt.original.custom_ids()[0], user="admin")
         assert ended.content == "Campaign ended.", ended.content
     arena.group, arena.refusals, arena.answers = group, 0, 0
     await SETUPS.get(group, _cosmos)(fake)
@@ -390,7 +390,7 @@ COMMANDS: dict[str, list[str]] = {
         "sixpool character create", "sixpool character sheet", "sixpool character set",
         "sixpool check", "sixpool attack", "sixpool save", "sixpool passive", "sixpool take",
         "sixpool contest", "sixpool group", "sixpool boost", "sixpool help", "sixpool inspire",
-        "sixpool rest", "sixpool odds",
+        "sixpool rest", "sixpool odds", "sixpool trained_only",
     ],
     "aethelgard": [
         "aethelgard character create", "aethelgard character sheet", "aethelgard stress add",
@@ -453,6 +453,8 @@ HEAVIEST: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "sixpool": [
         ("sixpool odds", {"modifier": 60, "dc": 0, "advantage": True}),
         ("sixpool odds", {"modifier": -30, "dc": 60, "disadvantage": True}),
+        # 1,000 dice of damage if the d20 is a natural 20 (doubled), 500 otherwise.
+        ("sixpool attack", {"pool": "DEX", "ac": 0, "damage": "500d1000kh499", "character": "Rin"}),
     ],
     "aethelgard": [
         ("aethelgard odds", {"pool": 100, "dc": 100}),

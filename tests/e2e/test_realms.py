@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from fractions import Fraction
+from itertools import product
+
 import numpy as np
 
 from bot.client import DiceBot
+from bot.render.numbers import percent
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
+from tests.e2e.test_secrecy import forged
+from tests.expect import logged_roll
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -16,12 +25,12 @@ def d20s(seed: int, count: int) -> list[int]:
     return [int(f) for f in np.random.default_rng(seed).integers(1, 21, size=count)]
 
 
-def seed_where(count: int, predicate: object) -> int:
-    return next(s for s in range(20_000) if predicate(d20s(s, count)))  # type: ignore[operator]
+def seed_where(count: int, predicate: Callable[[list[int]], bool]) -> int:
+    return next(s for s in range(20_000) if predicate(d20s(s, count)))
 
 
-def fields(reply: object) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}  # type: ignore[attr-defined]
+def fields(reply: Reply) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
 
 
 async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
@@ -39,9 +48,9 @@ async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
     targets = fields(reply)
     assert set(targets) == {"Target 1", "Target 2"}
     assert targets["Target 1"].count("hits") == 2  # the extra die joins the first target
-    assert "+2 (once for this target)" in targets["Target 1"]
-    assert "+2 (once for this target)" in targets["Target 2"]
-    assert (await dicebot.storage.rolls.get(1)).kind == "realms.attack"
+    assert "+2 advantage (once for this target)" in targets["Target 1"]
+    assert "+2 advantage (once for this target)" in targets["Target 2"]
+    assert (await logged_roll(dicebot.storage, 1)).kind == "realms.attack"
 
 
 async def test_ruling_realms_zero_dice_and_half_movement(
@@ -121,7 +130,7 @@ async def test_ruling_realms_reroll_one_die_once_of_your_latest_roll(
     assert not again.ephemeral
     rerolled = fields(again)["Rerolled die 2"]
     assert f"→ **{d20s(seed, 1)[0]}**" in rerolled  # the save (the latest roll), not the d12
-    logged = await dicebot.storage.rolls.get(3)
+    logged = await logged_roll(dicebot.storage, 3)
     assert logged.payload["rerolled_from"] == 2
     twice = await fake_discord.invoke("realms reroll", {"position": 1}, user="player")
     assert twice.ephemeral and "rerolled already" in twice.content
@@ -151,3 +160,359 @@ async def test_odds_for_a_check_and_an_attack_with_charts(
     assert attack.attachments[0][1].startswith(PNG_SIGNATURE)
     incomplete = await fake_discord.invoke("realms odds", {"dice": 2})
     assert incomplete.ephemeral and "need `dice`, `to_hit` and `damage`" in incomplete.content
+
+
+# --- After the rules audit: the primary attack's ±2, the GM's forced state, concentration
+
+
+async def test_rule_realms_bonus_damage_applies_to_the_primary_attack_only(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda faces: all(11 <= f <= 19 for f in faces))
+    options = {"dice": 1, "to_hit": 11, "damage": "1d6", "advantage": 1}
+    dicebot.rng = new_rng(seed)
+    primary = await fake_discord.invoke("realms attack", options, user="player")
+    assert "+2 advantage (once for this target)" in fields(primary)["Target 1"]
+    assert "Secondary" not in primary.embeds[0]["description"]
+    dicebot.rng = new_rng(seed)
+    secondary = await fake_discord.invoke(
+        "realms attack", {**options, "primary": False}, user="player"
+    )
+    assert secondary.embeds[0]["description"] == (
+        "**Advantage**: 1 advantage → at advantage\n"
+        "Secondary attack (off-hand, opportunity): no ±2 damage"
+    )
+    target = fields(secondary)["Target 1"]
+    assert target.count("hits") == 2 and "+2" not in target  # the extra die, not the +2
+    logged = await logged_roll(dicebot.storage, 2)
+    assert logged.payload["result"]["primary"] is False
+    assert [t["shift"] for t in logged.payload["result"]["targets"]] == [0]
+
+
+async def test_rule_realms_gm_forces_the_state_over_the_cancel_rule(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    seed = seed_where(2, lambda faces: faces[0] != faces[1])
+    dicebot.rng = new_rng(seed)
+    mixed = {"die": "d20", "kind": "save", "target": 11, "advantage": 1, "disadvantage": 1}
+    forced = await fake_discord.invoke(
+        "realms check", {**mixed, "force": "disadvantage"}, user="gm"
+    )
+    description = forced.embeds[0]["description"]
+    assert not forced.ephemeral
+    assert description.startswith(
+        "**Disadvantage**: forced by the GM, overriding 1 advantage + 1 disadvantage "
+        "(a specific effect beats the cancel rule); half movement this round"
+    )
+    low = min(d20s(seed, 2))
+    assert f"Rolled {', '.join(map(str, d20s(seed, 2)))} → **{low}**" in description
+    logged = await logged_roll(dicebot.storage, 1)
+    assert logged.payload["result"]["decision"]["forced"] is True
+    attack = await fake_discord.invoke(
+        "realms attack",
+        {"dice": 1, "to_hit": 10, "damage": "1d4", "disadvantage": 2, "force": "advantage"},
+        user="gm",
+    )
+    assert attack.embeds[0]["description"].startswith("**Advantage**: forced by the GM")
+    assert (await logged_roll(dicebot.storage, 2)).payload["result"]["dice"].__len__() == 2
+
+
+async def test_rule_realms_a_player_may_not_force_the_state(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    for command, options in (
+        ("realms check", {"die": "d20", "force": "advantage"}),
+        ("realms attack", {"dice": 2, "to_hit": 10, "damage": "1d8", "force": "advantage"}),
+        ("realms stealth", {"dice": 2, "force": "disadvantage"}),
+        ("realms spell", {"kind": "axiom", "force": "advantage"}),
+    ):
+        refused = await fake_discord.invoke(command, options, user="player")
+        assert refused.ephemeral, command
+        assert refused.content.startswith(
+            "❌ Only a GM can force advantage or disadvantage (a specific effect the GM rules on)."
+        )
+    assert await logged_roll(dicebot.storage, 1) is None  # nothing rolled, nothing logged
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+    spell = await fake_discord.invoke(
+        "realms spell", {"kind": "incantation", "cost": 2, "disadvantage": 1, "force": "advantage"}
+    )
+    assert "**Spirit cost 2 → 1**" in spell.embeds[0]["description"]
+
+
+async def test_rule_realms_concentration_rolls_as_a_save(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda faces: min(faces) < 12 <= max(faces))
+    for kind in ("concentration", "save"):
+        dicebot.rng = new_rng(seed)
+        reply = await fake_discord.invoke(
+            "realms check",
+            {"die": "d20", "kind": kind, "target": 12, "disadvantage": 1},
+            user="player",
+        )
+        faces = d20s(seed, 2)
+        title = f"❌ Failure · player: {kind} (d20) → {min(faces)} vs 12"
+        assert reply.embeds[0]["title"] == title
+        assert reply.embeds[0]["description"] == (
+            "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round\n"
+            f"Rolled {faces[0]}, {faces[1]} → **{min(faces)}** vs 12: **failure**"
+        )
+    logged = await logged_roll(dicebot.storage, 1)
+    assert logged.kind == "realms.check" and logged.payload["result"]["kind"] == "concentration"
+    wrong = await fake_discord.invoke(
+        "realms check", {"die": "d12", "kind": "concentration"}, user="player"
+    )
+    assert wrong.ephemeral and "A concentration uses a d20 (got d12)" in wrong.content
+    assert await logged_roll(dicebot.storage, 3) is None
+
+
+def _enumerated_target(
+    strikes: int, kept_lower: bool, to_hit: int, sides: int, shift: int
+) -> dict[int, Fraction]:
+    """One target's damage by enumerating every d20 and every 1d<sides> of damage."""
+    weights: dict[int, int] = {}
+    rolled = 2 if kept_lower else strikes
+    for faces in product(range(1, 21), repeat=rolled):
+        strikes_faces = (min(faces),) if kept_lower else faces
+        hitting = [f for f in strikes_faces if f == 20 or f >= to_hit]
+        for damages in product(range(1, sides + 1), repeat=len(hitting)):
+            weight = sides ** (len(strikes_faces) - len(hitting))
+            raw = sum(damages) + shift
+            value = 0 if not hitting else raw if raw > 0 else (1 if 20 in hitting else 0)
+            weights[value] = weights.get(value, 0) + weight
+    total = sum(weights.values())
+    return {value: Fraction(weight, total) for value, weight in weights.items()}
+
+
+def _summary(chances: dict[int, Fraction]) -> str:
+    mean = sum((value * chance for value, chance in chances.items()), Fraction(0))
+    return f"Missed: {percent(chances.get(0, Fraction(0)))} · mean damage {float(mean):.2f}"
+
+
+async def test_odds_cover_secondary_and_forced_attacks_by_enumeration(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # A 1d20 attack whose mix would cancel, forced to advantage: two strikes, each 1d4.
+    query = {"dice": 1, "to_hit": 11, "damage": "1d4", "advantage": 1, "disadvantage": 1}
+    for primary, shift in ((True, 2), (False, 0)):
+        reply = await fake_discord.invoke(
+            "realms odds", {**query, "force": "advantage", "primary": primary}, user="player"
+        )
+        assert not reply.ephemeral  # odds are a what-if: anyone may ask about a forced roll
+        description = reply.embeds[0]["description"]
+        assert description.startswith("**Advantage**: forced by the GM")
+        assert ("Secondary attack" in description) is not primary
+        [first] = _summary(_enumerated_target(2, False, 11, 4, shift)).split("\n")
+        assert fields(reply)["Target 1 (2 strikes)"].startswith(first)
+    # Forced to disadvantage: 1d20 loses its die, two rolled keep the lower; -2 if primary.
+    for primary, shift in ((True, -2), (False, 0)):
+        reply = await fake_discord.invoke(
+            "realms odds", {**query, "force": "disadvantage", "primary": primary}
+        )
+        expected = _summary(_enumerated_target(1, True, 11, 4, shift))
+        assert fields(reply)["Target 1 (1 strike)"].startswith(expected)
+
+
+async def test_odds_of_a_forced_check_by_enumeration(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    pairs = list(product(range(1, 21), repeat=2))
+    straight = percent(Fraction(sum(a >= 14 for a in range(1, 21)), 20))
+    higher = percent(Fraction(sum(max(a, b) >= 14 for a, b in pairs), 400))
+    lower = percent(Fraction(sum(min(a, b) >= 14 for a, b in pairs), 400))
+    reply = await fake_discord.invoke(
+        "realms odds", {"die": "d20", "target": 14, "advantage": 2, "force": "disadvantage"}
+    )
+    assert reply.embeds[0]["description"] == (
+        f"Straight {straight} · advantage {higher} · disadvantage **{lower}**\n"
+        "**Disadvantage**: forced by the GM, overriding 2 advantages "
+        "(a specific effect beats the cancel rule); half movement this round"
+    )
+    mixed = await fake_discord.invoke(
+        "realms odds", {"die": "d20", "target": 14, "advantage": 1, "disadvantage": 1}
+    )
+    assert mixed.embeds[0]["description"].startswith(
+        f"Straight **{straight}** · advantage {higher} · disadvantage {lower}\n"
+    )
+    bad = await fake_discord.invoke(
+        "realms odds", {"die": "d20", "target": 14, "force": "both"}, stale_client=True
+    )
+    assert bad.ephemeral and "force" in bad.content
+
+
+# --- The reply: a verdict and total in the title, a breakdown that names every number
+
+
+async def test_realms_title_has_the_verdict_and_a_straight_roll_says_nothing_of_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(1, lambda faces: 10 <= faces[0] <= 19)
+    dicebot.rng = new_rng(seed)
+    [face] = d20s(seed, 1)
+    save = await fake_discord.invoke(
+        "realms check", {"die": "d20", "kind": "save", "target": 10}, user="player"
+    )
+    assert save.embeds[0]["title"] == f"✅ Success · player: save (d20) → {face} vs 10"
+    assert save.embeds[0]["description"] == f"Rolled {face} → **{face}** vs 10: **success**"
+    dicebot.rng = new_rng(seed)
+    plain = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert plain.embeds[0]["title"] == f"🎲 player: check (d20) → {face}"
+    dicebot.rng = new_rng(seed_where(1, lambda faces: faces[0] != 20))
+    miss = await fake_discord.invoke(
+        "realms attack", {"dice": 1, "to_hit": 21, "damage": "1d4"}, user="player"
+    )  # only a natural 20 could hit
+    assert miss.embeds[0]["title"] == "❌ Miss · player: attack → 0 damage (to hit 21, 1d4)"
+    assert "description" not in miss.embeds[0]  # a straight roll: no state line
+
+
+async def test_realms_damage_breakdown_names_every_number(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Two strikes that hit (11-19), straight: the damage is their sum, with no "14 = 14".
+    seed = seed_where(2, lambda faces: all(11 <= f <= 19 for f in faces))
+    dicebot.rng = new_rng(seed)
+    straight = await fake_discord.invoke(
+        "realms attack", {"dice": 2, "to_hit": 11, "damage": "1d6+8"}, user="player"
+    )
+    lines = fields(straight)["Target 1"].split("\n")
+    first, second = (int(line.rsplit("→ ", 1)[1]) for line in lines[:2])
+    assert lines[2:] == [
+        f"Damage: {first} + {second} = {first + second}",
+        f"**{first + second} damage**; riders apply.",
+    ]
+    assert straight.embeds[0]["title"] == (
+        f"✅ Hit · player: attack → {first + second} damage (to hit 11, 1d6+8)"
+    )
+    # One strike at advantage's extra die... on a split: each target names its +2.
+    dicebot.rng = new_rng(seed)
+    split = await fake_discord.invoke(
+        "realms attack",
+        {"dice": 1, "to_hit": 11, "damage": "1d6+8", "split": "1,1", "advantage": 1},
+        user="player",
+    )
+    totals = []
+    for name in ("Target 1", "Target 2"):
+        lines = fields(split)[name].split("\n")
+        rolled = int(lines[0].rsplit("→ ", 1)[1])
+        assert lines[1] == (
+            f"Damage: {rolled} rolled, +2 advantage (once for this target) = {rolled + 2}"
+        )
+        totals.append(rolled + 2)
+    assert split.embeds[0]["title"] == (
+        f"✅ Hit · player: attack → {totals[0]} + {totals[1]} damage (to hit 11, 1d6+8)"
+    )
+    single = await fake_discord.invoke(
+        "realms attack", {"dice": 1, "to_hit": 1, "damage": "1d4"}, user="player"
+    )
+    assert len(fields(single)["Target 1"].split("\n")) == 2  # the hit and its damage: no sum
+
+
+# --- The reroll trait by a button per die (persistent, once, its roller's latest roll only)
+
+
+def labels(reply: Reply) -> list[str]:
+    rows = reply.original.components
+    return [button["label"] for row in rows for button in row["components"]]
+
+
+async def test_realms_reroll_by_a_button_per_die(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(2, lambda faces: True)
+    dicebot.rng = new_rng(seed)
+    save = await fake_discord.invoke(
+        "realms check", {"die": "d20", "kind": "save", "disadvantage": 1}, user="player"
+    )
+    first, second = d20s(seed, 2)
+    assert save.original.custom_ids() == ["realms:reroll:1:1", "realms:reroll:1:2"]
+    assert labels(save) == [f"Reroll die 1 ({first})", f"Reroll die 2 ({second})"]
+    stranger = await fake_discord.click(save, "realms:reroll:1:2", user="gm")
+    player_id = fake_discord.users["player"].id
+    assert stranger.ephemeral
+    assert f"Only <@{player_id}>, who made roll #1, can reroll its dice." in stranger.content
+    assert await logged_roll(dicebot.storage, 2) is None
+    dicebot.rng = new_rng(5)
+    [new_face] = d20s(5, 1)
+    pressed = await fake_discord.click(save, "realms:reroll:1:2", user="player")
+    assert not pressed.ephemeral
+    assert fields(pressed)["Rerolled die 2"].startswith(f"{second} → **{new_face}** (once;")
+    assert save.original.custom_ids() == []  # edited in place: no die is left to reroll
+    assert save.embeds[0]["footer"]["text"].startswith("Roll #2")
+    logged = await logged_roll(dicebot.storage, 2)
+    assert logged.payload["rerolled_from"] == 1
+    assert logged.payload["result"]["dice"] == [first, new_face]
+    replayed = forged(fake_discord, fake_discord.channel_id, "realms:reroll:1:1")
+    again = await fake_discord.click(replayed, "realms:reroll:1:1", user="player")
+    assert again.ephemeral and "Roll #1 was rerolled already" in again.content
+    assert await logged_roll(dicebot.storage, 3) is None
+
+
+async def test_realms_die_button_under_an_older_roll_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    old = await fake_discord.invoke("realms stealth", {"dice": 2}, user="player")
+    newer = await fake_discord.invoke(
+        "realms attack", {"dice": 2, "to_hit": 10, "damage": "1d4", "advantage": 1}, user="player"
+    )
+    assert newer.original.custom_ids() == [f"realms:reroll:2:{n}" for n in (1, 2, 3)]
+    superseded = await fake_discord.click(old, "realms:reroll:1:1", user="player")
+    assert superseded.ephemeral
+    assert "Roll #1 is no longer your latest roll here" in superseded.content
+    assert await logged_roll(dicebot.storage, 3) is None
+    past = forged(fake_discord, fake_discord.channel_id, "realms:reroll:2:9")
+    beyond = await fake_discord.click(past, "realms:reroll:2:9", user="player")
+    assert beyond.ephemeral and "Position must be between 1 and 3" in beyond.content
+    assert await logged_roll(dicebot.storage, 3) is None
+
+
+async def test_realms_die_buttons_are_offered_as_far_as_the_roll_is_seen(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    blind = await fake_discord.invoke("realms check", {"die": "d20", "blind": True}, user="player")
+    assert blind.components == []  # the buttons would show the dice the roller may not see
+    hidden = await fake_discord.invoke(
+        "realms check", {"die": "d20", "hidden": True, "advantage": 1}, user="gm"
+    )
+    assert hidden.ephemeral
+    assert hidden.original.custom_ids() == [
+        "roll:reveal:2", "realms:reroll:2:1", "realms:reroll:2:2",
+    ]  # fmt: skip
+    pressed = await fake_discord.click(hidden, "realms:reroll:2:1", user="gm")
+    assert pressed.ephemeral and "Rerolled die 1" in fields(pressed)
+    assert hidden.original.custom_ids() == ["roll:reveal:3"]  # the reroll: Reveal, no dice
+    assert (await logged_roll(dicebot.storage, 3)).visibility.value == "hidden"
+    pool = await fake_discord.invoke("realms stealth", {"dice": 20, "advantage": 1}, user="player")
+    assert len(pool.original.custom_ids()) == 21  # Discord's limit is 25 a message
+
+
+async def test_realms_die_button_works_after_a_restart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    roll = await fake_discord.invoke("realms stealth", {"dice": 3}, user="player")
+    async with restarted(fake_discord, dicebot, seed=9):
+        pressed = await fake_discord.click(roll, "realms:reroll:1:3", user="player")
+        assert not pressed.ephemeral and "Rerolled die 3" in fields(pressed)
+
+
+async def test_realms_concurrent_presses_of_a_die_button_reroll_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    roll = await fake_discord.invoke("realms check", {"die": "d20", "advantage": 1}, user="player")
+    assert roll.original.custom_ids() == ["realms:reroll:1:1", "realms:reroll:1:2"]
+    presses = 20  # each a replay of the message as it was (a double click, a slow client)
+    custom_ids = [f"realms:reroll:1:{1 + n % 2}" for n in range(presses)]
+    replies = await asyncio.gather(
+        *(
+            fake_discord.click(forged(fake_discord, fake_discord.channel_id, c), c, user="player")
+            for c in custom_ids
+        )
+    )
+    done = [reply for reply in replies if not reply.ephemeral]
+    refused = [reply for reply in replies if reply.ephemeral]
+    assert (len(done), len(refused)) == (1, presses - 1)  # as serial presses: the first rerolls
+    assert all("Roll #1 was rerolled already" in reply.content for reply in refused)
+    assert (await logged_roll(dicebot.storage, 2)).payload["rerolled_from"] == 1
+    assert await logged_roll(dicebot.storage, 3) is None

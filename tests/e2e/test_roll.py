@@ -11,6 +11,7 @@ from bot.storage import Visibility
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.expect import logged_roll
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -89,7 +90,7 @@ async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     footer = reply.embeds[0]["footer"]["text"]
     assert footer.startswith("Hidden roll #")
     roll_id = int(footer.removeprefix("Hidden roll #").split(":")[0])
-    logged = await dicebot.storage.rolls.get(roll_id)
+    logged = await logged_roll(dicebot.storage, roll_id)
     assert logged.visibility is Visibility.HIDDEN and logged.revealed_at is None
 
     revealed = await fake_discord.invoke("campaign reveal", {"roll_id": roll_id}, user="gm")
@@ -100,7 +101,7 @@ async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     rolled_at = datetime.fromisoformat(logged.created_at).timestamp()
     assert when["value"] == f"<t:{int(rolled_at)}:f> (<t:{int(rolled_at)}:R>)"
     assert "UTC" not in str(revealed.embeds[0])
-    assert (await dicebot.storage.rolls.get(roll_id)).revealed_at is not None
+    assert (await logged_roll(dicebot.storage, roll_id)).revealed_at is not None
 
 
 async def test_ruling_hidden_player_is_refused_and_nothing_rolled(
@@ -137,7 +138,7 @@ async def test_a_roll_outside_campaigns_is_revealed_by_manage_server_only_in_its
     # The table's GM is no GM of a roll made outside any campaign.
     reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="gm")
     assert reply.ephemeral and "Manage Server" in reply.content
-    assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+    assert (await logged_roll(dicebot.storage, 1)).revealed_at is None
     # Manage Server, asked from the table: the roll is shown where it was rolled.
     done = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="admin")
     assert done.ephemeral and done.content == (
@@ -164,7 +165,7 @@ async def test_player_cannot_reveal_a_hidden_roll_of_an_earlier_campaign(
     )
     assert secret.ephemeral
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
-    end_button = prompt.message.custom_ids()[0]
+    end_button = prompt.original.custom_ids()[0]
     await fake_discord.click(prompt, end_button, user="gm")
     started = await fake_discord.invoke(
         "campaign start", {"system": "cosmos", "name": "Heist"}, user="player"
@@ -173,7 +174,7 @@ async def test_player_cannot_reveal_a_hidden_roll_of_an_earlier_campaign(
     reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="player")
     assert reply.ephemeral and "Only a GM of the campaign roll #1 was made in" in reply.content
     assert "765432" not in str(fake_discord.channel_messages(fake_discord.channel_id))
-    assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+    assert (await logged_roll(dicebot.storage, 1)).revealed_at is None
 
 
 async def test_player_cannot_reveal_an_admins_hidden_roll_made_outside_campaigns(
@@ -185,7 +186,7 @@ async def test_player_cannot_reveal_an_admins_hidden_roll_made_outside_campaigns
     )
     reply = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="player")
     assert reply.ephemeral and "Manage Server" in reply.content
-    assert (await dicebot.storage.rolls.get(1)).revealed_at is None
+    assert (await logged_roll(dicebot.storage, 1)).revealed_at is None
     revealed = await fake_discord.invoke("campaign reveal", {"roll_id": 1}, user="admin")
     assert not revealed.ephemeral and "765432" in str(revealed.embeds[0])
 

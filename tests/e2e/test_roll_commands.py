@@ -22,6 +22,7 @@ from bot.storage import Visibility
 from rules.randomness import new_rng
 from tests.e2e.test_sinew import create as create_sinew
 from tests.e2e.test_sixpool import create as create_sixpool
+from tests.expect import logged_roll
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
@@ -192,7 +193,7 @@ async def test_gm_rolls_hidden_by_default_covers_every_roll_command(
         "sixpool take", {"pool": "DEX", "dc": 10, "value": 20, "character": "Rin"}
     )
     assert took.ephemeral and took.embeds[0]["footer"]["text"].startswith("Hidden roll #1")
-    assert (await dicebot.storage.rolls.get(1)).visibility is Visibility.HIDDEN
+    assert (await logged_roll(dicebot.storage, 1)).visibility is Visibility.HIDDEN
     shown = await fake_discord.invoke(
         "sixpool take", {"pool": "DEX", "dc": 10, "value": 20, "character": "Rin", "hidden": False}
     )

@@ -25,6 +25,7 @@ from tests.e2e.test_aethelgard import create as create_aethelgard
 from tests.e2e.test_sinew import create as create_sinew
 from tests.e2e.test_sinew import seed_where
 from tests.e2e.test_sixpool import create as create_sixpool
+from tests.expect import logged_roll
 from tests.fakediscord import payloads
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import FakeMessage, Reply
@@ -151,7 +152,7 @@ def secret_roll_id(reply: Reply, visibility: Visibility) -> int:
     footer = embed["footer"]["text"]
     assert footer.startswith("Hidden roll #"), footer
     roll_id = int(footer.removeprefix("Hidden roll #").split(":")[0])
-    assert f"roll:reveal:{roll_id}" in reply.message.custom_ids()
+    assert f"roll:reveal:{roll_id}" in reply.original.custom_ids()
     return roll_id
 
 
@@ -188,7 +189,7 @@ async def check_secret_everywhere(
     pressed = await fake.click(forged(fake, rival.channel_id, reveal), reveal, user="admin")
     assert pressed.ephemeral and f"no roll #{roll_id} in this server" in pressed.content
     await servers.settled()
-    assert (await bot.storage.rolls.get(roll_id)).revealed_at is None
+    assert (await logged_roll(bot.storage, roll_id)).revealed_at is None
     assert servers.posted()["table"] == before["table"]
 
     # A GM reveals it from the GM log channel: the table sees it, once.
@@ -312,5 +313,5 @@ async def test_sinew_luck_spend_on_a_public_test_stays_public(servers: Servers) 
     await servers.fake.invoke("sinew test", {"attribute": "ref"}, user="player")
     reply = await servers.fake.invoke("sinew luck spend", {"tokens": 1}, user="player")
     assert not reply.ephemeral and reply.embeds[0]["footer"]["text"] == "Roll #2"
-    logged = await servers.bot.storage.rolls.get(2)
+    logged = await logged_roll(servers.bot.storage, 2)
     assert logged.visibility is Visibility.PUBLIC

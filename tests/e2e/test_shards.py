@@ -70,8 +70,13 @@ async def test_one_process_with_shards_0_1_of_2_identifies_both_and_answers_in_b
     async with running(fake_discord, settings) as bot:
         assert fake_discord.identified_shards == [(0, 2), (1, 2)]
         assert fake_discord.connected_shards == [(0, 2), (1, 2)]
-        assert bot.get_guild(fake_discord.guild_id).shard_id == 0
-        assert bot.get_guild(second_guild.id).shard_id == 1
+        first_guild, other_guild = (
+            bot.get_guild(fake_discord.guild_id),
+            bot.get_guild(second_guild.id),
+        )
+        assert first_guild is not None and other_guild is not None
+        assert first_guild.shard_id == 0
+        assert other_guild.shard_id == 1
         first = await fake_discord.invoke("roll", {"expression": "2d6"})
         second = await fake_discord.invoke(
             "roll", {"expression": "3d8"}, channel=second_guild.channel_id
@@ -274,15 +279,15 @@ def pressure_state(url: str, channel_id: int) -> tuple[int, int]:
         [(campaign_id,)] = connection.execute(
             "SELECT id FROM campaigns WHERE channel_id = %s AND ended_at IS NULL", (channel_id,)
         ).fetchall()
-        value = connection.execute(
+        [(value,)] = connection.execute(
             "SELECT coalesce(max(value), 0) FROM tracks WHERE campaign_id = %s"
             " AND name = 'pressure' AND character_id IS NULL",
             (campaign_id,),
-        ).fetchone()[0]
-        crises = connection.execute(
+        ).fetchall()
+        [(crises,)] = connection.execute(
             "SELECT count(*) FROM rolls WHERE campaign_id = %s AND kind = 'sinew.crisis'",
             (campaign_id,),
-        ).fetchone()[0]
+        ).fetchall()
     return value, crises
 
 

@@ -15,6 +15,7 @@ from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
 from tests.e2e.test_buttons import restarted
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -161,7 +162,7 @@ async def test_ruling_sinew_attribute_test_rolls_under_the_score_with_the_margin
     assert ("Success" in embed["title"] or "NATURAL 1" in embed["title"]) == expected.success
     assert f"vs STR 12: margin **{expected.margin:+d}**" in embed["description"]
     assert "2d20, keep the lower (advantage)" in embed["description"]
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.test" and logged.payload["result"]["dice"] == list(expected.dice)
 
 
@@ -236,7 +237,7 @@ async def test_ruling_sinew_luck_test_rolls_under_the_current_tokens(
     reply = await fake_discord.invoke("sinew luck test", {}, user="player")
     expected = sinew.test(new_rng(DICE_SEED), 10)
     assert f"vs Luck tokens 10: margin **{expected.margin:+d}**" in reply.embeds[0]["description"]
-    assert (await dicebot.storage.rolls.get(1)).kind == "sinew.luck_test"
+    assert (await logged_roll(dicebot.storage, 1)).kind == "sinew.luck_test"
 
 
 # --- odds
@@ -374,7 +375,7 @@ async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
     await start_sinew(fake_discord)
     await create(fake_discord, "Brakka")  # STR 12
     await create(fake_discord, "Vex", TOUGH, user="gm", armour=1)  # REF 10, STA 9
-    options = {"edge": sinew.Edge.BRUTAL, "armour": 1}
+    options: dict[str, Any] = {"edge": sinew.Edge.BRUTAL, "armour": 1}
     seed = next(
         s for s in range(10_000) if sinew.attack(new_rng(s), 12, 10, **options).damage_taken > 0
     )
@@ -395,7 +396,7 @@ async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
     after = 9 - expected.damage_taken
     assert fields["Vex's Stamina"].startswith(f"{after}/9")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == after
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.attack" and logged.payload["result"]["armour"] == 1
     assert logged.payload["options"]["armour"] is None  # Roll again reads the armour anew
 
@@ -418,7 +419,7 @@ async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
     assert f"{expected.natural} − {needed} Luck" in reply.embeds[0]["description"]
     sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
     assert sheet.luck_tokens == 10 - needed
-    logged = await dicebot.storage.rolls.get(2)
+    logged = await logged_roll(dicebot.storage, 2)
     assert logged.kind == "sinew.test" and logged.payload["result"]["shift"] == needed
 
 
@@ -489,14 +490,14 @@ async def test_luck_buttons_show_under_a_failed_test_only(
 ) -> None:
     reply, expected = await failed_test(fake_discord, dicebot)
     needed = sinew.tokens_to_succeed(expected)
-    assert reply.message.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert reply.original.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed} (turns it)"]
     dicebot.rng = new_rng(seed_where(lambda r: r.success and not r.natural_one, 12))
     success = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
-    assert success.message.custom_ids() == ["roll:again:2"]
+    assert success.original.custom_ids() == ["roll:again:2"]
     dicebot.rng = new_rng(seed_where(lambda r: r.natural_twenty, 12))
     natural = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
-    assert natural.message.custom_ids() == ["roll:again:3"]
+    assert natural.original.custom_ids() == ["roll:again:3"]
 
 
 async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
@@ -510,9 +511,9 @@ async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
     assert f"Roll {expected.natural} − 1 Luck vs STR 12" in embed["description"]
     assert f"margin **{expected.margin + 1:+d}**" in embed["description"]
     assert embed["fields"][-1]["value"].endswith("9/10 left")
-    assert reply.message.custom_ids() == ["roll:again:2", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert reply.original.custom_ids() == ["roll:again:2", "sinew:luck:1:1", "sinew:luck:1:n"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
-    logged = await dicebot.storage.rolls.get(2)
+    logged = await logged_roll(dicebot.storage, 2)
     assert logged.payload["result"]["shift"] == 1 and logged.payload["luck_of"] == 1
     # A spend by command is a step on the same roll: its buttons still work after it.
     await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
@@ -530,7 +531,7 @@ async def test_luck_spend_n_button_turns_the_failure_into_a_success(
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
     embed = pressed.embeds[0]
     assert embed["title"].startswith("✅ Success") and "margin **+0**" in embed["description"]
-    assert pressed.message.custom_ids() == ["roll:again:2"]
+    assert pressed.original.custom_ids() == ["roll:again:2"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
 
 
@@ -541,7 +542,7 @@ async def test_luck_button_pressed_by_someone_else_is_refused_privately(
     before = list(reply.embeds)
     refused = await fake_discord.click(reply, "sinew:luck:1:1", user="gm")
     assert refused.ephemeral and "who made roll #1, can spend Luck on it" in refused.content
-    assert reply.embeds == before and "sinew:luck:1:1" in reply.message.custom_ids()
+    assert reply.embeds == before and "sinew:luck:1:1" in reply.original.custom_ids()
     assert await dicebot.storage.rolls.get(2) is None
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
 
@@ -552,7 +553,7 @@ async def test_luck_button_on_a_superseded_roll_is_refused_and_removed(
     reply, _ = await failed_test(fake_discord, dicebot)
     await fake_discord.invoke("roll", {"expression": "1d6"}, user="player")
     pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-    assert reply.message.custom_ids() == []
+    assert reply.original.custom_ids() == []
     [refusal] = await fake_discord.wait_followups(pressed)
     assert refusal.ephemeral and "Roll #1 is no longer your latest roll here" in refusal.content
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
@@ -591,7 +592,9 @@ async def test_hundred_concurrent_luck_spends_pay_ten_tokens_and_refuse_the_rest
     assert {r.source is None for r in spent} == {True, False}  # commands and presses both won
     assert all("costs 1 Luck token; Tank has 0." in r.content for r in refused)
     assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 0
-    shifts = [(await dicebot.storage.rolls.get(n)).payload["result"]["shift"] for n in range(2, 12)]
+    shifts = [
+        (await logged_roll(dicebot.storage, n)).payload["result"]["shift"] for n in range(2, 12)
+    ]
     assert shifts == list(range(1, 11)) and await dicebot.storage.rolls.get(12) is None
 
 
@@ -642,16 +645,16 @@ async def test_ruling_sinew_luck_wins_a_lost_opposed_roll_by_button(
         "sinew opposed", {"attribute": "str", "vs_score": 11}, user="player"
     )
     assert reply.embeds[0]["description"].startswith("**Defender wins**")
-    assert reply.message.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert reply.original.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed} (wins it)"]
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
     embed = pressed.embeds[0]
     assert embed["title"].startswith("⚔️ Opposed roll after Luck · Brakka vs Defender")
     assert embed["description"].startswith("**Brakka wins**: the attacker succeeded")
     assert f"Roll {die} − {needed} Luck" in embed["fields"][0]["value"]
-    assert pressed.message.custom_ids() == ["roll:again:2"]  # won: nothing left to buy
+    assert pressed.original.custom_ids() == ["roll:again:2"]  # won: nothing left to buy
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
-    logged = await dicebot.storage.rolls.get(2)
+    logged = await logged_roll(dicebot.storage, 2)
     assert logged.kind == "sinew.opposed" and logged.payload["luck_of"] == 1
 
 
@@ -685,7 +688,7 @@ async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defe
     # By hand: margin 8 (6 tokens) cuts soak to 1 → 1 taken; margin 11 (9 tokens) adds +1
     # damage → 3 - 1 = 2. Margin 4 cuts soak to 2, still 0 taken: not worth offering.
     assert labels(reply) == ["Spend 6 → 1 damage", "Spend 9 → 2 damage"]
-    ids = reply.message.custom_ids()  # then Vex's own Luck buttons: Vex is losing
+    ids = reply.original.custom_ids()  # then Vex's own Luck buttons: Vex is losing
     assert ids[:3] == ["roll:again:1", "sinew:luck:1:6", "sinew:luck:1:9"]
     assert ids[3:] and all(i.startswith("sinew:dluck:1:") for i in ids[3:])
     pressed = await fake_discord.click(reply, "sinew:luck:1:9", user="player")
@@ -698,7 +701,7 @@ async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defe
     )
     assert fields["Vex's Stamina"] == "7/9"
     assert fields["Luck spent"] == "−9 on the die for 9 tokens; 1/10 left"
-    assert pressed.message.custom_ids() == ["roll:again:2"]  # the die is at 1
+    assert pressed.original.custom_ids() == ["roll:again:2"]  # the die is at 1
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 7
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 1
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
@@ -717,7 +720,7 @@ async def test_luck_spent_by_command_on_an_attack_can_collapse_the_defender(
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
     assert posted["embeds"][0]["title"] == "💀 Vex collapses!"
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 0
-    ids = reply.message.custom_ids()  # then Vex's own Luck buttons: Vex is losing
+    ids = reply.original.custom_ids()  # then Vex's own Luck buttons: Vex is losing
     assert ids[:3] == ["roll:again:1", "sinew:luck:1:6", "sinew:luck:1:9"]
     assert ids[3:] and all(i.startswith("sinew:dluck:1:") for i in ids[3:])
 
@@ -740,8 +743,8 @@ async def test_missed_attack_offers_the_hit_only_when_the_tokens_pay_for_it(
     dicebot.rng = new_rng(seed)  # Roll again repeats the attack: the same dice
     again = await fake_discord.click(reply, "roll:again:1", user="player")
     assert again.embeds[0]["fields"][-1]["value"] == "Miss: no damage."
-    assert again.message.custom_ids() == ["roll:again:2"]  # 2 tokens can't buy the hit
-    logged = await dicebot.storage.rolls.get(2)
+    assert again.original.custom_ids() == ["roll:again:2"]  # 2 tokens can't buy the hit
+    logged = await logged_roll(dicebot.storage, 2)
     assert logged.kind == "sinew.attack" and logged.payload["options"]["vs_score"] == 10
 
 
@@ -754,12 +757,12 @@ async def test_spend_on_a_hidden_test_for_a_player_by_the_gm_button(
     options = {"attribute": "str", "character": "Brakka", "hidden": True}
     reply = await fake_discord.invoke("sinew test", options, user="gm")
     assert reply.ephemeral
-    assert reply.message.custom_ids() == ["roll:reveal:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    assert reply.original.custom_ids() == ["roll:reveal:1", "sinew:luck:1:1", "sinew:luck:1:n"]
     pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="gm")
     assert pressed.embeds[0]["footer"]["text"].startswith("Hidden roll #2: only you see it.")
-    assert pressed.message.custom_ids()[0] == "roll:reveal:2"
+    assert pressed.original.custom_ids()[0] == "roll:reveal:2"
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
-    assert (await dicebot.storage.rolls.get(2)).visibility is Visibility.HIDDEN
+    assert (await logged_roll(dicebot.storage, 2)).visibility is Visibility.HIDDEN
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
@@ -775,7 +778,7 @@ async def test_concurrent_luck_spends_on_an_attack_hurt_the_defender_once_per_st
     # By hand: the die ends at 1, margin 11: damage 2 + 1, soak 3 - 2 = 1, so 2 taken in all.
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 9 - 2
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 0
-    last = await dicebot.storage.rolls.get(11)
+    last = await logged_roll(dicebot.storage, 11)
     assert last.payload["result"]["contest"]["attacker"]["shift"] == 10
 
 
@@ -787,7 +790,7 @@ async def test_roll_again_repeats_a_luck_test_and_an_opposed_roll(
     luck = await fake_discord.invoke("sinew luck test", {"advantage": True}, user="player")
     again = await fake_discord.click(luck, "roll:again:1", user="player")
     assert again.embeds[0]["title"].endswith("Brakka: Luck test")
-    assert (await dicebot.storage.rolls.get(2)).payload["options"]["advantage"] is True
+    assert (await logged_roll(dicebot.storage, 2)).payload["options"]["advantage"] is True
     options = {"attribute": "str", "vs_user": fake_discord.users["gm"], "vs_attribute": "ref"}
     await create(fake_discord, "Vex", TOUGH, user="gm")
     opposed = await fake_discord.invoke("sinew opposed", options, user="player")

@@ -23,6 +23,7 @@ from tests.e2e.test_sinew import (
     store,
 )
 from tests.e2e.test_sinew_pressure import add, d6_seed
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -45,7 +46,7 @@ async def test_rule_luck_buttons_offer_only_what_the_roller_can_pay(
     dicebot.rng = new_rng(seed)
     broke = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
     assert broke.embeds[0]["title"].startswith("❌ Failure")
-    assert broke.message.custom_ids() == ["roll:again:2"]
+    assert broke.original.custom_ids() == ["roll:again:2"]
     assert sinew.test(new_rng(seed), 6).roll - 6 >= 3
 
 
@@ -151,8 +152,8 @@ async def test_rule_gm_rolls_an_npc_test_by_score(
     expected = sinew.test(new_rng(DICE_SEED), 14)
     assert reply.ephemeral and reply.embeds[0]["title"].endswith("NPC: INT test")
     assert f"vs INT 14: margin **{expected.margin:+d}**" in reply.embeds[0]["description"]
-    assert reply.message.custom_ids() == ["roll:reveal:1"]  # an NPC has no Luck to spend
-    logged = await dicebot.storage.rolls.get(1)
+    assert reply.original.custom_ids() == ["roll:reveal:1"]  # an NPC has no Luck to spend
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.test" and logged.payload["options"]["score"] == 14
     refused = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="gm")
     assert refused.ephemeral and "NPCs have no Luck tokens to spend" in refused.content
@@ -228,7 +229,7 @@ def npc_attack_options(fake: FakeDiscord, **extra: Any) -> dict[str, Any]:
 
 
 def defender_ids(reply: Reply) -> list[str]:
-    return [i for i in reply.message.custom_ids() if i.startswith("sinew:dluck:")]
+    return [i for i in reply.original.custom_ids() if i.startswith("sinew:dluck:")]
 
 
 async def test_rule_defender_spends_luck_on_their_own_die_by_button(
@@ -253,7 +254,7 @@ async def test_rule_defender_spends_luck_on_their_own_die_by_button(
     reply = await fake_discord.invoke("sinew opposed", npc_attack_options(fake_discord), user="gm")
     assert reply.embeds[0]["description"].startswith("**NPC wins**")
     # No roller's buttons (an NPC has no Luck); Brakka's own, which only Brakka may press.
-    assert reply.message.custom_ids() == ["roll:again:1", "sinew:dluck:1:1", "sinew:dluck:1:n"]
+    assert reply.original.custom_ids() == ["roll:again:1", "sinew:dluck:1:1", "sinew:dluck:1:n"]
     assert [b for b in labels_all(reply) if b.startswith("Brakka")] == [
         "Brakka: Spend 1 Luck",
         f"Brakka: Spend {needed} (wins it)",
@@ -266,9 +267,9 @@ async def test_rule_defender_spends_luck_on_their_own_die_by_button(
     assert embed["description"].startswith("**Brakka wins**")
     assert f"Roll {contest.defender.roll} − {needed} Luck vs REF 11" in fields_of(embed)["Brakka"]
     assert fields_of(embed)["Luck spent by Brakka"].endswith(f"{10 - needed}/10 left")
-    assert pressed.message.custom_ids() == ["roll:again:2"]  # Brakka wins: nothing left to buy
+    assert pressed.original.custom_ids() == ["roll:again:2"]  # Brakka wins: nothing left to buy
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
-    logged = await dicebot.storage.rolls.get(2)
+    logged = await logged_roll(dicebot.storage, 2)
     assert logged.user_id == fake_discord.users["gm"].id  # the roll stays its roller's
     assert logged.payload["luck_of"] == 1 and logged.payload["luck_by"] == player_id
 
@@ -320,7 +321,7 @@ async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_on
     assert len(refused) == 1 and "already wins" in refused[0].content
     sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
     assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)
-    logged = await dicebot.storage.rolls.get(2)
+    logged = await logged_roll(dicebot.storage, 2)
     fields = fields_of(logged.payload["embed"])
     assert fields["Damage"] == "Miss: no damage."
     assert fields["Stamina given back"] == "+2: the hit became a miss"
@@ -344,7 +345,7 @@ async def test_rule_defender_luck_ends_when_either_side_rolls_again(
     assert defender_ids(second) == ["sinew:dluck:3:1", "sinew:dluck:3:n"]
     await fake_discord.invoke("sinew test", {"attribute": "int", "score": 9}, user="gm")
     pressed = await fake_discord.click(second, "sinew:dluck:3:1", user="player")
-    assert second.message.custom_ids() == []
+    assert second.original.custom_ids() == []
     [refusal] = await fake_discord.wait_followups(pressed)
     assert refusal.ephemeral and "Roll #3's roller has rolled again here" in refusal.content
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
@@ -453,7 +454,7 @@ async def test_rule_armour_changes_after_creation_by_its_owner_or_a_gm(
         },
         user="gm",
     )
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.attack" and logged.payload["result"]["armour"] == 3
 
 
@@ -472,7 +473,7 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
     defender = fields_of(blind.embeds[0])["Defender"]
     assert "2d20, keep the higher (disadvantage)" in defender
     assert f"margin **{expected.defender.margin:+d}**" in defender
-    assert (await dicebot.storage.rolls.get(1)).payload["options"]["vs_disadvantage"] is True
+    assert (await logged_roll(dicebot.storage, 1)).payload["options"]["vs_disadvantage"] is True
     dicebot.rng = new_rng(DICE_SEED)
     covered = await fake_discord.invoke(
         "sinew attack",
@@ -523,10 +524,10 @@ async def test_rule_both_sides_spend_on_one_result_in_turn(
     assert defended.embeds[0]["description"].startswith("**Vex wins**")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 9
     # Brakka's buttons came back under the miss: one more token beats the tied margin.
-    assert "sinew:luck:1:1" in defended.message.custom_ids()
+    assert "sinew:luck:1:1" in defended.original.custom_ids()
     again = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
     assert again.embeds[0]["description"].startswith("**Brakka wins**")
-    logged = await dicebot.storage.rolls.get(3)
+    logged = await logged_roll(dicebot.storage, 3)
     shifts = logged.payload["result"]["contest"]
     assert (shifts["attacker"]["shift"], shifts["defender"]["shift"]) == (1, needed)
     vex = (await character(fake_discord, dicebot, "Vex")).sheet
@@ -604,5 +605,5 @@ async def test_defender_who_is_also_the_roller_spends_in_several_steps(
     second = await fake_discord.click(reply, "sinew:dluck:1:1", user="gm")
     assert not second.ephemeral, second.content
     assert (await character(fake_discord, dicebot, "Vex")).sheet.luck_tokens == 8
-    logged = await dicebot.storage.rolls.get(3)
+    logged = await logged_roll(dicebot.storage, 3)
     assert logged.payload["result"]["contest"]["defender"]["shift"] == 2

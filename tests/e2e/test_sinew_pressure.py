@@ -13,6 +13,7 @@ from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_sinew import TOUGH, campaign_of, character, create, labels, seed_where
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -176,7 +177,7 @@ async def test_ruling_sinew_crisis_at_five_two_takes_stamina_and_resets_to_zero(
     assert fields["Aftermath"] == "Pressure resets to 0: **Spirit calm** — nothing"
     assert await pressure_of(fake_discord, dicebot, "Brakka") == 0
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 4
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.crisis" and logged.payload["result"]["events"] == [2]
 
 
@@ -258,7 +259,7 @@ async def test_two_hundred_concurrent_adds_lose_nothing_and_fire_one_crisis_per_
     # Serially: every fifth add reaches 5, fires a Crisis and resets to 0: 40 Crises, ending at 0.
     assert sum("Crisis!" in reply.content for reply in replies) == 40
     assert await pressure_of(fake_discord, dicebot) == 0
-    kinds = [(await dicebot.storage.rolls.get(n)).kind for n in range(1, 41)]
+    kinds = [(await logged_roll(dicebot.storage, n)).kind for n in range(1, 41)]
     assert kinds == ["sinew.crisis"] * 40 and await dicebot.storage.rolls.get(41) is None
     await fake_discord.wait_channel_messages(fake_discord.channel_id, 240)
 
@@ -325,7 +326,7 @@ async def test_ruling_sinew_failed_tamper_adds_one_pressure_with_the_announcemen
     assert announced["title"] == "🌡️ Pressure rises · Brakka: 0 → 1"
     assert announced["fields"][0]["value"] == "Brakka tampered with forces beyond ken, and failed."
     assert await pressure_of(fake_discord, dicebot, "Brakka") == 1
-    assert (await dicebot.storage.rolls.get(1)).kind == "sinew.tamper"
+    assert (await logged_roll(dicebot.storage, 1)).kind == "sinew.tamper"
 
 
 async def test_passed_tamper_changes_nothing(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
@@ -355,7 +356,7 @@ async def test_hidden_tamper_keeps_the_dice_secret_and_still_announces_the_press
     text = str(posted)
     assert "🎲" not in text and "Roll " not in text and "INT" not in text
     assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 1"
-    assert (await dicebot.storage.rolls.get(1)).visibility is Visibility.HIDDEN
+    assert (await logged_roll(dicebot.storage, 1)).visibility is Visibility.HIDDEN
     refused = await fake_discord.invoke(
         "sinew tamper", {"attribute": "int", "hidden": True}, user="player"
     )

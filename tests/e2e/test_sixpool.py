@@ -13,6 +13,7 @@ from cogs.sixpool import SHEET_CODEC
 from rules.randomness import new_rng
 from rules.sixpool import Pool, Sheet
 from tests.e2e.test_buttons import restarted
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -92,7 +93,7 @@ async def test_ruling_sixpool_check_spends_points_whatever_the_result(
     assert fields(reply)["DEX pool"] == "−3: 5/8 left"
     assert reply.embeds[0]["title"].startswith("❌")  # failed, and the points are gone
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 5
-    logged = await dicebot.storage.rolls.get(1)
+    logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [face]
 
 
@@ -247,7 +248,7 @@ async def test_hundred_concurrent_spends_never_overspend_one_pool(
     await fake_discord.wait_answered(replies)
     assert sum(not reply.ephemeral for reply in replies) == 8
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
-    logged = [await dicebot.storage.rolls.get(n) for n in range(1, 9)]
+    logged = [await logged_roll(dicebot.storage, n) for n in range(1, 9)]
     lefts = sorted(roll.payload["embed"]["fields"][1]["value"] for roll in logged)
     assert lefts == sorted(f"−1: {n}/8 left" for n in range(8))
     assert await dicebot.storage.rolls.get(9) is None
@@ -385,7 +386,7 @@ async def group_started(fake: FakeDiscord) -> Reply:
     await create(fake, "Vex", user="gm")
     started = await fake.invoke("sixpool group", {"dc": 10, "pool": "DEX"}, user="gm")
     assert not started.ephemeral
-    assert started.message.custom_ids() == ["sixpool:group:1:roll", "sixpool:group:1:close"]
+    assert started.original.custom_ids() == ["sixpool:group:1:roll", "sixpool:group:1:close"]
     return started
 
 
@@ -401,7 +402,7 @@ async def roll_in_group(
 ) -> Reply:
     choice = await fake.click(group, "sixpool:group:1:roll", user=user)
     assert choice.ephemeral, choice.content
-    most = choice.message.custom_ids()[0].rsplit(":", 1)[1]
+    most = choice.original.custom_ids()[0].rsplit(":", 1)[1]
     bot.rng = new_rng(seed)
     return await fake.click(choice, f"sixpool:groupspend:1:{most}", user=user, values=[str(spend)])
 
@@ -427,7 +428,7 @@ async def test_ruling_sixpool_group_half_rule_with_a_roll_button_and_gm_close(
     assert posted["embeds"][0]["description"].startswith(
         "**The group succeeds**: 1 of 2 succeeded (at least half must)."
     )
-    assert group.message.custom_ids() == []
+    assert group.original.custom_ids() == []
 
 
 async def test_ruling_sixpool_leader_boost_only_before_any_roll(
@@ -486,11 +487,11 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
     old = await fake_discord.invoke(
         "sixpool check", {"pool": "DEX", "dc": 15, "disadvantage": True}, user="player"
     )
-    assert old.message.custom_ids() == ["sixpool:reroll:1:0", "sixpool:reroll:1:1"]
+    assert old.original.custom_ids() == ["sixpool:reroll:1:0", "sixpool:reroll:1:1"]
     stranger = await fake_discord.click(old, "sixpool:reroll:1:0", user="gm")
     assert stranger.ephemeral and "who made roll #1, can reroll" in stranger.content
     reply = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 15}, user="player")
-    assert reply.message.custom_ids() == ["sixpool:reroll:2:0"]
+    assert reply.original.custom_ids() == ["sixpool:reroll:2:0"]
     superseded = await fake_discord.click(old, "sixpool:reroll:1:1", user="player")
     assert superseded.ephemeral and "no longer your latest roll" in superseded.content
     seed = 21
@@ -502,7 +503,7 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
         f"→ {new_face}."
     )
     assert f"**{new_face}**" in pressed.embeds[0]["description"]
-    assert pressed.message.custom_ids() == []  # inspiration is spent: no more rerolls
+    assert pressed.original.custom_ids() == []  # inspiration is spent: no more rerolls
     assert not (await character(fake_discord, dicebot)).sheet.inspired
-    logged = await dicebot.storage.rolls.get(3)
+    logged = await logged_roll(dicebot.storage, 3)
     assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [new_face]

@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import DiceBot
 from tests.e2e.test_sinew import TOUGH, campaign_of, character, create, failed_test, start_sinew
+from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 from tests.storage.faults import FILLER_CHANNEL, disk_full, read_only
@@ -107,4 +108,4 @@ async def test_full_disk_refuses_a_luck_spend_whole_keeps_rolls_and_it_recovers_
     assert not spent.ephemeral, spent.content
     assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 9
     [spend_id] = (await logged_rolls(dicebot))[1:]
-    assert (await dicebot.storage.rolls.get(spend_id)).payload["luck_of"] == 1
+    assert (await logged_roll(dicebot.storage, spend_id)).payload["luck_of"] == 1

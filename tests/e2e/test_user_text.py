@@ -56,7 +56,7 @@ async def test_roll_comment_with_a_masked_link_and_mentions_is_shown_as_plain_te
 ) -> None:
     reply = await fake_discord.invoke("roll", {"expression": f"1d20+2 ! {HOSTILE}"}, user="player")
     assert not reply.ephemeral
-    message = reply.message.raw
+    message = reply.original.raw
     assert_plain(message, shows=ESCAPED_LINK)
     assert_plain(message, shows=ESCAPED_MENTION)
     assert_plain(message, shows=r"\@everyone")
@@ -71,7 +71,7 @@ async def test_defender_name_with_a_masked_link_is_shown_as_plain_text(
         "cosmos opposed", {**options, "vs_name": MASKED_LINK}, user="player"
     )
     assert not reply.ephemeral
-    assert_plain(reply.message.raw, shows=ESCAPED_LINK)
+    assert_plain(reply.original.raw, shows=ESCAPED_LINK)
 
 
 async def test_campaign_name_with_a_link_and_a_mention_is_shown_as_plain_text(
@@ -80,13 +80,13 @@ async def test_campaign_name_with_a_link_and_a_mention_is_shown_as_plain_text(
     name = "[join](https://x.example) <@123456789012345678>"
     started = await fake_discord.invoke("campaign start", {"system": "cosmos", "name": name})
     assert not started.ephemeral
-    assert_plain(started.message.raw, shows=r"\[join\](https://x.example) " + ESCAPED_MENTION)
+    assert_plain(started.original.raw, shows=r"\[join\](https://x.example) " + ESCAPED_MENTION)
     added = await fake_discord.invoke("campaign gm add", {"user": fake_discord.users["player"]})
     assert not added.ephemeral
-    assert_plain(added.message.raw, shows=r"\[join\](https://x.example) " + ESCAPED_MENTION)
+    assert_plain(added.original.raw, shows=r"\[join\](https://x.example) " + ESCAPED_MENTION)
     prompt = await fake_discord.invoke("campaign end", {}, user="gm")
-    assert_plain(prompt.message.raw, shows=r"\[join\](https://x.example)")
-    await fake_discord.click(prompt, prompt.message.custom_ids()[0], user="gm")
+    assert_plain(prompt.original.raw, shows=r"\[join\](https://x.example)")
+    await fake_discord.click(prompt, prompt.original.custom_ids()[0], user="gm")
     [ended] = await fake_discord.wait_channel_messages(fake_discord.channel_id, 1)
     assert_plain(ended, shows=r"\[join\](https://x.example)")
 
@@ -101,10 +101,10 @@ async def test_character_name_with_a_masked_link_is_shown_as_plain_text_on_its_r
         {"name": name, "level": 1, "primary": "DEX", **POOLS},
         user="player",
     )
-    assert_plain(created.message.raw, shows=r"\[Rin\](https://x.example)")
+    assert_plain(created.original.raw, shows=r"\[Rin\](https://x.example)")
     rolled = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 10}, user="player")
     assert not rolled.ephemeral
-    assert_plain(rolled.message.raw, shows=r"\[Rin\](https://x.example)")
+    assert_plain(rolled.original.raw, shows=r"\[Rin\](https://x.example)")
     rested = await fake_discord.invoke("sixpool rest", {}, user="gm")
     assert not rested.ephemeral
-    assert_plain(rested.message.raw, shows=r"\[Rin\](https://x.example)")
+    assert_plain(rested.original.raw, shows=r"\[Rin\](https://x.example)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 import discord
 import pytest
@@ -81,13 +81,20 @@ async def run_bot(
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = previous
 
 
+@runtime_checkable
+class CountsInFlight(Protocol):
+    """A bot that counts the interactions it has started and not yet answered (the dice bot)."""
+
+    @property
+    def in_flight(self) -> int: ...
+
+
 async def settled(fake: FakeDiscord, bot: discord.Client) -> None:
     """Wait until the bot has finished every interaction it started: what it posts after its
     reply (an announcement, a DM) is there now, so "nothing else was posted" can be checked."""
-    in_flight = getattr(bot, "in_flight", None)
-    if in_flight is None:
+    if not isinstance(bot, CountsInFlight):
         raise TypeError("settled() needs the dice bot, which counts interactions in flight")
-    await fake.wait_until(lambda: not bot.in_flight, "the bot to settle")  # type: ignore[attr-defined]
+    await fake.wait_until(lambda: not bot.in_flight, "the bot to settle")
 
 
 def _has_app_commands(bot: discord.Client, guild_id: int) -> bool:

@@ -159,6 +159,11 @@ class Reply:
         return self.message
 
     @property
+    def original(self) -> FakeMessage:
+        """The response message, which must exist (``message`` is None until it does)."""
+        return self._original()
+
+    @property
     def message_id(self) -> int:
         return self._original().id
 

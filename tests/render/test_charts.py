@@ -10,6 +10,7 @@ import io
 import threading
 from collections import defaultdict
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -210,7 +211,7 @@ def test_drawing_paints_the_spec_colours_legend_and_headline(
 ) -> None:
     spec = _odds_chart(*roll)
     chart = _drawn(spec)
-    painted = chart.bars.get_facecolors()
+    painted = chart.bars.get_facecolor()
     assert np.array_equal(painted, to_rgba_array([bar.colour for bar in spec.bars]))
     assert chart.headline.get_text() == spec.headline
     assert chart.legend_entries == spec.legend
@@ -223,7 +224,7 @@ def test_a_one_in_ten_million_bar_is_still_visible() -> None:
     spec = _odds_chart(*ALWAYS_ABOVE_TN)
     chart = _drawn(spec)
     top = chart.axes.get_ylim()[1]
-    heights = [path.vertices[:, 1].max() for path in chart.bars.get_paths()]
+    heights = [np.asarray(path.vertices)[:, 1].max() for path in chart.bars.get_paths()]
     assert spec.bars[-1].outcome is Outcome.CRITICAL_SUCCESS
     assert spec.bars[-1].percent == pytest.approx(1e-5)
     assert min(heights) >= top * 0.01
@@ -277,7 +278,7 @@ def test_reused_figure_carries_nothing_over_between_charts() -> None:
 
 def test_repeated_chart_is_served_from_the_cache() -> None:
     result = cosmos.odds(1, 1, 12)
-    arguments = {"title": "Cached", "marker": 12, "marker_label": "TN 12"}
+    arguments: dict[str, Any] = {"title": "Cached", "marker": 12, "marker_label": "TN 12"}
     first = distribution_chart(result.totals, result.outcomes, **arguments)
     again = distribution_chart(result.totals, result.outcomes, **arguments)
     assert again is first

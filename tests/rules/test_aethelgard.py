@@ -26,6 +26,7 @@ from rules.aethelgard import (
     parse_skills,
     roll_pool,
 )
+from tests.expect import as_rng
 
 
 def test_ruling_aethelgard_display_success_to_the_letter() -> None:
@@ -197,27 +198,28 @@ def _pool(dice: int) -> Pool:
 
 def test_ruling_aethelgard_opposed_tie_goes_to_the_defender() -> None:
     rng = ScriptedDice(9, 2, 8, 3)  # 1 net each
-    result = opposed(rng, _pool(2), _pool(2))  # type: ignore[arg-type]
+    result = opposed(as_rng(rng), _pool(2), _pool(2))
     assert (result.attacker.net, result.defender.net, result.attacker_wins) == (1, 1, False)
-    assert opposed(ScriptedDice(9, 9, 8, 3), _pool(2), _pool(2)).attacker_wins  # type: ignore[arg-type]
+    assert opposed(as_rng(ScriptedDice(9, 9, 8, 3)), _pool(2), _pool(2)).attacker_wins
 
 
 def test_ruling_aethelgard_attack_accuracy_vs_defense_soak_and_block() -> None:
     # Accuracy 3 dice [9, 8, 2] = net 2 vs Defense 2: hit. Damage 4 dice [10, 9, 8, 5] = 3,
     # soak 1, block 2 dice [8, 2] = 1: 3 - 1 - 1 = 1.
     rng = ScriptedDice(9, 8, 2, 10, 9, 8, 5, 8, 2)
-    result = attack(rng, _pool(3), 2, _pool(4), soak=1, block=_pool(2))  # type: ignore[arg-type]
+    result = attack(as_rng(rng), _pool(3), 2, _pool(4), soak=1, block=_pool(2))
     assert (result.hit, result.damage_doubled, result.blocked, result.damage_dealt) == (
         True, False, 1, 1,
     )  # fmt: skip
-    miss = attack(ScriptedDice(9, 2, 2), _pool(3), 2, _pool(4))  # type: ignore[arg-type]
+    miss = attack(as_rng(ScriptedDice(9, 2, 2)), _pool(3), 2, _pool(4))
     assert (miss.hit, miss.damage, miss.damage_dealt) == (False, None, 0)
 
 
 def test_ruling_aethelgard_critical_accuracy_doubles_the_damage_pool() -> None:
     accuracy = (9, 9, 9, 9, 9)  # net 5: a critical
     rng = ScriptedDice(*accuracy, *([2] * 5), 8, 8, 8)  # damage 4 dice doubled to 8
-    result = attack(rng, _pool(5), 3, _pool(4))  # type: ignore[arg-type]
+    result = attack(as_rng(rng), _pool(5), 3, _pool(4))
+    assert result.damage is not None
     assert result.damage_doubled and len(result.damage.dice) == 8
     assert result.damage_dealt == 3
 

@@ -18,6 +18,7 @@ from rules.cosmos import (
     parse_conversion,
     parse_critical_effects,
 )
+from tests.expect import unchecked
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "cosmos"
 
@@ -39,7 +40,7 @@ def test_critical_effects_file_has_every_scale_and_action_from_the_document() ->
         "Historical significance + institutional change"
     )
     with pytest.raises(TypeError):
-        effects.texts[Scale.PERSONAL][Action.COMBAT] = "changed"  # type: ignore[index]
+        unchecked(effects.texts[Scale.PERSONAL])[Action.COMBAT] = "changed"
 
 
 def test_conversion_file_matches_the_rulings() -> None:

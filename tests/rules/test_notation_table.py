@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from rules.expressions import roll_expression
+from tests.expect import as_rng
 
 
 class _Path:
@@ -48,7 +49,7 @@ def rolled_distribution(expression: str) -> dict[int, Fraction]:
     prefix: list[int] = []
     while True:
         path = _Path(prefix)
-        total = roll_expression(expression, path).total  # type: ignore[arg-type]
+        total = roll_expression(expression, as_rng(path)).total
         chance = Fraction(1)
         for radix in path.radices:
             chance /= radix

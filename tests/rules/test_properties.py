@@ -11,10 +11,10 @@ out of range. The ranges are written here from COMMANDS.md, not read from the mo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import pairwise
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,7 +38,7 @@ SEEDS = st.integers(0, 2**32 - 1)
 TEXT = st.text(max_size=60)
 
 
-def outcome(call: Callable[[], T]) -> T | None:
+def outcome(call: Callable[..., T]) -> T | None:  # `...`: a lambda may bind loop variables
     """Return the call's result, or None when it refused with a RulesError that says something.
 
     Any other exception propagates and fails the test: that is the property.
@@ -54,8 +54,8 @@ def within(value: int, low: int, high: int) -> bool:
     return low <= value <= high
 
 
-def sums_to_one(chances: object) -> bool:
-    values = chances.values() if isinstance(chances, dict) else chances
+def sums_to_one(chances: Mapping[Any, Fraction] | Iterable[Fraction]) -> bool:
+    values = chances.values() if isinstance(chances, Mapping) else chances
     return sum(values, Fraction(0)) == 1
 
 
@@ -191,7 +191,7 @@ def test_sinew_opposed_odds_are_a_probability_or_a_refusal(
 
 
 def _sides(flags: tuple[bool, bool, bool, bool]) -> dict[str, bool]:
-    names = ("attacker_advantage", "attacker_disadvantage")
+    names: tuple[str, ...] = ("attacker_advantage", "attacker_disadvantage")
     names += ("defender_advantage", "defender_disadvantage")
     return dict(zip(names, flags, strict=True))
 
@@ -252,7 +252,8 @@ def test_sinew_sheet_stays_within_its_rails_through_any_changes(
     which: sinew.Score,
     kind: sinew.Rest,
 ) -> None:
-    sheet = outcome(lambda: sinew.create_sheet(**dict(zip(SCORE_FIELDS, scores, strict=True))))
+    named: dict[str, Any] = dict(zip(SCORE_FIELDS, scores, strict=True))
+    sheet = outcome(lambda: sinew.create_sheet(**named))
     if sheet is None:
         return
     for change, amount in changes:
@@ -476,11 +477,20 @@ DAMAGE_TEXT = st.one_of(
     to_hit=INTEGERS,
     damage=DAMAGE_TEXT,
     split=st.one_of(st.none(), TEXT, st.lists(st.integers(-1, 6), max_size=4).map(str)),
+    force=st.sampled_from([None, *realms.Force]),
+    primary=st.booleans(),
 )
 def test_realms_attack_odds_sum_to_one_per_target_or_refuse(
-    advantages: int, disadvantages: int, dice: int, to_hit: int, damage: str, split: str | None
+    advantages: int,
+    disadvantages: int,
+    dice: int,
+    to_hit: int,
+    damage: str,
+    split: str | None,
+    force: realms.Force | None,
+    primary: bool,
 ) -> None:
-    decision = outcome(lambda: realms.decide(advantages, disadvantages))
+    decision = outcome(lambda: realms.decide(advantages, disadvantages, force))
     assert (decision is None) != (within(advantages, 0, 10) and within(disadvantages, 0, 10))
     expression = outcome(lambda: realms.parse_damage(damage))
     if decision is None or expression is None:
@@ -488,13 +498,14 @@ def test_realms_attack_odds_sum_to_one_per_target_or_refuse(
     assert sum(count for count, _, _ in expression.dice) <= 4
     if split is not None:
         split = split.strip("[]")
-    result = outcome(lambda: realms.attack_odds(dice, to_hit, expression, decision, split))
+    result = outcome(lambda: realms.attack_odds(dice, to_hit, expression, decision, split, primary))
     if result is None:
         return
     assert within(dice, 1, 10) and within(to_hit, 1, 30)
     assert sums_to_one(result.hits)
     strikes = dice + {"advantage": 1, "disadvantage": -1}.get(decision.state.value, 0)
     assert sum(target.strikes for target in result.targets) == max(strikes, 1)
+    assert force is None or decision.state.value == force.value
     for target in result.targets:
         assert sums_to_one(target.damage) and all(value >= 0 for value in target.damage)
 

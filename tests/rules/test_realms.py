@@ -6,14 +6,18 @@ import json
 from dataclasses import asdict
 from fractions import Fraction
 from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
-from rules import RulesError
+from rules import RulesError, realms
+from rules.randomness import Rng
 from rules.realms import (
+    AttackResult,
     CheckKind,
     CheckResult,
+    Force,
     SingleDie,
     SpellKind,
     State,
@@ -27,9 +31,14 @@ from rules.realms import (
     parse_split,
     reroll,
     reroll_logged,
+    single_die,
     spell,
     stealth,
 )
+from tests.expect import as_rng
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 class ScriptedDice:
@@ -43,8 +52,8 @@ class ScriptedDice:
         return np.array(taken)
 
 
-def dice(*faces: int) -> np.random.Generator:
-    return ScriptedDice(*faces)  # type: ignore[return-value]
+def dice(*faces: int) -> Rng:
+    return as_rng(ScriptedDice(*faces))
 
 
 def test_ruling_realms_advantage_never_stacks_and_any_mix_cancels() -> None:
@@ -143,9 +152,10 @@ def test_ruling_realms_reroll_exactly_one_die() -> None:
         reroll(dice(5), (1, 1), 3, 20)
 
 
-def _logged(result: object) -> dict[str, object]:
+def _logged(result: DataclassInstance) -> dict[str, object]:
     """Return a result as the roll log keeps it (``asdict``, through JSON)."""
-    return json.loads(json.dumps(asdict(result)))  # type: ignore[call-overload]
+    logged: dict[str, object] = json.loads(json.dumps(asdict(result)))
+    return logged
 
 
 def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
@@ -155,7 +165,8 @@ def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
     assert rerolled.before == before
     assert (rerolled.old_face, rerolled.new_face) == (4, 12)
     assert rerolled.after.dice == (15, 12)
-    [target] = rerolled.after.targets  # type: ignore[union-attr]
+    assert isinstance(rerolled.after, realms.AttackResult)
+    [target] = rerolled.after.targets
     assert [strike.damage for strike in target.strikes] == [5, 7] and target.damage == 12
 
 
@@ -231,9 +242,118 @@ def test_attack_odds_equal_brute_force(base: int, advantages: int, disadvantages
     strikes = base + advantages - disadvantages
     shift = 2 if advantages else -2 if disadvantages else 0
     if strikes == 0:
-        faces_list = [(min(a, b),) for a, b in product(range(1, 21), repeat=2)]
+        faces_list: list[tuple[int, ...]] = [
+            (min(a, b),) for a, b in product(range(1, 21), repeat=2)
+        ]
     else:
         faces_list = list(product(range(1, 21), repeat=strikes))
     [target] = result.targets
     assert target.damage == _brute_attack(faces_list, 12, 4, shift)
     assert target.missed == target.damage[0]
+
+
+# --- After the rules audit: the primary attack's ±2, the GM's forced state, concentration
+
+
+def test_rule_realms_bonus_damage_applies_to_the_primary_attack_only() -> None:
+    # 1d20 at advantage → 2d20, to hit 11: 15 and 16 hit, 1d4 rolls 2 and 3.
+    primary = attack(dice(15, 16, 2, 3), 1, 11, parse_damage("1d4"), decide(1, 0))
+    assert primary.primary and primary.targets[0].damage == 2 + 3 + 2
+    off_hand = attack(dice(15, 16, 2, 3), 1, 11, parse_damage("1d4"), decide(1, 0), primary=False)
+    [target] = off_hand.targets
+    assert not off_hand.primary and off_hand.dice == (15, 16)  # the extra die still comes
+    assert (target.shift, target.damage) == (0, 2 + 3)
+
+
+def test_rule_realms_secondary_attack_at_disadvantage_loses_no_damage() -> None:
+    # 2d20 at disadvantage → 1d20: 12 hits, 1d4 rolls 1. Primary: 1 - 2 ≤ 0, a miss; secondary: 1.
+    primary = attack(dice(12, 1), 2, 10, parse_damage("1d4"), decide(0, 1))
+    assert primary.targets[0].zero_damage_miss and primary.half_movement
+    secondary = attack(dice(12, 1), 2, 10, parse_damage("1d4"), decide(0, 1), primary=False)
+    [target] = secondary.targets
+    assert (target.damage, target.zero_damage_miss, target.riders) == (1, False, True)
+    assert secondary.half_movement  # the state is still disadvantage
+
+
+@pytest.mark.parametrize(("advantages", "disadvantages"), [(1, 0), (0, 1), (0, 0)])
+def test_rule_realms_secondary_attack_odds_equal_brute_force(
+    advantages: int, disadvantages: int
+) -> None:
+    decision = decide(advantages, disadvantages)
+    result = attack_odds(2, 12, parse_damage("1d4"), decision, primary=False)
+    strikes = 2 + advantages - disadvantages
+    faces_list = list(product(range(1, 21), repeat=strikes))
+    [target] = result.targets
+    assert not result.primary
+    assert target.damage == _brute_attack(faces_list, 12, 4, 0)  # no ±2, whatever the state
+
+
+def test_rule_realms_gm_force_overrides_the_cancel_rule() -> None:
+    forced = decide(1, 2, Force.ADVANTAGE)
+    assert (forced.state, forced.forced) == (State.ADVANTAGE, True)
+    assert forced.reason == (
+        "forced by the GM, overriding 1 advantage + 2 disadvantages "
+        "(a specific effect beats the cancel rule)"
+    )
+    down = decide(3, 0, Force.DISADVANTAGE)
+    assert (down.state, down.forced) == (State.DISADVANTAGE, True)
+    assert down.reason.endswith("; half movement this round")
+    assert decide(0, 0, Force.ADVANTAGE).reason == (
+        "forced by the GM (a specific effect beats the cancel rule)"
+    )
+    assert not decide(1, 1).forced and decide(1, 1).state is State.NORMAL
+    with pytest.raises(RulesError, match="Advantages must be between 0 and 10"):
+        decide(11, 0, Force.ADVANTAGE)  # the counts are still checked
+
+
+def test_rule_realms_forced_state_rolls_as_that_state() -> None:
+    # A mix that would cancel, forced to advantage: the extra d20 and +2; two dice kept higher.
+    hit = attack(dice(15, 16, 2, 3), 1, 11, parse_damage("1d4"), decide(1, 1, Force.ADVANTAGE))
+    assert hit.dice == (15, 16) and hit.targets[0].damage == 2 + 3 + 2
+    save = check(dice(4, 17), SingleDie.D20, CheckKind.SAVE, decide(2, 1, Force.DISADVANTAGE), 10)
+    assert (save.dice, save.result, save.success) == ((4, 17), 4, False)
+    pool = stealth(dice(3, 5), 3, decide(0, 1, Force.DISADVANTAGE))
+    assert pool.dice == (3, 5) and pool.total == 8
+    assert spell(SpellKind.INCANTATION, decide(1, 1, Force.ADVANTAGE), 3).cost == 2
+
+
+def test_rule_realms_reroll_keeps_a_forced_state_and_a_secondary_attack() -> None:
+    decision = decide(1, 1, Force.ADVANTAGE)
+    before = attack(dice(15, 4, 2), 1, 11, parse_damage("1d4"), decision, primary=False)
+    rerolled = reroll_logged(dice(18, 3), "realms.attack", _logged(before), {"damage": "1d4"}, 2)
+    after = rerolled.after
+    assert isinstance(after, AttackResult)
+    assert after.decision == decision and not after.primary
+    assert after.targets[0].damage == 2 + 3  # the new hit rolls 3; still no +2
+    logged = _logged(before)
+    del logged["primary"]  # a roll logged before secondary attacks existed is a primary one
+    decision_logged = logged["decision"]
+    assert isinstance(decision_logged, dict)
+    del decision_logged["forced"]
+    old = reroll_logged(dice(18, 3), "realms.attack", logged, {"damage": "1d4"}, 2).after
+    assert isinstance(old, AttackResult) and old.primary and not old.decision.forced
+
+
+def test_rule_realms_concentration_is_a_save() -> None:
+    for decision, kept in ((decide(1, 0), 17), (decide(0, 1), 3), (decide(0, 0), 3)):
+        concentration = check(dice(3, 17), SingleDie.D20, CheckKind.CONCENTRATION, decision, 12)
+        save = check(dice(3, 17), SingleDie.D20, CheckKind.SAVE, decision, 12)
+        assert concentration.result == save.result == kept
+        assert concentration.success is save.success is (kept >= 12)
+        assert concentration.dice == save.dice
+    with pytest.raises(RulesError, match="A concentration uses a d20"):
+        check(dice(1), SingleDie.D12, CheckKind.CONCENTRATION, decide(0, 0))
+    assert "half movement" in decide(0, 1).reason  # as a save: disadvantage halves movement
+
+
+def test_single_die_distributions_against_enumeration() -> None:
+    pairs = list(product(range(1, 13), repeat=2))
+    for state, pick in ((State.ADVANTAGE, max), (State.DISADVANTAGE, min)):
+        distribution = single_die(SingleDie.D12, state)
+        for value, weight in zip(
+            distribution.outcomes().tolist(), distribution.weights.tolist(), strict=True
+        ):
+            expected = sum(pick(a, b) == value for a, b in pairs)
+            assert Fraction(weight, distribution.total_weight) == Fraction(expected, 144)
+    straight = single_die(SingleDie.D12, State.NORMAL)
+    assert straight.outcomes().tolist() == list(range(1, 13))

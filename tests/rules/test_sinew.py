@@ -15,8 +15,10 @@ import itertools
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -40,6 +42,7 @@ from rules.sinew import (
     TestResult,
 )
 from rules.systems import System
+from tests.expect import unchecked
 from tests.rules.brute_force import kept_counts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +107,11 @@ def _attack(
     """An attack from (score, die) pairs, straight rolls."""
     contest = OpposedResult(_test_result(*attacker), _test_result(*defender))
     return AttackResult(contest, edge=edge, armour=armour, explosive=explosive)
+
+
+def _scores(names: tuple[str, ...], values: tuple[int, ...]) -> dict[str, Any]:
+    """Scores by field name, for ``create_sheet(**...)``."""
+    return dict(zip(names, values, strict=True))
 
 
 def _changed(sheet: Sheet, **changes: object) -> Sheet:
@@ -635,9 +643,9 @@ def test_tokens_to_win_stops_at_the_most_one_spend_can_pay() -> None:
 def test_spend_luck_needs_a_side_only_for_contests() -> None:
     contest = OpposedResult(_test_result(12, 5), _test_result(10, 4))
     with pytest.raises(ValueError, match="whose die"):
-        sinew.spend_luck(contest, 1)  # type: ignore[call-overload]
+        sinew.spend_luck(unchecked(contest), 1)
     with pytest.raises(ValueError, match="no sides"):
-        sinew.spend_luck(_test_result(10, 12), 1, side=Side.ATTACKER)  # type: ignore[call-overload]
+        sinew.spend_luck(unchecked(_test_result(10, 12)), 1, side=Side.ATTACKER)
     with pytest.raises(RulesError, match="Tokens must be between 1 and 16 \\(got 0\\)"):
         sinew.spend_luck(_test_result(10, 12), 0)
 
@@ -715,7 +723,13 @@ def test_ruling_sinew_ledger_must_balance_exactly() -> None:
     ],
 )  # fmt: skip
 def test_ruling_sinew_creation_rails(scores: dict[str, int], message: str) -> None:
-    values = {"strength": 10, "reflex": 10, "intellect": 10, "empathy": 10, "luck": 10}
+    values: dict[str, Any] = {
+        "strength": 10,
+        "reflex": 10,
+        "intellect": 10,
+        "empathy": 10,
+        "luck": 10,
+    }
     values |= {"stamina": 5} | scores
     with pytest.raises(CreationError, match=message) as refused:
         sinew.create_sheet(**values)
@@ -723,9 +737,16 @@ def test_ruling_sinew_creation_rails(scores: dict[str, int], message: str) -> No
 
 
 def test_creation_refuses_non_numbers_and_bad_extras() -> None:
-    base = {"strength": 10, "reflex": 10, "intellect": 10, "empathy": 10, "luck": 10, "stamina": 5}
+    base: dict[str, Any] = {
+        "strength": 10,
+        "reflex": 10,
+        "intellect": 10,
+        "empathy": 10,
+        "luck": 10,
+        "stamina": 5,
+    }
     with pytest.raises(RulesError, match=r"STR must be a whole number \(got 10\.5\)"):
-        sinew.create_sheet(**(base | {"strength": 10.5}))  # type: ignore[arg-type]
+        sinew.create_sheet(**(base | {"strength": 10.5}))
     with pytest.raises(RulesError, match="Armour must be between 0 and 3 \\(got 4\\)"):
         sinew.create_sheet(**base, armour=4)
     sheet = sinew.create_sheet(**base, armour=2, items=[" Rope "], boons=["Favour of the tribe"])
@@ -746,11 +767,11 @@ def test_creation_accepts_exactly_the_balanced_sheets(values: tuple[int, ...]) -
     paid = sum(max(b - v, 0) for v, b in zip(values, baselines, strict=True))
     names = ("strength", "reflex", "intellect", "empathy", "luck", "stamina")
     if paid == 2 * gained:
-        sheet = sinew.create_sheet(**dict(zip(names, values, strict=True)))
+        sheet = sinew.create_sheet(**_scores(names, values))
         assert tuple(sheet.scores().values()) == values
     else:
         with pytest.raises(CreationError):
-            sinew.create_sheet(**dict(zip(names, values, strict=True)))
+            sinew.create_sheet(**_scores(names, values))
 
 
 # --- The sheet
@@ -900,7 +921,14 @@ def test_ruling_sinew_milestone_gives_two_points_and_refills_luck() -> None:
 
 # The document's scout (REF 14, INT 12, STR 9, EMP 8, LCK 7, STA 5): +6 above owes 12 but pays 6,
 # so it is no starting sheet; it is a character who has already spent 6 build points.
-SCOUT = {"strength": 9, "reflex": 14, "intellect": 12, "empathy": 8, "luck": 7, "stamina": 5}
+SCOUT: dict[str, Any] = {
+    "strength": 9,
+    "reflex": 14,
+    "intellect": 12,
+    "empathy": 8,
+    "luck": 7,
+    "stamina": 5,
+}
 
 
 def _scout() -> Sheet:
@@ -973,7 +1001,7 @@ def test_items_are_trimmed_duplicates_allowed_and_removed_by_name() -> None:
         sinew.remove_item(once, " rope ")
     with pytest.raises(RulesError, match="Item name must be 1 to 80 characters \\(got 81\\)"):
         sinew.add_item(sheet, "x" * 81)
-    full = _changed(_sheet(), items=("Rope",) * 30)  # type: ignore[arg-type]
+    full = _changed(_sheet(), items=("Rope",) * 30)
     with pytest.raises(RulesError, match="at most 30 items"):
         sinew.add_item(full, "Torch")
 
@@ -1000,18 +1028,24 @@ def test_armour_zero_to_three() -> None:
     ("call", "message"),
     [
         (lambda: sinew.test(new_rng(0), 21), "Score must be between 0 and 20 \\(got 21\\)"),
-        (lambda: sinew.test(new_rng(0), 2.5), "Score must be a whole number"),
-        (lambda: sinew.test(new_rng(0), 10, advantage=1), "Advantage must be true or false"),
+        (lambda: sinew.test(new_rng(0), unchecked(2.5)), "Score must be a whole number"),
+        (
+            lambda: sinew.test(new_rng(0), 10, advantage=unchecked(1)),
+            "Advantage must be true or false",
+        ),
         (lambda: sinew.odds(-1), "Score must be between 0 and 20"),
         (lambda: sinew.opposed_odds(10, 30), "Defender score must be between 0 and 20"),
         (lambda: sinew.attack(new_rng(0), 10, 10, armour=5), "Armour must be between 0 and 3"),
-        (lambda: sinew.attack(new_rng(0), 10, 10, edge="heavy"), "'heavy' is not a valid Edge"),
+        (
+            lambda: sinew.attack(new_rng(0), 10, 10, edge=unchecked("heavy")),
+            "'heavy' is not a valid Edge",
+        ),
         (lambda: sinew.luck_odds(10, 17), "Tokens must be between 0 and 16"),
     ],
 )
-def test_bad_input_is_refused(call: object, message: str) -> None:
+def test_bad_input_is_refused(call: Callable[[], object], message: str) -> None:
     with pytest.raises((RulesError, ValueError), match=message):
-        call()  # type: ignore[operator]
+        call()
 
 
 def test_bad_input_rolls_nothing() -> None:
@@ -1024,8 +1058,11 @@ def test_bad_input_rolls_nothing() -> None:
 def test_stored_results_rebuild_and_check_themselves() -> None:
     result = sinew.spend_luck(sinew.test(new_rng(0), 10, advantage=True), 2)
     rebuilt = TestResult(
-        score=result.score, mode="advantage", dice=list(result.dice), shift=result.shift
-    )  # type: ignore[arg-type]
+        score=result.score,
+        mode=unchecked("advantage"),  # stored as text and a list: the dataclass converts them
+        dice=unchecked(list(result.dice)),
+        shift=result.shift,
+    )
     assert rebuilt == result
     with pytest.raises(ValueError, match="a straight test has 1 d20"):
         TestResult(score=10, mode=Mode.STRAIGHT, dice=(3, 4))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pytest
 
 from rules import RulesError, sinew
+from rules.randomness import Rng
 from rules.sinew import (
     AttackResult,
     Edge,
@@ -36,6 +38,7 @@ from rules.sinew_pressure import (
     purge_by_sacrifice,
     tamper,
 )
+from tests.expect import as_rng
 
 CARRY_REASON = "Carrying 7 substantial items (more than 6): disadvantage on REF tests."
 
@@ -54,14 +57,14 @@ class ScriptedDice:
         return np.array(taken)
 
 
-def dice(*faces: int) -> np.random.Generator:
-    return ScriptedDice(faces)  # type: ignore[return-value]
+def dice(*faces: int) -> Rng:
+    return as_rng(ScriptedDice(faces))
 
 
-def even_sheet(**changes: object) -> Sheet:
+def even_sheet(**changes: Any) -> Sheet:
     """Every attribute 10, STA 5, full Luck (10 tokens) and Stamina, then ``changes``."""
     sheet = sinew.create_sheet(strength=10, reflex=10, intellect=10, empathy=10, luck=10, stamina=5)
-    return dataclasses.replace(sheet, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(sheet, **changes)
 
 
 def straight(score: int, die: int, shift: int = 0) -> TestResult:

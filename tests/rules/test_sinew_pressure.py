@@ -11,6 +11,7 @@ import pytest
 from bot.data_tables import DATA_DIRECTORY, load_table
 from rules import RulesError, sinew
 from rules.campaigns import Skin
+from rules.randomness import Rng
 from rules.sinew import Score
 from rules.sinew_pressure import (
     CrisisRoll,
@@ -25,6 +26,7 @@ from rules.sinew_pressure import (
     sacrifice,
     start_rite,
 )
+from tests.expect import as_rng
 
 
 class ScriptedDice:
@@ -43,8 +45,8 @@ class ScriptedDice:
         return np.array(taken)
 
 
-def dice(*faces: int) -> np.random.Generator:
-    return ScriptedDice(faces)  # type: ignore[return-value]
+def dice(*faces: int) -> Rng:
+    return as_rng(ScriptedDice(faces))
 
 
 # --- the track
@@ -64,12 +66,14 @@ def test_ruling_sinew_reaching_five_fires_a_crisis_and_resets_to_zero() -> None:
 
 def test_ruling_sinew_lingering_taint_resets_to_one() -> None:
     change = add_pressure(dice(1), 4, 1, lingering_taint=True)
+    assert change.crisis is not None
     assert (change.reached, change.after, change.crisis.events) == (5, 1, (1,))
 
 
 def test_ruling_sinew_crossing_five_by_several_fires_exactly_one_crisis() -> None:
     rng = ScriptedDice([4, 2])
-    change = add_pressure(rng, 3, 5, lingering_taint=False)  # 3 + 5 would be 8
+    change = add_pressure(as_rng(rng), 3, 5, lingering_taint=False)  # 3 + 5 would be 8
+    assert change.crisis is not None
     assert (change.reached, change.after, change.crisis.events) == (5, 0, (4,))
     assert rng.rolled == 1  # one Crisis die, the second face unused
 

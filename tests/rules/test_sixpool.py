@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 import numpy as np
 import pytest
 
 from rules import RulesError
+from rules.randomness import Rng
 from rules.sheets import DataclassSheet
 from rules.sixpool import (
+    DC_LABELS,
     Degree,
     EdgeOption,
     Mode,
@@ -23,8 +26,11 @@ from rules.sixpool import (
     Situation,
     Training,
     award_inspiration,
+    contest,
     contest_side,
     contest_winner,
+    critical_damage,
+    dc_label,
     degree,
     effort,
     group_succeeds,
@@ -35,13 +41,16 @@ from rules.sixpool import (
     new_sheet,
     odds,
     opponent_modifier,
+    parse_damage,
     passive,
     prepare_roll,
     proficiency,
     receive_help,
+    require_help_training,
     reroll_die,
     rest,
     roll,
+    roll_damage,
     roll_modifiers,
     set_edge,
     set_save,
@@ -52,6 +61,7 @@ from rules.sixpool import (
     training_for,
     use_inspiration,
 )
+from tests.expect import as_rng
 
 
 class ScriptedDice:
@@ -65,8 +75,8 @@ class ScriptedDice:
         return np.array(taken)
 
 
-def dice(*faces: int) -> np.random.Generator:
-    return ScriptedDice(*faces)  # type: ignore[return-value]
+def dice(*faces: int) -> Rng:
+    return as_rng(ScriptedDice(*faces))
 
 
 def rogue(level: int = 1) -> Sheet:
@@ -261,8 +271,8 @@ def test_odds_per_point_adds_five_percent_until_the_naturals() -> None:
 # --- Decisions around one roll (moved out of the cog, issue 34)
 
 
-def asked(kind: RollKind, pool: Pool = Pool.DEX, **options: object) -> RollAsked:
-    return RollAsked(kind=kind, pool=pool, dc=15, **options)  # type: ignore[arg-type]
+def asked(kind: RollKind, pool: Pool = Pool.DEX, **options: Any) -> RollAsked:
+    return RollAsked(kind=kind, pool=pool, dc=15, **options)
 
 
 def test_ruling_sixpool_attacks_always_add_proficiency_checks_by_skill_saves_by_save() -> None:
@@ -330,7 +340,7 @@ def test_ruling_sixpool_group_boost_adds_its_points_plain() -> None:
     )
 
 
-def test_ruling_sixpool_contest_sides_use_edge_and_spend_but_no_training() -> None:
+def test_ruling_sixpool_contest_side_without_a_skill_uses_edge_and_spend_only() -> None:
     sheet = set_edge(set_skill(rogue(5), "athletics", Training.MASTER), Pool.STR, 1)
     side = contest_side(sheet, Pool.STR, 2, EdgeOption.A)
     assert side.parts == (
@@ -342,3 +352,127 @@ def test_ruling_sixpool_contest_sides_use_edge_and_spend_but_no_training() -> No
     with pytest.raises(RulesError, match="STR has 3 points left; you asked for 4"):
         contest_side(three_left, Pool.STR, 4, EdgeOption.A)
     assert opponent_modifier(-3) == (Modifier("opponent's modifier", -3),)
+
+
+# --- After the rules audit (README, "Six-pool d20")
+
+
+def test_rule_contest_adds_proficiency_example_4() -> None:
+    # The document's Example 4: the Bard (+3 proficiency: level 5, trained) spends 2 CHA =
+    # 1d20+5; the Noble (+2: level 1, trained) spends 1 CHA = 1d20+3.
+    bard = set_skill(rogue(5), "Persuasion", Training.TRAINED)
+    noble = set_skill(rogue(1), "persuasion", Training.TRAINED)
+    attack = contest_side(bard, Pool.CHA, 2, EdgeOption.A, skill="persuasion")
+    defence = contest_side(noble, Pool.CHA, 1, EdgeOption.A, skill="Persuasion")
+    assert attack.parts == (
+        Modifier("proficiency (persuasion)", 3),
+        Modifier("2 CHA points spent", 2),
+    )
+    assert defence.parts == (
+        Modifier("proficiency (persuasion)", 2),
+        Modifier("1 CHA point spent", 1),
+    )
+    result = contest(dice(12, 13), attack.parts, defence.parts)
+    assert (result.attacker.total, result.defender.total) == (12 + 5, 13 + 3)
+    assert result.attacker_wins
+    # Carol: master in persuasion at level 9 (+4 proficiency, +4 master), Edge 1 (option A).
+    carol = set_edge(set_skill(rogue(9), "persuasion", Training.MASTER), Pool.CHA, 1)
+    side = contest_side(carol, Pool.CHA, 2, EdgeOption.A, skill="persuasion")
+    assert [part.value for part in side.parts] == [4, 4, 1, 2]
+    assert side.after.points(Pool.CHA) == 6
+
+
+def test_rule_contest_uses_up_help_for_advantage_on_either_side() -> None:
+    helped = receive_help(rogue())
+    side = contest_side(helped, Pool.STR, 0, EdgeOption.A)
+    assert side.helped and not side.after.helped
+    assert not contest_side(rogue(), Pool.STR, 0, EdgeOption.A).helped
+    # The attacker straight (3), the helped defender keeps the higher of 2d20 (4, 17).
+    result = contest(dice(3, 4, 17), (), (), defender_advantage=True)
+    assert result.attacker.dice == (3,) and result.defender.kept == 17
+    assert result.defender.mode is Mode.ADVANTAGE
+
+
+def test_rule_help_is_used_up_by_any_d20_roll() -> None:
+    for kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE, RollKind.CONTEST):
+        prepared = prepare_roll(receive_help(rogue()), asked(kind), EdgeOption.A)
+        assert prepared.advantage and prepared.helped and not prepared.after.helped, kind
+
+
+def test_rule_natural_20_attack_doubles_damage_dice() -> None:
+    # `1d8+3` on a natural 20 is `2d8+3`: two d8 (scripted 0-based: faces 5 and 8), +3 once.
+    doubled = roll_damage(dice(4, 7), "1d8+3", critical=True)
+    assert (doubled.expression, doubled.total, doubled.critical) == ("2d8+3", 5 + 8 + 3, True)
+    plain = roll_damage(dice(4), "1d8+3", critical=False)
+    assert (plain.expression, plain.total) == ("1d8+3", 5 + 3)
+    assert critical_damage(parse_damage("2d6 + 1d4 - 1")).spelled() == "4d6+2d4-1"
+    # A term that keeps some of its dice is rolled twice over, so doubling keeps as many.
+    assert critical_damage(parse_damage("4d6kh3+2")).spelled() == "(4d6kh3+4d6kh3)+2"
+
+
+def test_rule_bad_damage_expressions_are_refused_before_anything_is_rolled() -> None:
+    for text, message in (
+        ("1d8+", "ends too soon"),
+        ("3", "has no dice"),
+        ("600d6", "on a natural 20"),  # 1,200 dice when doubled: over the 1,000 limit
+        ("1d8 pizza", "Couldn't read"),
+    ):
+        with pytest.raises(RulesError, match=message):
+            RollAsked(kind=RollKind.ATTACK, pool=Pool.STR, dc=15, damage=text)
+    with pytest.raises(RulesError, match="`damage` goes with an attack"):
+        RollAsked(kind=RollKind.CHECK, pool=Pool.STR, dc=15, damage="1d8")
+
+
+def test_rule_trained_only_skills_refuse_an_untrained_check() -> None:
+    listed = frozenset({"arcana"})
+    arcana = asked(RollKind.CHECK, Pool.INT, skill=" Arcana ")
+    assert roll_modifiers(rogue(), arcana, EdgeOption.A) == ()  # none listed by default
+    with pytest.raises(RulesError, match="Trained-only skill: arcana can't be attempted untrained"):
+        roll_modifiers(rogue(), arcana, EdgeOption.A, listed)
+    with pytest.raises(RulesError, match="Trained-only skill"):
+        prepare_roll(rogue(), arcana, EdgeOption.A, trained_only=listed)
+    with pytest.raises(RulesError, match=r"Trained-only skill: arcana .* Rin is untrained"):
+        contest_side(rogue(), Pool.INT, 0, EdgeOption.A, skill="arcana", name="Rin",
+                     trained_only=listed)  # fmt: skip
+    trained = set_skill(rogue(), "arcana", Training.TRAINED)
+    assert roll_modifiers(trained, arcana, EdgeOption.A, listed) == (
+        Modifier("proficiency (arcana)", 2),
+    )
+    stealth = asked(RollKind.CHECK, skill="stealth")
+    assert roll_modifiers(rogue(), stealth, EdgeOption.A, listed) == ()  # only listed ones
+
+
+def test_rule_helping_with_a_skill_needs_training_a_gm_may_always_help() -> None:
+    trained = set_skill(rogue(), "medicine", Training.TRAINED)
+    require_help_training(trained, "Medicine", gm=False)
+    require_help_training(rogue(), None, gm=False)  # help with an attack or a save: no skill
+    require_help_training(None, "medicine", gm=True)  # a GM, even without a character
+    require_help_training(rogue(), "medicine", gm=True)
+    with pytest.raises(RulesError, match="Helping with medicine needs training in it"):
+        require_help_training(rogue(), "medicine", gm=False)
+
+
+def test_rule_dc_scale_labels_shown_with_every_dc() -> None:
+    assert DC_LABELS == (
+        (5, "Trivial"),
+        (10, "Easy"),
+        (15, "Medium"),
+        (20, "Hard"),
+        (25, "Very Hard"),
+        (30, "Nearly Impossible"),
+    )
+    expected = {
+        0: "Trivial", 4: "Trivial", 5: "Trivial", 6: "Trivial–Easy", 10: "Easy",
+        14: "Easy–Medium", 15: "Medium", 17: "Medium–Hard", 20: "Hard", 22: "Hard–Very Hard",
+        25: "Very Hard", 29: "Very Hard–Nearly Impossible", 30: "Nearly Impossible",
+        31: "Nearly Impossible", 60: "Nearly Impossible",
+    }  # fmt: skip
+    assert {dc: dc_label(dc) for dc in expected} == expected
+
+
+def test_rule_inspiration_and_pool_points_on_one_roll() -> None:
+    inspired = award_inspiration(rogue(), "Rin")
+    prepared = prepare_roll(inspired, asked(RollKind.SAVE, spend=3, inspiration=True), EdgeOption.A)
+    assert prepared.advantage and prepared.inspired
+    assert prepared.parts == (Modifier("3 DEX points spent", 3),)
+    assert not prepared.after.inspired and prepared.after.points(Pool.DEX) == 5

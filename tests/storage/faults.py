@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 import aiosqlite
 
 from bot.storage import Database
+from bot.storage.database import SqliteDatabase
 
 __all__ = ["FILLER_CHANNEL", "disk_full", "read_only"]
 
@@ -33,6 +34,7 @@ _MOST_FILLER_ROWS = 10_000
 
 
 def _writer(database: Database) -> aiosqlite.Connection:
+    assert isinstance(database, SqliteDatabase)  # the faults are SQLite's
     return database._writer  # the one connection every write goes through
 
 

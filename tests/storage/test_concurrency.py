@@ -12,7 +12,7 @@ import pytest
 
 from bot.storage import Revealer, RollEntry, Storage, Visibility
 from bot.storage.cosmos import ChallengeNotFound, ChallengeStore
-from bot.storage.database import ConstraintViolated
+from bot.storage.database import ConstraintViolated, SqliteDatabase
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -23,6 +23,7 @@ from bot.storage.errors import (
 from rules import cosmos
 from rules.campaigns import CampaignSettings
 from rules.systems import System
+from tests.expect import active_campaign
 from tests.storage.concurrency import fire, succeeded
 
 CHANNEL = 7001
@@ -48,13 +49,13 @@ async def test_concurrent_campaign_starts_in_one_channel_make_one(storage: Stora
     outcomes = await fire(N, lambda user: start(storage, 100 + user))
     [campaign] = succeeded(outcomes)
     assert sum(isinstance(o, CampaignAlreadyRunning) for o in outcomes) == N - 1
-    assert (await storage.campaigns.active(CHANNEL)).id == campaign.id
+    assert (await active_campaign(storage, CHANNEL)).id == campaign.id
 
 
 async def test_concurrent_gm_adds_of_different_users_all_land(storage: Storage) -> None:
     campaign = await start(storage)
     succeeded(await fire(N, lambda user: storage.campaigns.add_gm(campaign, 100 + user, GM)))
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM} | set(range(100, 100 + N))
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM} | set(range(100, 100 + N))
 
 
 async def test_concurrent_adds_of_one_user_add_them_once(storage: Storage) -> None:
@@ -70,7 +71,7 @@ async def test_concurrent_removals_of_one_co_gm_remove_them_once(storage: Storag
     outcomes = await fire(N, lambda _: storage.campaigns.remove_gm(campaign, 55))
     assert len(succeeded(outcomes)) == 1
     assert sum(isinstance(o, NotCoGM) for o in outcomes) == N - 1
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM}
 
 
 async def test_concurrent_ends_end_the_campaign_once(storage: Storage) -> None:
@@ -81,7 +82,7 @@ async def test_concurrent_ends_end_the_campaign_once(storage: Storage) -> None:
     row = await storage.database.fetch_one(
         "SELECT count(*) FROM campaigns WHERE ended_by IS NOT NULL"
     )
-    assert row[0] == 1
+    assert row is not None and row[0] == 1
 
 
 async def test_concurrent_rolls_are_all_logged_with_distinct_ids(storage: Storage) -> None:
@@ -155,10 +156,12 @@ async def test_concurrent_ends_of_one_challenge_end_it_once(storage: Storage) ->
 def count_statements(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every statement the writer connection runs with execute_fetchall."""
     statements: list[str] = []
-    writer = storage.database._writer
+    database = storage.database
+    assert isinstance(database, SqliteDatabase)  # the writer connection is SQLite's
+    writer = database._writer
     original = writer.execute_fetchall
 
-    async def counted(sql, parameters=None):  # type: ignore[no-untyped-def]
+    async def counted(sql, parameters=None):
         statements.append(sql)
         return await original(sql, parameters)
 

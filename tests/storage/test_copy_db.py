@@ -45,6 +45,7 @@ PARENTS = {
     "sixpool_contests": {"campaigns", "characters"},
     "sixpool_groups": {"campaigns", "characters"},
     "sixpool_group_rolls": {"sixpool_groups", "characters"},
+    "sixpool_trained_only": {"campaigns"},
     "tracks": {"campaigns", "characters"},
 }
 TABLES = (
@@ -59,6 +60,7 @@ TABLES = (
     "sixpool_contests",
     "sixpool_groups",
     "sixpool_group_rolls",
+    "sixpool_trained_only",
     "tracks",
 )
 SINEW_SCORES = {"str": 12, "ref": 11, "int": 7, "emp": 7, "lck": 10, "sta": 5}
@@ -119,8 +121,10 @@ async def play_every_system(fake: FakeDiscord, channels: dict[str, int]) -> None
     await run("sinew test", {"attribute": "ref", "character": "Brakka", "hidden": True},
               at="sinew")  # fmt: skip
 
-    # Six-pool d20: two characters, a check, a contest answered by the defender, a group check.
+    # Six-pool d20: a trained-only skill, two characters, a check, a contest answered by the
+    # defender, a group check.
     await run("campaign start", {"system": "sixpool", "name": "Six"}, at="sixpool")
+    await run("sixpool trained_only", {"skill": "Arcana"}, at="sixpool")
     for name, user in (("Rin", "player"), ("Vex", "gm")):
         await run("sixpool character create",
                   {"name": name, "level": 1, "primary": "DEX", **SIXPOOL_POOLS}, user=user,
@@ -140,7 +144,7 @@ async def play_every_system(fake: FakeDiscord, channels: dict[str, int]) -> None
     group = await run("sixpool group", {"dc": 10, "pool": "DEX"}, at="sixpool")
     for user in ("player", "gm"):
         picking = await fake.click(group, "sixpool:group:1:roll", user=user)
-        most = picking.message.custom_ids()[0].rsplit(":", 1)[1]
+        most = picking.original.custom_ids()[0].rsplit(":", 1)[1]
         await fake.click(picking, f"sixpool:groupspend:1:{most}", user=user, values=["0"])
 
     # Aethelgard: a character and a check from the sheet; Enchanted Realms: checks and attacks.
@@ -214,7 +218,7 @@ def columns_of(connection: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
 
 
-def sqlite_rows(path: Path) -> dict[str, list[dict[str, object]]]:
+def sqlite_rows(path: Path) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, as column → value, ordered by the table's key columns."""
     with sqlite3.connect(path) as connection:
         tables = {}

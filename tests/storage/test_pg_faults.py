@@ -16,6 +16,7 @@ from bot.storage import Storage
 from bot.storage.errors import CannotSave, WriteFault
 from rules.campaigns import CampaignSettings
 from rules.systems import System
+from tests.expect import active_campaign
 
 CHANNEL, GM, PLAYER = 4242, 1, 2
 
@@ -64,7 +65,7 @@ async def test_a_read_only_postgresql_refuses_writes_and_the_bot_recovers_by_its
         assert refusals[-1] is WriteFault.READ_ONLY
         assert set(refusals) <= {WriteFault.IO, WriteFault.READ_ONLY}
         # Reads go on, and nothing was half-changed.
-        assert (await pg_storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+        assert (await active_campaign(pg_storage, CHANNEL)).gm_ids == {GM}
         # Writable again: the next write works, without reopening anything.
         admin(url, f'ALTER DATABASE "{name}" RESET default_transaction_read_only')
         admin(url, drop_connections(url))

@@ -96,7 +96,9 @@ def _default(text: str | None) -> str | None:
 
 
 def _split_top_level(text: str) -> list[str]:
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
     for char in text:
         if char == "," and depth == 0:
             parts.append("".join(current).strip())
@@ -308,7 +310,7 @@ def _differences(sqlite: dict[str, Table], pg: dict[str, Table]) -> dict[str, tu
     }
 
 
-def test_both_backends_have_the_same_twelve_tables(both) -> None:
+def test_both_backends_have_the_same_thirteen_tables(both) -> None:
     sqlite, pg = both
     expected = [
         "campaign_gms",
@@ -322,6 +324,7 @@ def test_both_backends_have_the_same_twelve_tables(both) -> None:
         "sixpool_contests",
         "sixpool_group_rolls",
         "sixpool_groups",
+        "sixpool_trained_only",
         "tracks",
     ]
     assert sorted(sqlite) == expected
@@ -382,9 +385,13 @@ def test_both_introspections_read_what_the_migrations_say(both, side: str) -> No
     assert schema["rolls"].foreign_keys == {
         ForeignKey(("campaign_id",), "campaigns", ("id",), "SET NULL")
     }
-    assert schema["sixpool_contests"].columns[-2] == Column(
+    assert schema["sixpool_contests"].columns[-4] == Column(
         "expires_at", "real", False, True, None, False
     )
+    assert schema["sixpool_contests"].columns[-1] == Column(
+        "defender_skill", "text", False, False, None, False
+    )  # 0013_sixpool_skills adds skill and defender_skill last
+    assert schema["sixpool_trained_only"].primary_key == ("campaign_id", "skill")
     assert schema["cosmos_challenges"].columns[8].default == "'open'"
 
 
@@ -432,7 +439,7 @@ def test_the_created_at_default_is_the_same_utc_iso_text_on_both(
     apply_postgres_migrations(postgres_url)
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         connection.execute(insert)
-        (pg_stamp,) = connection.execute("SELECT created_at FROM campaigns").fetchone()
+        [(pg_stamp,)] = connection.execute("SELECT created_at FROM campaigns").fetchall()
     after = datetime.now(UTC)
     for stamp in (sqlite_stamp, pg_stamp):
         assert _ISO_UTC.match(stamp), stamp

@@ -29,6 +29,7 @@ from bot.storage.errors import (
 from rules import sinew, sixpool
 from rules.campaigns import CampaignSettings
 from rules.systems import System
+from tests.expect import active_campaign, logged_roll
 
 CHANNEL = 1001
 OTHER_CHANNEL = 1002
@@ -90,7 +91,7 @@ async def test_migration_moves_system_settings_into_the_declared_json(tmp_path: 
     opened = await Storage.open(path)
     try:
         pools, grit, cosmos_campaign = [
-            await opened.campaigns.active(channel) for channel in (1, 2, 3)
+            await active_campaign(opened, channel) for channel in (1, 2, 3)
         ]
     finally:
         await opened.close()
@@ -123,10 +124,10 @@ async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path
                 for hidden, payload in zip((0, 1, 1, 1), payloads, strict=True)
             ],
         )
-    assert apply_migrations(path) == ["0012_roll_visibility"]
+    assert apply_migrations(path)[0] == "0012_roll_visibility"  # and any later ones
     opened = await Storage.open(path)
     try:
-        rolls = [await opened.rolls.get(roll_id) for roll_id in (1, 2, 3, 4)]
+        rolls = [await logged_roll(opened, roll_id) for roll_id in (1, 2, 3, 4)]
     finally:
         await opened.close()
     assert [roll.visibility for roll in rolls] == [
@@ -140,9 +141,11 @@ async def test_migration_0012_gives_each_logged_roll_its_one_visibility(tmp_path
 
 
 async def test_connection_uses_wal_foreign_keys_and_busy_timeout(sqlite_storage: Storage) -> None:
-    pragmas = {}
+    pragmas: dict[str, object] = {}
     for name in ("journal_mode", "foreign_keys", "busy_timeout"):
-        pragmas[name] = (await sqlite_storage.database.fetch_one(f"PRAGMA {name}"))[0]
+        row = await sqlite_storage.database.fetch_one(f"PRAGMA {name}")
+        assert row is not None
+        pragmas[name] = row[0]
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
 
 
@@ -225,7 +228,7 @@ async def test_failed_transaction_leaves_no_half_change(storage: Storage) -> Non
                 (campaign.id, PLAYER, GM),
             )
             raise RuntimeError("crash between two writes")
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM}
 
 
 async def test_failed_commit_is_rolled_back_and_later_writes_work(sqlite_storage: Storage) -> None:
@@ -325,7 +328,7 @@ async def test_reveal_checks_server_secrecy_and_once(storage: Storage) -> None:
     # Manage Server in server 1 reveals nothing of server 2's, whatever the channel.
     with pytest.raises(RollInAnotherServer):
         await reveal(other_server_id)
-    assert (await storage.rolls.get(other_server_id)).revealed_at is None
+    assert (await logged_roll(storage, other_server_id)).revealed_at is None
     with pytest.raises(RollNotHidden):
         await reveal(public_id)
     with pytest.raises(RollNotFound):
@@ -361,7 +364,7 @@ async def test_reveal_only_by_a_gm_of_the_campaign_the_roll_was_made_in(
     )
     with pytest.raises(RevealNotAllowed):
         await storage.rolls.reveal(roll_id, Revealer(1, PLAYER, manages_server=False))
-    assert (await storage.rolls.get(roll_id)).revealed_at is None
+    assert (await logged_roll(storage, roll_id)).revealed_at is None
     revealed = await storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=False))
     assert revealed.payload["result"] == {"total": 765432}
 
@@ -417,8 +420,8 @@ async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing
         }
     opened = await Storage.open(path)  # every later migration, at start
     try:
-        campaign = await opened.campaigns.active(CHANNEL)
-        rolls = [await opened.rolls.get(roll_id) for roll_id in (1, 2, 3)]
+        campaign = await active_campaign(opened, CHANNEL)
+        rolls = [await logged_roll(opened, roll_id) for roll_id in (1, 2, 3)]
     finally:
         await opened.close()
     assert campaign is not None and campaign.settings.name == "Old Stars"
@@ -445,7 +448,7 @@ def count_campaign_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> l
     reads: list[int] = []
     original = storage.database.fetch_all
 
-    async def counted(sql: str, parameters=()):  # type: ignore[no-untyped-def]
+    async def counted(sql: str, parameters=()):
         if "WHERE c.channel_id = ?" in sql:
             reads.append(parameters[0])
         return await original(sql, parameters)
@@ -464,11 +467,11 @@ async def test_campaign_cache_reads_once_and_follows_start_gm_changes_switches_a
     campaign = await start_campaign(storage)
     assert await storage.campaigns.active(CHANNEL) == campaign
     await storage.campaigns.add_gm(campaign, PLAYER, GM)
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM, PLAYER}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM, PLAYER}
     await storage.campaigns.remove_gm(campaign, PLAYER)
-    assert (await storage.campaigns.active(CHANNEL)).gm_ids == {GM}
+    assert (await active_campaign(storage, CHANNEL)).gm_ids == {GM}
     await storage.campaigns.set_switches(campaign, lambda s: replace(s, gm_rolls_hidden=True))
-    assert (await storage.campaigns.active(CHANNEL)).switches.gm_rolls_hidden
+    assert (await active_campaign(storage, CHANNEL)).switches.gm_rolls_hidden
     await storage.campaigns.end(campaign, GM)
     assert await storage.campaigns.active(CHANNEL) is None
     assert reads == [CHANNEL]  # every change updated the cache: no lookup went to the file
@@ -488,7 +491,7 @@ async def test_a_lookup_racing_an_end_does_not_cache_the_ended_campaign(
     read_done, release = asyncio.Event(), asyncio.Event()
     original = storage.database.fetch_all
 
-    async def slow(sql: str, parameters=()):  # type: ignore[no-untyped-def]
+    async def slow(sql: str, parameters=()):
         row = await original(sql, parameters)  # reads the campaign while it still runs
         read_done.set()
         await release.wait()

@@ -17,6 +17,7 @@ from bot.storage.errors import CannotSave, WriteFault
 from bot.storage.tracks import change_track, track_spec
 from rules.campaigns import CampaignSettings
 from rules.systems import System
+from tests.expect import active_campaign, logged_roll
 from tests.storage.faults import FILLER_CHANNEL, disk_full, read_only
 
 CHANNEL = 7001
@@ -90,10 +91,10 @@ async def test_a_read_only_database_refuses_writes_while_reads_go_on(storage: St
             with pytest.raises(CannotSave) as refused:
                 await write()
             assert refused.value.fault is WriteFault.READ_ONLY
-        assert (await storage.rolls.get(roll_id)).payload == {"result": {"total": 7}}
-        assert (await storage.campaigns.active(CHANNEL)).gm_ids == campaign.gm_ids
+        assert (await logged_roll(storage, roll_id)).payload == {"result": {"total": 7}}
+        assert (await active_campaign(storage, CHANNEL)).gm_ids == campaign.gm_ids
     await storage.campaigns.add_gm(campaign, 2, GM)
-    assert 2 in (await storage.campaigns.active(CHANNEL)).gm_ids
+    assert 2 in (await active_campaign(storage, CHANNEL)).gm_ids
 
 
 async def test_an_outage_is_warned_once_and_its_end_noted(

@@ -1,0 +1,44 @@
+"""The bot behind an interaction, typed.
+
+discord.py types ``interaction.client`` as a plain ``discord.Client``; every interaction this
+project handles is one the ``DiceBot`` received, so these accessors say so once instead of at
+every use of its storage, its command tree or its cogs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.client import DiceBot
+    from bot.storage import Storage
+
+__all__ = ["PostableChannel", "dice_bot", "postable_channel", "storage_of"]
+
+# The channels whose messages the bot can post and fetch by id (``get_partial_message``).
+PostableChannel = (
+    discord.TextChannel
+    | discord.VoiceChannel
+    | discord.StageChannel
+    | discord.Thread
+    | discord.DMChannel
+    | discord.PartialMessageable
+)
+
+
+def dice_bot(interaction: discord.Interaction) -> DiceBot:
+    """Return the bot that received the interaction (always a ``DiceBot`` here)."""
+    return cast("DiceBot", interaction.client)
+
+
+def postable_channel(interaction: discord.Interaction) -> PostableChannel | None:
+    """Return the interaction's channel when it is one the bot posts and edits messages in."""
+    channel = interaction.channel
+    return channel if isinstance(channel, PostableChannel) else None
+
+
+def storage_of(interaction: discord.Interaction) -> Storage:
+    """Return the storage of the bot that received the interaction."""
+    return dice_bot(interaction).storage
