@@ -12,6 +12,7 @@ from bot.client import DiceBot
 from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
+from tests.e2e.test_buttons import restarted
 from tests.e2e.test_sinew import (
     TOUGH,
     character,
@@ -607,3 +608,14 @@ async def test_defender_who_is_also_the_roller_spends_in_several_steps(
     assert (await character(fake_discord, dicebot, "Vex")).sheet.luck_tokens == 8
     logged = await logged_roll(dicebot.storage, 3)
     assert logged.payload["result"]["contest"]["defender"]["shift"] == 2
+
+
+async def test_defender_luck_button_works_after_a_restart(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, needed = await hit_on_brakka(fake_discord, dicebot)
+    async with restarted(fake_discord, dicebot, seed=3) as bot:
+        pressed = await fake_discord.click(reply, "sinew:dluck:1:n", user="player")
+        assert fields_of(pressed.embeds[0])["Damage"] == "Miss: no damage."
+        sheet = (await character(fake_discord, bot, "Brakka")).sheet
+        assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)
