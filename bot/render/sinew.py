@@ -10,10 +10,17 @@ from bot.render.errors import describe
 from bot.render.numbers import percent
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
-from bot.storage.sinew import NoRollToSpendOn, RollSuperseded
+from bot.storage.sinew import (
+    DefenderMovedOn,
+    NoRollToSpendOn,
+    NotTheDefender,
+    NpcHasNoLuck,
+    RollSuperseded,
+)
 from rules.sinew import (
     LUCK_SURCHARGE_STEP,
     AttackResult,
+    LuckGrant,
     LuckOdds,
     LuckOffer,
     Mode,
@@ -31,13 +38,17 @@ __all__ = [
     "add_luck_spent",
     "add_pressure_result",
     "advanced",
+    "armour_changed",
     "attack",
     "attack_offer_label",
+    "boons",
     "character_sheet",
     "collapse_announcement",
     "health",
     "items",
     "luck_button_label",
+    "luck_granted",
+    "luck_granted_note",
     "milestone",
     "natural_announcement",
     "odds",
@@ -184,9 +195,14 @@ def _side(result: TestResult, label: str) -> str:
 
 
 def opposed(
-    result: OpposedResult, attacker: str, defender: str, title: str = "⚔️ Opposed roll"
+    result: OpposedResult,
+    attacker: str,
+    defender: str,
+    title: str = "⚔️ Opposed roll",
+    labels: tuple[str, str] = ("score", "score"),
 ) -> discord.Embed:
-    """Show both rolls, both margins, the winner and why."""
+    """Show both rolls, both margins, the winner and why (``labels``: what each side rolls
+    under, e.g. "INT", or "score" for a bare score)."""
     attacker, defender = shown(attacker), shown(defender)
     attacker_won = result.winner is Side.ATTACKER
     winner = attacker if attacker_won else defender
@@ -196,19 +212,23 @@ def opposed(
         colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
     )
     embed.add_field(
-        name=truncate(attacker, TITLE_LIMIT), value=_side(result.attacker, "score"), inline=False
+        name=truncate(attacker, TITLE_LIMIT), value=_side(result.attacker, labels[0]), inline=False
     )
     embed.add_field(
-        name=truncate(defender, TITLE_LIMIT), value=_side(result.defender, "score"), inline=False
+        name=truncate(defender, TITLE_LIMIT), value=_side(result.defender, labels[1]), inline=False
     )
     return embed
 
 
 def attack(
-    result: AttackResult, attacker: str, defender: str, title: str = "🗡️ Attack"
+    result: AttackResult,
+    attacker: str,
+    defender: str,
+    title: str = "🗡️ Attack",
+    labels: tuple[str, str] = ("score", "score"),
 ) -> discord.Embed:
     """Show an attack: the opposed roll, then damage, soak and damage taken."""
-    embed = opposed(result.contest, attacker, defender, title=title)
+    embed = opposed(result.contest, attacker, defender, title=title, labels=labels)
     if result.hit:
         parts = [f"{result.base_damage} ({result.edge.value} edge)"]
         if result.extra_damage:
@@ -250,12 +270,16 @@ def collapse_announcement(character: Character[Sheet]) -> discord.Embed:
     )
 
 
-def health(character: Character[Sheet], before: int, verb: str, amount: int) -> discord.Embed:
-    """Show Stamina after damage or healing."""
+def health(character: Character[Sheet], before: int, verb: str) -> discord.Embed:
+    """Show Stamina after damage or healing: what actually changed ("heals 3 (1 → 4)")."""
     sheet = character.sheet
     collapsed = sheet.collapsed
+    changed = abs(sheet.current_stamina - before)
     embed = discord.Embed(
-        title=truncate(f"{shown(character.name)} {verb} {amount}", TITLE_LIMIT),
+        title=truncate(
+            f"{shown(character.name)} {verb} {changed} ({before} → {sheet.current_stamina})",
+            TITLE_LIMIT,
+        ),
         description=(
             f"Stamina {before} → **{sheet.current_stamina}**/{sheet.stamina}"
             + (" · **collapsed**" if collapsed else "")
@@ -305,6 +329,53 @@ def advanced(
     )
 
 
+def boons(character: Character[Sheet], change: str) -> discord.Embed:
+    """Show a character's boons after one was added or removed."""
+    listed = [f"{n}. {shown(boon)}" for n, boon in enumerate(character.sheet.boons, 1)]
+    text = "\n".join(["Boons:", *listed]) if listed else "Boons: none"
+    return discord.Embed(
+        title=truncate(f"🎁 {shown(character.name)}: {shown(change)}", TITLE_LIMIT),
+        description=truncate(text, FIELD_LIMIT * 2),
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def armour_changed(character: Character[Sheet], before: int) -> discord.Embed:
+    """Show a character's armour after a change."""
+    return discord.Embed(
+        title=truncate(
+            f"🛡️ {shown(character.name)}: armour {before} → {character.sheet.armour}", TITLE_LIMIT
+        ),
+        description="Armour soaks that much damage from each hit, less 1 per 4 points of margin.",
+        colour=Colour.CAMPAIGN,
+    )
+
+
+def luck_granted(character: Character[Sheet], grant: LuckGrant) -> discord.Embed:
+    """Tell the channel about a GM's windfall of Luck, with its reason."""
+    sheet = character.sheet
+    embed = discord.Embed(
+        title=truncate(
+            f"🍀 Windfall · {shown(character.name)}: +{grant.granted} Luck", TITLE_LIMIT
+        ),
+        description=f"Luck {grant.before} → **{sheet.luck_tokens}**/{sheet.luck} tokens"
+        + (" (already at the cap)" if grant.granted == 0 else ""),
+        colour=Colour.SUCCESS,
+    )
+    embed.add_field(name="Why", value=truncate(shown(grant.reason), FIELD_LIMIT), inline=False)
+    return embed
+
+
+def luck_granted_note(character: Character[Sheet], grant: LuckGrant) -> str:
+    """Confirm a windfall privately to the GM who gave it."""
+    sheet = character.sheet
+    return (
+        f"✅ Gave {shown(character.name)} {grant.granted} Luck token"
+        f"{'s' if grant.granted != 1 else ''} ({sheet.luck_tokens}/{sheet.luck}). "
+        "Announced in the channel."
+    )
+
+
 def items(character: Character[Sheet], change: str | None = None) -> discord.Embed:
     """Show a character's items, after an optional change."""
     sheet = character.sheet
@@ -322,11 +393,46 @@ def items(character: Character[Sheet], change: str | None = None) -> discord.Emb
     return embed
 
 
+NO_LUCK_ON_PRESSURE_TEST = (
+    "Luck can't change a tamper or cleansing-rite test (house rule): its Pressure was applied "
+    "when it was rolled. Luck is spent on tests, opposed rolls and attacks."
+)
+
+
 @describe.register
 def _(error: NoRollToSpendOn) -> str:
     return (
         "Luck is spent on your latest roll here, and it must be a Sinew & Steel test, "
         "opposed roll or attack of this campaign."
+    )
+
+
+@describe.register
+def _(error: NpcHasNoLuck) -> str:
+    return f"Roll #{error.roll_id} is an NPC's (a bare `score`): NPCs have no Luck tokens to spend."
+
+
+def defender_luck_ended(roll_id: int) -> str:
+    """Say why a defender's Luck button under a superseded roll was refused and removed."""
+    return (
+        f"Roll #{roll_id}'s roller has rolled again here: Luck on it lasts until either side "
+        "rolls again. Its buttons are gone."
+    )
+
+
+@describe.register
+def _(error: NotTheDefender) -> str:
+    return (
+        f"Only <@{error.defender_id}>, who defends in roll #{error.roll_id}, can spend Luck "
+        "with these buttons."
+    )
+
+
+@describe.register
+def _(error: DefenderMovedOn) -> str:
+    return (
+        f"You have rolled again here since roll #{error.roll_id}: a defender's Luck on it lasts "
+        "until either side rolls again."
     )
 
 
@@ -370,10 +476,28 @@ def add_pressure_result(
     embed.add_field(name="Pressure", value=truncate(value, FIELD_LIMIT), inline=False)
 
 
-def add_luck_spent(embed: discord.Embed, lowered: int, cost: int, sheet: Sheet) -> None:
-    """Add what a Luck spend did and cost to the roll's embed."""
+def defender_button_label(name: str, tokens: int, cost: int, *, turns: str | None) -> str:
+    """Label a defender's Luck button: whose it is, then as ``luck_button_label``."""
+    return truncate(f"{shown(name)}: {luck_button_label(tokens, cost, turns=turns)}", 80)
+
+
+def add_luck_spent(
+    embed: discord.Embed,
+    lowered: int,
+    cost: int,
+    sheet: Sheet,
+    *,
+    payer: str | None = None,
+    given_back: int = 0,
+) -> None:
+    """Add what a Luck spend did and cost to the roll's embed (``payer``: a defender who spent
+    on their own die; ``given_back``: the Stamina a hit turned into a miss gives back)."""
+    if given_back:
+        embed.add_field(
+            name="Stamina given back", value=f"+{given_back}: the hit became a miss", inline=False
+        )
     embed.add_field(
-        name="Luck spent",
+        name="Luck spent" if payer is None else truncate(f"Luck spent by {shown(payer)}", 256),
         value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
         + (
             f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"

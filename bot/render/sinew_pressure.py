@@ -97,10 +97,12 @@ def crisis_announcement(
     reset_to: int,
     texts: Texts,
     stamina: Sequence[tuple[str, int, int]] = (),
+    struck: Sequence[str] | None = None,
 ) -> discord.Embed:
     """Announce a Crisis: its colour, the d6, each event with its effect, and the aftermath.
 
-    ``stamina`` lists (name, before, after) for each character the Crisis took Stamina from.
+    ``stamina`` lists (name, before, after) for each character the Crisis took Stamina from;
+    ``struck`` names who a party Crisis strikes (every character; None: a character's own).
     """
     embed = discord.Embed(
         title=truncate(
@@ -110,6 +112,9 @@ def crisis_announcement(
         colour=Colour.CRITICAL_FAILURE,
     )
     embed.add_field(name="Crisis d6", value=_faces(crisis), inline=False)
+    if struck is not None:
+        names = ", ".join(shown(name) for name in struck) or "no characters yet"
+        embed.add_field(name="Struck", value=truncate(f"Every character: {names}", 1024))
     if stamina:
         lines = [
             f"{shown(name)}: Stamina {before} → **{after}**"

@@ -158,6 +158,12 @@ async def latest_roll(connection: Session, channel_id: int, user_id: int) -> Log
     return None if row is None else _from_row(row)
 
 
+async def roll_in(connection: Session, roll_id: int) -> LoggedRoll | None:
+    """Return a logged roll by id, inside the caller's transaction."""
+    row = await connection.fetch_one(f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,))
+    return None if row is None else _from_row(row)
+
+
 async def insert_roll(connection: Session, entry: RollEntry) -> int:
     """Log a roll inside the caller's transaction, so a state change and its roll land together."""
     row = await connection.fetch_one(f"{_INSERT_ROLL} RETURNING id", _roll_values(entry))

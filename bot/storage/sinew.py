@@ -10,7 +10,7 @@ from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
 from bot.storage.database import Session
 from bot.storage.errors import StorageError
-from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
+from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll, roll_in
 from bot.storage.tracks import change_track, read_track, track_spec
 from rules.sinew import PRESSURE
 
@@ -18,11 +18,15 @@ S = TypeVar("S")  # the system's sheet
 
 __all__ = [
     "DEFENDER_OPTION",
+    "NPC_SCORE_OPTION",
+    "DefenderMovedOn",
     "LuckApplied",
     "LuckContext",
     "LuckSpend",
     "LuckStore",
     "NoRollToSpendOn",
+    "NotTheDefender",
+    "NpcHasNoLuck",
     "PressureRead",
     "PressureStore",
     "PressureWrite",
@@ -34,6 +38,8 @@ __all__ = [
 # In the payload of a roll logged by a Luck spend: the id of the roll first spent on, so every
 # step of one roll's spends names the same roll (its buttons keep working step after step).
 LUCK_ROOT = "luck_of"
+# In the payload of a defender's spend: who spent (the entry is logged under the roller's id).
+LUCK_BY = "luck_by"
 
 
 def luck_root(roll: LoggedRoll) -> int:
@@ -44,7 +50,10 @@ def luck_root(roll: LoggedRoll) -> int:
 
 @dataclass(eq=False)
 class NoRollToSpendOn(StorageError):
-    """The user's latest roll in the channel is not a test of this campaign."""
+    """The user's latest roll in the channel is not a test of this campaign (``kind``: the
+    latest roll's kind, when there is one in this campaign)."""
+
+    kind: str | None = None
 
 
 @dataclass(eq=False)
@@ -54,14 +63,34 @@ class RollSuperseded(StorageError):
     roll_id: int
 
 
+@dataclass(eq=False)
+class NotTheDefender(StorageError):
+    """A defender's Luck button pressed by someone else (``defender_id``: who defends)."""
+
+    roll_id: int
+    defender_id: int | None
+
+
+@dataclass(eq=False)
+class DefenderMovedOn(StorageError):
+    """The defender rolled again in the channel: their Luck on the roll has ended."""
+
+    roll_id: int
+
+
 @dataclass(frozen=True, slots=True)
 class LuckContext(Generic[S]):
-    """What a spend reads in its transaction: the roll, whose Luck pays, and the defender."""
+    """What a spend reads in its transaction: the roll, whose Luck pays, and the defender.
+
+    For a defender's spend, ``roller`` is the defender (who pays) and ``attacker`` the
+    attacking character (None: an NPC's bare score)."""
 
     roll: LoggedRoll
     roller: Character[S]
     pressure: int  # the paying character's Pressure step (a surcharge at 4+)
     defender: Character[S] | None  # a player's character defending a contest, if any
+    attacker: Character[S] | None = None
+    by_defender: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,16 +105,29 @@ class LuckApplied(Generic[S]):
 @dataclass(frozen=True, slots=True)
 class LuckSpend(Generic[S]):
     """A spend as stored: the character after paying, the new roll's id, the roll spent on,
-    and the defender before and after when the spend changed it (more damage taken)."""
+    the defender before and after when the spend changed it (more damage taken), and the
+    other side's character as it stands (the defender, or for a defender's spend the
+    attacker; None: none or an NPC)."""
 
     character: Character[S]
     roll_id: int
     root_id: int
     defender: tuple[Character[S], Character[S]] | None = None
+    other: Character[S] | None = None
+    by_defender: bool = False
 
 
 # The option under which a contest logs its defending player (see `/sinew opposed`).
 DEFENDER_OPTION = "vs_user"
+# The option under which a test or contest logs an NPC roller's bare score: no Luck to spend.
+NPC_SCORE_OPTION = "score"
+
+
+@dataclass(eq=False)
+class NpcHasNoLuck(StorageError):
+    """The roll to spend on is an NPC's (a bare score): nobody's Luck pays for its die."""
+
+    roll_id: int
 
 
 async def _luck_pressure(connection: Session, campaign: Campaign, character_id: int) -> int:
@@ -130,11 +172,14 @@ class LuckStore(UsesCharacters[S]):
             if latest is None or latest.kind not in kinds or latest.campaign_id != campaign.id:
                 if roll_id is not None:
                     raise RollSuperseded(roll_id)
-                raise NoRollToSpendOn()
+                ours = latest if latest is not None and latest.campaign_id == campaign.id else None
+                raise NoRollToSpendOn(ours.kind if ours is not None else None)
             root = luck_root(latest)
             if roll_id is not None and root != roll_id:
                 raise RollSuperseded(roll_id)
             options = latest.payload.get("options", {})
+            if options.get(NPC_SCORE_OPTION) is not None:
+                raise NpcHasNoLuck(root)
             name = options.get("character")
             before = await self._characters.find_in(
                 connection, campaign, user_id=None if name else user_id, name=name
@@ -153,7 +198,69 @@ class LuckStore(UsesCharacters[S]):
                 await self._characters.save_in(connection, changed[1])
             entry = replace(applied.entry, payload={**applied.entry.payload, LUCK_ROOT: root})
             new_id = await insert_roll(connection, entry)
-        return LuckSpend(after, new_id, root, changed)
+        other = changed[1] if changed is not None else defender
+        return LuckSpend(after, new_id, root, changed, other)
+
+    async def spend_as_defender(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        user_id: int,
+        kinds: tuple[str, ...],
+        apply: Callable[[LuckContext[S]], LuckApplied[S]],
+        *,
+        roll_id: int,
+    ) -> LuckSpend[S]:
+        """Apply a defender's spend on roll ``roll_id`` (a contest they defend) and write it.
+
+        The roll stays its roller's: the new entry is logged under the roller's id, so the
+        chain of spends stays the roller's latest roll and both sides spend on one result.
+        Valid until either side rolls again in the channel: the roller's latest roll must
+        still be this roll or a spend on it (else RollSuperseded), and the defender must have
+        rolled nothing here since (else DefenderMovedOn). The defender's sheet (tokens paid,
+        Stamina given back) is ``applied.sheet``.
+        """
+        async with self._database.transaction() as connection:
+            root = await roll_in(connection, roll_id)
+            if root is None or root.channel_id != channel_id or root.campaign_id != campaign.id:
+                raise RollSuperseded(roll_id)
+            latest = await latest_roll(connection, channel_id, root.user_id)
+            if latest is None or latest.kind not in kinds or luck_root(latest) != roll_id:
+                raise RollSuperseded(roll_id)
+            options = latest.payload.get("options", {})
+            if options.get(DEFENDER_OPTION) != user_id:
+                raise NotTheDefender(roll_id, options.get(DEFENDER_OPTION))
+            mine = await latest_roll(connection, channel_id, user_id)
+            if mine is not None and mine.id > roll_id and luck_root(mine) != roll_id:
+                raise DefenderMovedOn(roll_id)  # (a spend on this roll is no new roll)
+            defender = await self._characters.find_in(connection, campaign, user_id=user_id)
+            attacker = await self._attacker_in(connection, campaign, root.user_id, options)
+            pressure = await _luck_pressure(connection, campaign, defender.id)
+            context = LuckContext(latest, defender, pressure, defender, attacker, by_defender=True)
+            applied = apply(context)
+            after = replace(defender, sheet=applied.sheet)
+            await self._characters.save_in(connection, after)
+            entry = replace(
+                applied.entry,
+                user_id=root.user_id,
+                payload={**applied.entry.payload, LUCK_ROOT: roll_id, LUCK_BY: user_id},
+            )
+            new_id = await insert_roll(connection, entry)
+        return LuckSpend(after, new_id, roll_id, (defender, after), attacker, by_defender=True)
+
+    async def _attacker_in(
+        self, connection: Session, campaign: Campaign, user_id: int, options: dict[str, object]
+    ) -> Character[S] | None:
+        """Return a contest's attacking character (None: an NPC's bare score)."""
+        if options.get(NPC_SCORE_OPTION) is not None:
+            return None
+        name = options.get("character")
+        return await self._characters.find_in(
+            connection,
+            campaign,
+            user_id=None if name else user_id,
+            name=name if isinstance(name, str) else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,13 +38,13 @@ from cogs.sinew.common import (
     TestOptions,
 )
 from cogs.sinew.contests import ContestCommands
-from cogs.sinew.luck import LuckButton
+from cogs.sinew.luck import DefenderLuckButton, LuckButton
 from cogs.sinew.pressure import PressureCommands
 from cogs.sinew.rolls import TestCommands
 from cogs.sinew.sheets import SheetCommands
 from rules import sinew, sinew_pressure
 
-__all__ = ["LuckButton", "SinewCog", "setup"]
+__all__ = ["DefenderLuckButton", "LuckButton", "SinewCog", "setup"]
 
 
 class SinewCog(
@@ -95,6 +95,7 @@ class SinewCog(
 
 
 async def setup(bot: DiceBot) -> None:
-    """Load `/sinew`: its persistent Luck buttons and the cog (one extension for the package)."""
-    bot.add_dynamic_items(LuckButton)
+    """Load `/sinew`: its persistent Luck buttons (the roller's and the defender's) and the
+    cog (one extension for the package)."""
+    bot.add_dynamic_items(LuckButton, DefenderLuckButton)
     await bot.add_cog(SinewCog(bot))

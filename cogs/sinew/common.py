@@ -1,7 +1,7 @@
 """What every part of `/sinew` shares: roll kinds, option types, groups, options, the base.
 
 README, Rules notes: Sinew & Steel. The commands are one cog (``cogs.sinew.SinewCog``) made of
-one mixin per concern; this base holds the stores they use and the four subcommand groups.
+one mixin per concern; this base holds the stores they use and the subcommand groups.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from discord.ext import commands
 
 from bot.asker import Asker
 from bot.client import DiceBot
+from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
-from bot.storage.sinew import DEFENDER_OPTION, LuckStore, PressureStore
+from bot.storage.sinew import DEFENDER_OPTION, NPC_SCORE_OPTION, LuckStore, PressureStore
 from rules import sinew, sinew_pressure
 
 SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
@@ -27,10 +28,17 @@ TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
 OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
 TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisis"
 SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
+CONTEST_KINDS = (OPPOSED_KIND, ATTACK_KIND)  # a defending player may spend on these too
+PRESSURE_TEST_KINDS = (TAMPER_KIND, RITE_KIND)  # no Luck: their Pressure lands when rolled
 COG_NAME = "SinewCog"  # the cog's name, as ``bot.get_cog`` finds it
 DEFENDER = "Defender"  # a contest's defender named only by a score
+NPC = "NPC"  # a test's or attacker's side named only by a score (the GM's NPC)
 
 ItemName = app_commands.Range[str, 1, sinew.ITEM_NAME_MAX]
+BoonText = app_commands.Range[str, 1, sinew.BOON_TEXT_MAX]
+BoonNumber = app_commands.Range[int, 1, sinew.BOONS_MAX]
+Reason = app_commands.Range[str, 1, sinew.LUCK_REASON_MAX]
+Tokens = app_commands.Range[int, 1, sinew.Score.LCK.maximum]
 TestScore = app_commands.Range[int, sinew.TEST_SCORE_MIN, sinew.TEST_SCORE_MAX]
 Amount = app_commands.Range[int, 1, sinew.HEALTH_CHANGE_MAX]
 PressureAmount = app_commands.Range[int, 1, sinew_pressure.AMOUNT_MAX]
@@ -45,6 +53,7 @@ TEST_HELP = {
     "character": "GMs: the character to roll for, by name (default: your own)",
     "hidden": HIDDEN_HELP,
 }
+NPC_TEST_HELP = f"GMs: roll for an NPC with this score, {SCORE_HELP}, instead of a character"
 CONTEST_HELP = {
     "blind": BLIND_HELP,
     "attribute": "Your attribute (LCK rolls under your Luck tokens)",
@@ -53,7 +62,10 @@ CONTEST_HELP = {
     "vs_attribute": "The defending character's attribute (with vs_user)",
     "advantage": "You roll 2d20 and keep the lower",
     "disadvantage": "You roll 2d20 and keep the higher",
+    "vs_advantage": "The defender rolls 2d20 and keeps the lower (e.g. in cover)",
+    "vs_disadvantage": "The defender rolls 2d20 and keeps the higher (e.g. fighting blind)",
     "character": "GMs: the attacking character, by name (default: your own)",
+    "score": f"GMs: the attacker is an NPC with this score, {SCORE_HELP}, not a character",
     "hidden": HIDDEN_HELP,
 }
 
@@ -61,6 +73,7 @@ CONTEST_HELP = {
 CHARACTER = app_commands.Group(name="character", description="Create and show characters")
 LUCK = app_commands.Group(name="luck", description="Luck tests")
 ITEM = app_commands.Group(name="item", description="Substantial items carried")
+BOON = app_commands.Group(name="boon", description="Boons: narrative gifts on a sheet")
 PRESSURE = app_commands.Group(
     name="pressure", description="Pressure: the party's track and each character's (0-5)"
 )
@@ -87,6 +100,21 @@ def score_label(attribute: sinew.Score) -> str:
     return "Luck tokens" if attribute is sinew.Score.LCK else attribute.value
 
 
+def roller_label(attribute: sinew.Score, *, npc: bool) -> str:
+    """Return what a roller is shown rolling under: an NPC's bare score is named after the
+    attribute it stands for ("LCK 12"); a character's LCK test rolls under its tokens."""
+    return attribute.value if npc else score_label(attribute)
+
+
+def contest_labels(
+    attribute: str, vs_attribute: str | None, *, npc: bool = False
+) -> tuple[str, str]:
+    """Return what each side of a contest is shown rolling under: its attribute ("vs INT 14"),
+    or "score" for a defender given by a bare score (``npc``: the attacker is an NPC's score)."""
+    defender = "score" if vs_attribute is None else score_label(sinew.parse_attribute(vs_attribute))
+    return roller_label(sinew.parse_attribute(attribute), npc=npc), defender
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TestOptions:
     """What `/sinew test` (and `/sinew tamper`) was asked; logged, so Roll again repeats it."""
@@ -97,6 +125,7 @@ class TestOptions:
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+    score: int | None = None  # an NPC's bare score (GM), instead of a character
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -119,6 +148,9 @@ class ContestOptions:
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+    score: int | None = None  # the attacker is an NPC with this score (GM)
+    vs_advantage: bool = False  # the defender's own mode (fighting blind…)
+    vs_disadvantage: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,8 +167,14 @@ class AttackOptions:
     advantage: bool = False
     disadvantage: bool = False
     character: str | None = None
+    score: int | None = None  # the attacker is an NPC with this score (GM)
+    vs_advantage: bool = False  # the defender's own mode (fighting blind…)
+    vs_disadvantage: bool = False
 
 
+assert NPC_SCORE_OPTION in TestOptions.__dataclass_fields__
+assert NPC_SCORE_OPTION in ContestOptions.__dataclass_fields__
+assert NPC_SCORE_OPTION in AttackOptions.__dataclass_fields__
 assert DEFENDER_OPTION in ContestOptions.__dataclass_fields__
 assert DEFENDER_OPTION in AttackOptions.__dataclass_fields__
 
@@ -155,11 +193,12 @@ else:
 
 
 class SinewBase(_CogPart):
-    """The stores and texts every `/sinew` mixin uses, and the four subcommand groups."""
+    """The stores and texts every `/sinew` mixin uses, and the subcommand groups."""
 
     character = CHARACTER
     luck = LUCK
     item = ITEM
+    boon = BOON
     pressure = PRESSURE
 
     bot: DiceBot
@@ -179,6 +218,19 @@ class SinewBase(_CogPart):
         """Return the asker's table, its Sinew campaign, and the visibility asked for."""
         asker, campaign = await self._sinew_table(interaction)
         return asker, campaign, asker.visibility(hidden=hidden, blind=blind)
+
+    async def _roller(
+        self, asker: Asker, campaign: Campaign, character: str | None, score: int | None
+    ) -> Character[Sheet] | None:
+        """Return the rolling character: the asker's, or the one named (GM); None for an NPC
+        given by a bare ``score``, which only a GM may roll (README, Rules notes: Sinew &
+        Steel, "The GM rolls NPCs by score")."""
+        if score is None:
+            return await asker.own_or_named(self.characters, campaign, character, "roll")
+        asker.require_gm("roll for an NPC by `score`; players roll their characters")
+        if character is not None:
+            raise CommandError("Give `score` (an NPC) or `character`, not both.")
+        return None
 
     async def _update(
         self, character: Character[Sheet], change: Callable[[Sheet], Sheet]

@@ -22,6 +22,7 @@ from cogs.sinew.common import (
     ATTACK_KIND,
     CONTEST_HELP,
     DEFENDER,
+    NPC,
     OPPOSED_KIND,
     Armour,
     AttackOptions,
@@ -29,6 +30,7 @@ from cogs.sinew.common import (
     Sheet,
     TestScore,
     attribute_choices,
+    contest_labels,
     member_id,
 )
 from cogs.sinew.luck import LuckCommands
@@ -42,7 +44,7 @@ class Sides:
 
     attacker: sinew.Contender
     defender: sinew.Contender
-    who: Character[Sheet]
+    who: Character[Sheet] | None  # None: an NPC attacks by its bare score
     target: Character[Sheet] | None = None
 
     @property
@@ -72,6 +74,9 @@ class ContestCommands(LuckCommands):
         character: CharacterName | None = None,
         hidden: bool = False,
         blind: bool = False,
+        score: TestScore | None = None,
+        vs_advantage: bool = False,
+        vs_disadvantage: bool = False,
     ) -> None:
         options = ContestOptions(
             attribute=attribute,
@@ -81,6 +86,9 @@ class ContestCommands(LuckCommands):
             advantage=advantage,
             disadvantage=disadvantage,
             character=character,
+            score=score,
+            vs_advantage=vs_advantage,
+            vs_disadvantage=vs_disadvantage,
         )
         await self.run_opposed(interaction, options, hidden=hidden, blind=blind)
 
@@ -96,9 +104,12 @@ class ContestCommands(LuckCommands):
         asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
         sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_opposed(self.bot.rng, sides.attacker, sides.defender)
-        embed = render.opposed(result, sides.attacker.name, sides.defender.name)
+        labels = contest_labels(options.attribute, options.vs_attribute, npc=sides.who is None)
+        embed = render.opposed(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(OPPOSED_KIND, result, embed, options=asdict(options))
-        await self._publish_with_luck(interaction, asker, campaign, roll, sides.who, visibility)
+        await self._publish_with_luck(
+            interaction, asker, campaign, roll, sides.who, visibility, defender=sides.target
+        )
 
     @roll_command
     @app_commands.command(
@@ -133,6 +144,9 @@ class ContestCommands(LuckCommands):
         character: CharacterName | None = None,
         hidden: bool = False,
         blind: bool = False,
+        score: TestScore | None = None,
+        vs_advantage: bool = False,
+        vs_disadvantage: bool = False,
     ) -> None:
         options = AttackOptions(
             attribute=attribute,
@@ -145,6 +159,9 @@ class ContestCommands(LuckCommands):
             advantage=advantage,
             disadvantage=disadvantage,
             character=character,
+            score=score,
+            vs_advantage=vs_advantage,
+            vs_disadvantage=vs_disadvantage,
         )
         await self.run_attack(interaction, options, hidden=hidden, blind=blind)
 
@@ -170,7 +187,7 @@ class ContestCommands(LuckCommands):
         )
         roll, change = self._attack_roll(result, sides, replace(options, edge=edge.value))
         await self._publish_with_luck(
-            interaction, asker, campaign, roll, sides.who, visibility, change
+            interaction, asker, campaign, roll, sides.who, visibility, change, defender=sides.target
         )
 
     def _attack_roll(
@@ -178,7 +195,8 @@ class ContestCommands(LuckCommands):
     ) -> tuple[Roll, StateChange[Character[Sheet]] | None]:
         """Return an attack as it is logged and shown (``options`` with the edge as parsed), and
         the damage it does to a defending player's character."""
-        embed = render.attack(result, sides.attacker.name, sides.defender.name)
+        labels = contest_labels(options.attribute, options.vs_attribute, npc=sides.who is None)
+        embed = render.attack(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(ATTACK_KIND, result, embed, options=asdict(options))
         return roll, _damage_change(self.characters, sides.target, result.damage_taken)
 
@@ -192,15 +210,8 @@ class ContestCommands(LuckCommands):
                 "Name the defender once: give `vs_score`, or `vs_user` with `vs_attribute`."
             )
         attacking = sinew.parse_attribute(options.attribute)
-        who = await asker.own_or_named(self.characters, campaign, options.character, "roll")
-        attacker = sinew.contender(
-            who.name,
-            sinew.tested_score(who.sheet, attacking),
-            attacking,
-            advantage=options.advantage,
-            disadvantage=options.disadvantage,
-            items_carried=len(who.sheet.items),
-        )
+        who = await self._roller(asker, campaign, options.character, options.score)
+        attacker = _attacker(who, attacking, options)
         if options.vs_user is None:
             return Sides(attacker, _score_defender(options), who)
         return await self._player_defender(campaign, options, attacker, who)
@@ -210,19 +221,38 @@ class ContestCommands(LuckCommands):
         campaign: Campaign,
         options: ContestOptions | AttackOptions,
         attacker: sinew.Contender,
-        who: Character[Sheet],
+        who: Character[Sheet] | None,
     ) -> Sides:
         """Return the sides when a player's character defends (``vs_user`` and its attribute)."""
         if options.vs_attribute is None:
             raise CommandError("With `vs_user`, say which attribute defends: `vs_attribute`.")
         defending = sinew.parse_attribute(options.vs_attribute)
         target = await self.characters.find(campaign, user_id=options.vs_user)
-        if target.id == who.id:
+        if who is not None and target.id == who.id:
             raise CommandError("A character can't oppose itself; name another defender.")
         score = sinew.tested_score(target.sheet, defending)
         items = len(target.sheet.items)
-        defender = sinew.contender(target.name, score, defending, items_carried=items)
+        defender = sinew.contender(
+            target.name,
+            score,
+            defending,
+            advantage=options.vs_advantage,
+            disadvantage=options.vs_disadvantage,
+            items_carried=items,
+        )
         return Sides(attacker, defender, who, target)
+
+
+def _attacker(
+    who: Character[Sheet] | None, attacking: sinew.Score, options: ContestOptions | AttackOptions
+) -> sinew.Contender:
+    """Return the attacking side: a character's attribute, or an NPC's bare score."""
+    modes = {"advantage": options.advantage, "disadvantage": options.disadvantage}
+    if who is None:
+        assert options.score is not None
+        return sinew.contender(NPC, options.score, attacking, **modes)
+    score = sinew.tested_score(who.sheet, attacking)
+    return sinew.contender(who.name, score, attacking, items_carried=len(who.sheet.items), **modes)
 
 
 def _score_defender(options: ContestOptions | AttackOptions) -> sinew.Contender:
@@ -230,7 +260,12 @@ def _score_defender(options: ContestOptions | AttackOptions) -> sinew.Contender:
     if options.vs_attribute is not None:
         raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
     assert options.vs_score is not None
-    return sinew.contender(DEFENDER, options.vs_score)
+    return sinew.contender(
+        DEFENDER,
+        options.vs_score,
+        advantage=options.vs_advantage,
+        disadvantage=options.vs_disadvantage,
+    )
 
 
 def _damage_change(

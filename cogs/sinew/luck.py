@@ -8,6 +8,7 @@ helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which button
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any
@@ -25,19 +26,30 @@ from bot.render import sinew as render
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
-from bot.storage.sinew import LuckApplied, LuckContext, LuckSpend, RollSuperseded
+from bot.storage.sinew import (
+    NPC_SCORE_OPTION,
+    LuckApplied,
+    LuckContext,
+    LuckSpend,
+    NoRollToSpendOn,
+    RollSuperseded,
+)
 from cogs.sinew.common import (
     ATTACK_KIND,
     COG_NAME,
+    CONTEST_KINDS,
     DEFENDER,
     LUCK,
     LUCK_KIND,
+    NPC,
     OPPOSED_KIND,
+    PRESSURE_TEST_KINDS,
     SPENDABLE_KINDS,
     TEST_HELP,
     LuckTestOptions,
     Sheet,
     SinewBase,
+    contest_labels,
     score_label,
 )
 from rules import sinew
@@ -111,15 +123,17 @@ class LuckCommands(SinewBase):
         asker: Asker,
         campaign: Campaign,
         roll: Roll,
-        who: Character[Sheet],
+        who: Character[Sheet] | None,
         what: str,
         visibility: Visibility,
     ) -> None:
-        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public."""
+        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public
+        (``who`` None: an NPC's bare score, no Luck)."""
         result = roll.result
         assert isinstance(result, sinew.TestResult)
         natural = result.natural_one or result.natural_twenty
-        loud = render.natural_announcement(result, who.name, what) if natural else None
+        name = who.name if who is not None else NPC
+        loud = render.natural_announcement(result, name, what) if natural else None
         await self._publish_with_luck(
             interaction, asker, campaign, roll, who, visibility, natural=loud
         )
@@ -130,16 +144,18 @@ class LuckCommands(SinewBase):
         asker: Asker,
         campaign: Campaign,
         roll: Roll,
-        who: Character[Sheet],
+        who: Character[Sheet] | None,
         visibility: Visibility,
         change: StateChange[Character[Sheet]] | None = None,
         natural: discord.Embed | None = None,
+        defender: Character[Sheet] | None = None,
     ) -> None:
-        """Publish a roll its roller may spend Luck on, with the Luck buttons that help."""
-        step = await self.luck_store.pressure(campaign, who.id)  # prices the spends
+        """Publish a roll its roller may spend Luck on, with the Luck buttons that help (``who``
+        None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending
+        a contest, who gets their own buttons under a public roll)."""
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
-        buttons = partial(luck_buttons, result=result, pressure=step, held=who.sheet.luck_tokens)
+        buttons = await self._luck_offers(campaign, result, who, defender, visibility)
         await publish_roll(
             interaction,
             self.storage,
@@ -202,24 +218,73 @@ class LuckCommands(SinewBase):
     ) -> SpendShown:
         """Spend Luck on the latest roll (``tokens`` None: what turns or wins it), in one
         transaction with the damage it adds to a defending character."""
-        pressures: list[int] = []
 
         def apply(context: LuckContext) -> LuckApplied:
-            pressures.append(context.pressure)
             return _applied(asker, context, tokens)
 
-        spent = await self.luck_store.spend(
-            campaign, asker.channel_id, asker.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
-        )
-        return await self._spend_shown(spent, pressures[-1])
+        try:
+            spent = await self.luck_store.spend(
+                campaign, asker.channel_id, asker.user_id, SPENDABLE_KINDS, apply, roll_id=roll_id
+            )
+        except NoRollToSpendOn as error:
+            if error.kind in PRESSURE_TEST_KINDS:
+                raise CommandError(render.NO_LUCK_ON_PRESSURE_TEST) from None
+            raise
+        return await self._spend_shown(campaign, spent)
 
-    async def _spend_shown(self, spent: LuckSpend, pressure: int) -> SpendShown:
+    async def press_defender_luck(
+        self, interaction: discord.Interaction, roll_id: int, tokens: int | None
+    ) -> None:
+        """A defender's Luck button under a contest: spend on their own die, edit in place."""
+        asker, campaign = await self._sinew_table(interaction)
+
+        def apply(context: LuckContext) -> LuckApplied:
+            return _defender_applied(asker, context, tokens)
+
+        try:
+            spent = await self.luck_store.spend_as_defender(
+                campaign, asker.channel_id, asker.user_id, CONTEST_KINDS, apply, roll_id=roll_id
+            )
+        except RollSuperseded as error:  # the roller rolled again: every button is dead
+            await interaction.response.edit_message(view=None)
+            refusal = render.defender_luck_ended(error.roll_id)
+            await interaction.followup.send(f"❌ {refusal}", ephemeral=True)
+            return
+        shown = await self._spend_shown(campaign, spent)
+        await _deliver_spend(interaction, asker, shown, edit=True)
+
+    async def _luck_offers(
+        self,
+        campaign: Campaign,
+        result: sinew.Spendable,
+        roller: Character[Sheet] | None,
+        defender: Character[Sheet] | None,
+        visibility: Visibility,
+    ) -> Callable[[int], list[RollButton]]:
+        """Return the Luck buttons under a roll, from the id of the roll spent on: the roller's
+        (None: an NPC), and a defending player's own under a public contest."""
+        offers: list[Callable[[int], Sequence[RollButton]]] = []
+        if roller is not None:
+            step = await self.luck_store.pressure(campaign, roller.id)  # prices the spends
+            held = roller.sheet.luck_tokens
+            offers.append(partial(luck_buttons, result=result, pressure=step, held=held))
+        contest = not isinstance(result, sinew.TestResult)
+        if defender is not None and contest and visibility is Visibility.PUBLIC:
+            step = await self.luck_store.pressure(campaign, defender.id)
+            offers.append(
+                partial(defender_buttons, result=result, pressure=step, defender=defender)
+            )
+        return lambda root: [button for offer in offers for button in offer(root)]
+
+    async def _spend_shown(self, campaign: Campaign, spent: LuckSpend) -> SpendShown:
         """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        held = spent.character.sheet.luck_tokens
-        luck = luck_buttons(spent.root_id, logged_result(logged), pressure, held)
-        view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=luck)
+        payer, other = spent.character, spent.other
+        roller, defender = (other, payer) if spent.by_defender else (payer, other)
+        result = logged_result(logged)
+        offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
+        view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=offers(spent.root_id))
         collapse = None
         if spent.defender is not None:
             before, after = spent.defender
@@ -258,6 +323,30 @@ def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckAppl
     return LuckApplied(spent.sheet, entry, hurt.sheet if hurt else None)
 
 
+def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckApplied:
+    """Return what a defender's spend writes: their sheet (tokens paid, and the Stamina a hit
+    turned into a miss took given back) and the roll after it, shown as the roller's."""
+    logged, payer = context.roll, context.roller
+    assert isinstance(payer.sheet, Sheet)
+    spent = sinew.apply_luck(
+        logged_result(logged),
+        payer.sheet,
+        tokens,
+        pressure=context.pressure,
+        roller=payer.name,
+        side=sinew.Side.DEFENDER,
+    )
+    back = spent.stamina_given_back
+    sheet = sinew.heal(spent.sheet, back).sheet if back else spent.sheet
+    after = replace(payer, sheet=sheet)
+    options = logged.payload.get("options", {})
+    attacker = context.attacker.name if context.attacker is not None else NPC
+    embed = _after_luck_embed(logged.kind, options, spent.after, attacker, after, after)
+    render.add_luck_spent(embed, spent.shift, spent.cost, sheet, payer=payer.name, given_back=back)
+    roll = Roll(logged.kind, spent.after, embed, options=options)
+    return LuckApplied(sheet, roll.entry(asker, logged.visibility))
+
+
 def _hurt(defender: Character[Sheet] | None, extra: int) -> Character[Sheet] | None:
     """Return the defending character after a spend's extra damage (None: unchanged)."""
     if defender is None or extra <= 0:
@@ -293,10 +382,13 @@ def _after_luck_embed(
             what, label = f"{attribute.value} test", score_label(attribute)
         return render.test_result(result, roller, f"{what} after Luck", label)
     defender_name = defender.name if defender is not None else DEFENDER
+    npc = options.get(NPC_SCORE_OPTION) is not None
+    labels = contest_labels(str(options.get("attribute")), options.get("vs_attribute"), npc=npc)
     if isinstance(result, sinew.OpposedResult):
-        return render.opposed(result, roller, defender_name, title="⚔️ Opposed roll after Luck")
-    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck")
-    if defender is not None and result.damage_taken > 0:
+        title = "⚔️ Opposed roll after Luck"
+        return render.opposed(result, roller, defender_name, title=title, labels=labels)
+    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck", labels=labels)
+    if defender is not None and (result.damage_taken > 0 or hurt is not None):
         render.add_defender_stamina(embed, hurt or defender)
     return embed
 
@@ -317,6 +409,26 @@ def _label(result: sinew.Spendable, choice: sinew.LuckChoice) -> str:
     effect = "turns it" if isinstance(result, sinew.TestResult) else "wins it"
     turns = effect if choice.turns else None
     return render.luck_button_label(choice.shift, choice.cost, turns=turns)
+
+
+def defender_buttons(
+    root_id: int, result: sinew.Spendable, pressure: int, defender: Character[Sheet]
+) -> list[DefenderLuckButton]:
+    """Return a defending player's Luck buttons under a contest they are losing."""
+    choices = sinew.luck_choices(
+        result, held=defender.sheet.luck_tokens, pressure=pressure, side=sinew.Side.DEFENDER
+    )
+    effect = "makes it a miss" if isinstance(result, sinew.AttackResult) else "wins it"
+    return [
+        DefenderLuckButton(
+            root_id,
+            choice.tokens,
+            render.defender_button_label(
+                defender.name, choice.shift, choice.cost, turns=effect if choice.turns else None
+            ),
+        )
+        for choice in choices
+    ]
 
 
 class LuckButton(
@@ -355,3 +467,40 @@ class LuckButton(
         if not isinstance(cog, LuckCommands):
             raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
         await cog.press_luck(interaction, self.roll_id, self.tokens)
+
+
+class DefenderLuckButton(
+    RollButton, template=rf"sinew:dluck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)"
+):
+    """Under a contest against a player's character: its defender spends Luck on their own die
+    (``tokens`` None: what wins it). Persistent, like ``LuckButton``; only the defender may
+    press it, until either side rolls again in the channel."""
+
+    def __init__(self, roll_id: int, tokens: int | None, label: str = "Defend with Luck") -> None:
+        super().__init__(
+            roll_id,
+            discord.ui.Button(
+                label=label,
+                emoji="🛡️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sinew:dluck:{roll_id}:{'n' if tokens is None else tokens}",
+            ),
+        )
+        self.tokens = tokens
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> DefenderLuckButton:
+        tokens = None if match["tokens"] == "n" else int(match["tokens"])
+        label = getattr(item, "label", None) or "Defend with Luck"
+        return cls(int(match["roll_id"]), tokens, label)
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        cog = dice_bot(interaction).get_cog(COG_NAME)
+        if not isinstance(cog, LuckCommands):
+            raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
+        await cog.press_defender_luck(interaction, self.roll_id, self.tokens)

@@ -451,8 +451,9 @@ def _decided(
     if change is not None and change.crisis is not None:
         struck = _strike(change.crisis, saved)
         shown = [(b.name, b.sheet.current_stamina, a.sheet.current_stamina) for b, a in struck]
+        party = None if read.owner is not None else [c.name for c in read.characters]
         embed = render_pressure.crisis_announcement(
-            owner, change.crisis, change.after, texts, shown
+            owner, change.crisis, change.after, texts, shown, party
         )
         # Announced, by the rules: a Crisis is public.
         entries.append(Roll(CRISIS_KIND, change.crisis, embed).entry(asker, Visibility.PUBLIC))

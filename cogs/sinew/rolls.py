@@ -15,14 +15,18 @@ from bot.options import BLIND_HELP, CharacterName
 from bot.publish import Roll, roll_command
 from bot.render import sinew as render
 from bot.render.charts import draw_chart
+from bot.storage import Character
 from cogs.sinew.common import (
+    NPC,
+    NPC_TEST_HELP,
     SCORE_HELP,
     TEST_HELP,
     TEST_KIND,
+    Sheet,
     TestOptions,
     TestScore,
     attribute_choices,
-    score_label,
+    roller_label,
 )
 from cogs.sinew.luck import LuckCommands
 from rules import sinew
@@ -38,6 +42,7 @@ class TestCommands(LuckCommands):
     @app_commands.describe(
         attribute="The attribute to test (LCK rolls under your tokens)",
         blind=BLIND_HELP,
+        score=NPC_TEST_HELP,
         **TEST_HELP,
     )
     @app_commands.choices(attribute=attribute_choices())
@@ -50,9 +55,14 @@ class TestCommands(LuckCommands):
         character: CharacterName | None = None,
         hidden: bool = False,
         blind: bool = False,
+        score: TestScore | None = None,
     ) -> None:
         options = TestOptions(
-            attribute=attribute, advantage=advantage, disadvantage=disadvantage, character=character
+            attribute=attribute,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            character=character,
+            score=score,
         )
         await self.run_test(interaction, options, hidden=hidden, blind=blind)
 
@@ -67,18 +77,22 @@ class TestCommands(LuckCommands):
         """Roll an attribute test: the command and its Roll again button."""
         table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
         attribute = sinew.parse_attribute(options.attribute)
-        who = await table.own_or_named(self.characters, campaign, options.character, "roll")
-        result = sinew.attribute_test(
-            self.bot.rng,
-            who.sheet,
-            attribute,
-            advantage=options.advantage,
-            disadvantage=options.disadvantage,
-        )
-        what = f"{attribute.value} test"
-        embed = render.test_result(result, who.name, what, score_label(attribute))
+        who = await self._roller(table, campaign, options.character, options.score)
+        result = self._roll_test(who, attribute, options)
+        what, label = f"{attribute.value} test", roller_label(attribute, npc=who is None)
+        embed = render.test_result(result, who.name if who else NPC, what, label)
         roll = Roll(TEST_KIND, result, embed, options=asdict(options))
         await self._publish_test(interaction, table, campaign, roll, who, what, visibility)
+
+    def _roll_test(
+        self, who: Character[Sheet] | None, attribute: sinew.Score, options: TestOptions
+    ) -> sinew.TestResult:
+        """Roll a character's attribute test, or an NPC's under its bare score."""
+        modes = {"advantage": options.advantage, "disadvantage": options.disadvantage}
+        if who is None:
+            assert options.score is not None
+            return sinew.test(self.bot.rng, options.score, **modes)
+        return sinew.attribute_test(self.bot.rng, who.sheet, attribute, **modes)
 
     @app_commands.command(name="odds", description="Exact chances of a test, with a chart")
     @app_commands.describe(

@@ -1,4 +1,5 @@
-"""`/sinew character`, `item` and the sheet changes: damage, heal, rest, milestone, advance.
+"""`/sinew character`, `item`, `boon` and the sheet changes: damage, heal, rest, milestone,
+advance, armour, and the GM's windfall of Luck (`/sinew luck grant`).
 
 README, Rules notes: Sinew & Steel. Character sheets and item lists reply privately.
 """
@@ -14,15 +15,21 @@ from bot.options import CHARACTER_NAME_HELP, CharacterName, choices_of, given_na
 from bot.publish import announce
 from bot.render import sinew as render
 from cogs.sinew.common import (
+    BOON,
     CHARACTER,
     ITEM,
+    LUCK,
     Amount,
     Armour,
     AttributeScore,
+    BoonNumber,
+    BoonText,
     ItemName,
+    Reason,
     Sheet,
     SinewBase,
     StaminaScore,
+    Tokens,
     score_choices,
 )
 from rules import sinew
@@ -128,7 +135,7 @@ class SheetCommands(SinewBase):
         before_stamina = before.sheet.current_stamina
         try:
             await interaction.response.send_message(
-                embed=render.health(after, before_stamina, verb, amount)
+                embed=render.health(after, before_stamina, verb)
             )
         finally:  # the change is saved: the channel hears a collapse even if the reply is lost
             if before_stamina > 0 and after.sheet.collapsed:
@@ -216,3 +223,81 @@ class SheetCommands(SinewBase):
         table, campaign = await self._sinew_table(interaction)
         found = await self.characters.find(campaign, user_id=table.user_id)
         await interaction.response.send_message(embed=render.items(found), ephemeral=True)
+
+    @BOON.command(name="add", description="Add a boon to a sheet (yours, or any as GM)")
+    @app_commands.describe(
+        text=f"The boon, free text (up to {sinew.BOON_TEXT_MAX} characters)",
+        character="GMs: whose sheet, by name (default: your own)",
+    )
+    async def boon_add(
+        self,
+        interaction: discord.Interaction,
+        text: BoonText,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await table.own_or_named(self.characters, campaign, character, "change boons")
+        _, after = await self._update(found, lambda sheet: sinew.add_boon(sheet, text))
+        await interaction.response.send_message(embed=render.boons(after, f"gained {text.strip()}"))
+
+    @BOON.command(name="remove", description="Remove a boon by its number (yours, or any as GM)")
+    @app_commands.describe(
+        number="The boon's number, as the sheet lists it",
+        character="GMs: whose sheet, by name (default: your own)",
+    )
+    async def boon_remove(
+        self,
+        interaction: discord.Interaction,
+        number: BoonNumber,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await table.own_or_named(self.characters, campaign, character, "change boons")
+        before, after = await self._update(found, lambda sheet: sinew.remove_boon(sheet, number))
+        lost = before.sheet.boons[number - 1]
+        await interaction.response.send_message(embed=render.boons(after, f"lost {lost}"))
+
+    @app_commands.command(name="armour", description="Change armour (yours, or any as GM)")
+    @app_commands.describe(
+        value=f"The armour's base soak, {sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX} (0: none)",
+        character="GMs: whose sheet, by name (default: your own)",
+    )
+    async def armour(
+        self,
+        interaction: discord.Interaction,
+        value: Armour,
+        character: CharacterName | None = None,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        found = await table.own_or_named(self.characters, campaign, character, "change armour")
+        before, after = await self._update(found, lambda sheet: sinew.set_armour(sheet, value))
+        embed = render.armour_changed(after, before.sheet.armour)
+        await interaction.response.send_message(embed=embed)
+
+    @LUCK.command(name="grant", description="GM windfall: give a character Luck tokens")
+    @app_commands.describe(
+        character="The character, by name",
+        tokens=f"Tokens to give, 1–{sinew.Score.LCK.maximum} (never above the LCK score)",
+        reason=f"Why, as the channel hears it (up to {sinew.LUCK_REASON_MAX} characters)",
+    )
+    async def luck_grant(
+        self,
+        interaction: discord.Interaction,
+        character: CharacterName,
+        tokens: Tokens,
+        reason: Reason,
+    ) -> None:
+        table, campaign = await self._sinew_table(interaction)
+        table.require_gm("grant Luck")
+        found = await self.characters.find(campaign, name=character)
+        granted: list[sinew.LuckGrant] = []
+
+        def grant(sheet: Sheet) -> Sheet:
+            granted.append(sinew.grant_luck(sheet, tokens, reason))
+            return granted[-1].sheet
+
+        _, after = await self._update(found, grant)
+        await interaction.response.send_message(
+            render.luck_granted_note(after, granted[-1]), ephemeral=True
+        )
+        await announce(interaction, render.luck_granted(after, granted[-1]))

@@ -17,6 +17,7 @@ from rules.sinew.constants import (
     ADVANCE_COST,
     BUILD_POINTS_MAX,
     HEALTH_CHANGE_MAX,
+    LUCK_REASON_MAX,
     MILESTONE_BUILD_POINTS,
 )
 from rules.sinew.sheet import Score, Sheet
@@ -51,6 +52,32 @@ def take_damage(sheet: Sheet, amount: int) -> StaminaChange:
     amount = require_whole("Damage", amount, 0, HEALTH_CHANGE_MAX)
     after = max(sheet.current_stamina - amount, 0)
     return StaminaChange(replace(sheet, current_stamina=after), sheet.current_stamina, after)
+
+
+@dataclass(frozen=True, slots=True)
+class LuckGrant:
+    """A GM's windfall: the sheet after it, the tokens before, and how many it gave."""
+
+    sheet: Sheet
+    before: int
+    granted: int
+    reason: str
+
+
+def grant_luck(sheet: Sheet, tokens: int, reason: str) -> LuckGrant:
+    """Return the sheet after the GM gives ``tokens`` (1-16) Luck tokens, never above the cap
+    (the LCK score), for ``reason`` (free text, trimmed, 1-200 characters).
+
+    README, Rules notes: Sinew & Steel, "GM windfall": at the cap it gives nothing and is not
+    an error (as a rest at a cap).
+    """
+    tokens = require_whole("Tokens", tokens, 1, Score.LCK.maximum)
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not 1 <= len(text) <= LUCK_REASON_MAX:
+        raise RulesError(f"Say why, in 1–{LUCK_REASON_MAX} characters.")
+    after = min(sheet.luck_tokens + tokens, sheet.luck)
+    granted = after - sheet.luck_tokens
+    return LuckGrant(replace(sheet, luck_tokens=after), sheet.luck_tokens, granted, text)
 
 
 def heal(sheet: Sheet, amount: int) -> StaminaChange:

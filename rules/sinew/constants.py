@@ -87,6 +87,7 @@ LUCK_SURCHARGE = 1
 # Input limits (not rules): they keep sheets and messages a sensible size.
 ITEM_NAME_MAX = 80
 ITEMS_MAX = 30
+LUCK_REASON_MAX = 200  # an input limit: the reason for a GM's windfall of Luck
 BOON_TEXT_MAX = 200
 BOONS_MAX = 20
 BUILD_POINTS_MAX = 100

@@ -147,27 +147,33 @@ Spendable = TestResult | OpposedResult | AttackResult
 """What the roller may spend Luck on: a test, an opposed roll or an attack."""
 
 
-def lower_roller_die(result: Spendable, tokens: int) -> Spendable:
-    """Return the roll with its roller's die lowered by ``tokens``: the test's, or the attacker's.
+def lower_roller_die(result: Spendable, tokens: int, side: Side = Side.ATTACKER) -> Spendable:
+    """Return the roll with one side's die lowered by ``tokens``: the test's, or the contest
+    side's (the attacker's by default; the defender spends on their own die).
 
-    In the bot the roller spends (README, Rules notes: Sinew & Steel, "Who may spend Luck").
+    README, Rules notes: Sinew & Steel, "Who may spend Luck" and "The defender's Luck".
     """
     if isinstance(result, TestResult):
+        if side is not Side.ATTACKER:
+            raise ValueError("a plain test has only its roller")
         return spend_luck(result, tokens)
-    return spend_luck(result, tokens, side=Side.ATTACKER)
+    return spend_luck(result, tokens, side=side)
 
 
-def roller_tokens_needed(result: Spendable) -> int | None:
-    """Return the tokens that turn a test or win a contest (0: it already does; None: can't)."""
+def roller_tokens_needed(result: Spendable, side: Side = Side.ATTACKER) -> int | None:
+    """Return the tokens that turn a test or win a contest for ``side`` (0: it already does;
+    None: can't)."""
     if isinstance(result, TestResult):
         return tokens_to_succeed(result)
-    return tokens_to_win(result, Side.ATTACKER)
+    return tokens_to_win(result, side)
 
 
-def tokens_that_help(result: Spendable) -> int:
+def tokens_that_help(result: Spendable, side: Side = Side.ATTACKER) -> int:
     """Return the tokens that turn a failed test or win a lost contest, or raise RulesError."""
-    needed = roller_tokens_needed(result)
+    needed = roller_tokens_needed(result, side)
     if needed == 0:
+        if side is Side.DEFENDER:
+            raise RulesError("The defender already wins: there is no hit or loss to turn.")
         raise RulesError("This roll already succeeds: there is no failure for Luck to turn.")
     if needed is None or needed > Score.LCK.maximum:
         raise RulesError("Luck can't turn this roll into a success: the die can't go that low.")
@@ -199,21 +205,36 @@ class LuckSpent:
             return max(self.after.damage_taken - self.before.damage_taken, 0)
         return 0
 
+    @property
+    def stamina_given_back(self) -> int:
+        """Return the damage a defender's spend undoes (a hit turned into a miss gives back
+        the Stamina it took; 0 for anything else)."""
+        if isinstance(self.after, AttackResult) and isinstance(self.before, AttackResult):
+            return max(self.before.damage_taken - self.after.damage_taken, 0)
+        return 0
+
 
 def apply_luck(
-    result: Spendable, sheet: Sheet, tokens: int | None, *, pressure: int, roller: str
+    result: Spendable,
+    sheet: Sheet,
+    tokens: int | None,
+    *,
+    pressure: int,
+    roller: str,
+    side: Side = Side.ATTACKER,
 ) -> LuckSpent:
-    """Return the roller's spend of ``tokens`` (None: what turns or wins it) on ``result``.
+    """Return ``side``'s spend of ``tokens`` (None: what turns or wins it) on ``result``.
 
-    The price is ``luck_cost`` at the roller's Pressure step (README, Rules notes: Sinew &
+    The price is ``luck_cost`` at the payer's Pressure step (README, Rules notes: Sinew &
     Steel, "Pressure step 4 costs +1 token per spend"); ``roller`` names the payer in a refusal.
+    ``side`` DEFENDER: the defender of a contest lowers their own die.
 
     Raises:
         RulesError: nothing for Luck to turn, a die that can't move that far, or ``sheet``
             holds fewer tokens than the spend costs.
     """
-    shift = tokens_that_help(result) if tokens is None else tokens
-    moved = lower_roller_die(result, shift)
+    shift = tokens_that_help(result, side) if tokens is None else tokens
+    moved = lower_roller_die(result, shift, side)
     cost = luck_cost(shift, pressure)
     if sheet.luck_tokens < cost:
         raise RulesError(
@@ -243,23 +264,31 @@ class LuckChoice:
     offer: LuckOffer | None = None
 
 
-def luck_choices(result: Spendable, *, held: int, pressure: int) -> tuple[LuckChoice, ...]:
+def luck_choices(
+    result: Spendable, *, held: int, pressure: int, side: Side = Side.ATTACKER
+) -> tuple[LuckChoice, ...]:
     """Return the spends worth offering (README, Rules notes: Sinew & Steel, "Luck buttons").
 
     Under a failed test or a lost opposed roll: 1 token, and the tokens that turn or win it
-    when that is more than 1. Under an attack: each spend that gives a better result (a hit,
-    more damage), among those the ``held`` tokens pay for, surcharge included.
+    when that is more than 1, each only if the ``held`` tokens pay for it (README: "Luck
+    buttons offer only what the roller can pay"). Under an attack: each spend that gives a
+    better result (a hit, more damage), among those the ``held`` tokens pay for, surcharge
+    included. The defender of a contest (``side`` DEFENDER) is offered the same as a lost
+    opposed roll: 1 token, and what wins it (under an attack: a miss).
     """
-    if isinstance(result, AttackResult):
+    if isinstance(result, AttackResult) and side is Side.ATTACKER:
         available = min(max(held - luck_surcharge(pressure), 0), Score.LCK.maximum)
         return tuple(
             LuckChoice(offer.tokens, offer.tokens, luck_cost(offer.tokens, pressure), offer=offer)
             for offer in attack_luck_offers(result, available)
         )
-    needed = roller_tokens_needed(result)
+    needed = roller_tokens_needed(result, side)
     if needed is None or needed == 0 or needed > Score.LCK.maximum:
         return ()
     one = LuckChoice(1, 1, luck_cost(1, pressure), turns=needed == 1)
-    if needed == 1:
-        return (one,)
-    return (one, LuckChoice(None, needed, luck_cost(needed, pressure), turns=True))
+    choices = (
+        (one,)
+        if needed == 1
+        else (one, LuckChoice(None, needed, luck_cost(needed, pressure), turns=True))
+    )
+    return tuple(choice for choice in choices if choice.cost <= held)

@@ -55,6 +55,8 @@ def end_prompt_id(fake: FakeDiscord, *, prompt: str, campaign: str, requester: s
         (f"roll:again:{JUST_PAST}", BUTTON, "roll"),
         (f"sinew:luck:{TOO_BIG}:1", BUTTON, "roll"),
         (f"sinew:luck:{TOO_BIG}:n", BUTTON, "roll"),
+        (f"sinew:dluck:{TOO_BIG}:1", BUTTON, "roll"),
+        (f"sinew:dluck:{TOO_BIG}:n", BUTTON, "roll"),
         (f"sixpool:contest:{TOO_BIG}", BUTTON, "contest"),
         (f"sixpool:spend:{TOO_BIG}:2", SELECT, "contest"),
         (f"sixpool:reroll:{TOO_BIG}:0", BUTTON, "roll"),

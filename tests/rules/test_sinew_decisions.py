@@ -172,7 +172,7 @@ def test_luck_choices_under_a_failed_test() -> None:
 
 
 def test_luck_choices_one_button_when_one_token_turns_it() -> None:
-    assert sinew.luck_choices(straight(10, 11), held=0, pressure=0) == (
+    assert sinew.luck_choices(straight(10, 11), held=1, pressure=0) == (
         LuckChoice(tokens=1, shift=1, cost=1, turns=True),
     )
 
