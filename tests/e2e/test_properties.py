@@ -385,6 +385,7 @@ COMMANDS: dict[str, list[str]] = {
         "sinew pressure add", "sinew pressure remove", "sinew pressure show", "sinew test",
         "sinew odds", "sinew damage", "sinew heal", "sinew rest", "sinew milestone",
         "sinew advance", "sinew tamper", "sinew purge", "sinew opposed", "sinew attack",
+        "sinew luck grant", "sinew boon add", "sinew boon remove", "sinew armour",
     ],
     "sixpool": [
         "sixpool character create", "sixpool character sheet", "sixpool character set",
