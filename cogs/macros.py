@@ -46,20 +46,14 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     ) -> None:
         asker = await Asker.of(interaction, self.bot.storage)
         clean = " ".join(given_name(name, "the macro").split())
-        # A bad expression or command is refused now, not when rolled.
-        command = None
-        if expression.lstrip().startswith("/"):
-            command = parse_command_line(self.bot.tree, expression)
-            expression = command.text()
-        else:
-            parse_expression(expression)
+        text, command = self._checked_macro(expression)
         campaign_id = None
         if campaign:
             campaign_id = asker.require_campaign().id
             asker.require_gm("save a macro for the whole campaign")
         saved = await self.macros.save(
             clean,
-            expression.strip(),
+            text,
             user_id=None if campaign else asker.user_id,
             campaign_id=campaign_id,
             command=command.encode() if command else None,
@@ -70,6 +64,15 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             f"`{saved.expression}`. Roll it with `/macro roll name:{saved.name}`.",
             ephemeral=True,
         )
+
+    def _checked_macro(self, expression: str) -> tuple[str, SavedCommand | None]:
+        """Read a macro's text as it will be rolled, refusing a bad expression or command now
+        rather than when rolled: a dice expression, or a command line (`/sinew test …`)."""
+        if expression.lstrip().startswith("/"):
+            command = parse_command_line(self.bot.tree, expression)
+            return command.text().strip(), command
+        parse_expression(expression)
+        return expression.strip(), None
 
     @roll_command
     @app_commands.command(name="roll", description="Roll a saved macro")
