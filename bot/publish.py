@@ -44,7 +44,6 @@ __all__ = [
     "Roll",
     "StateChange",
     "announce",
-    "announce_natural",
     "deliver_roll",
     "is_roll_command",
     "publish_or_show_unlogged",
@@ -138,7 +137,6 @@ async def publish_roll(
     *,
     change: StateChange[S] | None = None,
     extra_buttons: Callable[[int], Sequence[discord.ui.Item[Any]]] | None = None,
-    natural: discord.Embed | None = None,
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), deliver it, announce.
 
@@ -146,9 +144,9 @@ async def publish_roll(
     buttons for the roll, from its new id (a secret roll's roller may still use them: they
     lead to ``deliver_roll`` again). When the database can't be written the roll is refused
     (CannotSave): a secret roll, a Luck spend or a reroll needs the logged roll (but see
-    ``publish_or_show_unlogged``). ``natural``: a crit or fumble for the
-    channel, announced (see ``announce_natural``) once a public roll is shown; never for a
-    secret one.
+    ``publish_or_show_unlogged``). A crit or fumble is never announced on its own: a public
+    roll shows it in its title, and a secret one is nobody else's business (README, "Buttons
+    and announcements").
     """
     if change is None:
         roll_id = await storage.rolls.record(roll.entry(asker, visibility))
@@ -183,8 +181,6 @@ async def publish_roll(
         announcement = None if change is None or changed is None else change.announce(changed.after)
         if announcement is not None:
             await announce(interaction, announcement)
-    if natural is not None and not visibility.secret:
-        await announce_natural(interaction, asker, natural)
     return Published(roll_id, changed)
 
 
@@ -370,15 +366,6 @@ def set_roll_footer(embed: discord.Embed, roll_id: int, visibility: Visibility) 
             text=f"Hidden roll #{roll_id}: only you see it. "
             f"Show it to the table with /campaign reveal roll_id:{roll_id}"
         )
-
-
-async def announce_natural(
-    interaction: discord.Interaction, asker: Asker, embed: discord.Embed
-) -> None:
-    """Announce a public crit or fumble, unless the campaign switched those announcements off."""
-    if asker.campaign is not None and not asker.campaign.switches.announce_naturals:
-        return
-    await announce(interaction, embed)
 
 
 async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:

@@ -36,12 +36,10 @@ BONUS_HELP = "Bonus dice added to the pool (they stack)"
 PENALTY_HELP = "Penalty dice removed from the pool (at least 1 die stays)"
 
 
-def _pool_roll(
-    kind: str, result: aethelgard.PoolRoll, pool: Pool, label: str, roller: str
-) -> tuple[Roll, discord.Embed | None]:
-    """A pool roll to publish, and its critical or fumble for the channel (None: neither)."""
-    embed = render.roll_result(result, pool, label, roller)
-    return Roll(kind, result, embed), render.announcement(result, label, roller)
+def _pool_roll(kind: str, result: aethelgard.PoolRoll, pool: Pool, label: str, roller: str) -> Roll:
+    """A pool roll to publish: a critical or fumble is in its title, never announced apart
+    (README, "Buttons and announcements")."""
+    return Roll(kind, result, render.roll_result(result, pool, label, roller))
 
 
 def _bare(dice: int, label: str = "pool", bonus: int = 0, penalty: int = 0) -> Pool:
@@ -156,8 +154,8 @@ class AethelgardCog(
         )  # fmt: skip
         result = aethelgard.roll_pool(self.bot.rng, pool, dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
-        roll, loud = _pool_roll("aethelgard.check", result, pool, label, who.name)
-        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
+        roll = _pool_roll("aethelgard.check", result, pool, label, who.name)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
     @app_commands.describe(
@@ -229,8 +227,8 @@ class AethelgardCog(
         result = aethelgard.roll_pool(self.bot.rng, built, dc)
         name = label.strip() if label and label.strip() else "pool roll"
         roller = interaction.user.display_name
-        roll, loud = _pool_roll("aethelgard.roll", result, built, name, roller)
-        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
+        roll = _pool_roll("aethelgard.roll", result, built, name, roller)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
@@ -309,8 +307,7 @@ class AethelgardCog(
         roller = interaction.user.display_name
         embed = render.craft(result, tier, built, roller)
         roll = Roll("aethelgard.craft", result, embed)
-        loud = render.announcement(result, "crafting", roller)
-        await publish_roll(interaction, self.storage, asker, roll, visibility, natural=loud)
+        await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")
     @app_commands.describe(

@@ -82,9 +82,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         asker: Asker,
         roll: Roll,
         visibility: Visibility,
-        natural_20: str | None,
     ) -> None:
-        loud = render.natural_20(interaction.user.display_name, natural_20) if natural_20 else None
+        """Publish a roll with its die buttons (not under a blind one) and Roll again; a natural
+        20 is in its title, never announced apart (README, "Buttons and announcements")."""
         buttons = None
         if visibility is not Visibility.BLIND and isinstance(roll.result, RerollableResult):
             dice = roll.result.dice  # a blind roll's roller may not see its dice on buttons
@@ -93,7 +93,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
                 return [DieButton(roll_id, n, face) for n, face in enumerate(dice, start=1)]
 
         await publish_roll(
-            interaction, self.storage, asker, roll, visibility, extra_buttons=buttons, natural=loud
+            interaction, self.storage, asker, roll, visibility, extra_buttons=buttons
         )
 
     @roll_command
@@ -123,8 +123,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         embed = render.attack(result, interaction.user.display_name)
         options = {"damage": damage, "split": split}
         roll = Roll(RollKind.ATTACK.value, result, embed, options=options)
-        natural = any(target.natural_20 for target in result.targets)
-        await self._publish(interaction, asker, roll, visibility, "an attack" if natural else None)
+        await self._publish(interaction, asker, roll, visibility)
 
     @roll_command
     @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
@@ -159,8 +158,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         result = realms.check(self.bot.rng, single, chosen, decision, target)
         embed = render.check(result, interaction.user.display_name)
         roll = Roll(RollKind.CHECK.value, result, embed)
-        natural = f"a {chosen.value}" if result.natural_max else None
-        await self._publish(interaction, asker, roll, visibility, natural)
+        await self._publish(interaction, asker, roll, visibility)
 
     @roll_command
     @app_commands.command(name="stealth", description="The d6 pool that sets the Awareness target")
@@ -187,7 +185,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         result = realms.stealth(self.bot.rng, dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
         roll = Roll(RollKind.STEALTH.value, result, embed)
-        await self._publish(interaction, asker, roll, visibility, None)
+        await self._publish(interaction, asker, roll, visibility)
 
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
     @app_commands.describe(

@@ -21,7 +21,6 @@ from rules.aethelgard import (
 )
 
 __all__ = [
-    "announcement",
     "attack",
     "character_sheet",
     "craft",
@@ -61,7 +60,10 @@ def _block(result: PoolRoll) -> str:
 def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discord.Embed:
     """Show a pool roll: the display format, the pool's parts, the degree against the DC."""
     embed = discord.Embed(
-        title=truncate(f"🎲 {shown(roller)}: {shown(label)} (Pool: {pool.size}d10)", TITLE_LIMIT),
+        title=truncate(
+            f"{_headline(result)}🎲 {shown(roller)}: {shown(label)} (Pool: {pool.size}d10)",
+            TITLE_LIMIT,
+        ),
         description=_block(result),
         colour=_COLOUR[result.degree],
     )
@@ -70,19 +72,14 @@ def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discor
     return embed
 
 
-def announcement(result: PoolRoll, label: str, roller: str) -> discord.Embed | None:
-    """Tell the channel about a critical or a fumble (None for anything else)."""
+def _headline(result: PoolRoll) -> str:
+    """A critical or a fumble, first in the roll's title (the table sees it there: it is
+    never announced apart; README, "Buttons and announcements")."""
     if result.fumble:
-        title, text = "[!] COGNITIVE GLITCH [!]", "fumbled"
-    elif result.critical:
-        title, text = "*** CRITICAL SUCCESS! ***", f"rolled {result.net} net successes on"
-    else:
-        return None
-    return discord.Embed(
-        title=title,
-        description=truncate(f"{shown(roller)} {text} {shown(label)}."),
-        colour=_COLOUR[result.degree],
-    )
+        return "💀 COGNITIVE GLITCH · "
+    if result.critical:
+        return "🌟 CRITICAL SUCCESS · "
+    return ""
 
 
 def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
@@ -128,7 +125,9 @@ def attack(result: AttackRoll, roller: str) -> discord.Embed:
 
 def craft(result: PoolRoll, tier: CraftTier, pool: Pool, roller: str) -> discord.Embed:
     embed = discord.Embed(
-        title=truncate(f"🔨 {shown(roller)}: crafting → {tier.value}", TITLE_LIMIT),
+        title=truncate(
+            f"{_headline(result)}🔨 {shown(roller)}: crafting → {tier.value}", TITLE_LIMIT
+        ),
         description=_block(result),
         colour=_COLOUR[result.degree] if tier is not CraftTier.STANDARD else Colour.ROLL,
     )

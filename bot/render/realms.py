@@ -24,7 +24,6 @@ __all__ = [
     "attack_odds",
     "check",
     "check_odds",
-    "natural_20",
     "rerolled",
     "single_die_title",
     "spell",
@@ -173,15 +172,6 @@ def spell(result: SpellResult, roller: str) -> discord.Embed:
         title=truncate(f"✨ {shown(roller)}: {result.kind.value}", TITLE_LIMIT),
         description="\n".join(_remarks(result.decision, f"**{result.effect.capitalize()}**")),
         colour=Colour.ROLL,
-    )
-
-
-def natural_20(roller: str, what: str) -> discord.Embed:
-    """Tell the channel about a natural 20."""
-    return discord.Embed(
-        title="🌟 NATURAL 20!",
-        description=truncate(f"{shown(roller)} rolled a natural 20 on {shown(what)}."),
-        colour=Colour.CRITICAL_SUCCESS,
     )
 
 

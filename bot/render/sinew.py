@@ -50,7 +50,6 @@ __all__ = [
     "luck_granted",
     "luck_granted_note",
     "milestone",
-    "natural_announcement",
     "odds",
     "opposed",
     "rested",
@@ -107,18 +106,6 @@ def test_result(result: TestResult, roller: str, what: str, score_label: str) ->
 
 
 test_result.__dict__["__test__"] = False  # not a pytest test
-
-
-def natural_announcement(result: TestResult, roller: str, what: str) -> discord.Embed:
-    """Tell the channel about a natural 1 or 20."""
-    text, colour = headline(result)
-    return discord.Embed(
-        title=truncate(f"{text}", TITLE_LIMIT),
-        description=truncate(
-            f"{shown(roller)} rolled a natural {result.natural} on {shown(what)}."
-        ),
-        colour=colour,
-    )
 
 
 def _items_text(sheet: Sheet) -> str:

@@ -115,28 +115,7 @@ class LuckCommands(SinewBase):
         )
         embed = render.test_result(result, who.name, "Luck test", "Luck tokens")
         roll = Roll(LUCK_KIND, result, embed, options=asdict(options))
-        await self._publish_test(interaction, asker, campaign, roll, who, "Luck test", visibility)
-
-    async def _publish_test(
-        self,
-        interaction: discord.Interaction,
-        asker: Asker,
-        campaign: Campaign,
-        roll: Roll,
-        who: Character[Sheet] | None,
-        what: str,
-        visibility: Visibility,
-    ) -> None:
-        """Publish a test with its Luck buttons; announce a natural 1 or 20 when public
-        (``who`` None: an NPC's bare score, no Luck)."""
-        result = roll.result
-        assert isinstance(result, sinew.TestResult)
-        natural = result.natural_one or result.natural_twenty
-        name = who.name if who is not None else NPC
-        loud = render.natural_announcement(result, name, what) if natural else None
-        await self._publish_with_luck(
-            interaction, asker, campaign, roll, who, visibility, natural=loud
-        )
+        await self._publish_with_luck(interaction, asker, campaign, roll, who, visibility)
 
     async def _publish_with_luck(
         self,
@@ -147,12 +126,12 @@ class LuckCommands(SinewBase):
         who: Character[Sheet] | None,
         visibility: Visibility,
         change: StateChange[Character[Sheet]] | None = None,
-        natural: discord.Embed | None = None,
         defender: Character[Sheet] | None = None,
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help (``who``
         None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending
-        a contest, who gets their own buttons under a public roll)."""
+        a contest, who gets their own buttons under a public roll). A natural 1 or 20 is in the
+        roll's title, never announced apart (README, "Buttons and announcements")."""
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
@@ -164,7 +143,6 @@ class LuckCommands(SinewBase):
             visibility,
             change=change,
             extra_buttons=buttons,
-            natural=natural,
         )
 
     @roll_command

@@ -82,7 +82,7 @@ class TestCommands(LuckCommands):
         what, label = f"{attribute.value} test", roller_label(attribute, npc=who is None)
         embed = render.test_result(result, who.name if who else NPC, what, label)
         roll = Roll(TEST_KIND, result, embed, options=asdict(options))
-        await self._publish_test(interaction, table, campaign, roll, who, what, visibility)
+        await self._publish_with_luck(interaction, table, campaign, roll, who, visibility)
 
     def _roll_test(
         self, who: Character[Sheet] | None, attribute: sinew.Score, options: TestOptions

@@ -30,26 +30,28 @@ if TYPE_CHECKING:
 __all__ = ["boost", "close", "pick_spend", "press_roll", "refresh"]
 
 
-async def refresh(interaction: discord.Interaction, group: GroupCheck) -> None:
-    """Edit the group check's message to show its rolls (and result, once closed)."""
+async def refresh(interaction: discord.Interaction, group: GroupCheck) -> bool:
+    """Edit the group check's message to show its rolls (and result, once closed); return
+    whether the message could be edited."""
     channel = postable_channel(interaction)
     if group.message_id is None or channel is None:
-        return
+        return False
     view = None if group.status == "closed" else group_view(group.id)
     try:
         message = channel.get_partial_message(group.message_id)
         await message.edit(embed=render.group_check(group), view=view)
-    except discord.HTTPException:  # the message was deleted: the result is announced anyway
-        pass
+    except discord.HTTPException:  # the message was deleted: the result is posted instead
+        return False
+    return True
 
 
 async def _close_once(
     cog: SixpoolCog, interaction: discord.Interaction, group_id: int
 ) -> GroupCheck:
-    """Close a group check, show its result, and announce it (once)."""
+    """Close a group check and show its result, once: the check's own message is edited (the
+    table sees it there); only when it can't be (deleted) is the result posted anew."""
     closed, now = await cog.groups.close(group_id)
-    if now:
-        await refresh(interaction, closed)
+    if now and not await refresh(interaction, closed):
         await announce(interaction, render.group_check(closed))
     return closed
 

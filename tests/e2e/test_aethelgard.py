@@ -48,34 +48,40 @@ async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
-async def test_ruling_aethelgard_public_fumble_is_announced_hidden_is_not(
+async def test_rule_aethelgard_fumble_is_in_the_title_and_never_announced(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     seed = seed_where(2, lambda r: r.fumble)
     dicebot.rng = new_rng(seed)
     reply = await fake_discord.invoke("aethelgard roll", {"pool": 2}, user="player")
     assert "Result: FUMBLE\n\n[!] COGNITIVE GLITCH [!]" in reply.embeds[0]["description"]
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert posted["embeds"][0]["title"] == "[!] COGNITIVE GLITCH [!]"
+    assert reply.embeds[0]["title"] == "💀 COGNITIVE GLITCH · 🎲 player: pool roll (Pool: 2d10)"
     await fake_discord.invoke("campaign start", {"system": "aethelgard", "name": "Blight"})
     dicebot.rng = new_rng(seed)
     hidden = await fake_discord.invoke("aethelgard roll", {"pool": 2, "hidden": True}, user="gm")
-    assert hidden.ephemeral and "FUMBLE" in hidden.embeds[0]["description"]
+    assert hidden.ephemeral and hidden.embeds[0]["title"].startswith("💀 COGNITIVE GLITCH")
     await settled(fake_discord, dicebot)  # a wrongly posted announcement would be there now
-    assert len(fake_discord.channel_messages(fake_discord.channel_id)) == 1
+    # Neither the public fumble (its title says it) nor the hidden one is announced.
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
     refused = await fake_discord.invoke(
         "aethelgard roll", {"pool": 2, "hidden": True}, user="player"
     )
     assert refused.ephemeral and "GM" in refused.content
 
 
-async def test_public_critical_is_announced(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+async def test_rule_aethelgard_critical_is_in_the_title_without_asterisks(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
     seed = seed_where(12, lambda r: r.critical)
     dicebot.rng = new_rng(seed)
     reply = await fake_discord.invoke("aethelgard roll", {"pool": 12, "dc": 2}, user="player")
+    # The document's display format keeps its line in the code block (shown as typed there).
     assert reply.embeds[0]["description"].endswith("\n\n*** CRITICAL SUCCESS! ***\n```")
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert posted["embeds"][0]["title"] == "*** CRITICAL SUCCESS! ***"
+    title = reply.embeds[0]["title"]
+    assert title == "🌟 CRITICAL SUCCESS · 🎲 player: pool roll (Pool: 12d10)"
+    assert "*" not in title
+    await settled(fake_discord, dicebot)
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
 async def test_pool_limits_are_refused(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:

@@ -84,7 +84,7 @@ async def test_hidden_gm_attack_shows_nothing_to_the_channel(
     assert bad.ephemeral and "dice like 1d8+1" in bad.content
 
 
-async def test_ruling_realms_check_mix_cancels_and_natural_20_is_announced(
+async def test_ruling_realms_check_mix_cancels_and_natural_20_is_in_the_title_only(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     mixed = await fake_discord.invoke(
@@ -97,8 +97,9 @@ async def test_ruling_realms_check_mix_cancels_and_natural_20_is_announced(
         "realms check", {"die": "d20", "target": 15, "advantage": 1}, user="player"
     )
     assert "success" in natural.embeds[0]["description"]
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert posted["embeds"][0]["title"] == "🌟 NATURAL 20!"
+    assert natural.embeds[0]["title"].startswith("🌟 NATURAL 20")
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second embed
     wrong = await fake_discord.invoke("realms check", {"die": "d20", "kind": "competition"})
     assert wrong.ephemeral and "A competition uses a d12" in wrong.content
 

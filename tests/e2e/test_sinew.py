@@ -166,7 +166,7 @@ async def test_ruling_sinew_attribute_test_rolls_under_the_score_with_the_margin
     assert logged.kind == "sinew.test" and logged.payload["result"]["dice"] == list(expected.dice)
 
 
-async def test_ruling_sinew_natural_one_is_gold_and_announced(
+async def test_ruling_sinew_natural_one_is_gold_in_its_title_and_not_announced_apart(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     await start_sinew(fake_discord)
@@ -177,8 +177,8 @@ async def test_ruling_sinew_natural_one_is_gold_and_announced(
     assert embed["title"].startswith("✨ NATURAL 1") and embed["color"] == (
         Colour.CRITICAL_SUCCESS.value
     )
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert "natural 1" in posted["embeds"][0]["description"]
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second embed
 
 
 async def test_ruling_sinew_natural_twenty_fails_and_a_hidden_one_is_not_announced(
@@ -196,8 +196,9 @@ async def test_ruling_sinew_natural_twenty_fails_and_a_hidden_one_is_not_announc
     dicebot.rng = new_rng(seed)
     public = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
     assert public.embeds[0]["color"] == Colour.CRITICAL_FAILURE.value
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert posted["embeds"][0]["title"].startswith("💀 NATURAL 20")
+    assert public.embeds[0]["title"].startswith("💀 NATURAL 20")
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []  # its title says it
 
 
 async def test_player_naming_another_players_character_is_refused(

@@ -424,11 +424,13 @@ async def test_ruling_sixpool_group_half_rule_with_a_roll_button_and_gm_close(
     assert refused.ephemeral and "GM" in refused.content
     closed = await fake_discord.click(group, "sixpool:group:1:close", user="gm")
     assert closed.ephemeral and closed.content == "Closed: 1 of 2 succeeded."
-    [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert posted["embeds"][0]["description"].startswith(
+    # The close is one edit of the check's own message, not also a new post.
+    assert group.embeds[0]["description"].startswith(
         "**The group succeeds**: 1 of 2 succeeded (at least half must)."
     )
     assert group.original.custom_ids() == []
+    await asyncio.sleep(0.05)
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
 async def test_ruling_sixpool_leader_boost_only_before_any_roll(
@@ -473,8 +475,8 @@ async def test_group_check_survives_a_restart_and_times_out(
             await connection.execute("UPDATE sixpool_groups SET expires_at = 0")
         late = await fake_discord.click(group, "sixpool:group:1:roll", user="gm")
         assert late.ephemeral and "is closed" in late.content
-        [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-        assert "of 1 succeeded" in posted["embeds"][0]["description"]
+        assert "of 1 succeeded" in group.embeds[0]["description"]  # edited, not posted anew
+        assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
 async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
