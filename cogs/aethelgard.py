@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.asker import Asker
+from bot.buttons import Reroller, register_reroll
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, CHARACTER_NAME_HELP, HIDDEN_HELP, CharacterName, given_name
 from bot.publish import Roll, publish_roll, roll_command
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
-from bot.storage import Campaign, Character, CharacterStore
+from bot.storage import Campaign, Character, CharacterStore, Visibility
 from rules import aethelgard
 from rules.aethelgard import Attribute, Pool, PoolPart, Sheet
 from rules.odds import Outcome
@@ -36,10 +40,83 @@ BONUS_HELP = "Bonus dice added to the pool (they stack)"
 PENALTY_HELP = "Penalty dice removed from the pool (at least 1 die stays)"
 
 
-def _pool_roll(kind: str, result: aethelgard.PoolRoll, pool: Pool, label: str, roller: str) -> Roll:
+def _pool_roll(
+    kind: str,
+    result: aethelgard.PoolRoll,
+    pool: Pool,
+    label: str,
+    roller: str,
+    options: CheckOptions | RollOptions,
+) -> Roll:
     """A pool roll to publish: a critical or fumble is in its title, never announced apart
     (README, "Buttons and announcements")."""
-    return Roll(kind, result, render.roll_result(result, pool, label, roller))
+    embed = render.roll_result(result, pool, label, roller)
+    return Roll(kind, result, embed, options=asdict(options))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckOptions:
+    """`/aethelgard check`'s options, as logged for Roll again."""
+
+    attribute: str
+    skill: str | None = None
+    dc: int = aethelgard.DEFAULT_DC
+    bonus: int = 0
+    penalty: int = 0
+    character: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollOptions:
+    """`/aethelgard roll`'s options, as logged for Roll again."""
+
+    pool: int
+    dc: int = aethelgard.DEFAULT_DC
+    bonus: int = 0
+    penalty: int = 0
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpposedOptions:
+    """`/aethelgard opposed`'s options, as logged for Roll again."""
+
+    pool: int
+    vs_pool: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackOptions:
+    """`/aethelgard attack`'s options, as logged for Roll again."""
+
+    accuracy: int
+    defense: int
+    damage: int
+    soak: int = 0
+    block: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CraftOptions:
+    """`/aethelgard craft`'s options, as logged for Roll again."""
+
+    pool: int
+    bonus: int = 0
+
+
+Options = CheckOptions | RollOptions | OpposedOptions | AttackOptions | CraftOptions
+
+
+def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> Reroller:
+    """Return what Roll again runs: the command's body, with the options the roll logged and
+    as secret as it was."""
+
+    def reroll(
+        interaction: discord.Interaction, options: Mapping[str, Any], seen: Visibility
+    ) -> Awaitable[None]:
+        return run(interaction, options_type(**options), **seen.as_options())
+
+    return reroll
 
 
 def _bare(dice: int, label: str = "pool", bonus: int = 0, penalty: int = 0) -> Pool:
@@ -59,6 +136,14 @@ class AethelgardCog(
         self.bot = bot
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+        for kind, reroller in {
+            "aethelgard.check": _again(self.run_check, CheckOptions),
+            "aethelgard.roll": _again(self.run_roll, RollOptions),
+            "aethelgard.opposed": _again(self.run_opposed, OpposedOptions),
+            "aethelgard.attack": _again(self.run_attack, AttackOptions),
+            "aethelgard.craft": _again(self.run_craft, CraftOptions),
+        }.items():
+            register_reroll(kind, reroller)
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         asker = await Asker.of(interaction, self.storage)
@@ -143,18 +228,34 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
+        options = CheckOptions(
+            attribute=attribute, skill=skill, dc=dc, bonus=bonus, penalty=penalty,
+            character=character,
+        )  # fmt: skip
+        await self.run_check(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_check(
+        self,
+        interaction: discord.Interaction,
+        options: CheckOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Roll a character's pool: the command and its Roll again button."""
         asker, campaign = await self._table(interaction)
         visibility = asker.visibility(hidden=hidden, blind=blind)
-        which = aethelgard.parse_attribute(attribute)
-        who = await asker.own_or_named(self.characters, campaign, character, "roll")
+        which = aethelgard.parse_attribute(options.attribute)
+        who = await asker.own_or_named(self.characters, campaign, options.character, "roll")
         stress, corruption = await self._trauma(campaign, who)
+        skill = options.skill
         pool = aethelgard.check_pool(
-            who.sheet, which, skill, bonus=bonus, penalty=penalty, stress=stress,
-            corruption=corruption,
+            who.sheet, which, skill, bonus=options.bonus, penalty=options.penalty,
+            stress=stress, corruption=corruption,
         )  # fmt: skip
-        result = aethelgard.roll_pool(self.bot.rng, pool, dc)
+        result = aethelgard.roll_pool(self.bot.rng, pool, options.dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
-        roll = _pool_roll("aethelgard.check", result, pool, label, who.name)
+        roll = _pool_roll("aethelgard.check", result, pool, label, who.name, options)
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
@@ -222,12 +323,25 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
+        options = RollOptions(pool=pool, dc=dc, bonus=bonus, penalty=penalty, label=label)
+        await self.run_roll(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_roll(
+        self,
+        interaction: discord.Interaction,
+        options: RollOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Roll a bare pool: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        built = _bare(pool, bonus=bonus, penalty=penalty)
-        result = aethelgard.roll_pool(self.bot.rng, built, dc)
+        built = _bare(options.pool, bonus=options.bonus, penalty=options.penalty)
+        result = aethelgard.roll_pool(self.bot.rng, built, options.dc)
+        label = options.label
         name = label.strip() if label and label.strip() else "pool roll"
         roller = interaction.user.display_name
-        roll = _pool_roll("aethelgard.roll", result, built, name, roller)
+        roll = _pool_roll("aethelgard.roll", result, built, name, roller, options)
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
@@ -246,10 +360,22 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
+        options = OpposedOptions(pool=pool, vs_pool=vs_pool)
+        await self.run_opposed(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_opposed(
+        self,
+        interaction: discord.Interaction,
+        options: OpposedOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Roll opposed pools: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        result = aethelgard.opposed(self.bot.rng, _bare(pool), _bare(vs_pool))
+        result = aethelgard.opposed(self.bot.rng, _bare(options.pool), _bare(options.vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
-        roll = Roll("aethelgard.opposed", result, embed)
+        roll = Roll("aethelgard.opposed", result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
@@ -276,17 +402,32 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
+        options = AttackOptions(
+            accuracy=accuracy, defense=defense, damage=damage, soak=soak, block=block
+        )
+        await self.run_attack(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_attack(
+        self,
+        interaction: discord.Interaction,
+        options: AttackOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Roll an attack: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        block = options.block
         result = aethelgard.attack(
             self.bot.rng,
-            _bare(accuracy),
-            defense,
-            _bare(damage),
-            soak=soak,
+            _bare(options.accuracy),
+            options.defense,
+            _bare(options.damage),
+            soak=options.soak,
             block=_bare(block) if block is not None else None,
         )
         embed = render.attack(result, interaction.user.display_name)
-        roll = Roll("aethelgard.attack", result, embed)
+        roll = Roll("aethelgard.attack", result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
@@ -300,13 +441,25 @@ class AethelgardCog(
         hidden: bool = False,
         blind: bool = False,
     ) -> None:
+        options = CraftOptions(pool=pool, bonus=bonus)
+        await self.run_craft(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_craft(
+        self,
+        interaction: discord.Interaction,
+        options: CraftOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Craft: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        built = _bare(pool, bonus=bonus)
+        built = _bare(options.pool, bonus=options.bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)
         roller = interaction.user.display_name
         embed = render.craft(result, tier, built, roller)
-        roll = Roll("aethelgard.craft", result, embed)
+        roll = Roll("aethelgard.craft", result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.access import dice_bot
 from bot.asker import Asker
-from bot.buttons import RollButton, roll_buttons
+from bot.buttons import Reroller, RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
@@ -68,6 +68,63 @@ def decide(
     return realms.decide(advantage, disadvantage, forced)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackOptions:
+    """`/realms attack`'s options, as logged (a die's reroll reads ``damage``; Roll again all)."""
+
+    dice: int
+    to_hit: int
+    damage: str
+    split: str | None = None
+    advantage: int = 0
+    disadvantage: int = 0
+    primary: bool = True
+    force: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckOptions:
+    """`/realms check`'s options, as logged for Roll again."""
+
+    die: str
+    target: int | None = None
+    kind: str = CheckKind.CHECK.value
+    advantage: int = 0
+    disadvantage: int = 0
+    force: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StealthOptions:
+    """`/realms stealth`'s options, as logged for Roll again."""
+
+    dice: int
+    advantage: int = 0
+    disadvantage: int = 0
+    force: str | None = None
+
+
+Options = AttackOptions | CheckOptions | StealthOptions
+
+
+def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> Reroller:
+    """Return what Roll again runs: the command's body with the options the roll logged, as
+    secret as it was (a roll logged before Roll again existed here is refused)."""
+
+    def reroll(
+        interaction: discord.Interaction, options: Mapping[str, Any], seen: Visibility
+    ) -> Awaitable[None]:
+        try:
+            asked = options_type(**options)
+        except TypeError:
+            raise CommandError(
+                "This roll can't be rolled again; use its command instead."
+            ) from None
+        return run(interaction, asked, **seen.as_options())
+
+    return reroll
+
+
 class RealmsCog(commands.GroupCog, group_name="realms", group_description="Enchanted Realms"):
     """Enchanted Realms: the extra or lost die."""
 
@@ -75,6 +132,12 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         self.bot = bot
         self.storage = bot.storage
         self.rerolls = RerollLog(bot.storage.database)
+        for kind, reroller in {
+            RollKind.ATTACK: _again(self.run_attack, AttackOptions),
+            RollKind.CHECK: _again(self.run_check, CheckOptions),
+            RollKind.STEALTH: _again(self.run_stealth, StealthOptions),
+        }.items():
+            register_reroll(kind.value, reroller)
 
     async def _publish(
         self,
@@ -116,13 +179,30 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         primary: bool = True,
         force: str | None = None,
     ) -> None:
+        options = AttackOptions(
+            dice=dice, to_hit=to_hit, damage=damage, split=split, advantage=advantage,
+            disadvantage=disadvantage, primary=primary, force=force,
+        )  # fmt: skip
+        await self.run_attack(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_attack(
+        self,
+        interaction: discord.Interaction,
+        options: AttackOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """Attack: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        expression = realms.parse_damage(damage)
-        decision = decide(advantage, disadvantage, force, asker)
-        result = realms.attack(self.bot.rng, dice, to_hit, expression, decision, split, primary)
+        expression = realms.parse_damage(options.damage)
+        decision = decide(options.advantage, options.disadvantage, options.force, asker)
+        result = realms.attack(
+            self.bot.rng, options.dice, options.to_hit, expression, decision, options.split,
+            options.primary,
+        )  # fmt: skip
         embed = render.attack(result, interaction.user.display_name)
-        options = {"damage": damage, "split": split}
-        roll = Roll(RollKind.ATTACK.value, result, embed, options=options)
+        roll = Roll(RollKind.ATTACK.value, result, embed, options=asdict(options))
         await self._publish(interaction, asker, roll, visibility)
 
     @roll_command
@@ -151,13 +231,28 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         blind: bool = False,
         force: str | None = None,
     ) -> None:
+        options = CheckOptions(
+            die=die, target=target, kind=kind, advantage=advantage, disadvantage=disadvantage,
+            force=force,
+        )  # fmt: skip
+        await self.run_check(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_check(
+        self,
+        interaction: discord.Interaction,
+        options: CheckOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """A single-die roll: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        single = parse_choice(SingleDie, die, "die")
-        chosen = parse_choice(CheckKind, kind, "kind")
-        decision = decide(advantage, disadvantage, force, asker)
-        result = realms.check(self.bot.rng, single, chosen, decision, target)
+        single = parse_choice(SingleDie, options.die, "die")
+        chosen = parse_choice(CheckKind, options.kind, "kind")
+        decision = decide(options.advantage, options.disadvantage, options.force, asker)
+        result = realms.check(self.bot.rng, single, chosen, decision, options.target)
         embed = render.check(result, interaction.user.display_name)
-        roll = Roll(RollKind.CHECK.value, result, embed)
+        roll = Roll(RollKind.CHECK.value, result, embed, options=asdict(options))
         await self._publish(interaction, asker, roll, visibility)
 
     @roll_command
@@ -180,11 +275,25 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         blind: bool = False,
         force: str | None = None,
     ) -> None:
+        options = StealthOptions(
+            dice=dice, advantage=advantage, disadvantage=disadvantage, force=force
+        )
+        await self.run_stealth(interaction, options, hidden=hidden, blind=blind)
+
+    async def run_stealth(
+        self,
+        interaction: discord.Interaction,
+        options: StealthOptions,
+        *,
+        hidden: bool = False,
+        blind: bool = False,
+    ) -> None:
+        """The stealth pool: the command and its Roll again button."""
         asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
-        decision = decide(advantage, disadvantage, force, asker)
-        result = realms.stealth(self.bot.rng, dice, decision)
+        decision = decide(options.advantage, options.disadvantage, options.force, asker)
+        result = realms.stealth(self.bot.rng, options.dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
-        roll = Roll(RollKind.STEALTH.value, result, embed)
+        roll = Roll(RollKind.STEALTH.value, result, embed, options=asdict(options))
         await self._publish(interaction, asker, roll, visibility)
 
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.asker import Asker, campaign_channel_id
+from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.options import (
     BLIND_HELP,
@@ -76,6 +77,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.groups = GroupStore(bot.storage.database, SHEET_CODEC)
         self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)
         self.trained_only = TrainedOnlyStore(bot.storage.database)
+        for kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE):
+            register_reroll(f"sixpool.{kind.value}", rolls.roll_again(self, kind))
 
     async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         """Return the asker's table and its running six-pool campaign, or refuse."""

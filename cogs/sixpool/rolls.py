@@ -4,14 +4,14 @@ one transaction, deliver; and inspiration's reroll of one die (README, "Rules no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.asker import Asker
-from bot.buttons import roll_buttons
+from bot.buttons import Reroller, roll_buttons
 from bot.errors import CommandError
 from bot.publish import Roll, deliver_roll
 from bot.render import sixpool as render
@@ -25,7 +25,15 @@ from rules.sixpool import DamageRoll, EdgeOption, RollAsked, RollKind, RollResul
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
 
-__all__ = ["ATTACK_KIND", "RollFor", "hit_damage", "logged_roll", "reroll_die", "roll_asked"]
+__all__ = [
+    "ATTACK_KIND",
+    "RollFor",
+    "hit_damage",
+    "logged_roll",
+    "reroll_die",
+    "roll_again",
+    "roll_asked",
+]
 
 ATTACK_KIND = f"sixpool.{RollKind.ATTACK.value}"
 
@@ -95,6 +103,13 @@ class _RollStep:
             "character": self.character,
             "what": what,
             "damage": self.asked.damage,
+            # The rest of what was asked, for Roll again (``roll_again``).
+            "spend": self.asked.spend,
+            "skill": self.asked.skill,
+            "situation": self.asked.situation.value,
+            "advantage": self.asked.advantage,
+            "disadvantage": self.asked.disadvantage,
+            "inspiration": self.asked.inspiration,
         }
         roll = Roll(f"sixpool.{self.asked.kind.value}", rolled.result, embed, options=options)
         return roll.entry(self.asker, self.visibility)
@@ -119,6 +134,33 @@ async def roll_asked(
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
     await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
+
+
+def roll_again(cog: SixpoolCog, kind: RollKind) -> Reroller:
+    """Return what Roll again runs under a check, attack or save: the command again, with the
+    options the roll logged (the spend is paid again), as secret as it was."""
+
+    def again(
+        interaction: discord.Interaction, options: Mapping[str, Any], seen: Visibility
+    ) -> Awaitable[None]:
+        if "spend" not in options:  # logged before Roll again existed here
+            raise CommandError("This roll can't be rolled again; use its command instead.")
+        asked = RollAsked(
+            kind=kind,
+            pool=sixpool.parse_pool(str(options["pool"])),
+            dc=int(options["dc"]),
+            spend=int(options["spend"]),
+            skill=options.get("skill"),
+            situation=sixpool.Situation(options.get("situation", "normal")),
+            advantage=bool(options.get("advantage")),
+            disadvantage=bool(options.get("disadvantage")),
+            inspiration=bool(options.get("inspiration")),
+            damage=options.get("damage"),
+        )
+        rolling = RollFor(character=options.get("character"), **seen.as_options())
+        return roll_asked(cog, interaction, asked, rolling)
+
+    return again
 
 
 Rerolled = Callable[[LoggedRoll, Character[Any]], tuple[Sheet, RollEntry]]

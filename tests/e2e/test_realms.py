@@ -427,8 +427,8 @@ async def test_realms_reroll_by_a_button_per_die(
         "realms check", {"die": "d20", "kind": "save", "disadvantage": 1}, user="player"
     )
     first, second = d20s(seed, 2)
-    assert save.original.custom_ids() == ["realms:reroll:1:1", "realms:reroll:1:2"]
-    assert labels(save) == [f"Reroll die 1 ({first})", f"Reroll die 2 ({second})"]
+    assert save.original.custom_ids() == ["roll:again:1", "realms:reroll:1:1", "realms:reroll:1:2"]
+    assert labels(save) == ["Roll again", f"Reroll die 1 ({first})", f"Reroll die 2 ({second})"]
     stranger = await fake_discord.click(save, "realms:reroll:1:2", user="gm")
     player_id = fake_discord.users["player"].id
     assert stranger.ephemeral
@@ -439,7 +439,8 @@ async def test_realms_reroll_by_a_button_per_die(
     pressed = await fake_discord.click(save, "realms:reroll:1:2", user="player")
     assert not pressed.ephemeral
     assert fields(pressed)["Rerolled die 2"].startswith(f"{second} → **{new_face}** (once;")
-    assert save.original.custom_ids() == []  # edited in place: no die is left to reroll
+    # Edited in place: no die is left to reroll, the reroll can be rolled again.
+    assert save.original.custom_ids() == ["roll:again:2"]
     assert save.embeds[0]["footer"]["text"].startswith("Roll #2")
     logged = await logged_roll(dicebot.storage, 2)
     assert logged.payload["rerolled_from"] == 1
@@ -457,7 +458,10 @@ async def test_realms_die_button_under_an_older_roll_is_refused(
     newer = await fake_discord.invoke(
         "realms attack", {"dice": 2, "to_hit": 10, "damage": "1d4", "advantage": 1}, user="player"
     )
-    assert newer.original.custom_ids() == [f"realms:reroll:2:{n}" for n in (1, 2, 3)]
+    assert newer.original.custom_ids() == [
+        "roll:again:2",
+        *(f"realms:reroll:2:{n}" for n in (1, 2, 3)),
+    ]
     superseded = await fake_discord.click(old, "realms:reroll:1:1", user="player")
     assert superseded.ephemeral
     assert "Roll #1 is no longer your latest roll here" in superseded.content
@@ -486,7 +490,7 @@ async def test_realms_die_buttons_are_offered_as_far_as_the_roll_is_seen(
     assert hidden.original.custom_ids() == ["roll:reveal:3"]  # the reroll: Reveal, no dice
     assert (await logged_roll(dicebot.storage, 3)).visibility.value == "hidden"
     pool = await fake_discord.invoke("realms stealth", {"dice": 20, "advantage": 1}, user="player")
-    assert len(pool.original.custom_ids()) == 21  # Discord's limit is 25 a message
+    assert len(pool.original.custom_ids()) == 22  # Roll again, 21 dice: Discord allows 25
 
 
 async def test_realms_die_button_works_after_a_restart(
@@ -502,7 +506,7 @@ async def test_realms_concurrent_presses_of_a_die_button_reroll_once(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     roll = await fake_discord.invoke("realms check", {"die": "d20", "advantage": 1}, user="player")
-    assert roll.original.custom_ids() == ["realms:reroll:1:1", "realms:reroll:1:2"]
+    assert roll.original.custom_ids() == ["roll:again:1", "realms:reroll:1:1", "realms:reroll:1:2"]
     presses = 20  # each a replay of the message as it was (a double click, a slow client)
     custom_ids = [f"realms:reroll:1:{1 + n % 2}" for n in range(presses)]
     replies = await asyncio.gather(

@@ -489,11 +489,11 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
     old = await fake_discord.invoke(
         "sixpool check", {"pool": "DEX", "dc": 15, "disadvantage": True}, user="player"
     )
-    assert old.original.custom_ids() == ["sixpool:reroll:1:0", "sixpool:reroll:1:1"]
+    assert old.original.custom_ids() == ["roll:again:1", "sixpool:reroll:1:0", "sixpool:reroll:1:1"]
     stranger = await fake_discord.click(old, "sixpool:reroll:1:0", user="gm")
     assert stranger.ephemeral and "who made roll #1, can reroll" in stranger.content
     reply = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 15}, user="player")
-    assert reply.original.custom_ids() == ["sixpool:reroll:2:0"]
+    assert reply.original.custom_ids() == ["roll:again:2", "sixpool:reroll:2:0"]
     superseded = await fake_discord.click(old, "sixpool:reroll:1:1", user="player")
     assert superseded.ephemeral and "no longer your latest roll" in superseded.content
     seed = 21
@@ -505,7 +505,8 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
         f"→ {new_face}."
     )
     assert f"**{new_face}**" in pressed.embeds[0]["description"]
-    assert pressed.original.custom_ids() == []  # inspiration is spent: no more rerolls
+    # Inspiration is spent: no more die rerolls, only Roll again.
+    assert pressed.original.custom_ids() == ["roll:again:3"]
     assert not (await character(fake_discord, dicebot)).sheet.inspired
     logged = await logged_roll(dicebot.storage, 3)
     assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [new_face]
