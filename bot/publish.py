@@ -48,6 +48,7 @@ __all__ = [
     "is_roll_command",
     "publish_or_show_unlogged",
     "publish_roll",
+    "remember_message",
     "roll_command",
     "set_roll_footer",
     "show_unlogged",
@@ -161,7 +162,7 @@ async def publish_roll(
         assert changed.roll_id is not None
         roll_id = changed.roll_id
     try:
-        await deliver_roll(
+        message_id = await deliver_roll(
             interaction,
             asker,
             roll_id,
@@ -175,6 +176,7 @@ async def publish_roll(
                 extra=extra_buttons(roll_id) if extra_buttons else (),
             ),
         )
+        await remember_message(storage, roll_id, message_id)
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         # (``changed`` is only ever set with a ``change``.)
@@ -214,9 +216,10 @@ async def deliver_roll(
     files: Sequence[discord.File] = (),
     view: discord.ui.View | None = None,
     edit: bool = False,
-) -> None:
+) -> int | None:
     """Answer ``interaction`` with a logged roll as its visibility allows: the one way any
-    roll, first or derived from another, reaches anyone.
+    roll, first or derived from another, reaches anyone. Return the id of the public message
+    that shows it (None: a secret roll's private reply, or no id known).
 
     Public: to the channel. Hidden: to the GM who rolled alone, with Reveal, and a copy to the
     campaign's GM log channel. Blind: the roller is told only that they rolled in secret; the
@@ -225,17 +228,33 @@ async def deliver_roll(
     """
     if visibility is Visibility.BLIND:  # each copy for the GMs carries its own footer
         await _deliver_blind(interaction, asker, roll_id, embed)
-        return
+        return None
     set_roll_footer(embed, roll_id, visibility)
     hidden = visibility is Visibility.HIDDEN
+    message_id: int | None
     if edit:  # the pressed message keeps its attachments: a derived roll adds none
         await interaction.response.edit_message(embed=embed, view=view)
+        message_id = interaction.message.id if interaction.message is not None else None
     else:
-        await interaction.response.send_message(
+        sent = await interaction.response.send_message(
             embed=embed, ephemeral=hidden, files=list(files), view=view or discord.utils.MISSING
         )
+        message_id = sent.message_id
     if hidden:
         await _post_to_gm_channel(interaction, asker, roll_id, embed)
+        return None
+    return message_id
+
+
+async def remember_message(storage: Storage, roll_id: int, message_id: int | None) -> None:
+    """Remember the public message showing a roll, for what later edits it in place (a typed
+    Luck spend); when the database can't be written the roll is shown all the same."""
+    if message_id is None:
+        return
+    try:
+        await storage.rolls.set_message(roll_id, message_id)
+    except CannotSave:
+        log.warning("Could not remember the message of roll #%d", roll_id)
 
 
 async def _post_to_gm_channel(

@@ -49,6 +49,7 @@ __all__ = [
     "luck_button_label",
     "luck_granted",
     "luck_granted_note",
+    "luck_spent_in_place",
     "milestone",
     "odds",
     "opposed",
@@ -433,6 +434,11 @@ def _(error: RollSuperseded) -> str:
 
 def _surcharge_note(tokens: int, cost: int) -> str:
     return f" · costs {cost} at Pressure {LUCK_SURCHARGE_STEP}+" if cost != tokens else ""
+
+
+def luck_spent_in_place(root_id: int, roll_id: int, jump_url: str) -> str:
+    """Tell the spender where a typed Luck spend shows: the roll's own message, edited."""
+    return f"🍀 Luck spent on roll #{root_id}: [its message]({jump_url}) now shows roll #{roll_id}."
 
 
 def luck_button_label(tokens: int, cost: int, *, turns: str | None = None) -> str:

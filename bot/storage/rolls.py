@@ -77,6 +77,7 @@ class LoggedRoll:
     created_at: str
     revealed_at: str | None
     guild_id: int | None = None
+    message_id: int | None = None  # the public message showing it (``RollLog.set_message``)
 
     @property
     def unrevealed(self) -> bool:
@@ -86,7 +87,7 @@ class LoggedRoll:
 
 _COLUMNS = (
     "id, campaign_id, guild_id, channel_id, user_id, kind, visibility, payload, created_at,"
-    " revealed_at"
+    " revealed_at, message_id"
 )
 
 
@@ -102,6 +103,7 @@ def _from_row(row: Row) -> LoggedRoll:
         created_at=row["created_at"],
         revealed_at=row["revealed_at"],
         guild_id=row["guild_id"],
+        message_id=row["message_id"],
     )
 
 
@@ -204,6 +206,16 @@ class RollLog:
             f"SELECT {_COLUMNS} FROM rolls WHERE id = ?", (roll_id,)
         )
         return None if row is None else _from_row(row)
+
+    async def latest(self, channel_id: int, user_id: int) -> LoggedRoll | None:
+        """Return a user's latest roll in a channel."""
+        return await latest_roll(self._database.reader, channel_id, user_id)
+
+    async def set_message(self, roll_id: int, message_id: int) -> None:
+        """Remember the public message that shows a roll, for what later edits it in place."""
+        await self._database.write_alone(
+            "UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id)
+        )
 
     async def history(
         self,

@@ -7,7 +7,9 @@ helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which button
 
 from __future__ import annotations
 
+import asyncio
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
@@ -16,12 +18,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.access import dice_bot
+from bot.access import dice_bot, postable_channel
 from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, CharacterName
-from bot.publish import Roll, StateChange, announce, deliver_roll, publish_roll, roll_command
+from bot.publish import (
+    Roll,
+    StateChange,
+    announce,
+    deliver_roll,
+    publish_roll,
+    remember_message,
+    roll_command,
+    set_roll_footer,
+)
 from bot.render import sinew as render
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
@@ -55,6 +66,8 @@ from cogs.sinew.common import (
 from rules import sinew
 
 ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
+# One edit at a time of a roll's message by typed spends, so the last edit shows the last spend.
+_EDITING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +77,7 @@ class SpendShown:
 
     logged: LoggedRoll
     view: discord.ui.View | None
+    root_id: int  # the roll the spends started from: its message shows them all
     collapse: discord.Embed | None = None
 
     async def announce(self, interaction: discord.Interaction) -> None:
@@ -158,7 +172,10 @@ class LuckCommands(SinewBase):
     ) -> None:
         asker, campaign = await self._sinew_table(interaction)
         spent = await self._spend(asker, campaign, tokens)
-        await _deliver_spend(interaction, asker, spent, edit=False)
+        try:
+            await _deliver_typed_spend(interaction, asker, self.storage, spent)
+        finally:  # the spend is saved: the channel hears it even if the reply is lost
+            await spent.announce(interaction)
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
@@ -170,7 +187,7 @@ class LuckCommands(SinewBase):
         except RollSuperseded as error:
             await self._refuse_superseded(interaction, asker, roll_id, error)
             return
-        await _deliver_spend(interaction, asker, spent, edit=True)
+        await _deliver_spend(interaction, asker, spent)
 
     async def _refuse_superseded(
         self,
@@ -229,7 +246,7 @@ class LuckCommands(SinewBase):
             await interaction.followup.send(f"❌ {refusal}", ephemeral=True)
             return
         shown = await self._spend_shown(campaign, spent)
-        await _deliver_spend(interaction, asker, shown, edit=True)
+        await _deliver_spend(interaction, asker, shown)
 
     async def _luck_offers(
         self,
@@ -268,21 +285,51 @@ class LuckCommands(SinewBase):
             before, after = spent.defender
             if not before.sheet.collapsed and after.sheet.collapsed:
                 collapse = render.collapse_announcement(after)
-        return SpendShown(logged, view, collapse)
+        return SpendShown(logged, view, spent.root_id, collapse)
 
 
-async def _deliver_spend(
-    interaction: discord.Interaction, asker: Asker, spent: SpendShown, *, edit: bool
-) -> None:
-    """Show a stored spend (in place under a button), then announce a defender's collapse."""
+async def _deliver_spend(interaction: discord.Interaction, asker: Asker, spent: SpendShown) -> None:
+    """Show a spend made by a button in place under it, then announce a defender's collapse."""
     logged = spent.logged
     embed = discord.Embed.from_dict(logged.payload["embed"])
     try:
         await deliver_roll(
-            interaction, asker, logged.id, logged.visibility, embed, view=spent.view, edit=edit
+            interaction, asker, logged.id, logged.visibility, embed, view=spent.view, edit=True
         )
     finally:  # the spend is saved: the channel hears it even if the reply is lost
         await spent.announce(interaction)
+
+
+async def _deliver_typed_spend(
+    interaction: discord.Interaction, asker: Asker, storage: Storage, spent: SpendShown
+) -> None:
+    """Show a typed spend where the roll is: its public message is edited in place (buttons
+    re-derived) and the spender answered privately. A secret roll, or a message that can't be
+    edited (deleted, in another thread), gets the roll anew, remembered so that the next spend
+    edits that copy (README, "Buttons and announcements")."""
+    logged = spent.logged
+    embed = discord.Embed.from_dict(logged.payload["embed"])
+    root = await storage.rolls.get(spent.root_id)
+    channel = postable_channel(interaction)
+    if logged.visibility is Visibility.PUBLIC and root and root.message_id and channel:
+        set_roll_footer(embed, logged.id, logged.visibility)
+        message = channel.get_partial_message(root.message_id)
+        lock = _EDITING.setdefault(root.message_id, asyncio.Lock())
+        try:
+            async with lock:  # a later spend's edit, if any, is the one that must stay
+                latest = await storage.rolls.latest(logged.channel_id, logged.user_id)
+                if latest is not None and latest.id == logged.id:
+                    await message.edit(embed=embed, view=spent.view)
+        except discord.HTTPException:
+            pass
+        else:
+            note = render.luck_spent_in_place(spent.root_id, logged.id, message.jump_url)
+            await interaction.response.send_message(note, ephemeral=True)
+            return
+    message_id = await deliver_roll(
+        interaction, asker, logged.id, logged.visibility, embed, view=spent.view
+    )
+    await remember_message(storage, spent.root_id, message_id)
 
 
 def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckApplied:

@@ -46,7 +46,7 @@ async def test_luck_spend_answered_after_a_500_and_a_429_pays_once_and_logs_once
     await create(fake_discord, "Brakka")  # STR 12, 10 Luck tokens
     seed = seed_where(lambda r: not r.success and not r.natural_twenty and r.roll - 12 <= 3, 12)
     dicebot.rng = new_rng(seed)
-    await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    test = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
     needed = sinew.tokens_to_succeed(sinew.test(new_rng(seed), 12))
     assert needed is not None
     logged_before = await rolls_logged(dicebot)
@@ -56,12 +56,13 @@ async def test_luck_spend_answered_after_a_500_and_a_429_pays_once_and_logs_once
     await settled(fake_discord, dicebot)
 
     assert served(fake_discord) == [(Endpoint.CALLBACK, 500), (Endpoint.CALLBACK, 429)]
-    assert not reply.ephemeral and reply.embeds[0]["title"].startswith("✅ Success")
+    assert reply.ephemeral and reply.content.startswith("🍀 Luck spent")
     assert reply.followups == []  # answered once: no error notice after it
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
-    # A spend logs one new entry (the test as lowered), shown under the reply.
+    # A spend logs one new entry (the test as lowered), shown on the test's own message.
     assert await rolls_logged(dicebot) == logged_before + 1
-    assert reply.embeds[0]["footer"]["text"] == f"Roll #{logged_before + 1}"
+    assert test.embeds[0]["title"].startswith("✅ Success")
+    assert test.embeds[0]["footer"]["text"] == f"Roll #{logged_before + 1}"
 
 
 async def test_pressure_add_survives_502_and_429_on_its_reply_and_its_announcement(

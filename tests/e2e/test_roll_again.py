@@ -4,6 +4,8 @@ logged, for its roller only, with new dice; a hidden roll has Reveal instead."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.client import DiceBot
 from rules.aethelgard import PoolRoll, display_lines
 from rules.randomness import new_rng
@@ -125,7 +127,7 @@ async def test_hidden_rolls_offer_reveal_not_roll_again_in_every_system(
 ) -> None:
     await start(fake_discord)
     await create(fake_discord, "Vex", user="gm")
-    hidden = {
+    hidden: dict[str, dict[str, Any]] = {
         "sixpool check": {"pool": "DEX", "dc": 10},
         "aethelgard roll": {"pool": 3},
         "realms stealth": {"dice": 2},

@@ -310,8 +310,10 @@ async def test_sinew_luck_spend_on_a_public_test_stays_public(servers: Servers) 
     # The other side of inheritance: a public roll's follow-up is public.
     await start_table(servers, "sinew")
     servers.bot.rng = new_rng(seed_where(lambda r: not r.success and r.roll > 13, 11))
-    await servers.fake.invoke("sinew test", {"attribute": "ref"}, user="player")
+    test = await servers.fake.invoke("sinew test", {"attribute": "ref"}, user="player")
     reply = await servers.fake.invoke("sinew luck spend", {"tokens": 1}, user="player")
-    assert not reply.ephemeral and reply.embeds[0]["footer"]["text"] == "Roll #2"
+    # The spender hears privately; the table sees the spend on the test's public message.
+    assert reply.ephemeral and reply.content.startswith("🍀 Luck spent on roll #1")
+    assert not test.ephemeral and test.embeds[0]["footer"]["text"] == "Roll #2"
     logged = await logged_roll(servers.bot.storage, 2)
     assert logged.visibility is Visibility.PUBLIC

@@ -412,12 +412,16 @@ async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
     needed = sinew.tokens_to_succeed(expected)
     assert needed is not None
     dicebot.rng = new_rng(seed)
-    await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    test = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
     greedy = await fake_discord.invoke("sinew luck spend", {"tokens": 16}, user="player")
     assert greedy.ephemeral and "at most" in greedy.content
     reply = await fake_discord.invoke("sinew luck spend", {"tokens": needed}, user="player")
-    assert not reply.ephemeral and reply.embeds[0]["title"].startswith("✅ Success")
-    assert f"{expected.natural} − {needed} Luck" in reply.embeds[0]["description"]
+    # The spender is answered privately; the test's own message shows the spend.
+    assert reply.ephemeral and reply.content.startswith("🍀 Luck spent on roll #1: [its message]")
+    assert test.embeds[0]["title"].startswith("✅ Success")
+    assert f"{expected.natural} − {needed} Luck" in test.embeds[0]["description"]
+    assert test.original.custom_ids() == ["roll:again:2"]  # succeeded: nothing left to buy
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no copy posted
     sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
     assert sheet.luck_tokens == 10 - needed
     logged = await logged_roll(dicebot.storage, 2)
@@ -548,6 +552,58 @@ async def test_luck_button_pressed_by_someone_else_is_refused_privately(
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10
 
 
+async def test_rule_typed_luck_spend_edits_the_rolls_message_and_rederives_its_buttons(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, expected = await failed_test(fake_discord, dicebot, needs=lambda n: 4 <= n <= 6)
+    needed = sinew.tokens_to_succeed(expected)
+    assert needed is not None
+    assert labels(reply) == ["Spend 1 Luck", f"Spend {needed} (turns it)"]
+    typed = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert typed.ephemeral and typed.content.startswith("🍀 Luck spent on roll #1")
+    assert "now shows roll #2" in typed.content
+    # The one message of the test shows the spend, with buttons priced from the new state.
+    assert reply.embeds[0]["footer"]["text"] == "Roll #2"
+    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in reply.embeds[0]["description"]
+    assert labels(reply) == ["Spend 1 Luck", f"Spend {needed - 1} (turns it)"]
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second copy
+    pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
+    assert pressed.message is reply.message and pressed.embeds[0]["title"].startswith("✅")
+    # What the label said is what was paid: 1 + (needed - 1) in all.
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
+    assert reply.original.custom_ids() == ["roll:again:3"]  # turned: nothing left to buy
+
+
+async def test_rule_typed_luck_spend_offers_only_what_the_roller_can_still_pay(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # STR 6 and a die of 17–19: 11+ tokens to turn it, more than Tank's 10.
+    reply, _ = await failed_test(
+        fake_discord, dicebot, "Tank", TOUGH, score=6, needs=lambda needed: needed > 10
+    )
+    assert labels(reply) == ["Spend 1 Luck"]
+    await fake_discord.invoke("sinew luck spend", {"tokens": 9}, user="player")
+    assert labels(reply) == ["Spend 1 Luck"]  # 1 token left: still one step
+    await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert reply.original.custom_ids() == ["roll:again:3"]  # no token left: no Luck button
+    assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 0
+
+
+async def test_typed_luck_spend_on_a_hidden_test_answers_the_gm_privately(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    dicebot.rng = new_rng(seed_where(lambda r: not r.natural_twenty and 14 <= r.roll <= 17, 12))
+    options = {"attribute": "str", "character": "Brakka", "hidden": True}
+    await fake_discord.invoke("sinew test", options, user="gm")
+    typed = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="gm")
+    # A private reply can't be edited later: the GM gets the roll anew, privately.
+    assert typed.ephemeral and typed.embeds[0]["footer"]["text"].startswith("Hidden roll #2")
+    assert typed.original.custom_ids()[0] == "roll:reveal:2"
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []
+
+
 async def test_luck_button_on_a_superseded_roll_is_refused_and_removed(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
@@ -587,8 +643,8 @@ async def test_hundred_concurrent_luck_spends_pay_ten_tokens_and_refuse_the_rest
 
     replies = await asyncio.gather(*(spend(n) for n in range(100)))
     await fake_discord.wait_answered(replies)
-    spent = [r for r in replies if not r.ephemeral]
-    refused = [r for r in replies if r.ephemeral]
+    spent = [r for r in replies if not r.ephemeral or r.content.startswith("🍀 Luck spent")]
+    refused = [r for r in replies if r not in spent]
     assert len(spent) == 10 and len(refused) == 90
     assert {r.source is None for r in spent} == {True, False}  # commands and presses both won
     assert all("costs 1 Luck token; Tank has 0." in r.content for r in refused)
@@ -715,15 +771,16 @@ async def test_luck_spent_by_command_on_an_attack_can_collapse_the_defender(
     await fake_discord.invoke("sinew damage", {"character": "Vex", "amount": 7}, user="gm")
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     spent = await fake_discord.invoke("sinew luck spend", {"tokens": 9}, user="player")
-    assert not spent.ephemeral and spent.embeds[0]["title"].startswith("🗡️ Attack after Luck")
-    fields = {field["name"]: field["value"] for field in spent.embeds[0]["fields"]}
+    assert spent.ephemeral and spent.content.startswith("🍀 Luck spent on roll #1")
+    assert reply.embeds[0]["title"].startswith("🗡️ Attack after Luck")  # edited in place
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
     assert fields["Vex's Stamina"] == "0/9 · **collapsed**"
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
     assert posted["embeds"][0]["title"] == "💀 Vex collapses!"
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 0
-    ids = reply.original.custom_ids()  # then Vex's own Luck buttons: Vex is losing
-    assert ids[:3] == ["roll:again:1", "sinew:luck:1:6", "sinew:luck:1:9"]
-    assert ids[3:] and all(i.startswith("sinew:dluck:1:") for i in ids[3:])
+    # The buttons are re-derived from the stored state: Brakka's 1 token left buys nothing,
+    # and Vex (REF 10) can't beat margin 11 with any die, so only Roll again is left.
+    assert reply.original.custom_ids() == ["roll:again:2"]
 
 
 async def test_missed_attack_offers_the_hit_only_when_the_tokens_pay_for_it(
@@ -770,12 +827,14 @@ async def test_spend_on_a_hidden_test_for_a_player_by_the_gm_button(
 async def test_concurrent_luck_spends_on_an_attack_hurt_the_defender_once_per_step(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    await won_attack_on_vex(fake_discord, dicebot, margin=1)  # die 11: room for 10 tokens
+    attack = await won_attack_on_vex(fake_discord, dicebot, margin=1)  # die 11: room for 10
     replies = await asyncio.gather(
         *(fake_discord.send("sinew luck spend", {"tokens": 1}, user="player") for _ in range(12))
     )
     await fake_discord.wait_answered(replies)
-    assert sum(not reply.ephemeral for reply in replies) == 10
+    assert sum(reply.content.startswith("🍀 Luck spent") for reply in replies) == 10
+    # The attack's message ends showing the last spend (roll #11), as spent one at a time.
+    assert attack.embeds[0]["footer"]["text"] == "Roll #11"
     # By hand: the die ends at 1, margin 11: damage 2 + 1, soak 3 - 2 = 1, so 2 taken in all.
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 9 - 2
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 0

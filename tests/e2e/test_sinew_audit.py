@@ -527,7 +527,8 @@ async def test_rule_both_sides_spend_on_one_result_in_turn(
     # Brakka's buttons came back under the miss: one more token beats the tied margin.
     assert "sinew:luck:1:1" in defended.original.custom_ids()
     again = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
-    assert again.embeds[0]["description"].startswith("**Brakka wins**")
+    assert again.ephemeral and again.content.startswith("🍀 Luck spent on roll #1")
+    assert reply.embeds[0]["description"].startswith("**Brakka wins**")  # edited in place
     logged = await logged_roll(dicebot.storage, 3)
     shifts = logged.payload["result"]["contest"]
     assert (shifts["attacker"]["shift"], shifts["defender"]["shift"]) == (1, needed)

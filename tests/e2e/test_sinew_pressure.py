@@ -295,7 +295,8 @@ async def test_ruling_sinew_party_pressure_four_surcharges_luck_on_buttons_and_c
         "Spend 3 (turns it) · costs 4 at Pressure 4+",
     ]
     spent = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
-    fields = {field["name"]: field["value"] for field in spent.embeds[0]["fields"]}
+    assert spent.ephemeral  # the test's own message shows the spend
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
     assert fields["Luck spent"] == "−1 on the die for 2 tokens (1 extra at Pressure 4+); 8/10 left"
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 8
 

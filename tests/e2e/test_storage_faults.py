@@ -105,7 +105,8 @@ async def test_full_disk_refuses_a_luck_spend_whole_keeps_rolls_and_it_recovers_
         assert await logged_rolls(dicebot) == [1]
         assert_unlogged_roll(await fake_discord.invoke("roll", {"expression": "1d20"}))
     spent = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
-    assert not spent.ephemeral, spent.content
+    assert spent.content.startswith("🍀 Luck spent on roll #1"), spent.content
+    assert reply.embeds[0]["footer"]["text"] != "Roll #1"  # the test's message shows the spend
     assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 9
     [spend_id] = (await logged_rolls(dicebot))[1:]
     assert (await logged_roll(dicebot.storage, spend_id)).payload["luck_of"] == 1

@@ -115,7 +115,7 @@ async def play_every_system(fake: FakeDiscord, channels: dict[str, int]) -> None
     await run("sinew character create", {"name": "Brakka", **SINEW_SCORES}, user="player",
               at="sinew")  # fmt: skip
     await run("sinew test", {"attribute": "str"}, user="player", at="sinew")
-    await run("sinew luck spend", {"tokens": 2}, user="player", at="sinew")
+    await run("sinew luck spend", {"tokens": 2}, user="player", at="sinew", private="🍀 Luck spent")
     await run("sinew pressure add", {"amount": 2}, at="sinew", private="Pressure 0 → 2")
     await run("sinew damage", {"character": "Brakka", "amount": 2}, at="sinew")
     await run("sinew test", {"attribute": "ref", "character": "Brakka", "hidden": True},
