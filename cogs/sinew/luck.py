@@ -8,6 +8,7 @@ helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which button
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -44,6 +45,7 @@ from bot.storage.sinew import (
     LuckSpend,
     NoRollToSpendOn,
     RollSuperseded,
+    luck_root,
 )
 from cogs.sinew.common import (
     ATTACK_KIND,
@@ -145,10 +147,12 @@ class LuckCommands(SinewBase):
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help (``who``
         None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending
         a contest, who gets their own buttons under a public roll). A natural 1 or 20 is in the
-        roll's title, never announced apart (README, "Buttons and announcements")."""
+        roll's title, never announced apart (README, "Buttons and announcements"). The
+        roller's previous Sinew roll here loses its Luck buttons: they end with this roll."""
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
+        previous = await self.storage.rolls.latest(asker.channel_id, asker.user_id)
         await publish_roll(
             interaction,
             self.storage,
@@ -158,6 +162,8 @@ class LuckCommands(SinewBase):
             change=change,
             extra_buttons=buttons,
         )
+        if previous is not None:
+            await _retire_luck_buttons(interaction, self.storage, previous)
 
     @roll_command
     @LUCK.command(name="spend", description="Spend Luck tokens to lower your latest roll's die")
@@ -298,6 +304,22 @@ async def _deliver_spend(interaction: discord.Interaction, asker: Asker, spent: 
         )
     finally:  # the spend is saved: the channel hears it even if the reply is lost
         await spent.announce(interaction)
+
+
+async def _retire_luck_buttons(
+    interaction: discord.Interaction, storage: Storage, previous: LoggedRoll
+) -> None:
+    """Drop the Luck buttons from the message of a public roll its roller has rolled past
+    (Roll again stays); a message that can't be edited keeps them, refused when pressed."""
+    if previous.kind not in SPENDABLE_KINDS or previous.visibility is not Visibility.PUBLIC:
+        return
+    root = await storage.rolls.get(luck_root(previous))
+    channel = postable_channel(interaction)
+    if root is None or root.message_id is None or channel is None:
+        return
+    view = roll_buttons(previous.id, previous.kind, previous.visibility)
+    with contextlib.suppress(discord.HTTPException):
+        await channel.get_partial_message(root.message_id).edit(view=view)
 
 
 async def _deliver_typed_spend(

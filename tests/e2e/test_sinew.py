@@ -589,6 +589,26 @@ async def test_rule_typed_luck_spend_offers_only_what_the_roller_can_still_pay(
     assert (await character(fake_discord, dicebot, "Tank")).sheet.luck_tokens == 0
 
 
+async def test_rule_older_rolls_lose_their_luck_buttons_when_their_roller_rolls_again(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, _ = await failed_test(fake_discord, dicebot)
+    assert reply.original.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert reply.original.custom_ids()[0] == "roll:again:2"
+    again = await fake_discord.click(reply, "roll:again:2", user="player")
+    assert not again.ephemeral and again.embeds[0]["footer"]["text"] == "Roll #3"
+    # Luck spends only the latest roll: the older message keeps Roll again alone (edited
+    # once the new roll is shown).
+    await fake_discord.wait_until(
+        lambda: reply.original.custom_ids() == ["roll:again:2"], "the old Luck buttons to go"
+    )
+    await fake_discord.invoke("sinew test", {"attribute": "ref"}, user="player")
+    await fake_discord.wait_until(
+        lambda: again.original.custom_ids() == ["roll:again:3"], "roll #3's buttons to go"
+    )
+
+
 async def test_typed_luck_spend_on_a_hidden_test_answers_the_gm_privately(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
