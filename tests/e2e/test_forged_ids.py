@@ -80,6 +80,8 @@ async def test_forged_custom_id_past_the_database_range_is_refused_privately(
         custom_id = end_prompt_id(fake_discord, prompt=TOO_BIG, campaign="1", requester=gm)
     elif custom_id == "end-campaign":
         custom_id = end_prompt_id(fake_discord, prompt="1", campaign=TOO_BIG, requester=gm)
+    # The roll's message id is remembered just after its reply: let that land first.
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
     before = snapshot(dicebot.settings.database_path)
     posted = len(fake_discord.channel_messages(fake_discord.channel_id))
 
