@@ -4,6 +4,7 @@ logged, for its roller only, with new dice; a hidden roll has Reveal instead."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.client import DiceBot
@@ -136,3 +137,27 @@ async def test_hidden_rolls_offer_reveal_not_roll_again_in_every_system(
         reply = await fake_discord.invoke(command, {**options, "hidden": True}, user="gm")
         assert reply.ephemeral and reply.original.custom_ids()[0] == f"roll:reveal:{roll_id}"
         assert f"roll:again:{roll_id}" not in reply.original.custom_ids()
+
+
+async def test_concurrent_roll_again_presses_under_a_sixpool_check_spend_as_serial_ones(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)  # DEX 8 points
+    first = await fake_discord.invoke(
+        "sixpool check", {"pool": "DEX", "dc": 10, "spend": 2}, user="player"
+    )
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 6
+    presses = await asyncio.gather(
+        *(
+            fake_discord.click(first, "roll:again:1", user="player", stale_client=True)
+            for _ in range(10)
+        )
+    )
+    await fake_discord.wait_answered(presses)
+    rolled = [press for press in presses if not press.ephemeral]
+    # By hand: 6 points left pay for three more spends of 2; the other seven are refused.
+    assert len(rolled) == 3
+    assert all(press.ephemeral for press in presses if press not in rolled)
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
+    assert await dicebot.storage.rolls.get(5) is None
