@@ -109,12 +109,18 @@ Options = CheckOptions | RollOptions | OpposedOptions | AttackOptions | CraftOpt
 
 def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> Reroller:
     """Return what Roll again runs: the command's body, with the options the roll logged and
-    as secret as it was."""
+    as secret as it was (a roll logged before Roll again existed here is refused)."""
 
     def reroll(
         interaction: discord.Interaction, options: Mapping[str, Any], seen: Visibility
     ) -> Awaitable[None]:
-        return run(interaction, options_type(**options), **seen.as_options())
+        try:
+            asked = options_type(**options)
+        except TypeError:
+            raise CommandError(
+                "This roll can't be rolled again; use its command instead."
+            ) from None
+        return run(interaction, asked, **seen.as_options())
 
     return reroll
 

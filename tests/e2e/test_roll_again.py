@@ -8,12 +8,14 @@ import asyncio
 from typing import Any
 
 from bot.client import DiceBot
+from bot.storage import RollEntry, Visibility
 from rules.aethelgard import PoolRoll, display_lines
 from rules.randomness import new_rng
 from rules.sixpool import Pool
 from tests.e2e.test_aethelgard import block, d10s
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_realms import d20s as realms_d20s
+from tests.e2e.test_secrecy import forged
 from tests.e2e.test_sixpool import character, create, d20s, start
 from tests.expect import logged_roll
 from tests.fakediscord.server import FakeDiscord
@@ -161,3 +163,21 @@ async def test_concurrent_roll_again_presses_under_a_sixpool_check_spend_as_seri
     assert all(press.ephemeral for press in presses if press not in rolled)
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
     assert await dicebot.storage.rolls.get(5) is None
+
+
+async def test_roll_again_under_a_roll_logged_without_its_options_is_refused_clearly(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # An Aethelgard or Realms roll logged before Roll again existed there has no options.
+    for kind in ("aethelgard.roll", "realms.check", "sixpool.check"):
+        entry = RollEntry(
+            campaign_id=None, guild_id=fake_discord.guild_id, channel_id=fake_discord.channel_id,
+            user_id=fake_discord.users["player"].id, kind=kind, visibility=Visibility.PUBLIC,
+            payload={"result": {}, "embed": {}, "options": {}},
+        )  # fmt: skip
+        roll_id = await dicebot.storage.rolls.record(entry)
+        custom_id = f"roll:again:{roll_id}"
+        button = forged(fake_discord, fake_discord.channel_id, custom_id)
+        refused = await fake_discord.click(button, custom_id, user="player")
+        assert refused.ephemeral and "can't be rolled again" in refused.content, kind
+        assert await dicebot.storage.rolls.get(roll_id + 1) is None
