@@ -99,9 +99,10 @@ def roll_result(result: CheckResult, roller: str) -> discord.Embed:
 def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> discord.Embed:
     """Show both sides of an opposed roll and who won (a tie goes to the defender).
 
-    ``defender`` is the name the roller gave the other side; without one it is "the defender".
+    ``defender`` is the name the roller gave the other side; without one (or only blanks,
+    which Discord would refuse as a field name) it is "the defender".
     """
-    roller, defender = shown(roller), shown(defender) if defender else None
+    roller, defender = shown(roller), shown(defender) if defender and defender.strip() else None
     attacker_won = result.winner is Side.ATTACKER
     tie = result.margin == 0
     them = defender or "the defender"

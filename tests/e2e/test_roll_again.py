@@ -181,3 +181,16 @@ async def test_roll_again_under_a_roll_logged_without_its_options_is_refused_cle
         refused = await fake_discord.click(button, custom_id, user="player")
         assert refused.ephemeral and "can't be rolled again" in refused.content, kind
         assert await dicebot.storage.rolls.get(roll_id + 1) is None
+
+
+async def test_cosmos_opposed_with_a_blank_defender_name_names_the_defender(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Found by the fuzzer once Roll again changed its path: a name of blanks made an empty
+    # field name, which Discord refuses (400).
+    options = {"attribute": 2, "skill": 1, "vs_attribute": 1, "vs_skill": 2, "vs_name": "   "}
+    reply = await fake_discord.invoke("cosmos opposed", options, user="player")
+    assert not reply.ephemeral and reply.embeds[0]["title"] == "⚔️ Opposed roll · player vs defender"
+    assert [field["name"] for field in reply.embeds[0]["fields"]][1].startswith("Defender")
+    again = await fake_discord.click(reply, "roll:again:1", user="player")
+    assert again.embeds[0]["title"] == "⚔️ Opposed roll · player vs defender"
