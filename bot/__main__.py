@@ -16,7 +16,6 @@ from pathlib import Path
 
 import aiohttp
 import discord
-from discord.ext import commands
 
 from bot.client import DiceBot, create_bot
 from bot.config import (
@@ -188,10 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     except DatabaseUnusable as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
-    except commands.ExtensionFailed as error:
-        if not isinstance(error.original, TableError):
-            raise
-        print(f"error: bad game table: {error.original}", file=sys.stderr)
+    except TableError as error:  # a cog reads its data tables as the bot sets up
+        print(f"error: bad game table: {error}", file=sys.stderr)
         return 1
     except (aiohttp.ClientConnectionError, OSError) as error:
         print(f"error: cannot reach Discord ({error}); check the network.", file=sys.stderr)
