@@ -13,11 +13,8 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-
-from bot.client import DiceBot, create_bot
 from bot.config import (
     Backend,
     ConfigError,
@@ -26,11 +23,13 @@ from bot.config import (
     database_location_of,
     environment_values,
 )
-from bot.data_tables import TableError
-from bot.logs import setup_logging
-from bot.memory import log_long_collections
-from bot.storage import DatabaseUnusable
-from bot.storage.backup import BackupFailed, backup_database
+
+if TYPE_CHECKING:
+    from bot.client import DiceBot
+
+# The bot itself (discord.py, aiohttp, the storage, the rules) is imported only once the
+# configuration has been read: a missing token or a bad URL is reported at once, not after a
+# second of imports.
 
 EXIT_CONFIGURATION = 2
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -46,6 +45,9 @@ def _on_stop_signal(bot: DiceBot, main_task: asyncio.Task[None]) -> None:
 
 
 async def _run(settings: Settings) -> None:
+    from bot.client import create_bot
+    from bot.memory import log_long_collections
+
     main_task = asyncio.current_task()
     assert main_task is not None
     loop = asyncio.get_running_loop()
@@ -69,6 +71,8 @@ async def _run(settings: Settings) -> None:
 
 
 def _backup(target: Path) -> int:
+    from bot.storage.backup import BackupFailed, backup_database
+
     try:
         location = database_location_of(environment_values())
     except ConfigError as error:
@@ -174,6 +178,18 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
+    return _start(settings)
+
+
+def _start(settings: Settings) -> int:
+    """Run the bot with ``settings`` until it is stopped; say plainly why it couldn't start."""
+    import aiohttp
+    import discord
+
+    from bot.data_tables import TableError
+    from bot.logs import setup_logging
+    from bot.storage import DatabaseUnusable
+
     setup_logging(getattr(logging, settings.log_level))
     try:
         asyncio.run(_run(settings))
