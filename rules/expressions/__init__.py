@@ -29,6 +29,8 @@ from __future__ import annotations
 from rules.expressions.parser import _parse as _parse
 from rules.expressions.parser import parse_expression
 from rules.expressions.request import (
+    Comparison,
+    RequestPart,
     RequestRoll,
     RollRequest,
     parse_request,
@@ -57,10 +59,12 @@ __all__ = [
     "MAX_REPEATS",
     "MAX_SETS",
     "MAX_SIDES",
+    "Comparison",
     "DiceTerm",
     "Expression",
     "ExpressionRoll",
     "Natural",
+    "RequestPart",
     "RequestRoll",
     "RollRequest",
     "parse_expression",
