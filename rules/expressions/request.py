@@ -143,8 +143,8 @@ def _part(piece: str) -> tuple[RequestPart, Expression]:
     if private is not None:
         raise RulesError(
             f"A private roll is an option here: did you mean "
-            f"`/roll expression:{private['dice'].strip()} hidden:true` "
-            "(a GM; a player: `blind:true`, for the GMs' eyes)?"
+            f"`/roll expression:{private['dice'].strip()} hidden:true`? (GMs; a player's secret "
+            "roll is `blind:true`, seen by the GMs)"
         )
     sets = 1
     if body.lower() == "dndstats":
