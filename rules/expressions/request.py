@@ -36,7 +36,10 @@ _LEADING_D20 = re.compile(r"(?P<sign>[+-])\s*d20(?![\d%])(?P<rest>.*)", re.DOTAL
 _BARE_D20 = re.compile(r"1?d20(?P<rest>\s*(?:[-+*/)].*)?)", re.DOTALL | re.IGNORECASE)
 _PRIVATE = re.compile(r"p\s+(?P<dice>\d*d.*)", re.DOTALL | re.IGNORECASE)
 _BRACKETS = re.compile(r"\[(?P<label>[^\[\]]*)\]")
-DND_STATS = (6, "4d6kh3")  # `dndstats`: six sets of 4d6, keep the highest three
+DND_STATS = (6, "4d6kh3")
+# Words a label after the dice may have (`1d20+5 dex save`); a longer one goes after `#` or ` ! `.
+# Each word is one more way to read the dice, tried in turn, so this bounds the work.
+LABEL_WORDS_MAX = 6  # `dndstats`: six sets of 4d6, keep the highest three
 
 
 class Flag(Enum):
@@ -211,9 +214,12 @@ def _dice_and_words(body: str) -> tuple[str, Comparison | None, list[str]]:
         refusal = error
     # Avrae's trailing label: cut before a word that starts with a letter, the last one first.
     cuts = [found.start() for found in re.finditer(r"(?<=\s)[^\s\d(+\-*/<>=]", body)]
-    for cut in reversed(cuts):
+    for cut in reversed(cuts[-LABEL_WORDS_MAX:]):
+        head = body[:cut].strip()
+        if head[-1] in "+-*/(<>=":  # dice can't end so: don't parse it to find out
+            continue
         try:
-            dice, comparison = _dice(body[:cut].strip())
+            dice, comparison = _dice(head)
         except RulesError:
             continue
         return dice, comparison, body[cut:].split()

@@ -335,6 +335,11 @@ HOSTILE_EXPRESSIONS = [
     "20 50d6ie6",
     "4 250d6; 4 250d6",
     "20 1d6; 20 1d6; 20 1d6; 20 1d6",
+    # a label after the dice: each word is one more reading of the dice to try (at most 6)
+    "1+ " + "d1+ " * 40 + "x y z w v",
+    "1+1d6 " + "d1 " * 60 + "y",
+    "1d6 " + "fire " * 39,
+    "+d20 " + "adv " * 48,
 ]
 
 
@@ -546,7 +551,12 @@ _REQUEST = st.builds(
         min_size=1,
         max_size=5,
     ).map("; ".join),
-    st.sampled_from(["", " ! fireball", " !", " ! " + "x" * 120]),
+    st.sampled_from(
+        [
+            *("", " ! fireball", " !", " ! " + "x" * 120, " attack", " # dex save", " adv"),
+            *(" dis s", ">=15", " <3 fire", " [fire]", " adv attack", " s s", "[a]+1"),
+        ]
+    ),
 )
 
 
