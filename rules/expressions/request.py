@@ -131,7 +131,10 @@ def _parsed_request(text: str) -> tuple[RollRequest, list[Expression]]:
         raise RulesError(
             f"One `/roll` holds at most {MAX_PARTS} rolls separated by `;` (got {len(pieces)})."
         )
-    read = [_part(piece) for piece in pieces]
+    read: list[tuple[RequestPart, Expression]] = []
+    for index, piece in enumerate(pieces):
+        labelled = bool(read) and read[-1][0].label is not None
+        read.append(_part(piece, pieces[index - 1] if labelled else None))
     parts = [part for part, _ in read]
     parsed = [expression for _, expression in read]
     check_dice_asked(sum(part.sets * each.dice for part, each in zip(parts, parsed, strict=True)))
@@ -139,7 +142,21 @@ def _parsed_request(text: str) -> tuple[RollRequest, list[Expression]]:
     return RollRequest(tuple(parts), plain), parsed
 
 
-def _part(piece: str) -> tuple[RequestPart, Expression]:
+def _part(piece: str, before: str | None) -> tuple[RequestPart, Expression]:
+    """One roll, or a refusal saying why (``before``: the roll before it, when it has a label)."""
+    try:
+        return _read_part(piece)
+    except RulesError:
+        if before is None or not piece[0].isalpha() or piece.split()[0].lower() in _FLAGS:
+            raise
+        # `1d20+5 ! Attack; then run`: a label can't hold a `;`, which starts another roll.
+        raise RulesError(
+            f"`;` starts another roll, and `{piece}` isn't dice: did you mean "
+            f"`{before}, {piece}` (one label)?"
+        ) from None
+
+
+def _read_part(piece: str) -> tuple[RequestPart, Expression]:
     """One roll: its label first (`#`, ` ! `, `[…]`), then sets, dice, comparison and flags."""
     body, label = _explicit_label(piece)
     private = _PRIVATE.fullmatch(body)

@@ -150,6 +150,14 @@ CORPUS: list[tuple[str, list[str] | tuple[str, str]]] = [
         ),
     ),
     (
+        "1d20+5 ! Attack; then run",
+        (
+            REFUSED,
+            "`;` starts another roll, and `then run` isn't dice: did you mean "
+            "`1d20+5 ! Attack, then run` (one label)?",
+        ),
+    ),
+    (
         "1d20 attack # note",
         (
             REFUSED,
