@@ -206,6 +206,12 @@ def _explicit_label(piece: str) -> tuple[str, str | None]:
         piece, label = (side.strip() for side in piece.split("#", 1))
     elif (found := _BANG.search(piece)) is not None:
         label = (found["label"] or found["only"] or "").strip()
+        if not label:  # `4d6 !`: Dice Maiden's empty comment, or a spaced-out `4d6!`?
+            dice = piece[: found.start()].strip()
+            raise RulesError(
+                f"Did you mean `{dice}!` (explode again and again) or `{dice} ! label`? "
+                "A ` ! ` starts a label."
+            )
         piece = piece[: found.start()].strip()
     brackets = list(_BRACKETS.finditer(piece))
     if brackets:

@@ -150,6 +150,14 @@ CORPUS: list[tuple[str, list[str] | tuple[str, str]]] = [
         ),
     ),
     (
+        "4d6 !",
+        (
+            REFUSED,
+            "Did you mean `4d6!` (explode again and again) or `4d6 ! label`? A ` ! ` starts a "
+            "label.",
+        ),
+    ),
+    (
         "1d20+5 ! Attack; then run",
         (
             REFUSED,
