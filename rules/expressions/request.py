@@ -173,6 +173,13 @@ def _read_part(piece: str) -> tuple[RequestPart, Expression]:
         sets, body = int(found["sets"]), found["expression"].strip()
         if not 1 <= sets <= MAX_SETS:
             raise RulesError(f"A roll set has 1 to {MAX_SETS} sets, like `6 4d6kh3` (got {sets}).")
+    spaced = re.fullmatch(r"(?P<sets>\d{1,2})\s+(?P<lead>[+-]d20(?![\d%]).*)", body, re.I)
+    if spaced is not None:  # `2 +d20+5`: two sets with advantage, or 2 plus a d20 plus 5?
+        lead = spaced["lead"]
+        raise RulesError(
+            f"Did you mean `{spaced['sets']} 2d20k{'h' if lead[0] == '+' else 'l'}1{lead[4:]}` "
+            f"({spaced['sets']} rolls of `{lead}`) or `{spaced['sets']}{lead}` (one sum)?"
+        )
     leading = _LEADING_D20.fullmatch(body)
     if leading is not None:  # Dice Maiden's `+d20`: roll the d20 twice
         keep = "kh1" if leading["sign"] == "+" else "kl1"

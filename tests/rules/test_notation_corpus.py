@@ -150,6 +150,11 @@ CORPUS: list[tuple[str, list[str] | tuple[str, str]]] = [
         ),
     ),
     (
+        "2 +d20+5",
+        (REFUSED, "Did you mean `2 2d20kh1+5` (2 rolls of `+d20+5`) or `2+d20+5` (one sum)?"),
+    ),
+    ("2 + d20", ["2 + 1d20 (10) = 12"]),  # spaced on both sides: arithmetic, as `2 + 3`
+    (
         "4d6 !",
         (
             REFUSED,
