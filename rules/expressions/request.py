@@ -12,6 +12,7 @@ refused, saying which reading we take ("did you mean …").
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -156,8 +157,12 @@ def _part(piece: str, before: str | None) -> tuple[RequestPart, Expression]:
         ) from None
 
 
+@functools.lru_cache(maxsize=1024)
 def _read_part(piece: str) -> tuple[RequestPart, Expression]:
-    """One roll: its label first (`#`, ` ! `, `[…]`), then sets, dice, comparison and flags."""
+    """One roll: its label first (`#`, ` ! `, `[…]`), then sets, dice, comparison and flags.
+
+    Cached, as the expressions are: reading a label after the dice tries several readings.
+    """
     body, label = _explicit_label(piece)
     private = _PRIVATE.fullmatch(body)
     if private is not None:
