@@ -263,3 +263,17 @@ async def test_rule_private_prefix_is_refused_naming_the_hidden_option_and_logs_
     assert refused.ephemeral
     assert "did you mean `/roll expression:1d20 hidden:true`?" in refused.content
     assert await dicebot.storage.rolls.get(1) is None  # nothing rolled, nothing logged
+
+
+async def test_rule_sort_and_dndstats_show_sorted_dice_and_six_numbered_sets(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # new_rng(1) draws 3, 4, 5, 6, 1, 1, 5, 6 for eight d6 (tests/rules/test_notation_corpus)
+    dicebot.rng = new_rng(1)
+    sorted_roll = await fake_discord.invoke("roll", {"expression": "8d6 s"}, user="player")
+    assert sorted_roll.embeds[0]["description"] == "8d6 (1, 1, 3, 4, 5, 5, 6, 6) = **31**"
+    dicebot.rng = new_rng(1)
+    stats = await fake_discord.invoke("roll", {"expression": "dndstats"}, user="player")
+    lines = stats.embeds[0]["description"].splitlines()
+    assert lines[0] == "1. 4d6kh3 (~~3~~, **4**, **5**, **6**) = **15**"
+    assert [line[:3] for line in lines] == [f"{n}. " for n in range(1, 7)]
