@@ -37,10 +37,10 @@ _LEADING_D20 = re.compile(r"(?P<sign>[+-])\s*d20(?![\d%])(?P<rest>.*)", re.DOTAL
 _BARE_D20 = re.compile(r"1?d20(?P<rest>\s*(?:[-+*/)].*)?)", re.DOTALL | re.IGNORECASE)
 _PRIVATE = re.compile(r"p\s+(?P<dice>\d*d.*)", re.DOTALL | re.IGNORECASE)
 _BRACKETS = re.compile(r"\[(?P<label>[^\[\]]*)\]")
-DND_STATS = (6, "4d6kh3")
+DND_STATS = (6, "4d6kh3")  # `dndstats`: six sets of 4d6, keep the highest three
 # Words a label after the dice may have (`1d20+5 dex save`); a longer one goes after `#` or ` ! `.
 # Each word is one more way to read the dice, tried in turn, so this bounds the work.
-LABEL_WORDS_MAX = 6  # `dndstats`: six sets of 4d6, keep the highest three
+LABEL_WORDS_MAX = 6
 
 
 class Flag(Enum):
@@ -216,6 +216,12 @@ def _explicit_label(piece: str) -> tuple[str, str | None]:
     label: str | None = None
     if "#" in piece:
         piece, label = (side.strip() for side in piece.split("#", 1))
+        if (found := _BANG.search(piece)) is not None:
+            both = f"{found['label'] or found['only'] or ''} {label}".strip()
+            raise RulesError(
+                f"One label to a roll, after `#` or ` ! `: did you mean "
+                f"`{piece[: found.start()].strip()} # {both}`?"
+            )
     elif (found := _BANG.search(piece)) is not None:
         label = (found["label"] or found["only"] or "").strip()
         if not label:  # `4d6 !`: Dice Maiden's empty comment, or a spaced-out `4d6!`?

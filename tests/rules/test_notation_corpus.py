@@ -150,6 +150,10 @@ CORPUS: list[tuple[str, list[str] | tuple[str, str]]] = [
         ),
     ),
     (
+        "1d20+5 ! attack # sneak",
+        (REFUSED, "One label to a roll, after `#` or ` ! `: did you mean `1d20+5 # attack sneak`?"),
+    ),
+    (
         "2 +d20+5",
         (REFUSED, "Did you mean `2 2d20kh1+5` (2 rolls of `+d20+5`) or `2+d20+5` (one sum)?"),
     ),
