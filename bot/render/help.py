@@ -28,7 +28,11 @@ NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
     ("4d6mi2", "every die counts at least 2 (`ma5`: at most 5)"),
     ("(1d8+2)*2", "arithmetic and parentheses: + - * / (rounds down)"),
     ("6 4d6k3", "six sets, a line each (up to 20)"),
-    ("1d20+5; 2d6+3 ! sword", "up to 4 rolls, and a comment after ` ! `"),
+    ("1d20+5 adv", "advantage on the d20: `2d20kh1+5` (`dis`, and Dice Maiden's `+d20+5`, too)"),
+    ("1d20+5>=15", "a comparison: success or failure"),
+    ("1d20+5 ! Attack; 2d6+3 ! Damage", "up to 4 rolls, each with its label"),
+    ("2d6+3 fire", "a label after the dice (or after `#`, or `[fire]`)"),
+    ("4d6 s", "the dice shown sorted"),
 )
 
 
@@ -74,8 +78,8 @@ def notation_guide() -> discord.Embed:
             "Spaces are optional (`4d6 k3` = `4d6k3`). A number after `r`/`ir` is the highest face "
             "rerolled, after `e`/`ie`/`t` the lowest face that explodes or succeeds; `<3`, `>=5`, "
             "`=2` pick others (`e>4`, `t<3`). Whatever the order typed, rerolls come first, then "
-            "explosions, `mi`/`ma`, keep/drop, and counting. A minus in front of dice (`-d20`) is "
-            "refused. In the result, **bold** dice were kept (or succeeded), ~~struck~~ dice "
+            "explosions, `mi`/`ma`, keep/drop, and counting. A minus in front of dice (`-1d20`) "
+            "is refused. In the result, **bold** dice were kept (or succeeded), ~~struck~~ dice "
             "dropped or rerolled, __underlined__ dice failed."
         ),
         inline=False,
