@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from bot.client import DiceBot
 from rules import cosmos
 from tests.e2e.test_cosmos import open_challenge, start_campaign
+from tests.e2e.test_sinew import create, start_sinew
+from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -76,5 +80,47 @@ async def test_reveal_suggests_a_gm_the_campaigns_unrevealed_secret_rolls_and_a_
         assert shown == []
     elsewhere = await fake_discord.autocomplete(
         "campaign reveal", {"roll_id": ""}, "roll_id", channel=fake_discord.other_channel_id
+    )
+    assert elsewhere == []
+
+
+def character_options(commands: list[JSON], prefix: str = "") -> Iterator[tuple[str, JSON]]:
+    """Every synced `character` option, with its command's full name."""
+    for command in commands:
+        name = f"{prefix} {command['name']}".strip()
+        for option in command.get("options", []):
+            if option["type"] in (1, 2):
+                yield from character_options([option], name)
+            elif option["name"] == "character":
+                yield name, option
+
+
+async def test_every_character_option_suggests(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+    found = dict(character_options(fake_discord.synced_commands(guild=True)))
+    assert {"sinew damage", "sinew heal", "aethelgard stress add", "sixpool check"} <= set(found)
+    assert all(option["type"] == 3 and option.get("autocomplete") for option in found.values())
+
+
+async def test_character_names_suggest_the_campaigns_with_the_askers_own_first(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    for user, name in (("gm", "Ash"), ("admin", "Bramble"), ("player", "Brannoc")):
+        await create(fake_discord, name, user=user)
+    damage = {"character": "", "amount": 1}
+    every = await fake_discord.autocomplete("sinew damage", damage, "character", user="player")
+    assert [c["value"] for c in every] == ["Brannoc", "Ash", "Bramble"]
+    for command in ("sinew damage", "sinew heal"):
+        typed = {"character": "bra", "amount": 1}
+        mine = await fake_discord.autocomplete(command, typed, "character", user="player")
+        assert [c["value"] for c in mine] == ["Brannoc", "Bramble"]
+        gm = await fake_discord.autocomplete(command, typed, "character", user="gm")
+        assert [c["value"] for c in gm] == ["Bramble", "Brannoc"]
+    contains = await fake_discord.autocomplete(
+        "sinew luck test", {"character": "SH"}, "character", user="gm"
+    )
+    assert [c["name"] for c in contains] == ["Ash"]
+    elsewhere = await fake_discord.autocomplete(
+        "sinew heal", damage, "character", channel=fake_discord.other_channel_id
     )
     assert elsewhere == []
