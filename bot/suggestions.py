@@ -9,7 +9,7 @@ starts, so a new command gets it without a decorator of its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -18,11 +18,20 @@ from discord.enums import AppCommandOptionType
 from bot.access import storage_of
 from bot.asker import campaign_channel_id
 from bot.options import matching, suggest
-from bot.storage.characters import RosterEntry, roster
+from bot.storage.characters import CharacterStore, RosterEntry, roster
+from bot.storage.errors import CharacterNotFound, WhichCharacter
+from rules.systems import System
 
-__all__ = ["CHARACTER_OPTION", "character_choices", "own_first", "suggest_characters"]
+__all__ = [
+    "CHARACTER_OPTION",
+    "character_choices",
+    "own_first",
+    "sheet_being_typed_for",
+    "suggest_characters",
+]
 
 CHARACTER_OPTION = "character"
+S = TypeVar("S")
 
 
 def own_first(typed: str, entries: Sequence[RosterEntry], user_id: int) -> list[str]:
@@ -60,3 +69,21 @@ def suggest_characters(tree: app_commands.CommandTree[Any]) -> None:
                 and not parameter.autocomplete
             ):
                 command.autocomplete(parameter.name)(character_choices)
+
+
+async def sheet_being_typed_for(
+    interaction: discord.Interaction, characters: CharacterStore[S], system: System
+) -> S | None:
+    """The sheet a command being typed will use: the character named in its ``character``
+    option so far, else the asker's own; None outside a campaign of ``system`` or without one."""
+    storage = storage_of(interaction)
+    campaign = await storage.campaigns.active(campaign_channel_id(interaction))
+    if campaign is None or campaign.system != system:
+        return None
+    named = getattr(interaction.namespace, CHARACTER_OPTION, None)
+    try:
+        if isinstance(named, str) and named.strip():
+            return (await characters.find(campaign, name=named)).sheet
+        return (await characters.find(campaign, user_id=interaction.user.id)).sheet
+    except (CharacterNotFound, WhichCharacter):
+        return None

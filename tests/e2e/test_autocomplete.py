@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.client import DiceBot
-from rules import cosmos
+from rules import aethelgard, cosmos
+from tests.e2e.test_aethelgard import create as create_ysolde
+from tests.e2e.test_aethelgard import start_campaign as start_aethelgard
 from tests.e2e.test_cosmos import open_challenge, start_campaign
 from tests.e2e.test_sinew import create, start_sinew
 from tests.fakediscord.payloads import JSON
@@ -124,3 +126,26 @@ async def test_character_names_suggest_the_campaigns_with_the_askers_own_first(
         "sinew heal", damage, "character", channel=fake_discord.other_channel_id
     )
     assert elsewhere == []
+
+
+async def test_aethelgard_skills_suggest_the_sheets_then_the_documents(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_aethelgard(fake_discord)
+    await create_ysolde(fake_discord)
+    check = {"attribute": "WITS", "skill": "st"}
+    mine = await fake_discord.autocomplete("aethelgard check", check, "skill", user="player")
+    assert [c["value"] for c in mine] == ["Stealth", "System Bypass", "Wasteland Survival"]
+    every = await fake_discord.autocomplete(
+        "aethelgard check", {**check, "skill": ""}, "skill", user="player"
+    )
+    sheets_then_documents = ["Stealth", "System Bypass", "Acrobatics", "Crafting", "Rhetoric"]
+    assert [c["value"] for c in every] == [*sheets_then_documents, "Wasteland Survival"]
+    assert set(aethelgard.SKILLS) <= {c["value"] for c in every}
+    # A GM without a character sees the document's; naming one adds its sheet's.
+    gm = await fake_discord.autocomplete("aethelgard check", check, "skill", user="gm")
+    assert [c["value"] for c in gm] == ["System Bypass", "Wasteland Survival"]
+    named = await fake_discord.autocomplete(
+        "aethelgard check", {**check, "character": "ysolde"}, "skill", user="gm"
+    )
+    assert [c["value"] for c in named] == ["Stealth", "System Bypass", "Wasteland Survival"]
