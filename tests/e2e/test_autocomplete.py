@@ -6,10 +6,13 @@ from collections.abc import Iterator
 
 from bot.client import DiceBot
 from rules import aethelgard, cosmos
+from rules.sixpool import skills as sixpool_skills
 from tests.e2e.test_aethelgard import create as create_ysolde
 from tests.e2e.test_aethelgard import start_campaign as start_aethelgard
 from tests.e2e.test_cosmos import open_challenge, start_campaign
 from tests.e2e.test_sinew import create, start_sinew
+from tests.e2e.test_sixpool import create as create_rin
+from tests.e2e.test_sixpool import start as start_sixpool
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
@@ -149,3 +152,32 @@ async def test_aethelgard_skills_suggest_the_sheets_then_the_documents(
         "aethelgard check", {**check, "character": "ysolde"}, "skill", user="gm"
     )
     assert [c["value"] for c in named] == ["Stealth", "System Bypass", "Wasteland Survival"]
+
+
+async def test_sixpool_skills_suggest_the_sheets_then_the_documents_even_without_a_sheet(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sixpool(fake_discord)
+    # The case: a GM with no character typing "st" was offered nothing.
+    typed = await fake_discord.autocomplete(
+        "sixpool character set", {"skill": "st"}, "skill", user="gm"
+    )
+    assert [c["value"] for c in typed] == ["stealth", "history", "investigation"]
+    await create_rin(fake_discord)
+    for skill in ("Lore of the Deep", "Stealth"):
+        set_skill = {"skill": skill, "training": "trained"}
+        await fake_discord.invoke("sixpool character set", set_skill, user="player")
+    every = await fake_discord.autocomplete(
+        "sixpool check", {"pool": "DEX", "skill": ""}, "skill", user="player"
+    )
+    assert [c["value"] for c in every][:3] == ["lore of the deep", "stealth", "acrobatics"]
+    assert len(every) == 21  # the sheet's custom skill and the document's twenty
+    for command, focused in (
+        ("sixpool contest", "vs_skill"),
+        ("sixpool group", "skill"),
+        ("sixpool trained_only", "skill"),
+        ("sixpool passive", "skill"),
+    ):
+        found = await fake_discord.autocomplete(command, {focused: "lore"}, focused, user="player")
+        assert [c["value"] for c in found] == ["lore of the deep"], command
+    assert len(sixpool_skills.SKILLS) == 20 and "sleight of hand" in sixpool_skills.SKILLS
