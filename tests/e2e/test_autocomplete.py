@@ -89,21 +89,30 @@ async def test_reveal_suggests_a_gm_the_campaigns_unrevealed_secret_rolls_and_a_
     assert elsewhere == []
 
 
-def character_options(commands: list[JSON], prefix: str = "") -> Iterator[tuple[str, JSON]]:
-    """Every synced `character` option, with its command's full name."""
+def synced_options(commands: list[JSON], prefix: str = "") -> Iterator[tuple[str, JSON]]:
+    """Every synced option, with its command's full name."""
     for command in commands:
         name = f"{prefix} {command['name']}".strip()
         for option in command.get("options", []):
             if option["type"] in (1, 2):
-                yield from character_options([option], name)
-            elif option["name"] == "character":
+                yield from synced_options([option], name)
+            else:
                 yield name, option
 
 
-async def test_every_character_option_suggests(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
-    found = dict(character_options(fake_discord.synced_commands(guild=True)))
-    assert {"sinew damage", "sinew heal", "aethelgard stress add", "sixpool check"} <= set(found)
-    assert all(option["type"] == 3 and option.get("autocomplete") for option in found.values())
+async def test_every_character_skill_macro_and_challenge_option_suggests(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    options = list(synced_options(fake_discord.synced_commands(guild=True)))
+    characters = {command for command, option in options if option["name"] == "character"}
+    assert {"sinew damage", "sinew heal", "aethelgard stress add", "sixpool check"} <= characters
+    named = {"character", "skill", "vs_skill", "challenge"}
+    typed = [(c, o) for c, o in options if o["name"] in named and o["type"] == 3]  # text options
+    by_name = ("macro roll", "macro delete", "cosmos challenge status", "cosmos challenge end")
+    names = [(c, o) for c, o in options if c in by_name and o["name"] == "name"]
+    assert len(typed) >= 37 and len(names) == len(by_name)
+    missing = [f"{c} {o['name']}" for c, o in typed + names if not o.get("autocomplete")]
+    assert missing == []
 
 
 async def test_character_names_suggest_the_campaigns_with_the_askers_own_first(

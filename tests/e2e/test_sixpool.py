@@ -107,11 +107,12 @@ async def test_rule_sixpool_unknown_skill_is_refused_with_the_nearest_names(
         ("Stelth", "Did you mean stealth?"),
         ("hacking", "Pick one of the suggestions while typing."),
     ):
-        for command, options in (
+        cases: list[tuple[str, dict[str, object]]] = [
             ("sixpool check", {"pool": "DEX", "dc": 10, "spend": 2, "skill": typed}),
             ("sixpool passive", {"pool": "DEX", "skill": typed}),
             ("sixpool take", {"pool": "DEX", "dc": 10, "value": 10, "skill": typed}),
-        ):
+        ]
+        for command, options in cases:
             refused = await fake_discord.invoke(command, options, user="player")
             assert refused.ephemeral
             expected = f"There is no skill '{typed.lower()}' on the sheet or in the six-pool list."
@@ -123,13 +124,13 @@ async def test_rule_sixpool_unknown_skill_is_refused_with_the_nearest_names(
         "sixpool character set", {"skill": "Hacking", "training": "trained"}, user="player"
     )
     for skill in ("hacking", "Sleight of Hand"):
-        options = {"pool": "DEX", "dc": 10, "skill": skill}
-        reply = await fake_discord.invoke("sixpool check", options, user="player")
+        asked = {"pool": "DEX", "dc": 10, "skill": skill}
+        reply = await fake_discord.invoke("sixpool check", asked, user="player")
         assert not reply.ephemeral, reply.content
     # A trained-only skill of the GM's own is known: an untrained check is refused by that rule.
     await fake_discord.invoke("sixpool trained_only", {"skill": "Sailing"}, user="gm")
-    options = {"pool": "DEX", "dc": 10, "skill": "sailing"}
-    refused = await fake_discord.invoke("sixpool check", options, user="player")
+    sailing = {"pool": "DEX", "dc": 10, "skill": "sailing"}
+    refused = await fake_discord.invoke("sixpool check", sailing, user="player")
     assert refused.ephemeral and "Trained-only skill: sailing" in refused.content
 
 
