@@ -72,18 +72,30 @@ def suggest_characters(tree: app_commands.CommandTree[Any]) -> None:
 
 
 async def sheet_being_typed_for(
-    interaction: discord.Interaction, characters: CharacterStore[S], system: System
+    interaction: discord.Interaction,
+    characters: CharacterStore[S],
+    system: System,
+    *,
+    owner_option: str | None = None,
 ) -> S | None:
     """The sheet a command being typed will use: the character named in its ``character``
-    option so far, else the asker's own; None outside a campaign of ``system`` or without one."""
+    option so far, else the asker's own; with ``owner_option`` (a member option, such as an
+    opponent's ``vs_user``), the character of the member chosen there. None outside a campaign
+    of ``system``, or when there is no such character yet."""
     storage = storage_of(interaction)
     campaign = await storage.campaigns.active(campaign_channel_id(interaction))
     if campaign is None or campaign.system != system:
         return None
-    named = getattr(interaction.namespace, CHARACTER_OPTION, None)
+    if owner_option is not None:
+        owner = getattr(interaction.namespace, owner_option, None)
+        if not isinstance(owner, discord.abc.User):
+            return None
+        named, user_id = None, owner.id
+    else:
+        named, user_id = getattr(interaction.namespace, CHARACTER_OPTION, None), interaction.user.id
     try:
         if isinstance(named, str) and named.strip():
             return (await characters.find(campaign, name=named)).sheet
-        return (await characters.find(campaign, user_id=interaction.user.id)).sheet
+        return (await characters.find(campaign, user_id=user_id)).sheet
     except (CharacterNotFound, WhichCharacter):
         return None

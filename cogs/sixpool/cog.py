@@ -535,7 +535,6 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
 
     @check.autocomplete("skill")
     @contest.autocomplete("skill")
-    @contest.autocomplete("vs_skill")
     @group.autocomplete("skill")
     @help.autocomplete("skill")
     @passive.autocomplete("skill")
@@ -549,6 +548,18 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         """Suggest the skills on the sheet (the one named, else the caller's), then the
         document's (README, Six-pool d20: skills)."""
         sheet = await sheet_being_typed_for(interaction, self.characters, sixpool.SYSTEM)
+        names = matching(current, known_skills(sheet))
+        return [app_commands.Choice(name=name, value=name) for name in names]
+
+    @contest.autocomplete("vs_skill")
+    @suggest
+    async def _opponent_skills(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the opposing player's (``vs_user``) trained skills, then the document's."""
+        sheet = await sheet_being_typed_for(
+            interaction, self.characters, sixpool.SYSTEM, owner_option="vs_user"
+        )
         names = matching(current, known_skills(sheet))
         return [app_commands.Choice(name=name, value=name) for name in names]
 

@@ -182,11 +182,19 @@ async def test_sixpool_skills_suggest_the_sheets_then_the_documents_even_without
     assert [c["value"] for c in every][:3] == ["lore of the deep", "stealth", "acrobatics"]
     assert len(every) == 21  # the sheet's custom skill and the document's twenty
     for command, focused in (
-        ("sixpool contest", "vs_skill"),
+        ("sixpool contest", "skill"),
         ("sixpool group", "skill"),
         ("sixpool trained_only", "skill"),
         ("sixpool passive", "skill"),
     ):
         found = await fake_discord.autocomplete(command, {focused: "lore"}, focused, user="player")
         assert [c["value"] for c in found] == ["lore of the deep"], command
+    # An opponent's skill comes from the sheet of the player chosen in vs_user.
+    rin = {"pool": "DEX", "vs_user": fake_discord.users["player"], "vs_skill": "lore"}
+    theirs = await fake_discord.autocomplete("sixpool contest", rin, "vs_skill", user="gm")
+    assert [c["value"] for c in theirs] == ["lore of the deep"]
+    nobody = await fake_discord.autocomplete(
+        "sixpool contest", {"vs_skill": "lore"}, "vs_skill", user="player"
+    )
+    assert nobody == []
     assert len(sixpool_skills.SKILLS) == 20 and "sleight of hand" in sixpool_skills.SKILLS
