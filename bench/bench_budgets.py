@@ -89,6 +89,7 @@ def seconds_to_roll(text: str, seed: int = 0, tries: int = 5) -> float:
         _calibration_work()
         calibration = min(calibration, time.thread_time() - start)
         expressions._parse.cache_clear()  # a hostile user never repeats an expression
+        expressions._read_part.cache_clear()
         gc.collect()  # so no collection of earlier garbage is charged to this roll
         start = time.thread_time()
         with contextlib.suppress(RulesError):

@@ -13,12 +13,8 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-from discord.ext import commands
-
-from bot.client import DiceBot, create_bot
 from bot.config import (
     Backend,
     ConfigError,
@@ -27,11 +23,13 @@ from bot.config import (
     database_location_of,
     environment_values,
 )
-from bot.data_tables import TableError
-from bot.logs import setup_logging
-from bot.memory import log_long_collections
-from bot.storage import DatabaseUnusable
-from bot.storage.backup import BackupFailed, backup_database
+
+if TYPE_CHECKING:
+    from bot.client import DiceBot
+
+# The bot itself (discord.py, aiohttp, the storage, the rules) is imported only once the
+# configuration has been read: a missing token or a bad URL is reported at once, not after a
+# second of imports.
 
 EXIT_CONFIGURATION = 2
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -47,6 +45,9 @@ def _on_stop_signal(bot: DiceBot, main_task: asyncio.Task[None]) -> None:
 
 
 async def _run(settings: Settings) -> None:
+    from bot.client import create_bot
+    from bot.memory import log_long_collections
+
     main_task = asyncio.current_task()
     assert main_task is not None
     loop = asyncio.get_running_loop()
@@ -70,6 +71,8 @@ async def _run(settings: Settings) -> None:
 
 
 def _backup(target: Path) -> int:
+    from bot.storage.backup import BackupFailed, backup_database
+
     try:
         location = database_location_of(environment_values())
     except ConfigError as error:
@@ -175,6 +178,18 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
+    return _start(settings)
+
+
+def _start(settings: Settings) -> int:
+    """Run the bot with ``settings`` until it is stopped; say plainly why it couldn't start."""
+    import aiohttp
+    import discord
+
+    from bot.data_tables import TableError
+    from bot.logs import setup_logging
+    from bot.storage import DatabaseUnusable
+
     setup_logging(getattr(logging, settings.log_level))
     try:
         asyncio.run(_run(settings))
@@ -188,10 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     except DatabaseUnusable as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
-    except commands.ExtensionFailed as error:
-        if not isinstance(error.original, TableError):
-            raise
-        print(f"error: bad game table: {error.original}", file=sys.stderr)
+    except TableError as error:  # a cog reads its data tables as the bot sets up
+        print(f"error: bad game table: {error}", file=sys.stderr)
         return 1
     except (aiohttp.ClientConnectionError, OSError) as error:
         print(f"error: cannot reach Discord ({error}); check the network.", file=sys.stderr)

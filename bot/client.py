@@ -26,6 +26,7 @@ from bot.publish import is_roll_command
 from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
+from bot.suggestions import suggest_characters
 from rules.randomness import Rng, new_rng
 from rules.systems import use_packages
 
@@ -263,6 +264,7 @@ class DiceBot(commands.AutoShardedBot):
                 # sharing one list of checks with every other bot built in this process.
                 added = [limiter.check] if limiter is not None else []
                 command.checks = [*command.checks, *added, apply_default_visibility]
+        suggest_characters(self.tree)  # every `character` option suggests the campaign's
         if self.settings.shards is None or 0 in self.settings.shards.ids:
             # Commands belong to the application, not to a shard: one process syncs them, not
             # every process of a sharded bot at once (Discord rate-limits the route).

@@ -15,11 +15,20 @@ from bot.asker import Asker
 from bot.buttons import Reroller, register_reroll
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, CHARACTER_NAME_HELP, HIDDEN_HELP, CharacterName, given_name
+from bot.options import (
+    BLIND_HELP,
+    CHARACTER_NAME_HELP,
+    HIDDEN_HELP,
+    CharacterName,
+    given_name,
+    matching,
+    suggest,
+)
 from bot.publish import Roll, publish_roll, roll_command
 from bot.render import aethelgard as render
 from bot.render.charts import draw_chart
 from bot.storage import Campaign, Character, CharacterStore, Visibility
+from bot.suggestions import sheet_being_typed_for
 from rules import aethelgard
 from rules.aethelgard import Attribute, Pool, PoolPart, Sheet
 from rules.odds import Outcome
@@ -213,7 +222,7 @@ class AethelgardCog(
     @app_commands.command(name="check", description="Roll a character's pool from the sheet")
     @app_commands.describe(
         attribute="The attribute the pool starts from",
-        skill="A skill on the sheet (its rank adds dice)",
+        skill="A skill on the sheet or the document's (suggested); its rank adds dice",
         dc=f"Net successes needed, 0–{aethelgard.DC_MAX} (default 1)",
         bonus=BONUS_HELP,
         penalty=PENALTY_HELP,
@@ -263,6 +272,16 @@ class AethelgardCog(
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
         roll = _pool_roll("aethelgard.check", result, pool, label, who.name, options)
         await publish_roll(interaction, self.storage, asker, roll, visibility)
+
+    @check.autocomplete("skill")
+    @suggest
+    async def _skills(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the sheet's skills, then the document's (README, Aethelgard: skills)."""
+        sheet = await sheet_being_typed_for(interaction, self.characters, aethelgard.SYSTEM)
+        names = matching(current, aethelgard.known_skills(sheet))
+        return [app_commands.Choice(name=name, value=name) for name in names]
 
     @stress.command(name="add", description="Add (or with a negative amount, remove) Stress (GM)")
     @app_commands.describe(

@@ -35,7 +35,7 @@ class DiceCog(commands.Cog):
     @roll_command
     @app_commands.command(name="roll", description="Roll dice notation, e.g. 4d6kh3+2 or 2d20kl1")
     @app_commands.describe(
-        expression="Dice like 4d6kh3+2, 2d20kl1, 3d10+5, 1d20+1d4 (kh/kl keep, e explodes)",
+        expression="Dice like 4d6kh3+2, 1d20+5 adv, 1d20+5>=15, 2d6+3 fire; `;` between rolls",
         hidden=HIDDEN_HELP,
         blind=BLIND_HELP,
     )

@@ -1,13 +1,81 @@
-"""`/help`: the command list, read from the bot's own command tree so it is always current."""
+"""`/help`: pages read from the bot's own command tree, so no command can be missing.
+
+README, Rules notes: /help. An overview (what a player and a GM type first), the table's
+commands, then a page per system; ◀ ▶ turn the pages. The buttons are persistent: the page
+number is in their custom_id and the pages are built anew from the tree on each press, so they
+work after a restart.
+"""
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.access import dice_bot
+from bot.buttons import PersistentItem
 from bot.client import DiceBot
+from bot.options import ID_PATTERN
 from bot.render import help as render
+from bot.storage import Storage
+from rules.systems import all_systems
+
+
+def help_pages(bot: DiceBot) -> list[render.HelpPage]:
+    """Every page of `/help`, from the bot's command tree and the systems it knows."""
+    top = [
+        command
+        for command in bot.tree.get_commands()
+        if isinstance(command, app_commands.Command | app_commands.Group)
+    ]
+    return render.help_pages(top, {system.value: system.display_name for system in all_systems()})
+
+
+def help_view(number: int, total: int) -> discord.ui.View | None:
+    """◀ and ▶ under page ``number`` (1-based), wrapping around; none for a single page."""
+    if total <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(HelpPageButton("prev", number - 1 if number > 1 else total))
+    view.add_item(HelpPageButton("next", number % total + 1))
+    view.stop()  # the dynamic item answers every press; no view is kept per message
+    return view
+
+
+class HelpPageButton(
+    PersistentItem[discord.ui.Button[Any]],
+    template=rf"help:(?P<side>prev|next):(?P<page>{ID_PATTERN})",
+):
+    """◀ or ▶ under a page of `/help`: show page ``target_id`` in the same message."""
+
+    id_kind = "help page"
+
+    def __init__(self, side: str, page: int) -> None:
+        super().__init__(
+            page,
+            discord.ui.Button(
+                label="◀" if side == "prev" else "▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"help:{side}:{page}",
+            ),
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HelpPageButton:
+        return cls(match["side"], int(match["page"]))
+
+    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
+        pages = help_pages(dice_bot(interaction))
+        number = min(self.target_id, len(pages))  # fewer pages since the message was sent
+        await interaction.response.edit_message(
+            embed=render.help_embed(pages[number - 1], number, len(pages)),
+            view=help_view(number, len(pages)),
+        )
 
 
 class HelpCog(commands.Cog):
@@ -16,9 +84,9 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="List every command, or explain dice notation")
+    @app_commands.command(name="help", description="What to type first, and every command")
     @app_commands.describe(
-        topic="What to explain: every command (default) or /roll's dice notation"
+        topic="What to show: the command pages (default) or /roll's dice notation"
     )
     @app_commands.choices(
         topic=[
@@ -30,15 +98,15 @@ class HelpCog(commands.Cog):
         if topic == "notation":
             await interaction.response.send_message(embed=render.notation_guide(), ephemeral=True)
             return
-        commands_here = [
-            command
-            for command in self.bot.tree.get_commands()
-            if isinstance(command, app_commands.Command | app_commands.Group)
-        ]
-        await interaction.response.send_message(
-            embed=render.command_list(commands_here), ephemeral=True
-        )
+        pages = help_pages(self.bot)
+        view = help_view(1, len(pages))
+        embed = render.help_embed(pages[0], 1, len(pages))
+        if view is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(HelpPageButton)
     await bot.add_cog(HelpCog(bot))

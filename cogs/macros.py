@@ -17,7 +17,7 @@ from bot.render.errors import describe
 from bot.saved_commands import SavedCommand, parse_command_line, run_saved_command
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
 from cogs.dice import DiceCog
-from rules.expressions import MAX_EXPRESSION_LENGTH, parse_expression
+from rules.expressions import MAX_EXPRESSION_LENGTH, parse_request
 
 MACRO_NAME_MAX = 40
 MacroName = app_commands.Range[str, 1, MACRO_NAME_MAX]
@@ -71,7 +71,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         if expression.lstrip().startswith("/"):
             command = parse_command_line(self.bot.tree, expression)
             return command.text().strip(), command
-        parse_expression(expression)
+        parse_request(expression)  # anything /roll reads: labels, `;`, sets
         return expression.strip(), None
 
     @roll_command

@@ -11,6 +11,7 @@ from ``rules.odds``), and ``display_lines`` gives the document's display format 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -44,8 +45,10 @@ __all__ = [
     "attack",
     "build_pool",
     "check_pool",
+    "checked_skill",
     "craft_tier",
     "display_lines",
+    "known_skills",
     "odds",
     "opposed",
     "parse_attribute",
@@ -407,6 +410,10 @@ DECLARATION = SystemDeclaration(system=SYSTEM, tracks=(STRESS, CORRUPTION), char
 
 SKILL_NAME_MAX = 40
 SKILLS_MAX = 30
+# The skills the document names (its Skill Check and Crafting applications); a sheet may list
+# others of its own. README, Aethelgard: "Skills".
+SKILLS = ("Acrobatics", "Crafting", "Rhetoric", "System Bypass", "Wasteland Survival")
+NEAREST_MAX = 3  # how many near names a refused skill suggests
 
 
 def _skill_key(name: str) -> str:
@@ -478,6 +485,33 @@ def parse_skills(text: str) -> dict[str, int]:
     return skills
 
 
+def known_skills(sheet: Sheet | None) -> list[str]:
+    """The skills a check may name: the sheet's own, then the document's the sheet lacks."""
+    own = list(sheet.skills) if sheet is not None else []
+    taken = {name.casefold() for name in own}
+    return own + [name for name in SKILLS if name.casefold() not in taken]
+
+
+def checked_skill(sheet: Sheet, name: str) -> tuple[str, int]:
+    """Return a skill's name and rank: the sheet's, or 0 for one of the document's skills the
+    sheet lacks. Any other name is refused with the nearest known names (never ranked 0)."""
+    listed, rank = sheet.skill(name)
+    known = known_skills(sheet)
+    by_key = {skill.casefold(): skill for skill in known}
+    if listed.casefold() in by_key:
+        return by_key[listed.casefold()], rank
+    nearest = difflib.get_close_matches(listed.casefold(), list(by_key), n=NEAREST_MAX)
+    hint = (
+        "Did you mean " + " or ".join(by_key[key] for key in nearest) + "?"
+        if nearest
+        else "Known skills: " + ", ".join(known) + "."
+    )
+    raise RulesError(
+        f"There is no skill {listed[:SKILL_NAME_MAX]!r} on the sheet or in Aethelgard's "
+        f"list. {hint}"
+    )
+
+
 def check_pool(
     sheet: Sheet,
     attribute: Attribute,
@@ -491,7 +525,7 @@ def check_pool(
     """Build a character's pool: attribute + skill rank + bonus - penalty - trauma dice."""
     parts = [PoolPart(attribute.value, sheet.attribute(attribute))]
     if skill is not None:
-        name, rank = sheet.skill(skill)
+        name, rank = checked_skill(sheet, skill)
         parts.append(PoolPart(f"{name} (rank)", rank))
     return build_pool(
         tuple(parts), bonus=bonus, penalty=penalty, stress=stress, corruption=corruption

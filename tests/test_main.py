@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_PATH, Backend, ConfigError, DatabaseLocation, Settings
+from bot.config import (
+    DEFAULT_DATABASE_PATH,
+    PROJECT_ROOT,
+    Backend,
+    ConfigError,
+    DatabaseLocation,
+    Settings,
+)
 from bot.ratelimit import DEFAULT_ROLL_LIMIT, RollLimit
 
 VALID_LOOKING_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -260,3 +268,13 @@ def test_backup_copies_the_sqlite_file_a_database_url_names(tmp_path: Path) -> N
     with sqlite3.connect(tmp_path / "copy.db") as connection:
         names = connection.execute("SELECT name FROM campaigns").fetchall()
     assert names == [("Backed up",)]
+
+
+def test_env_example_documents_every_variable_the_configuration_reads() -> None:
+    # Every variable bot/config.py reads appears in .env.example (and nothing it doesn't read).
+    source = (PROJECT_ROOT / "bot" / "config.py").read_text(encoding="utf-8")
+    read = set(re.findall(r"values(?:\.get\(|\[)\"([A-Z_]+)\"", source))
+    example = (PROJECT_ROOT / ".env.example").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.MULTILINE))
+    assert "SYSTEM_PACKAGES" in read and "DISCORD_TOKEN" in read  # the pattern finds them
+    assert documented == read

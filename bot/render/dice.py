@@ -25,25 +25,36 @@ def expression_roll(roll: ExpressionRoll, roller: str) -> discord.Embed:
 
 
 def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
-    """Show several rolls in one: a line per roll (a part's sets numbered), and the comment."""
+    """Show several rolls in one: a line per roll (a part's sets numbered), each with its label
+    and, after a comparison, success or failure."""
     naturals = [roll.natural for rolls in result.rolls for roll in rolls]
     colour = Colour.ROLL
     if Natural.TWENTY in naturals:
         colour = Colour.CRITICAL_SUCCESS
     elif Natural.ONE in naturals:
         colour = Colour.CRITICAL_FAILURE
+    parts = result.request.parts
     lines = []
-    for (sets, _), rolls in zip(result.request.parts, result.rolls, strict=True):
+    for part, rolls in zip(parts, result.rolls, strict=True):
+        # Several rolls: each line names its own label; one roll: the label is the 💬 field.
+        named = f"{shown(part.label)}: " if part.label and len(parts) > 1 else ""
         for number, roll in enumerate(rolls, start=1):
-            label = f"{number}. " if sets > 1 else ""
+            label = f"{number}. " if part.sets > 1 else ""
             mark = {Natural.TWENTY: " ✨", Natural.ONE: " 💀"}.get(roll.natural, "")
-            lines.append(f"{label}{truncate(roll.breakdown, 500)} = **{roll.total}**{mark}")
+            outcome = ""
+            if part.comparison is not None:
+                success = part.comparison.holds(roll.total)
+                outcome = f" {part.comparison.spelled()}: " + (
+                    "✅ success" if success else "❌ failure"
+                )
+            lines.append(
+                f"{named}{label}{truncate(roll.breakdown, 500)} = **{roll.total}**{mark}{outcome}"
+            )
     embed = discord.Embed(
         title=truncate(f"🎲 {shown(roller)} rolls {shown(text)}", 256),
         description=truncate("\n".join(lines), 4000),
         colour=colour,
     )
-    if result.request.comment:
-        comment = truncate(shown(result.request.comment), 1024)
-        embed.add_field(name="💬", value=comment, inline=False)
+    if len(parts) == 1 and parts[0].label:
+        embed.add_field(name="💬", value=truncate(shown(parts[0].label), 1024), inline=False)
     return embed

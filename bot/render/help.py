@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -10,7 +12,16 @@ from discord import app_commands
 from bot.render.style import FIELD_LIMIT, Colour, truncate
 from rules.expressions import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_REPEATS, MAX_SIDES
 
-__all__ = ["NOTATION_EXAMPLES", "command_list", "notation_guide"]
+__all__ = [
+    "EMBED_TOTAL_LIMIT",
+    "FIELDS_MAX",
+    "NOTATION_EXAMPLES",
+    "HelpPage",
+    "command_line",
+    "help_embed",
+    "help_pages",
+    "notation_guide",
+]
 
 
 # Each example is rolled by a test, so the guide never shows notation `/roll` refuses.
@@ -28,13 +39,41 @@ NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
     ("4d6mi2", "every die counts at least 2 (`ma5`: at most 5)"),
     ("(1d8+2)*2", "arithmetic and parentheses: + - * / (rounds down)"),
     ("6 4d6k3", "six sets, a line each (up to 20)"),
-    ("1d20+5; 2d6+3 ! sword", "up to 4 rolls, and a comment after ` ! `"),
+    ("1d20+5 adv", "advantage on the d20: `2d20kh1+5` (`dis`, and Dice Maiden's `+d20+5`, too)"),
+    ("1d20+5>=15", "a comparison: success or failure"),
+    ("1d20+5 ! Attack; 2d6+3 ! Damage", "up to 4 rolls, each with its label"),
+    ("2d6+3 fire", "a label after the dice (or after `#`, or `[fire]`)"),
+    ("4d6 s", "the dice shown sorted"),
 )
 
 
-def _leaves(
-    commands: Iterable[app_commands.Command | app_commands.Group],
-) -> Iterator[app_commands.Command]:
+# Discord's limits on one embed (README, Rules notes: /help); a page stays under them.
+EMBED_TOTAL_LIMIT = 6000
+FIELDS_MAX = 25
+PAGE_BUDGET = 5500  # of EMBED_TOTAL_LIMIT: room for the title, footer and page numbers
+
+
+@dataclass(frozen=True, slots=True)
+class HelpPage:
+    """One page of `/help`: its title, text and (name, value) fields."""
+
+    title: str
+    description: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def size(self) -> int:
+        """Return the characters Discord counts against an embed's 6,000."""
+        return (
+            len(self.title) + len(self.description) + sum(len(n) + len(v) for n, v in self.fields)
+        )
+
+
+Command = app_commands.Command[Any, ..., Any] | app_commands.Group
+TABLE_TITLE = "🎲 Dice, macros and campaigns"
+
+
+def _leaves(commands: Iterable[Command]) -> Iterator[app_commands.Command[Any, ..., Any]]:
     for command in commands:
         if isinstance(command, app_commands.Group):
             yield from _leaves(command.commands)
@@ -42,21 +81,116 @@ def _leaves(
             yield command
 
 
-def command_list(commands: Iterable[app_commands.Command | app_commands.Group]) -> discord.Embed:
-    """List each top-level command's subcommands with their one-line descriptions."""
-    embed = discord.Embed(
-        title="🎲 Commands",
-        description=(
-            "Every roll takes `hidden` (GMs only): the result goes to you alone and "
-            "`/campaign reveal` shows it later. Mistakes get a private explanation."
-        ),
-        colour=Colour.ROLL,
+def command_line(command: app_commands.Command[Any, ..., Any]) -> str:
+    """One command as a help line: its name, its options ([optional]) and what it does."""
+    options = " ".join(
+        parameter.display_name if parameter.required else f"[{parameter.display_name}]"
+        for parameter in command.parameters
     )
-    for command in sorted(commands, key=lambda command: command.name):
-        lines = [f"`/{leaf.qualified_name}` {leaf.description}" for leaf in _leaves([command])]
-        embed.add_field(
-            name=f"/{command.name}", value=truncate("\n".join(lines), FIELD_LIMIT), inline=False
-        )
+    usage = f"`/{command.qualified_name}`" + (f" `{options}`" if options else "")
+    return f"{usage}\n{command.description}"
+
+
+def _fields(command: Command) -> list[tuple[str, str]]:
+    """A command's help lines, a field per group of subcommands, each within FIELD_LIMIT."""
+    groups: dict[str, list[str]] = {}
+    children = command.commands if isinstance(command, app_commands.Group) else [command]
+    for child in children:
+        name = child.qualified_name if isinstance(child, app_commands.Group) else command.name
+        groups.setdefault(f"/{name}", []).extend(command_line(leaf) for leaf in _leaves([child]))
+    fields: list[tuple[str, str]] = []
+    for name, lines in groups.items():
+        chunk: list[str] = []
+        for line in lines:
+            line = truncate(line, FIELD_LIMIT)
+            if chunk and len("\n".join([*chunk, line])) > FIELD_LIMIT:
+                fields.append((name, "\n".join(chunk)))
+                chunk = []
+            chunk.append(line)
+        fields.append((name, "\n".join(chunk)))
+    return fields
+
+
+def _paged(title: str, description: str, fields: list[tuple[str, str]]) -> list[HelpPage]:
+    """Split one section's fields over as many pages as Discord's limits need."""
+    pages: list[HelpPage] = []
+    chunk: list[tuple[str, str]] = []
+    for field in fields:
+        candidate = HelpPage(title, description, (*chunk, field))
+        if chunk and (candidate.size > PAGE_BUDGET or len(candidate.fields) > FIELDS_MAX):
+            pages.append(HelpPage(title, description, tuple(chunk)))
+            chunk = []
+        chunk.append(field)
+    pages.append(HelpPage(title, description, tuple(chunk)))
+    if len(pages) > 1:
+        pages = [
+            HelpPage(f"{page.title} ({number}/{len(pages)})", page.description, page.fields)
+            for number, page in enumerate(pages, start=1)
+        ]
+    return pages
+
+
+def _overview(sections: Sequence[tuple[str, list[HelpPage]]], creates: Sequence[str]) -> HelpPage:
+    """The first page: what a player and a GM type first, and what each page holds."""
+    create = " or ".join(creates)
+    player = (
+        "**A player**\n"
+        "1. `/campaign info`: what this channel's campaign plays.\n"
+        f"2. Make your character: {create or 'your system page shows how'}.\n"
+        "3. Roll with your system's commands, or any dice with `/roll 1d20+5` "
+        "(`/help topic:notation` explains the notation); `/macro save` keeps a roll.\n"
+    )
+    gm = (
+        "**A GM**\n"
+        "1. `/campaign start`: pick the system and a name; you GM this channel's campaign.\n"
+        "2. `/campaign settings`: a private GM log channel, notices; `/campaign gm add` a co-GM.\n"
+        "3. Any roll takes `hidden` (you alone see it; `/campaign reveal` shows it later).\n"
+    )
+    contents: list[str] = []
+    number = 2  # the overview is page 1
+    for title, pages in sections:
+        contents.append(f"{number}. {title}" + (f" ({len(pages)} pages)" if len(pages) > 1 else ""))
+        number += len(pages)
+    return HelpPage(
+        "📖 Help: start here",
+        f"{player}\n{gm}\nTurn the pages with ◀ ▶; each lists its commands, "
+        "`[options]` being optional.",
+        (("Pages", "\n".join(contents)),),
+    )
+
+
+def help_pages(commands: Iterable[Command], systems: Mapping[str, str]) -> list[HelpPage]:
+    """Every page of `/help`: an overview, the table's commands, then one page per system.
+
+    ``commands`` are the bot's top-level commands (its command tree); ``systems`` maps a
+    system's key (its top-level command) to its display name. A system's page that would pass
+    Discord's limits continues on the next one.
+    """
+    by_name = sorted(commands, key=lambda command: command.name)
+    general = [command for command in by_name if command.name not in systems]
+    own = [command for command in by_name if command.name in systems]
+    sections: list[tuple[str, list[HelpPage]]] = []
+    general_fields = [field for command in general for field in _fields(command)]
+    sections.append((TABLE_TITLE, _paged(TABLE_TITLE, "", general_fields)))
+    for command in own:
+        title = f"🎲 {systems[command.name]}"
+        description = f"In a {systems[command.name]} campaign's channel."
+        sections.append((title, _paged(title, description, _fields(command))))
+    creates = [
+        f"`/{leaf.qualified_name}`"
+        for leaf in _leaves(own)
+        if leaf.qualified_name.endswith(" character create")
+    ]
+    overview = _overview(sections, creates)
+    return [overview, *(page for _, pages in sections for page in pages)]
+
+
+def help_embed(page: HelpPage, number: int, total: int) -> discord.Embed:
+    """Render one page, numbered."""
+    embed = discord.Embed(title=page.title, description=page.description, colour=Colour.ROLL)
+    for name, value in page.fields:
+        embed.add_field(name=name, value=value, inline=False)
+    embed.set_footer(text=f"Page {number} of {total}")
     return embed
 
 
@@ -74,8 +208,8 @@ def notation_guide() -> discord.Embed:
             "Spaces are optional (`4d6 k3` = `4d6k3`). A number after `r`/`ir` is the highest face "
             "rerolled, after `e`/`ie`/`t` the lowest face that explodes or succeeds; `<3`, `>=5`, "
             "`=2` pick others (`e>4`, `t<3`). Whatever the order typed, rerolls come first, then "
-            "explosions, `mi`/`ma`, keep/drop, and counting. A minus in front of dice (`-d20`) is "
-            "refused. In the result, **bold** dice were kept (or succeeded), ~~struck~~ dice "
+            "explosions, `mi`/`ma`, keep/drop, and counting. A minus in front of dice (`-1d20`) "
+            "is refused. In the result, **bold** dice were kept (or succeeded), ~~struck~~ dice "
             "dropped or rerolled, __underlined__ dice failed."
         ),
         inline=False,

@@ -26,7 +26,7 @@ from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.declarations import declaration
 from rules.sheets import SheetCodec
 
-__all__ = ["Character", "CharacterStore", "UsesCharacters"]
+__all__ = ["Character", "CharacterStore", "RosterEntry", "UsesCharacters", "roster"]
 
 S = TypeVar("S")
 
@@ -42,6 +42,23 @@ class Character(Generic[S]):
     user_id: int
     name: str
     sheet: S
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    """A character's name and player, without its sheet (what suggestions need)."""
+
+    name: str
+    user_id: int
+
+
+async def roster(database: Database, campaign: Campaign) -> list[RosterEntry]:
+    """List a campaign's characters by name, whatever its system (no sheet is read)."""
+    rows = await database.reader.fetch_all(
+        "SELECT name, user_id FROM characters WHERE campaign_id = ? ORDER BY lower(name)",
+        (campaign.id,),
+    )
+    return [RosterEntry(name=row["name"], user_id=row["user_id"]) for row in rows]
 
 
 class CharacterStore(Generic[S]):

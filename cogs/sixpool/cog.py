@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.asker import Asker, campaign_channel_id
+from bot.asker import Asker
 from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.options import (
@@ -33,6 +33,7 @@ from bot.render.charts import draw_chart
 from bot.render.style import shown
 from bot.storage import Campaign, CharacterStore
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
+from bot.suggestions import sheet_being_typed_for
 from cogs.sixpool import contests, groups, rolls, training
 from cogs.sixpool.buttons import group_view
 from cogs.sixpool.options import (
@@ -58,6 +59,7 @@ from cogs.sixpool.options import (
 from rules import sixpool
 from rules.choices import parse_choice
 from rules.sixpool import Pool, RollAsked, RollKind, Sheet
+from rules.sixpool.skills import known_skills
 
 __all__ = ["SixpoolCog"]
 
@@ -536,21 +538,33 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
 
     @check.autocomplete("skill")
     @contest.autocomplete("skill")
+    @group.autocomplete("skill")
     @help.autocomplete("skill")
     @passive.autocomplete("skill")
     @take.autocomplete("skill")
     @character_set.autocomplete("skill")
+    @trained_only_skills.autocomplete("skill")
     @suggest
     async def _skills(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Suggest the skills on the caller's sheet."""
-        campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
-        if campaign is None or campaign.system != sixpool.SYSTEM:
-            return []
-        found = await self.characters.find(campaign, user_id=interaction.user.id)
-        names = list(found.sheet.skills)
-        return [app_commands.Choice(name=name, value=name) for name in matching(current, names)]
+        """Suggest the skills on the sheet (the one named, else the caller's), then the
+        document's (README, Six-pool d20: skills)."""
+        sheet = await sheet_being_typed_for(interaction, self.characters, sixpool.SYSTEM)
+        names = matching(current, known_skills(sheet))
+        return [app_commands.Choice(name=name, value=name) for name in names]
+
+    @contest.autocomplete("vs_skill")
+    @suggest
+    async def _opponent_skills(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the opposing player's (``vs_user``) trained skills, then the document's."""
+        sheet = await sheet_being_typed_for(
+            interaction, self.characters, sixpool.SYSTEM, owner_option="vs_user"
+        )
+        names = matching(current, known_skills(sheet))
+        return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 assert SixpoolCog.__cog_name__ == COG_NAME  # the persistent buttons find the cog by this name

@@ -25,15 +25,19 @@ draws at most ``MAX_DICE`` dice, rerolls and explosions included, so its work is
 
 from __future__ import annotations
 
-# The parse cache itself: tests and bench/bench_notation.py clear it (`expressions._parse`).
+# The parse caches themselves (an expression's, a `;` roll's): tests and bench/bench_notation.py
+# clear them (`expressions._parse`, `expressions._read_part`).
 from rules.expressions.parser import _parse as _parse
 from rules.expressions.parser import parse_expression
 from rules.expressions.request import (
+    Comparison,
+    RequestPart,
     RequestRoll,
     RollRequest,
     parse_request,
     roll_request,
 )
+from rules.expressions.request import _read_part as _read_part
 from rules.expressions.rolling import (
     ExpressionRoll,
     roll_expression,
@@ -57,10 +61,12 @@ __all__ = [
     "MAX_REPEATS",
     "MAX_SETS",
     "MAX_SIDES",
+    "Comparison",
     "DiceTerm",
     "Expression",
     "ExpressionRoll",
     "Natural",
+    "RequestPart",
     "RequestRoll",
     "RollRequest",
     "parse_expression",

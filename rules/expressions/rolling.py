@@ -95,7 +95,7 @@ def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: DiceSource)
         rounds -= 1
 
 
-def _roll_term(term: DiceTerm, source: DiceSource) -> _Outcome:
+def _roll_term(term: DiceTerm, source: DiceSource, sort: bool) -> _Outcome:
     die = term.die
     dice = [_Rolled([face]) for face in source.draw(die, term.count)]
     if term.reroll is not None:
@@ -138,7 +138,8 @@ def _roll_term(term: DiceTerm, source: DiceSource) -> _Outcome:
         if len(kept) == 1:
             natural = {20: Natural.TWENTY, 1: Natural.ONE}.get(kept[0].value, Natural.NONE)
     dropped_any = len(kept) < len(dice)
-    faces = ", ".join(_show(rolled, term, dropped_any) for rolled in dice)
+    shown = sorted(dice, key=lambda rolled: rolled.value) if sort else dice
+    faces = ", ".join(_show(rolled, term, dropped_any) for rolled in shown)
     return _Outcome(value, f"{term.spelled()} ({faces}{summary})", natural)
 
 
@@ -165,24 +166,24 @@ def _show(rolled: _Rolled, term: DiceTerm, dropped_any: bool) -> str:
     return " ".join([*shown, current])
 
 
-def _evaluate(node: Node, source: DiceSource) -> _Outcome:
+def _evaluate(node: Node, source: DiceSource, sort: bool = False) -> _Outcome:
     match node:
         case Number(value=value):
             return _Outcome(value, str(value))
         case DiceTerm():
-            return _roll_term(node, source)
+            return _roll_term(node, source, sort)
         case Group(inner=inner):
-            inside = _evaluate(inner, source)
+            inside = _evaluate(inner, source, sort)
             return _Outcome(inside.value, f"({inside.text})", inside.natural)
         case Signed(minus=minus, operand=operand):
-            inside = _evaluate(operand, source)
+            inside = _evaluate(operand, source, sort)
             return _Outcome(
                 -inside.value if minus else inside.value,
                 f"{'-' if minus else '+'}{inside.text}",
                 inside.natural,
             )
         case Binary(left=left, operator=operator, right=right):
-            a, b = _evaluate(left, source), _evaluate(right, source)
+            a, b = _evaluate(left, source, sort), _evaluate(right, source, sort)
             if operator == "+":
                 value = a.value + b.value
             elif operator == "-":
@@ -214,8 +215,11 @@ def roll_expression(expression: str, rng: Rng) -> ExpressionRoll:
     return roll_parsed(expression, parse_expression(expression), DiceSource(rng))
 
 
-def roll_parsed(expression: str, parsed: Expression, source: DiceSource) -> ExpressionRoll:
-    outcome = _evaluate(parsed.root, source)
+def roll_parsed(
+    expression: str, parsed: Expression, source: DiceSource, *, sort: bool = False
+) -> ExpressionRoll:
+    """Roll a parsed expression; ``sort`` shows each term's dice lowest first (`4d6 s`)."""
+    outcome = _evaluate(parsed.root, source, sort)
     return ExpressionRoll(
         expression=expression.strip(),
         total=outcome.value,

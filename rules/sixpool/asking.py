@@ -25,6 +25,7 @@ from rules.sixpool.characters import (
 )
 from rules.sixpool.damage import parse_damage
 from rules.sixpool.rolls import CONTEST_DC, Modifier, RollKind, modifiers
+from rules.sixpool.skills import require_known_skill
 
 __all__ = [
     "ContestSide",
@@ -92,8 +93,12 @@ def has_advantage(sheet: Sheet, asked: RollAsked) -> bool:
 def require_training(
     sheet: Sheet, skill: str | None, trained_only: Collection[str], name: str = "You"
 ) -> None:
-    """Refuse an untrained roll in a skill the GM lists as trained-only (README)."""
-    if not skill or sheet.skill_training(skill) is not Training.UNTRAINED:
+    """Refuse a skill nobody knows (``require_known_skill``) and an untrained roll in a skill
+    the GM lists as trained-only (README)."""
+    if not skill:
+        return
+    require_known_skill(sheet, skill, trained_only)
+    if sheet.skill_training(skill) is not Training.UNTRAINED:
         return
     wanted = skill_name(skill)
     if wanted in trained_only:

@@ -155,6 +155,33 @@ async def test_character_sheet_and_a_check_built_from_it(
     assert fields["Pool"] == "WITS 8 + System Bypass (rank) 3 + bonus dice 1 = 12d10"
 
 
+async def test_rule_aethelgard_unknown_skill_is_refused_with_the_nearest_names(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_campaign(fake_discord)
+    await create(fake_discord)
+    for typed, hint in (
+        ("Hacking", "Known skills: Stealth, System Bypass, Acrobatics, Crafting, Rhetoric, "
+         "Wasteland Survival."),
+        ("stelth", "Did you mean Stealth?"),
+        ("Acrobatic", "Did you mean Acrobatics?"),
+    ):  # fmt: skip
+        refused = await fake_discord.invoke(
+            "aethelgard check", {"attribute": "WITS", "skill": typed}, user="player"
+        )
+        assert refused.ephemeral
+        assert refused.content == (
+            f"❌ There is no skill '{typed}' on the sheet or in Aethelgard's list. {hint}"
+        )
+    assert await dicebot.storage.rolls.get(1) is None  # nothing was rolled or logged
+    # One of the document's skills that the sheet lacks is rolled at rank 0, and says so.
+    reply = await fake_discord.invoke(
+        "aethelgard check", {"attribute": "WILL", "skill": "rhetoric"}, user="player"
+    )
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    assert fields["Pool"] == "WILL 5 + Rhetoric (rank) 0 = 5d10"
+
+
 async def test_ruling_aethelgard_full_twenty_stress_costs_a_die(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

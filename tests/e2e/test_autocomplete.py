@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from bot.client import DiceBot
-from rules import cosmos
+from rules import aethelgard, cosmos
+from rules.sixpool import skills as sixpool_skills
+from tests.e2e.test_aethelgard import create as create_ysolde
+from tests.e2e.test_aethelgard import start_campaign as start_aethelgard
 from tests.e2e.test_cosmos import open_challenge, start_campaign
+from tests.e2e.test_sinew import create, start_sinew
+from tests.e2e.test_sixpool import create as create_rin
+from tests.e2e.test_sixpool import start as start_sixpool
+from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -78,3 +87,114 @@ async def test_reveal_suggests_a_gm_the_campaigns_unrevealed_secret_rolls_and_a_
         "campaign reveal", {"roll_id": ""}, "roll_id", channel=fake_discord.other_channel_id
     )
     assert elsewhere == []
+
+
+def synced_options(commands: list[JSON], prefix: str = "") -> Iterator[tuple[str, JSON]]:
+    """Every synced option, with its command's full name."""
+    for command in commands:
+        name = f"{prefix} {command['name']}".strip()
+        for option in command.get("options", []):
+            if option["type"] in (1, 2):
+                yield from synced_options([option], name)
+            else:
+                yield name, option
+
+
+async def test_every_character_skill_macro_and_challenge_option_suggests(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    options = list(synced_options(fake_discord.synced_commands(guild=True)))
+    characters = {command for command, option in options if option["name"] == "character"}
+    assert {"sinew damage", "sinew heal", "aethelgard stress add", "sixpool check"} <= characters
+    named = {"character", "skill", "vs_skill", "challenge"}
+    typed = [(c, o) for c, o in options if o["name"] in named and o["type"] == 3]  # text options
+    by_name = ("macro roll", "macro delete", "cosmos challenge status", "cosmos challenge end")
+    names = [(c, o) for c, o in options if c in by_name and o["name"] == "name"]
+    assert len(typed) >= 37 and len(names) == len(by_name)
+    missing = [f"{c} {o['name']}" for c, o in typed + names if not o.get("autocomplete")]
+    assert missing == []
+
+
+async def test_character_names_suggest_the_campaigns_with_the_askers_own_first(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    for user, name in (("gm", "Ash"), ("admin", "Bramble"), ("player", "Brannoc")):
+        await create(fake_discord, name, user=user)
+    damage = {"character": "", "amount": 1}
+    every = await fake_discord.autocomplete("sinew damage", damage, "character", user="player")
+    assert [c["value"] for c in every] == ["Brannoc", "Ash", "Bramble"]
+    for command in ("sinew damage", "sinew heal"):
+        typed = {"character": "bra", "amount": 1}
+        mine = await fake_discord.autocomplete(command, typed, "character", user="player")
+        assert [c["value"] for c in mine] == ["Brannoc", "Bramble"]
+        gm = await fake_discord.autocomplete(command, typed, "character", user="gm")
+        assert [c["value"] for c in gm] == ["Bramble", "Brannoc"]
+    contains = await fake_discord.autocomplete(
+        "sinew luck test", {"character": "SH"}, "character", user="gm"
+    )
+    assert [c["name"] for c in contains] == ["Ash"]
+    elsewhere = await fake_discord.autocomplete(
+        "sinew heal", damage, "character", channel=fake_discord.other_channel_id
+    )
+    assert elsewhere == []
+
+
+async def test_aethelgard_skills_suggest_the_sheets_then_the_documents(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_aethelgard(fake_discord)
+    await create_ysolde(fake_discord)
+    check = {"attribute": "WITS", "skill": "st"}
+    mine = await fake_discord.autocomplete("aethelgard check", check, "skill", user="player")
+    assert [c["value"] for c in mine] == ["Stealth", "System Bypass", "Wasteland Survival"]
+    every = await fake_discord.autocomplete(
+        "aethelgard check", {**check, "skill": ""}, "skill", user="player"
+    )
+    sheets_then_documents = ["Stealth", "System Bypass", "Acrobatics", "Crafting", "Rhetoric"]
+    assert [c["value"] for c in every] == [*sheets_then_documents, "Wasteland Survival"]
+    assert set(aethelgard.SKILLS) <= {c["value"] for c in every}
+    # A GM without a character sees the document's; naming one adds its sheet's.
+    gm = await fake_discord.autocomplete("aethelgard check", check, "skill", user="gm")
+    assert [c["value"] for c in gm] == ["System Bypass", "Wasteland Survival"]
+    named = await fake_discord.autocomplete(
+        "aethelgard check", {**check, "character": "ysolde"}, "skill", user="gm"
+    )
+    assert [c["value"] for c in named] == ["Stealth", "System Bypass", "Wasteland Survival"]
+
+
+async def test_sixpool_skills_suggest_the_sheets_then_the_documents_even_without_a_sheet(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sixpool(fake_discord)
+    # The issue's case: a GM with no character typing "st" was offered nothing.
+    typed = await fake_discord.autocomplete(
+        "sixpool character set", {"skill": "st"}, "skill", user="gm"
+    )
+    assert [c["value"] for c in typed] == ["stealth", "history", "investigation"]
+    await create_rin(fake_discord)
+    for skill in ("Lore of the Deep", "Stealth"):
+        set_skill = {"skill": skill, "training": "trained"}
+        await fake_discord.invoke("sixpool character set", set_skill, user="player")
+    every = await fake_discord.autocomplete(
+        "sixpool check", {"pool": "DEX", "skill": ""}, "skill", user="player"
+    )
+    assert [c["value"] for c in every][:3] == ["lore of the deep", "stealth", "acrobatics"]
+    assert len(every) == 21  # the sheet's custom skill and the document's twenty
+    for command, focused in (
+        ("sixpool contest", "skill"),
+        ("sixpool group", "skill"),
+        ("sixpool trained_only", "skill"),
+        ("sixpool passive", "skill"),
+    ):
+        found = await fake_discord.autocomplete(command, {focused: "lore"}, focused, user="player")
+        assert [c["value"] for c in found] == ["lore of the deep"], command
+    # An opponent's skill comes from the sheet of the player chosen in vs_user.
+    rin = {"pool": "DEX", "vs_user": fake_discord.users["player"], "vs_skill": "lore"}
+    theirs = await fake_discord.autocomplete("sixpool contest", rin, "vs_skill", user="gm")
+    assert [c["value"] for c in theirs] == ["lore of the deep"]
+    nobody = await fake_discord.autocomplete(
+        "sixpool contest", {"vs_skill": "lore"}, "vs_skill", user="player"
+    )
+    assert nobody == []
+    assert len(sixpool_skills.SKILLS) == 20 and "sleight of hand" in sixpool_skills.SKILLS

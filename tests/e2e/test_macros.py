@@ -40,6 +40,36 @@ async def test_save_roll_list_and_delete_a_personal_macro(
     assert gone.ephemeral
 
 
+async def test_rule_a_macro_holds_anything_roll_reads_labels_semicolons_and_sets(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    typed = "1d20+7 ! Greataxe; 1d12+4 ! slashing"
+    saved = await fake_discord.invoke(
+        "macro save", {"name": "Axe", "expression": typed}, user="player"
+    )
+    assert saved.ephemeral and f"Saved your macro **Axe**: `{typed}`" in saved.content
+    await fake_discord.invoke(
+        "macro save", {"name": "Stats", "expression": "6 4d6k3"}, user="player"
+    )
+    # new_rng(1) draws 10 for the d20, then 7 for the d12 (tests/rules/test_notation_corpus)
+    dicebot.rng = new_rng(1)
+    rolled = await fake_discord.invoke("macro roll", {"name": "Axe"}, user="player")
+    assert not rolled.ephemeral
+    assert rolled.embeds[0]["description"].splitlines() == [
+        "Greataxe: 1d20 (10) + 7 = **17**",
+        "slashing: 1d12 (7) + 4 = **11**",
+    ]
+    stats = await fake_discord.invoke("macro roll", {"name": "Stats"}, user="player")
+    lines = stats.embeds[0]["description"].splitlines()
+    assert [line[:11] for line in lines] == [f"{n}. 4d6kh3 (" for n in range(1, 7)]
+    bad = await fake_discord.invoke(
+        "macro save", {"name": "Adv", "expression": "adv 1d20+5"}, user="player"
+    )
+    assert bad.ephemeral and "Did you mean `1d20+5 adv`?" in bad.content
+    listed = await fake_discord.invoke("macro list", {}, user="player")
+    assert "Adv" not in listed.embeds[0]["description"]  # a refusal saves nothing
+
+
 async def test_bad_expressions_are_refused_when_saved(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

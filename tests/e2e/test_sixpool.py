@@ -97,6 +97,43 @@ async def test_ruling_sixpool_check_spends_points_whatever_the_result(
     assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [face]
 
 
+async def test_rule_sixpool_unknown_skill_is_refused_with_the_nearest_names(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start(fake_discord)
+    await create(fake_discord)
+    own = "(A skill of your own: train it first with `/sixpool character set skill:`.)"
+    for typed, hint in (
+        ("Stelth", "Did you mean stealth?"),
+        ("hacking", "Pick one of the suggestions while typing."),
+    ):
+        cases: list[tuple[str, dict[str, object]]] = [
+            ("sixpool check", {"pool": "DEX", "dc": 10, "spend": 2, "skill": typed}),
+            ("sixpool passive", {"pool": "DEX", "skill": typed}),
+            ("sixpool take", {"pool": "DEX", "dc": 10, "value": 10, "skill": typed}),
+        ]
+        for command, options in cases:
+            refused = await fake_discord.invoke(command, options, user="player")
+            assert refused.ephemeral
+            expected = f"There is no skill '{typed.lower()}' on the sheet or in the six-pool list."
+            assert refused.content == f"❌ {expected} {hint} {own}", command
+    assert await dicebot.storage.rolls.get(1) is None  # nothing rolled or logged
+    assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 8  # none spent
+    # A skill of the sheet's own, and one of the document's it doesn't train, are rolled.
+    await fake_discord.invoke(
+        "sixpool character set", {"skill": "Hacking", "training": "trained"}, user="player"
+    )
+    for skill in ("hacking", "Sleight of Hand"):
+        asked = {"pool": "DEX", "dc": 10, "skill": skill}
+        reply = await fake_discord.invoke("sixpool check", asked, user="player")
+        assert not reply.ephemeral, reply.content
+    # A trained-only skill of the GM's own is known: an untrained check is refused by that rule.
+    await fake_discord.invoke("sixpool trained_only", {"skill": "Sailing"}, user="gm")
+    sailing = {"pool": "DEX", "dc": 10, "skill": "sailing"}
+    refused = await fake_discord.invoke("sixpool check", sailing, user="player")
+    assert refused.ephemeral and "Trained-only skill: sailing" in refused.content
+
+
 async def test_spends_above_effort_or_the_pool_are_refused_and_nothing_changes(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

@@ -335,6 +335,11 @@ HOSTILE_EXPRESSIONS = [
     "20 50d6ie6",
     "4 250d6; 4 250d6",
     "20 1d6; 20 1d6; 20 1d6; 20 1d6",
+    # a label after the dice: each word is one more reading of the dice to try (at most 6)
+    "1+ " + "d1+ " * 40 + "x y z w v",
+    "1+1d6 " + "d1 " * 60 + "y",
+    "1d6 " + "fire " * 39,
+    "+d20 " + "adv " * 48,
 ]
 
 
@@ -483,23 +488,26 @@ def test_minus_in_front_of_dice_is_refused_naming_the_right_spelling(expression:
 
 
 @pytest.mark.parametrize(
-    ("typed", "parts", "comment"),
+    ("typed", "parts", "labels"),
     [
-        ("6 4d6kh3", ((6, "4d6kh3"),), None),
-        ("1d20+5 ! fireball", ((1, "1d20+5"),), "fireball"),
-        ("1d20+5; 2d6+3", ((1, "1d20+5"), (1, "2d6+3")), None),
-        ("2 d20 ! two attacks", ((2, "d20"),), "two attacks"),
-        ("2 + 3", ((1, "2 + 3"),), None),  # arithmetic, not two sets of "+ 3"
-        ("1d20 + 5", ((1, "1d20 + 5"),), None),
-        ("3d6! ! boom", ((1, "3d6!"),), "boom"),  # `!` on the dice explodes; ` ! ` comments
-        ("20 1d6; 1d4; 1d4; 1d4", ((20, "1d6"), (1, "1d4"), (1, "1d4"), (1, "1d4")), None),
+        ("6 4d6kh3", ((6, "4d6kh3"),), (None,)),
+        ("1d20+5 ! fireball", ((1, "1d20+5"),), ("fireball",)),
+        ("1d20+5; 2d6+3", ((1, "1d20+5"), (1, "2d6+3")), (None, None)),
+        ("2 d20 ! two attacks", ((2, "d20"),), ("two attacks",)),
+        ("2 + 3", ((1, "2 + 3"),), (None,)),  # arithmetic, not two sets of "+ 3"
+        ("1d20 + 5", ((1, "1d20 + 5"),), (None,)),
+        ("3d6! ! boom", ((1, "3d6!"),), ("boom",)),  # `!` on the dice explodes; ` ! ` labels
+        ("20 1d6; 1d4; 1d4; 1d4", ((20, "1d6"), (1, "1d4"), (1, "1d4"), (1, "1d4")), (None,) * 4),
+        # each `;` roll has its own label
+        ("1d20+5 ! Attack; 2d6+3 ! Damage", ((1, "1d20+5"), (1, "2d6+3")), ("Attack", "Damage")),
     ],
 )
-def test_requests_split_into_parts_sets_and_a_comment(
-    typed: str, parts: tuple[tuple[int, str], ...], comment: str | None
+def test_requests_split_into_parts_sets_and_labels(
+    typed: str, parts: tuple[tuple[int, str], ...], labels: tuple[str | None, ...]
 ) -> None:
     request = expressions.parse_request(typed)
-    assert (request.parts, request.comment) == (parts, comment)
+    assert tuple((part.sets, part.expression) for part in request.parts) == parts
+    assert tuple(part.label for part in request.parts) == labels
 
 
 @pytest.mark.parametrize(
@@ -508,11 +516,11 @@ def test_requests_split_into_parts_sets_and_a_comment(
         ("21 1d6", "A roll set has 1 to 20 sets"),
         ("1d20; 1d20; 1d20; 1d20; 1d20", "at most 4 rolls separated by `;` (got 5)"),
         ("1d20;;1d6", "none of them may be empty"),
-        ("! fireball", "Give dice before the comment"),
+        ("! fireball", "Give dice before the label"),
         ("0 1d6", "A roll set has 1 to 20 sets"),
         ("1d20; 1d", "Couldn't read `1d`"),
         ("20 60d6", "needs more than 1000 dice (it asks for 1200"),
-        ("1d6 ! " + "x" * 101, "A comment is at most 100 characters"),
+        ("1d6 ! " + "x" * 101, "A label is at most 100 characters"),
     ],
 )
 def test_bad_requests_are_refused_clearly(typed: str, message: str) -> None:
@@ -543,7 +551,12 @@ _REQUEST = st.builds(
         min_size=1,
         max_size=5,
     ).map("; ".join),
-    st.sampled_from(["", " ! fireball", " !", " ! " + "x" * 120]),
+    st.sampled_from(
+        [
+            *("", " ! fireball", " !", " ! " + "x" * 120, " attack", " # dex save", " adv"),
+            *(" dis s", ">=15", " <3 fire", " [fire]", " adv attack", " s s", "[a]+1"),
+        ]
+    ),
 )
 
 

@@ -12,13 +12,18 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 import pytest
 
-from rules.expressions import roll_expression
+from rules.expressions import roll_expression, roll_request
+from rules.randomness import Rng
 from tests.expect import as_rng
+
+T = TypeVar("T")
 
 
 class _Path:
@@ -44,12 +49,17 @@ class _Path:
 
 def rolled_distribution(expression: str) -> dict[int, Fraction]:
     """Every total the roller can give and its exact chance, by enumerating every dice path."""
-    totals: Counter[int] = Counter()
-    chances: dict[int, Fraction] = {}
+    return enumerated(lambda rng: roll_expression(expression, rng).total)
+
+
+def enumerated(roll: Callable[[Rng], T]) -> dict[T, Fraction]:
+    """Every outcome ``roll`` can give and its exact chance, by enumerating every dice path."""
+    totals: Counter[T] = Counter()
+    chances: dict[T, Fraction] = {}
     prefix: list[int] = []
     while True:
         path = _Path(prefix)
-        total = roll_expression(expression, as_rng(path)).total
+        total = roll(as_rng(path))
         chance = Fraction(1)
         for radix in path.radices:
             chance /= radix
@@ -216,3 +226,43 @@ def test_rolled_distribution_is_exactly_the_reference(expression: str) -> None:
 )
 def test_players_spellings_have_the_explicit_distribution(typed: str, spelled: str) -> None:
     assert rolled_distribution(typed) == reference_distribution(spelled)
+
+
+@pytest.mark.parametrize(
+    ("typed", "spelled"),
+    [
+        ("1d20+5 adv", "2d20kh1+5"),
+        ("d20 dis", "2d20kl1"),
+        ("+d20+5", "2d20kh1+5"),  # Dice Maiden's advantage
+        ("-d20+5", "2d20kl1+5"),
+        ("1d20+5 adv ! attack", "2d20kh1+5"),
+        ("4d6 s", "4d6"),  # sorting shows the dice in order, the total is the same
+        ("2d6+3 fire", "2d6+3"),
+    ],
+)
+def test_rule_advantage_words_and_labels_keep_the_exact_distribution(
+    typed: str, spelled: str
+) -> None:
+    rolled = enumerated(lambda rng: roll_request(typed, rng).rolls[0][0].total)
+    assert rolled == reference_distribution(spelled)
+
+
+@pytest.mark.parametrize(
+    ("typed", "chance"),
+    [
+        ("1d20+5>=15", Fraction(11, 20)),  # 10..20 on the d20
+        ("1d20+5>=15 adv", 1 - Fraction(9, 20) ** 2),  # both d20 under 10 fail
+        ("1d20>=15 dis", Fraction(6, 20) ** 2),  # both d20 15 or more
+        ("2d6>7", Fraction(15, 36)),  # 8: 5 ways, 9: 4, 10: 3, 11: 2, 12: 1
+        ("2d6=7", Fraction(6, 36)),
+        ("1d6<3", Fraction(2, 6)),
+    ],
+)
+def test_rule_comparison_succeeds_with_the_exact_chance(typed: str, chance: Fraction) -> None:
+    def success(rng: Rng) -> bool:
+        rolled = roll_request(typed, rng)
+        comparison = rolled.request.parts[0].comparison
+        assert comparison is not None
+        return comparison.holds(rolled.rolls[0][0].total)
+
+    assert enumerated(success)[True] == chance
