@@ -7,7 +7,7 @@ every use of its storage, its command tree or its cogs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import discord
 
@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from bot.client import DiceBot
     from bot.storage import Storage
 
-__all__ = ["PostableChannel", "dice_bot", "postable_channel", "storage_of"]
+__all__ = ["PostableChannel", "dice_bot", "loaded_cog", "postable_channel", "storage_of"]
+
+C = TypeVar("C")
 
 # The channels whose messages the bot can post and fetch by id (``get_partial_message``).
 PostableChannel = (
@@ -42,3 +44,14 @@ def postable_channel(interaction: discord.Interaction) -> PostableChannel | None
 def storage_of(interaction: discord.Interaction) -> Storage:
     """Return the storage of the bot that received the interaction."""
     return dice_bot(interaction).storage
+
+
+def loaded_cog(interaction: discord.Interaction, kind: type[C], name: str, system: str) -> C:
+    """Return the bot's cog called ``name`` (of ``kind``), which a persistent button hands its
+    press to; refuse while it isn't loaded (a press arriving as the bot starts or stops)."""
+    from bot.errors import CommandError  # bot.errors needs the rendering, which needs us
+
+    cog = dice_bot(interaction).get_cog(name)
+    if not isinstance(cog, kind):
+        raise CommandError(f"{system} is not loaded; try again in a moment.")
+    return cog

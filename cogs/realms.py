@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import dice_bot
+from bot.access import loaded_cog
 from bot.asker import Asker
 from bot.buttons import Reroller, RollButton, register_reroll, roll_buttons
 from bot.client import DiceBot
@@ -522,9 +522,7 @@ class DieButton(
         return cls(int(match["roll_id"]), int(match["position"]))
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = dice_bot(interaction).get_cog(RealmsCog.__cog_name__)
-        if not isinstance(cog, RealmsCog):
-            raise CommandError("Enchanted Realms is not loaded; try again in a moment.")
+        cog = loaded_cog(interaction, RealmsCog, RealmsCog.__cog_name__, realms.SYSTEM.display_name)
         await cog.reroll_die(interaction, self.position, self.roll_id)
 
 

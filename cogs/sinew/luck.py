@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.access import dice_bot, postable_channel
+from bot.access import loaded_cog, postable_channel
 from bot.asker import Asker
 from bot.buttons import RollButton, roll_buttons
 from bot.errors import CommandError
@@ -510,9 +510,7 @@ class LuckButton(
         return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = dice_bot(interaction).get_cog(COG_NAME)
-        if not isinstance(cog, LuckCommands):
-            raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
+        cog = loaded_cog(interaction, LuckCommands, COG_NAME, sinew.SYSTEM.display_name)
         await cog.press_luck(interaction, self.roll_id, self.tokens)
 
 
@@ -547,7 +545,5 @@ class DefenderLuckButton(
         return cls(int(match["roll_id"]), tokens, label)
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = dice_bot(interaction).get_cog(COG_NAME)
-        if not isinstance(cog, LuckCommands):
-            raise CommandError("Sinew & Steel is not loaded; try again in a moment.")
+        cog = loaded_cog(interaction, LuckCommands, COG_NAME, sinew.SYSTEM.display_name)
         await cog.press_defender_luck(interaction, self.roll_id, self.tokens)
