@@ -225,8 +225,6 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
         gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
         secret_notice='Tell the channel when someone rolls blind ("gwen rolled in secret")',
-        announcements="Kept for old settings: crits and fumbles show in the roll's own title, "
-        "never as a second post",
         gm_rolls="A GM's rolls when they don't say hidden: public (default) or hidden",
     )
     @app_commands.choices(gm_rolls=choices_of(GmRolls))
@@ -237,7 +235,6 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         gm_channel: discord.TextChannel | None = None,
         gm_channel_off: bool = False,
         secret_notice: bool | None = None,
-        announcements: bool | None = None,
         gm_rolls: str | None = None,
         **chosen: object,
     ) -> None:
@@ -249,7 +246,6 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             gm_channel_id=None if gm_channel is None else gm_channel.id,
             gm_channel_off=gm_channel_off,
             secret_notice=secret_notice,
-            announcements=announcements,
             gm_rolls=gm_rolls,
             chosen=chosen,
         )

@@ -25,7 +25,7 @@ __all__ = [
 
 MAX_CAMPAIGN_NAME_LENGTH = 100
 # `/campaign settings`' own options (each system's changeable settings come after them)
-SWITCH_OPTIONS = ("gm_channel", "gm_channel_off", "secret_notice", "announcements", "gm_rolls")
+SWITCH_OPTIONS = ("gm_channel", "gm_channel_off", "secret_notice", "gm_rolls")
 
 T = TypeVar("T")
 
@@ -135,7 +135,6 @@ class SettingsChange:
     gm_channel_id: int | None = None
     gm_channel_off: bool = False
     secret_notice: bool | None = None
-    announce_naturals: bool | None = None
     gm_rolls: GmRolls | None = None
     options: Mapping[str, JsonValue] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -147,7 +146,6 @@ class SettingsChange:
         gm_channel_id: int | None = None,
         gm_channel_off: bool = False,
         secret_notice: bool | None = None,
-        announcements: bool | None = None,
         gm_rolls: str | None = None,
         chosen: Mapping[str, object] | None = None,
     ) -> SettingsChange:
@@ -166,7 +164,7 @@ class SettingsChange:
             if not setting.changeable:
                 raise RulesError(f"`{key}` is chosen when the campaign starts; it can't change.")
             options[key] = setting.to_json(setting.parse(value, system))
-        asked = (gm_channel_id, secret_notice, announcements, gm_rolls)
+        asked = (gm_channel_id, secret_notice, gm_rolls)
         if all(value is None for value in asked) and not gm_channel_off and not options:
             changeable = [name for name, (_, s) in setting_owners().items() if s.changeable]
             names = ", ".join(f"`{name}`" for name in (*SWITCH_OPTIONS, *changeable))
@@ -175,7 +173,6 @@ class SettingsChange:
             gm_channel_id=gm_channel_id,
             gm_channel_off=gm_channel_off,
             secret_notice=secret_notice,
-            announce_naturals=announcements,
             gm_rolls=None if gm_rolls is None else parse_choice(GmRolls, gm_rolls, "gm_rolls"),
             options=MappingProxyType(options),
         )
@@ -192,16 +189,12 @@ class SettingsChange:
         elif self.gm_channel_off:
             channel_id = None
         notice = switches.secret_notice if self.secret_notice is None else self.secret_notice
-        loud = (
-            switches.announce_naturals if self.announce_naturals is None else self.announce_naturals
-        )
         hidden = (
             switches.gm_rolls_hidden if self.gm_rolls is None else self.gm_rolls is GmRolls.HIDDEN
         )
         return TableSwitches(
             gm_channel_id=channel_id,
             secret_notice=notice,
-            announce_naturals=loud,
             gm_rolls_hidden=hidden,
         )
 
@@ -214,14 +207,11 @@ class TableSwitches:
         gm_channel_id: Where hidden and blind rolls are also posted for the GMs (None: blind
             rolls go to each GM by direct message).
         secret_notice: Whether the channel hears "gwen rolled in secret" for a blind roll.
-        announce_naturals: Whether public crits and fumbles (natural 20s and 1s, Aethelgard
-            criticals and fumbles) are also announced in the channel.
         gm_rolls_hidden: Whether a GM's rolls are hidden unless the GM says `hidden: false`.
     """
 
     gm_channel_id: int | None = None
     secret_notice: bool = False
-    announce_naturals: bool = True
     gm_rolls_hidden: bool = False
 
     def __post_init__(self) -> None:
@@ -229,14 +219,15 @@ class TableSwitches:
             isinstance(self.gm_channel_id, bool) or not isinstance(self.gm_channel_id, int)
         ):
             raise ValueError(f"gm_channel_id must be a channel id (got {self.gm_channel_id!r})")
-        for name in ("secret_notice", "announce_naturals", "gm_rolls_hidden"):
+        for name in ("secret_notice", "gm_rolls_hidden"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false (got {getattr(self, name)!r})")
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> TableSwitches:
-        keys = ("gm_channel_id", "secret_notice", "announce_naturals", "gm_rolls_hidden")
-        # Any: __post_init__ checks each value's type.
+        keys = ("gm_channel_id", "secret_notice", "gm_rolls_hidden")
+        # Any: __post_init__ checks each value's type. Other keys are dropped: a campaign saved
+        # before crits stopped being announced apart still holds "announce_naturals".
         known: dict[str, Any] = {key: data[key] for key in keys if key in data}
         return cls(**known)
 
@@ -244,17 +235,14 @@ class TableSwitches:
         return {
             "gm_channel_id": self.gm_channel_id,
             "secret_notice": self.secret_notice,
-            "announce_naturals": self.announce_naturals,
             "gm_rolls_hidden": self.gm_rolls_hidden,
         }
 
     def info_lines(self) -> list[str]:
         gm_channel = f"<#{self.gm_channel_id}>" if self.gm_channel_id else "none (blind rolls: DMs)"
         notice = "on" if self.secret_notice else "off"
-        naturals = "on" if self.announce_naturals else "off"
         return [
             f"GM log channel: {gm_channel}",
             f"Secret-roll notice: {notice}",
-            f"Crit and fumble announcements: {naturals}",
             f"GM rolls: {'hidden' if self.gm_rolls_hidden else 'public'} unless said otherwise",
         ]

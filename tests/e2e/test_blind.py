@@ -191,15 +191,14 @@ async def test_no_one_but_the_gms_sees_a_blind_result_in_any_system(
     assert logged.visibility is Visibility.BLIND
 
 
-async def test_crit_announcements_can_be_switched_off(
+async def test_a_public_crit_is_shown_in_its_roll_and_never_posted_again(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    # (A skin is Sinew & Steel's: test_campaign.py changes it on a Sinew campaign.)
+    # No switch for it any more: the table sees the crit in the roll's own title.
     await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
     nothing = await fake_discord.invoke("campaign settings", {}, user="gm")
     assert nothing.ephemeral and "Say what to change" in nothing.content
-    quiet = await fake_discord.invoke("campaign settings", {"announcements": False}, user="gm")
-    assert "Skin" not in quiet.content and "Crit and fumble announcements: off" in quiet.content
+    assert "announcements" not in nothing.content
     seed = next(s for s in range(5000) if max(np.random.default_rng(s).integers(1, 21, 2)) == 20)
     dicebot.rng = new_rng(seed)
     natural = await fake_discord.invoke(
@@ -209,7 +208,7 @@ async def test_crit_announcements_can_be_switched_off(
     await asyncio.sleep(0.05)
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     info = await fake_discord.invoke("campaign info", {}, user="player")
-    assert "Crit and fumble announcements: off" in str(info.embeds[0])
+    assert "announcements" not in str(info.embeds[0])
 
 
 async def test_gm_rolls_default_to_hidden_when_the_campaign_says_so_after_a_restart(

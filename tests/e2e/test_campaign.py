@@ -68,7 +68,7 @@ async def test_campaign_start_keeps_its_options_and_offers_the_systems_found(
     # /campaign settings offers the settings declared changeable: Sinew & Steel's skin.
     changes = {option["name"] for option in subcommands["settings"]["options"]}
     assert changes == {
-        "gm_channel", "gm_channel_off", "secret_notice", "announcements", "gm_rolls", "skin",
+        "gm_channel", "gm_channel_off", "secret_notice", "gm_rolls", "skin",
     }  # fmt: skip
 
 
@@ -278,13 +278,13 @@ async def test_skin_of_a_campaign_of_another_system_is_refused_and_nothing_chang
     assert reply.ephemeral and "`skin` is a Sinew & Steel setting" in reply.content
     await start(fake_discord, system="realms")
     reply = await fake_discord.invoke(
-        "campaign settings", {"skin": "scifi", "announcements": False}, user="gm"
+        "campaign settings", {"skin": "scifi", "secret_notice": True}, user="gm"
     )
     assert reply.ephemeral
     assert "`skin` is a Sinew & Steel setting; a Enchanted Realms campaign" in reply.content
     campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign.settings.options == {}
-    assert campaign.switches.announce_naturals  # the whole change was refused
+    assert not campaign.switches.secret_notice  # the whole change was refused
 
 
 async def test_concurrent_settings_changes_all_land(
@@ -295,7 +295,6 @@ async def test_concurrent_settings_changes_all_land(
     await start(fake_discord, system="sinew", lingering_taint=True)
     changes: list[dict[str, object]] = [
         {"skin": "scifi"},
-        {"announcements": False},
         {"secret_notice": True},
         {"gm_rolls": "hidden"},
     ] * 5
@@ -306,5 +305,4 @@ async def test_concurrent_settings_changes_all_land(
     campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign.settings.get(sinew.SKIN) is sinew.Skin.SCIFI
     assert campaign.settings.get(sinew.LINGERING_TAINT) is True
-    assert not campaign.switches.announce_naturals
     assert campaign.switches.secret_notice and campaign.switches.gm_rolls_hidden

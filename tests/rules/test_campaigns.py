@@ -7,9 +7,7 @@ import pytest
 from rules import RulesError, realms, sinew
 from rules.campaigns import CampaignSettings, GmRolls, SettingsChange, TableSwitches
 
-STORED = TableSwitches(
-    gm_channel_id=42, secret_notice=True, announce_naturals=False, gm_rolls_hidden=True
-)
+STORED = TableSwitches(gm_channel_id=42, secret_notice=True, gm_rolls_hidden=True)
 
 
 def asked(**options: object) -> SettingsChange:
@@ -20,15 +18,15 @@ def asked(**options: object) -> SettingsChange:
 def test_settings_change_leaves_what_it_does_not_name() -> None:
     change = asked(secret_notice=False)
     assert change.apply(STORED) == TableSwitches(
-        gm_channel_id=42, secret_notice=False, announce_naturals=False, gm_rolls_hidden=True
+        gm_channel_id=42, secret_notice=False, gm_rolls_hidden=True
     )
 
 
 def test_settings_change_sets_every_switch_it_names() -> None:
-    change = asked(gm_channel_id=7, secret_notice=False, announcements=True, gm_rolls="public")
+    change = asked(gm_channel_id=7, secret_notice=False, gm_rolls="public")
     assert change.gm_rolls is GmRolls.PUBLIC
     assert change.apply(STORED) == TableSwitches(
-        gm_channel_id=7, secret_notice=False, announce_naturals=True, gm_rolls_hidden=False
+        gm_channel_id=7, secret_notice=False, gm_rolls_hidden=False
     )
     assert asked(gm_rolls="hidden").apply(TableSwitches()).gm_rolls_hidden
 
@@ -49,7 +47,7 @@ def test_settings_change_skin_alone_keeps_the_switches() -> None:
 
 def test_settings_change_refuses_a_setting_of_another_system() -> None:
     with pytest.raises(RulesError, match="`skin` is a Sinew & Steel setting; a Enchanted Realms"):
-        asked(announcements=False, chosen={"skin": "scifi"})
+        asked(secret_notice=True, chosen={"skin": "scifi"})
 
 
 def test_settings_change_refuses_a_setting_chosen_only_at_start() -> None:
@@ -76,3 +74,10 @@ def test_settings_change_refuses_nothing_to_change() -> None:
 def test_settings_change_refuses_an_unknown_choice() -> None:
     with pytest.raises(RulesError, match="Unknown gm_rolls `secret`"):
         asked(gm_rolls="secret")
+
+
+def test_switches_saved_with_the_old_announcements_switch_still_read() -> None:
+    # Campaigns saved while crits could be announced apart hold "announce_naturals": dropped.
+    old = {"gm_channel_id": None, "secret_notice": True, "announce_naturals": False}
+    assert TableSwitches.from_json(old) == TableSwitches(secret_notice=True)
+    assert "announce_naturals" not in TableSwitches.from_json(old).to_json()
