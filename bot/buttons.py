@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
 
-from bot.access import storage_of
+from bot.access import dice_bot, storage_of
 from bot.asker import Asker
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.options import ID_PATTERN, stored_id
@@ -37,12 +37,21 @@ __all__ = [
 # Repeats a logged roll for the user who pressed Roll again, with the options it logged and as
 # secret as it was (a forged press under a blind roll rolls blind again).
 Reroller = Callable[[discord.Interaction, Mapping[str, Any], Visibility], Awaitable[None]]
-_rerollers: dict[str, Reroller] = {}
+# The kinds of roll any system rolls again, which decide whether a roll gets the button. The
+# rerollers themselves are kept by each bot (bound to its own cogs: a test process runs many).
+_rerollable: set[str] = set()
 
 
-def register_reroll(kind: str, reroller: Reroller) -> None:
-    """Let public rolls of ``kind`` be rolled again by their roller."""
-    _rerollers[kind] = reroller
+class RerollHost(Protocol):
+    """A bot that keeps the rerollers of its cogs (``DiceBot``)."""
+
+    rerollers: dict[str, Reroller]
+
+
+def register_reroll(bot: RerollHost, kind: str, reroller: Reroller) -> None:
+    """Let public rolls of ``kind`` be rolled again by their roller, through ``bot``'s cog."""
+    bot.rerollers[kind] = reroller
+    _rerollable.add(kind)
 
 
 def roll_buttons(
@@ -57,7 +66,7 @@ def roll_buttons(
     items: list[discord.ui.Item[Any]] = []
     if visibility.secret:
         items.append(RevealButton(roll_id))
-    elif kind in _rerollers:
+    elif kind in _rerollable:
         items.append(RollAgainButton(roll_id))
     items.extend(extra)
     if not items:
@@ -207,7 +216,7 @@ class RollAgainButton(RollButton, template=rf"roll:again:(?P<roll_id>{ID_PATTERN
         if logged is None:
             raise RollNotFound(self.roll_id)
         _check_roller(logged, interaction.user.id)
-        reroller = _rerollers.get(logged.kind)
+        reroller = dice_bot(interaction).rerollers.get(logged.kind)
         options = logged.payload.get("options")
         if reroller is None or not isinstance(options, dict):
             raise CommandError("This roll can't be rolled again; use its command instead.")

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 import cogs
 from bot.asker import apply_default_visibility
-from bot.buttons import RevealButton, RollAgainButton
+from bot.buttons import Reroller, RevealButton, RollAgainButton
 from bot.config import Settings
 from bot.discord_private import GatedCommandTree, set_endpoints
 from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
@@ -138,6 +138,7 @@ class DiceBot(commands.AutoShardedBot):
         self._last_arrival = time.monotonic()
         self.draining = False
         self.shutdown_task: asyncio.Task[None] | None = None
+        self.rerollers: dict[str, Reroller] = {}  # by roll kind, from the cogs (bot.buttons)
 
     async def login(self, token: str) -> None:
         # The database first: a DATABASE_PATH or DATABASE_URL that can't be used is reported

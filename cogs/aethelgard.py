@@ -158,7 +158,7 @@ class AethelgardCog(
             "aethelgard.attack": _again(self.run_attack, AttackOptions),
             "aethelgard.craft": _again(self.run_craft, CraftOptions),
         }.items():
-            register_reroll(kind, reroller)
+            register_reroll(bot, kind, reroller)
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         asker = await Asker.of(interaction, self.storage)

@@ -92,12 +92,13 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         self.effects = load_table("cosmos/critical_effects.toml", cosmos.parse_critical_effects)
         self.conversion_tables = load_table("cosmos/conversion.toml", cosmos.parse_conversion)
         register_reroll(
+            bot,
             CHECK_KIND,
             lambda interaction, options, visibility: self.roll_check(
                 interaction, CheckOptions(**options), **visibility.as_options()
             ),
         )
-        register_reroll(OPPOSED_KIND, self._roll_opposed_again)
+        register_reroll(bot, OPPOSED_KIND, self._roll_opposed_again)
 
     @roll_command
     @app_commands.command(name="roll", description="Roll 2d10 keep two + Attribute + Skill vs TN")

@@ -26,6 +26,7 @@ class DiceCog(commands.Cog):
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         register_reroll(
+            bot,
             KIND,
             lambda interaction, options, visibility: self.roll_dice(
                 interaction, **options, **visibility.as_options()

@@ -137,7 +137,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             RollKind.CHECK: _again(self.run_check, CheckOptions),
             RollKind.STEALTH: _again(self.run_stealth, StealthOptions),
         }.items():
-            register_reroll(kind.value, reroller)
+            register_reroll(bot, kind.value, reroller)
 
     async def _publish(
         self,

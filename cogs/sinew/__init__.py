@@ -73,7 +73,7 @@ class SinewCog(
             for skin in sinew.Skin
         }
         for kind, reroller in self._rerollers().items():
-            register_reroll(kind, reroller)
+            register_reroll(bot, kind, reroller)
 
     def _rerollers(self) -> dict[str, Reroller]:
         """Return what Roll again runs for each roll kind, with the options the roll logged."""

@@ -80,7 +80,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)
         self.trained_only = TrainedOnlyStore(bot.storage.database)
         for kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE):
-            register_reroll(f"sixpool.{kind.value}", rolls.roll_again(self, kind))
+            register_reroll(bot, f"sixpool.{kind.value}", rolls.roll_again(self, kind))
 
     async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         """Return the asker's table and its running six-pool campaign, or refuse."""
