@@ -103,7 +103,7 @@ class Asker:
     def require_campaign(self, system: System | None = None) -> Campaign:
         """Return the running campaign (of ``system``) or explain that there is none."""
         if self.campaign is None:
-            wanted = f"a {system.display_name} campaign" if system else "a campaign"
+            wanted = f"{system.with_article} campaign" if system else "a campaign"
             raise CommandError(
                 f"This channel has no running campaign; this needs {wanted}. "
                 "Start one with `/campaign start`."

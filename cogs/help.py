@@ -31,7 +31,7 @@ def help_pages(bot: DiceBot) -> list[render.HelpPage]:
         for command in bot.tree.get_commands()
         if isinstance(command, app_commands.Command | app_commands.Group)
     ]
-    return render.help_pages(top, {system.value: system.display_name for system in all_systems()})
+    return render.help_pages(top, {system.value: system for system in all_systems()})
 
 
 def help_view(number: int, total: int) -> discord.ui.View | None:

@@ -49,8 +49,8 @@ def setting_owners() -> dict[str, tuple[System, Setting[Any]]]:
 def _refuse_foreign(system: System, key: str) -> RulesError:
     """The refusal of an option ``system`` doesn't declare (another system's setting?)."""
     owner = setting_owners().get(key)
-    whose = f"a {owner[0].in_sentence} setting" if owner else "not a setting"
-    return RulesError(f"`{key}` is {whose}; a {system.display_name} campaign doesn't use it.")
+    whose = f"{owner[0].with_article} setting" if owner else "not a setting"
+    return RulesError(f"`{key}` is {whose}; {system.with_article} campaign doesn't use it.")
 
 
 @dataclass(frozen=True, slots=True)

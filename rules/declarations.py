@@ -60,7 +60,7 @@ class Setting(Generic[T]):
                 if str(member.value).casefold() == wanted:
                     return cast(T, member)
         allowed = "true or false" if self.kind is bool else ", ".join(map(str, self._members()))
-        raise RulesError(f"`{self.name}` for a {system.display_name} campaign must be {allowed}.")
+        raise RulesError(f"`{self.name}` for {system.with_article} campaign must be {allowed}.")
 
     def to_json(self, value: T) -> JsonValue:
         return value if isinstance(value, bool) else str(cast(Enum, value).value)

@@ -52,6 +52,12 @@ class System:
         """Return the name as written mid-sentence ("a six-pool d20 campaign")."""
         return self.sentence_name or self.display_name
 
+    @property
+    def with_article(self) -> str:
+        """Return the name mid-sentence after "a" or "an" ("an Aethelgard", "a six-pool d20")."""
+        name = self.in_sentence
+        return f"{'an' if name[:1].casefold() in 'aeiou' else 'a'} {name}"
+
     def __str__(self) -> str:
         return self.value
 

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.render.style import FIELD_LIMIT, Colour, truncate
 from rules.expressions import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_REPEATS, MAX_SIDES
+from rules.systems import System
 
 __all__ = [
     "EMBED_TOTAL_LIMIT",
@@ -159,11 +160,11 @@ def _overview(sections: Sequence[tuple[str, list[HelpPage]]], creates: Sequence[
     )
 
 
-def help_pages(commands: Iterable[Command], systems: Mapping[str, str]) -> list[HelpPage]:
+def help_pages(commands: Iterable[Command], systems: Mapping[str, System]) -> list[HelpPage]:
     """Every page of `/help`: an overview, the table's commands, then one page per system.
 
     ``commands`` are the bot's top-level commands (its command tree); ``systems`` maps a
-    system's key (its top-level command) to its display name. A system's page that would pass
+    system's key (its top-level command) to the system. A system's page that would pass
     Discord's limits continues on the next one.
     """
     by_name = sorted(commands, key=lambda command: command.name)
@@ -173,8 +174,9 @@ def help_pages(commands: Iterable[Command], systems: Mapping[str, str]) -> list[
     general_fields = [field for command in general for field in _fields(command)]
     sections.append((TABLE_TITLE, _paged(TABLE_TITLE, "", general_fields)))
     for command in own:
-        title = f"🎲 {systems[command.name]}"
-        description = f"In a {systems[command.name]} campaign's channel."
+        system = systems[command.name]
+        title = f"🎲 {system.display_name}"
+        description = f"In {system.with_article} campaign's channel."
         sections.append((title, _paged(title, description, _fields(command))))
     creates = [
         f"`/{leaf.qualified_name}`"

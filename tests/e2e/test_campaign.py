@@ -281,7 +281,7 @@ async def test_skin_of_a_campaign_of_another_system_is_refused_and_nothing_chang
         "campaign settings", {"skin": "scifi", "secret_notice": True}, user="gm"
     )
     assert reply.ephemeral
-    assert "`skin` is a Sinew & Steel setting; a Enchanted Realms campaign" in reply.content
+    assert "`skin` is a Sinew & Steel setting; an Enchanted Realms campaign" in reply.content
     campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
     assert campaign.settings.options == {}
     assert not campaign.switches.secret_notice  # the whole change was refused

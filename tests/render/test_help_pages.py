@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.render.help import EMBED_TOTAL_LIMIT, FIELDS_MAX, help_embed, help_pages
 from bot.render.style import FIELD_LIMIT
+from rules.systems import System
 
 
 async def _callback(
@@ -36,7 +37,7 @@ def test_a_system_too_big_for_one_page_continues_within_discords_limits() -> Non
     roll: app_commands.Command[Any, ..., None] = app_commands.Command(
         name="roll", description="Roll dice", callback=_callback
     )
-    pages = help_pages([big_system(24), roll], {"kazoo": "Kazoo Quest"})
+    pages = help_pages([big_system(24), roll], {"kazoo": System("kazoo", "Kazoo Quest")})
     titles = [page.title for page in pages]
     kazoo = [title for title in titles if title.startswith("🎲 Kazoo Quest")]
     assert len(kazoo) >= 2 and kazoo[0] == f"🎲 Kazoo Quest (1/{len(kazoo)})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import RulesError, realms, sinew
+from rules import RulesError, aethelgard, cosmos, realms, sinew, sixpool
 from rules.campaigns import CampaignSettings, GmRolls, SettingsChange, TableSwitches
 
 STORED = TableSwitches(gm_channel_id=42, secret_notice=True, gm_rolls_hidden=True)
@@ -46,7 +46,7 @@ def test_settings_change_skin_alone_keeps_the_switches() -> None:
 
 
 def test_settings_change_refuses_a_setting_of_another_system() -> None:
-    with pytest.raises(RulesError, match="`skin` is a Sinew & Steel setting; a Enchanted Realms"):
+    with pytest.raises(RulesError, match="`skin` is a Sinew & Steel setting; an Enchanted Realms"):
         asked(secret_notice=True, chosen={"skin": "scifi"})
 
 
@@ -81,3 +81,15 @@ def test_switches_saved_with_the_old_announcements_switch_still_read() -> None:
     old = {"gm_channel_id": None, "secret_notice": True, "announce_naturals": False}
     assert TableSwitches.from_json(old) == TableSwitches(secret_notice=True)
     assert "announce_naturals" not in TableSwitches.from_json(old).to_json()
+
+
+def test_a_system_is_named_with_its_article_mid_sentence() -> None:
+    # "an" before a vowel sound, as a player writes it (the issue saw "A Aethelgard campaign").
+    named = {s.value: s.with_article for s in (realms.SYSTEM, sinew.SYSTEM, aethelgard.SYSTEM)}
+    assert named == {
+        "realms": "an Enchanted Realms",
+        "sinew": "a Sinew & Steel",
+        "aethelgard": "an Aethelgard",
+    }
+    assert sixpool.SYSTEM.with_article == "a six-pool d20"
+    assert cosmos.SYSTEM.with_article == "a Cosmos Engine"
