@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 from discord import app_commands
@@ -478,23 +478,24 @@ def defender_buttons(
     ]
 
 
-class LuckButton(
-    RollButton, template=rf"sinew:luck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)"
-):
-    """Under a failed test: its roller spends Luck on it (``tokens`` None: what turns it).
+class _LuckSpendButton(RollButton, template=r"sinew:spend:(?!)"):
+    """A persistent Luck button: the roll spent on and the tokens (``n``: what turns or wins
+    it) are in the custom_id; the rest is read from the roll log and the sheet when pressed.
+    A subclass gives its template, its look and which side of the roll spends."""
 
-    Persistent: the roll spent on and the tokens are in the custom_id; the rest is read from the
-    roll log and the sheet when pressed, in the same transaction as `/sinew luck spend`.
-    """
+    id_prefix: ClassVar[str]
+    button_emoji: ClassVar[str]
+    button_style: ClassVar[discord.ButtonStyle]
+    default_label: ClassVar[str]
 
-    def __init__(self, roll_id: int, tokens: int | None, label: str = "Spend Luck") -> None:
+    def __init__(self, roll_id: int, tokens: int | None, label: str | None = None) -> None:
         super().__init__(
             roll_id,
             discord.ui.Button(
-                label=label,
-                emoji="🍀",
-                style=discord.ButtonStyle.success,
-                custom_id=f"sinew:luck:{roll_id}:{'n' if tokens is None else tokens}",
+                label=label or self.default_label,
+                emoji=self.button_emoji,
+                style=self.button_style,
+                custom_id=f"{self.id_prefix}:{roll_id}:{'n' if tokens is None else tokens}",
             ),
         )
         self.tokens = tokens
@@ -505,45 +506,45 @@ class LuckButton(
         interaction: discord.Interaction,
         item: discord.ui.Item[Any],
         match: re.Match[str],
-    ) -> LuckButton:
+    ) -> Self:
         tokens = None if match["tokens"] == "n" else int(match["tokens"])
-        return cls(int(match["roll_id"]), tokens, getattr(item, "label", None) or "Spend Luck")
+        return cls(int(match["roll_id"]), tokens, getattr(item, "label", None))
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
         cog = loaded_cog(interaction, LuckCommands, COG_NAME, sinew.SYSTEM.display_name)
+        await self.spend(cog, interaction)
+
+    async def spend(self, cog: LuckCommands, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+class LuckButton(
+    _LuckSpendButton,
+    template=rf"sinew:luck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)",
+):
+    """Under a failed test: its roller spends Luck on it, in the same transaction as
+    `/sinew luck spend`."""
+
+    id_prefix = "sinew:luck"
+    button_emoji = "🍀"
+    button_style = discord.ButtonStyle.success
+    default_label = "Spend Luck"
+
+    async def spend(self, cog: LuckCommands, interaction: discord.Interaction) -> None:
         await cog.press_luck(interaction, self.roll_id, self.tokens)
 
 
 class DefenderLuckButton(
-    RollButton, template=rf"sinew:dluck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)"
+    _LuckSpendButton,
+    template=rf"sinew:dluck:(?P<roll_id>{ID_PATTERN}):(?P<tokens>[0-9]{{1,2}}|n)",
 ):
-    """Under a contest against a player's character: its defender spends Luck on their own die
-    (``tokens`` None: what wins it). Persistent, like ``LuckButton``; only the defender may
-    press it, until either side rolls again in the channel."""
+    """Under a contest against a player's character: its defender spends Luck on their own die;
+    only the defender may press it, until either side rolls again in the channel."""
 
-    def __init__(self, roll_id: int, tokens: int | None, label: str = "Defend with Luck") -> None:
-        super().__init__(
-            roll_id,
-            discord.ui.Button(
-                label=label,
-                emoji="🛡️",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"sinew:dluck:{roll_id}:{'n' if tokens is None else tokens}",
-            ),
-        )
-        self.tokens = tokens
+    id_prefix = "sinew:dluck"
+    button_emoji = "🛡️"
+    button_style = discord.ButtonStyle.secondary
+    default_label = "Defend with Luck"
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> DefenderLuckButton:
-        tokens = None if match["tokens"] == "n" else int(match["tokens"])
-        label = getattr(item, "label", None) or "Defend with Luck"
-        return cls(int(match["roll_id"]), tokens, label)
-
-    async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        cog = loaded_cog(interaction, LuckCommands, COG_NAME, sinew.SYSTEM.display_name)
+    async def spend(self, cog: LuckCommands, interaction: discord.Interaction) -> None:
         await cog.press_defender_luck(interaction, self.roll_id, self.tokens)
