@@ -9,13 +9,14 @@ work after a restart.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import dice_bot
+from bot.access import loaded_cog
 from bot.buttons import PersistentItem
 from bot.client import DiceBot
 from bot.options import ID_PATTERN
@@ -70,7 +71,7 @@ class HelpPageButton(
         return cls(match["side"], int(match["page"]))
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
-        pages = help_pages(dice_bot(interaction))
+        pages = loaded_cog(interaction, HelpCog, HelpCog.__cog_name__, "Help").pages
         number = min(self.target_id, len(pages))  # fewer pages since the message was sent
         await interaction.response.edit_message(
             embed=render.help_embed(pages[number - 1], number, len(pages)),
@@ -83,6 +84,12 @@ class HelpCog(commands.Cog):
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
+
+    @cached_property
+    def pages(self) -> list[render.HelpPage]:
+        """The pages, built at the first `/help` or page turn: the command tree is complete by
+        then and doesn't change while the bot runs."""
+        return help_pages(self.bot)
 
     @app_commands.command(name="help", description="What to type first, and every command")
     @app_commands.describe(
@@ -98,7 +105,7 @@ class HelpCog(commands.Cog):
         if topic == "notation":
             await interaction.response.send_message(embed=render.notation_guide(), ephemeral=True)
             return
-        pages = help_pages(self.bot)
+        pages = self.pages
         view = help_view(1, len(pages))
         embed = render.help_embed(pages[0], 1, len(pages))
         if view is None:

@@ -182,7 +182,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX} (easy 10, medium 15, hard 20)",
         skill="The skill (its training from your sheet; untrained if not listed)",
         situation="Favorable −2, unfavorable +2, extreme +5 or perfect −5 to the DC",
-        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+        **ROLL_HELP,
     )
     @app_commands.choices(pool=POOL_CHOICES, situation=SITUATION_CHOICES)
     async def check(
@@ -213,7 +213,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         pool="STR for melee, DEX for ranged, INT/WIS/CHA for spells",
         ac=f"The target's Armor Class, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
         damage=DAMAGE_HELP,
-        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+        **ROLL_HELP,
     )
     @app_commands.choices(pool=POOL_CHOICES)
     async def attack(
@@ -241,7 +241,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     @app_commands.describe(
         pool="The save (STR shoved, DEX traps, CON poison, INT illusions, WIS charm, CHA exile)",
         dc=f"Difficulty, {sixpool.DC_MIN}–{sixpool.DC_MAX}",
-        **{key: ROLL_HELP[key] for key in ROLL_HELP},
+        **ROLL_HELP,
     )
     @app_commands.choices(pool=POOL_CHOICES)
     async def save(
