@@ -320,11 +320,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         await interaction.response.edit_message(content=render.end_answered(answer), view=None)
 
     async def _end_confirmed(self, interaction: discord.Interaction, prompt: EndPrompt) -> None:
-        # Answered already (a double click): say so before the GM check, which would only say
-        # the channel has no campaign any more.
-        if (answer := await self.storage.campaigns.end_prompt_answer(prompt.prompt_id)) is not None:
-            raise EndPromptAnswered(answer)
+        await self._refuse_if_answered(prompt)
         asker = await Asker.of(interaction, self.storage)
+        if not asker.is_gm:
+            # The other click of a double click may have ended the campaign since the check
+            # above: the GM check would then only say the channel has no campaign any more.
+            await self._refuse_if_answered(prompt)
         asker.require_gm("end the campaign")  # still a GM now, not only when asked
         campaign = await self.storage.campaigns.end_as_answered(
             prompt.prompt_id, prompt.campaign_id, asker.user_id
@@ -334,6 +335,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         )
         assert isinstance(interaction.channel, discord.abc.Messageable)
         await interaction.channel.send(render.campaign_ended(campaign, asker.user_id))
+
+    async def _refuse_if_answered(self, prompt: EndPrompt) -> None:
+        """Refuse a click on a prompt already answered (a double click), saying how."""
+        if (answer := await self.storage.campaigns.end_prompt_answer(prompt.prompt_id)) is not None:
+            raise EndPromptAnswered(answer)
 
     async def _expire(self, asked: discord.Interaction, prompt: EndPrompt) -> None:
         """At the deadline, an unanswered prompt loses its buttons (they would only refuse)."""
