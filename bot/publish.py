@@ -395,11 +395,12 @@ async def announce(
 ) -> None:
     """Post to the whole channel as a message of its own, never hidden; after the reply.
 
-    Where the bot can't post (a DM or group DM, a server where only the user installed it, a
-    channel that denies it), it is a public followup to the interaction instead: nothing
-    depends on the bot being able to post in the channel (README, "Where commands work")."""
+    Outside a server channel where the bot is installed (a DM, a group DM, a server where only
+    the user installed it), or where the channel refuses the bot, it is a public followup to
+    the interaction instead: nothing depends on the bot being able to post in the channel
+    (README, "Where commands work")."""
     channel = postable_channel(interaction)
-    if channel is not None and _bot_posts_in(interaction):
+    if channel is not None and in_server(interaction):
         try:
             await channel.send(content, embed=embed)  # type: ignore[arg-type]  # discord.py: send() takes embed=None (its default), its overloads omit it
             return
@@ -407,9 +408,3 @@ async def announce(
             log.info("Can't post in channel %s: announcing in a followup", interaction.channel_id)
     missing = discord.utils.MISSING
     await interaction.followup.send(content or missing, embed=embed or missing)
-
-
-def _bot_posts_in(interaction: discord.Interaction) -> bool:
-    """Whether the bot is in the interaction's channel: a server's where it is installed, or
-    its own DM with the user (not a group DM, nor a server where only the user installed it)."""
-    return in_server(interaction) or interaction.context.dm_channel
