@@ -302,3 +302,50 @@ async def test_a_dm_roll_is_logged_without_a_server_on_sqlite_and_postgresql(
         )
         assert logged.payload["result"]["total"] == expected.total
         await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
+
+
+async def test_an_announcement_the_channel_refuses_is_a_public_followup(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    """A server with the bot whose channel denies it Send Messages: the challenge's end is
+    still announced, as a followup to the GM's command."""
+    fake = fake_discord
+    await fake.invoke("campaign start", {"system": "cosmos", "name": "Voidrunners"}, user="gm")
+    start = {"name": "Escape", "tn": 12, "successes": 2, "max_rolls": 3}
+    assert not (await fake.invoke("cosmos challenge start", start, user="gm")).ephemeral
+    fake.muted_channels.add(fake.channel_id)
+    reply = await fake.invoke("cosmos challenge end", {"name": "Escape"}, user="gm")
+    assert reply.ephemeral
+    [announcement] = await fake.wait_followups(reply)
+    assert not announcement.ephemeral
+    assert announcement.raw["embeds"][0]["title"] == "🛑 Challenge ended by the GM: Escape"
+    assert fake.channel_messages(fake.channel_id) == []
+
+
+async def test_suggestions_outside_a_server_offer_your_macros_and_nothing_server_only(
+    fake_discord: FakeDiscord, anybot: DiceBot
+) -> None:
+    fake = fake_discord
+    await fake.invoke("macro save", {"name": "axe", "expression": "1d12+3"}, user="player")
+    dm = fake.open_dm("player")
+    names = await fake.autocomplete("macro roll", {"name": "a"}, "name", user="player", channel=dm)
+    assert names == [{"name": "axe", "value": "axe"}]
+    skills = await fake.autocomplete(
+        "sixpool check", {"pool": "DEX", "skill": ""}, "skill", user="player", channel=dm
+    )
+    assert skills == []
+
+
+async def test_a_dm_roll_reaches_shard_zero_of_a_sharded_bot(
+    fake_discord: FakeDiscord, migrated_sqlite: Path
+) -> None:
+    """Discord sends a DM's interactions to shard 0 (they have no server to route by)."""
+    fake = fake_discord
+    fake.recommended_shards = 2
+    bot = create_bot(bot_settings(fake, migrated_sqlite, guild_sync=False), rng=new_rng(1))
+    async with run_bot(fake, bot):
+        await fake.wait_until(lambda: len(fake.connected_shards) == 2, "both shards")
+        dm = fake.open_dm("player")
+        reply = await fake.invoke("roll", {"expression": "1d20"}, user="player", channel=dm)
+        assert not reply.ephemeral and fake.undeliverable == []
+        await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")

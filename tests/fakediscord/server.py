@@ -52,6 +52,7 @@ those the user runs the bot as a user install (``{"1": user_id}``), the interact
 foreign guild's channels (403 Missing Access). Only global commands are offered there, and only
 those whose ``contexts`` and ``integration_types`` allow it (``stale_client=True`` sends one
 anyway, as a client with an outdated command list could); ``commands_offered(channel)`` lists them.
+A channel in ``muted_channels`` denies the bot Send Messages (403 Missing Permissions).
 
 Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
 fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
@@ -238,6 +239,8 @@ class FakeDiscord:
         self._foreign_guilds: set[int] = set()
         # Users whose DMs are closed to the bot: sending them one gets 403 (code 50007).
         self.closed_dms: set[int] = set()
+        # Channels that deny the bot Send Messages: posting there gets 403 (code 50013).
+        self.muted_channels: set[int] = set()
 
         self.unhandled_requests: list[str] = []
         self.rejected_messages: list[str] = []  # bodies refused for breaking Discord's limits
@@ -1153,6 +1156,8 @@ class FakeDiscord:
             return _error(403, 50007, "Cannot send messages to this user")
         if not self._bot_is_in(channel_id):
             return _error(403, 50001, "Missing Access")
+        if channel_id in self.muted_channels:
+            return _error(403, 50013, "Missing Permissions")
         body, files = await _read_body(request)
         refusal = self._check_limits(body, "channel message")
         if refusal is not None:
