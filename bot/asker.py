@@ -50,8 +50,8 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
     reply, its announcements) sees a hidden roll.
     """
     namespace = interaction.namespace
-    if "hidden" in namespace or namespace.blind:
-        return True
+    if "hidden" in namespace or namespace.blind or not in_server(interaction):
+        return True  # outside a server with the bot there is no campaign (bot.anywhere)
     storage = storage_of(interaction)
     campaign = await storage.campaigns.active(campaign_channel_id(interaction))
     if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):

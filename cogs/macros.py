@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.anywhere import anywhere, anywhere_group
-from bot.asker import Asker, campaign_channel_id
+from bot.asker import Asker
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
@@ -140,8 +140,9 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     async def _names(
         self, interaction: discord.Interaction, current: str
     ) -> builtins.list[app_commands.Choice[str]]:  # `list` in this class is /macro list
-        campaign = await self.bot.storage.campaigns.active(campaign_channel_id(interaction))
-        macros = await self.macros.visible(interaction.user.id, campaign.id if campaign else None)
+        asker = await Asker.of(interaction, self.bot.storage)  # no campaign outside a server
+        campaign_id = asker.campaign.id if asker.campaign else None
+        macros = await self.macros.visible(interaction.user.id, campaign_id)
         names = list(dict.fromkeys(m.name for m in macros))
         return [app_commands.Choice(name=n, value=n) for n in matching(current, names)]
 
