@@ -80,9 +80,11 @@ class DiceTree(GatedCommandTree["DiceBot"]):
         if not self.client.admit(interaction):
             await reply_ephemeral(interaction, RESTARTING_MESSAGE)
             return False
+        if not await _works_here(interaction):  # before the options: where comes first
+            return False
         if interaction.type is discord.InteractionType.application_command:
             check_payload(self, interaction)  # raises to on_error, which explains the refusal
-        return await _works_here(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

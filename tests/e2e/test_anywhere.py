@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.anywhere import anywhere, invite_url
+from bot.anywhere import anywhere, invite_url, is_anywhere
 from bot.client import DiceBot, create_bot
 from bot.config import DatabaseLocation, Settings
 from bot.publish import announce
@@ -349,3 +349,33 @@ async def test_a_dm_roll_reaches_shard_zero_of_a_sharded_bot(
         reply = await fake.invoke("roll", {"expression": "1d20"}, user="player", channel=dm)
         assert not reply.ephemeral and fake.undeliverable == []
         await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
+
+
+# Every command that works anywhere: one more needs its line in the README ("Where commands
+# work") and here.
+WORKS_ANYWHERE = {
+    "help", "roll", "nat20", "macro save", "macro roll", "macro list", "macro delete",
+    "cosmos roll", "cosmos opposed", "cosmos convert", "cosmos odds",
+    "realms attack", "realms check", "realms stealth", "realms spell", "realms reroll",
+    "realms odds",
+    "aethelgard roll", "aethelgard opposed", "aethelgard attack", "aethelgard craft",
+    "aethelgard odds",
+    "sinew odds", "sixpool odds",
+}  # fmt: skip
+
+
+async def test_every_other_command_is_refused_in_a_dm_before_its_options_are_read(
+    fake_discord: FakeDiscord, anybot: DiceBot
+) -> None:
+    fake = fake_discord
+    dm = fake.open_dm("gm")
+    leaves = [c for c in anybot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+    assert {c.qualified_name for c in leaves if is_anywhere(c)} == WORKS_ANYWHERE
+    server_only = sorted(c.qualified_name for c in leaves if not is_anywhere(c))
+    assert len(server_only) > 40  # campaigns, characters, tracks of every system
+    # As an outdated client would send them: no options at all.
+    replies = [await fake.send_raw(name, [], user="gm", channel=dm) for name in server_only]
+    await fake.wait_answered(replies)
+    for name, reply in zip(server_only, replies, strict=True):
+        assert reply.ephemeral and reply.content.startswith(f"❌ `/{name}` works {WHERE}"), name
+    assert await anybot.storage.rolls.get(1) is None
