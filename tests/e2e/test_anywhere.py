@@ -116,6 +116,11 @@ async def test_a_systems_stateless_roll_and_odds_work_in_a_dm(
     assert not rolled.ephemeral and rolled.embeds, rolled.content
     logged = await logged_roll(anybot.storage, roll_id_of(rolled))
     assert (logged.kind, logged.guild_id, logged.channel_id) == ("realms.check", None, dm)
+    # Its die buttons work there too: the press edits the roll into its reroll, once.
+    pressed = await fake_discord.click(rolled, f"realms:reroll:{logged.id}:1", user="player")
+    assert not pressed.ephemeral, pressed.content
+    rerolled = await logged_roll(anybot.storage, logged.id + 1)
+    assert (rerolled.guild_id, rerolled.channel_id) == (None, dm)
     # 1d20 + 4 vs DC 15 needs 11 or more: faces 11–20, 10 of 20.
     odds = await fake_discord.invoke(
         "sixpool odds", {"modifier": 4, "dc": 15}, user="player", channel=dm
