@@ -313,6 +313,7 @@ class FakeDiscord:
         router.add_get(API + "/users/@me", self._get_me)
         router.add_post(API + "/users/@me/channels", self._post_dm_channel)
         router.add_get(API + "/users/{user}", self._get_user)
+        router.add_get(API + "/guilds/{guild}/members/{user}", self._get_member)
         router.add_get(API + "/oauth2/applications/@me", self._get_application)
         for path in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
             router.add_put(API + path, self._put_commands)
@@ -1022,6 +1023,17 @@ class FakeDiscord:
         if person is None:
             return _error(404, 10013, "Unknown User")
         return _json(payloads.user(person))
+
+    def member_leaves(self, user: str) -> None:
+        """``users[user]`` leaves the guild: Discord no longer finds them as a member."""
+        del self._members[self.users[user].id]
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        wanted = request.match_info["user"]
+        person = next((p for p in self._members.values() if str(p.id) == wanted), None)
+        if person is None:
+            return _error(404, 10007, "Unknown Member")
+        return _json(payloads.member(person))
 
     async def _get_me(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != f"Bot {self.token}":
