@@ -205,9 +205,17 @@ def _pool(result: Mapping[str, Any]) -> aethelgard.PoolRoll:
     return aethelgard.PoolRoll(**result)
 
 
+_DEGREES = {
+    aethelgard.Degree.CRITICAL: Verdict.CRITICAL_SUCCESS,
+    aethelgard.Degree.SUCCESS: Verdict.SUCCESS,
+    aethelgard.Degree.FAILURE: Verdict.FAILURE,
+    aethelgard.Degree.FUMBLE: Verdict.CRITICAL_FAILURE,
+}
+
+
 def _aethelgard_pool(result: Mapping[str, Any]) -> RollSummary:
     roll = _pool(result)
-    return _one(roll.net, Verdict.of(roll.success, critical=roll.critical, fumble=roll.fumble))
+    return _one(roll.net, _DEGREES[roll.degree])
 
 
 def _aethelgard_opposed(result: Mapping[str, Any]) -> RollSummary:
