@@ -193,3 +193,36 @@ async def test_a_page_size_out_of_range_is_refused(
     refused = await fake_discord.send_raw("campaign log", options, user="player")
     await fake_discord.wait_answered([refused])
     assert refused.ephemeral and "Limit must be between 1 and 25" in refused.content
+
+
+async def test_rule_log_line_shows_a_system_rolls_total_and_verdict_as_its_reply(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke(
+        "campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm"
+    )
+    options = {"attribute": 3, "skill": 2, "tn": 15}
+    reply = await fake_discord.invoke("cosmos roll", options, user="player")
+    secret = await fake_discord.invoke("cosmos roll", {**options, "hidden": True}, user="gm")
+    assert secret.ephemeral
+    player, gm = fake_discord.users["player"].id, fake_discord.users["gm"].id
+    expected = []
+    for roll_id, who in ((2, gm), (1, player)):
+        logged = await dicebot.storage.rolls.get(roll_id)
+        assert logged is not None
+        first, second = logged.payload["result"]["roll"]["dice"]  # 2d10, both kept
+        total = first + second + 5
+        if (first, second) == (10, 10):
+            verdict = "✨"
+        elif (first, second) == (1, 1):
+            verdict = "💀"
+        else:
+            verdict = "✅" if total >= 15 else "❌"
+        what = f"{'gm' if who == gm else 'player'} vs TN 15 (Hard)"
+        expected.append(f"`#{roll_id}` · <@{who}> · {what} → **{total}** {verdict}")
+    expected[0] += " 🔒 hidden"
+    assert reply.embeds[0]["title"].endswith(expected[1].split(" · ")[-1].split(" → ")[0])
+    gm_page = await fake_discord.invoke("campaign log", {}, user="gm")
+    assert gm_page.embeds[0]["description"].splitlines() == expected
+    player_page = await fake_discord.invoke("campaign log", {}, user="player")
+    assert player_page.embeds[0]["description"].splitlines() == expected[1:]
