@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.storage import LoggedRoll, Visibility
 from rules import aethelgard, sinew, sixpool
+from rules.errors import RulesError
 from rules.expressions import Natural
 from rules.expressions.request import Comparison
 from rules.realms.rerolls import attack_from_dict, check_from_dict, stealth_from_dict
@@ -297,7 +298,7 @@ def summarise(roll: LoggedRoll) -> RollSummary | None:
         return None
     try:
         return summariser(result)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RulesError):
         return None
 
 

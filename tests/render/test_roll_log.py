@@ -312,6 +312,9 @@ def test_a_kind_without_a_summary_or_an_unreadable_payload_shows_what_was_rolled
     assert log_line(crisis, gm_view=True) == f"`#7` · <@{ROLLER}> · 💥 CRISIS · Wren"
     broken = logged("sinew.test", sixpool.take((), 10, 10))  # not a Sinew result
     assert log_line(broken, gm_view=False) == f"`#7` · <@{ROLLER}> · {TITLE}"
+    out_of_range = logged("sinew.test", sinew.test(new_rng(1), 12))
+    out_of_range.payload["result"]["score"] = 99  # no score the rules allow
+    assert log_line(out_of_range, gm_view=False) == f"`#7` · <@{ROLLER}> · {TITLE}"
 
 
 def test_secret_rolls_are_marked_and_a_gm_is_told_hidden_or_blind() -> None:
