@@ -289,9 +289,10 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             campaign.id, include_secret=True, user_id=user.id if user else None, limit=10**9
         )
         rolls.reverse()  # oldest first in a file
+        await interaction.response.defer(ephemeral=True, thinking=True)  # names take requests
         names = await member_names(interaction.guild, {roll.user_id for roll in rolls})
         exported = render.export_csv if fmt == "csv" else render.export_json
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"📜 {len(rolls)} rolls of {campaign.settings.name}.",
             file=discord.File(io.BytesIO(exported(rolls, names)), filename=f"roll-log.{fmt}"),
             ephemeral=True,
@@ -465,20 +466,23 @@ class HistoryButton(
 
 
 async def member_names(guild: discord.Guild | None, user_ids: set[int]) -> dict[int, str]:
-    """The display names the rollers have in the server now, as plain text; one who left (or
-    past ``EXPORT_NAMES_MAX`` rollers) is not named, and an export shows their id."""
-    names: dict[int, str] = {}
+    """The display names the rollers have in the server now; one who left (or past
+    ``EXPORT_NAMES_MAX`` rollers) is not named, and an export shows their id."""
     if guild is None:
-        return names
-    for user_id in sorted(user_ids)[:EXPORT_NAMES_MAX]:
+        return {}
+
+    async def name(user_id: int) -> str | None:
         member = guild.get_member(user_id)
         if member is None:
             try:
                 member = await guild.fetch_member(user_id)
             except discord.HTTPException:
-                continue  # not a member any more (or Discord can't say): the id stands
-        names[user_id] = member.display_name
-    return names
+                return None  # not a member any more (or Discord can't say): the id stands
+        return member.display_name
+
+    wanted = sorted(user_ids)[:EXPORT_NAMES_MAX]
+    found = await asyncio.gather(*(name(user_id) for user_id in wanted))
+    return {user_id: shown for user_id, shown in zip(wanted, found, strict=True) if shown}
 
 
 def require_gm_channel(channel: discord.TextChannel | None, campaign: Campaign) -> None:

@@ -141,6 +141,7 @@ async def test_gm_exports_the_whole_log_as_csv_or_json(
     refused = await fake_discord.invoke("campaign log", {"export": "csv"}, user="player")
     assert refused.ephemeral and "GM" in refused.content
     exported = await fake_discord.invoke("campaign log", {"export": "csv"}, user="gm")
+    assert exported.ephemeral and exported.content == "📜 6 rolls of Far Stars."
     name, data = exported.attachments[0]
     rows = list(csv.DictReader(io.StringIO(data.decode())))
     assert name == "roll-log.csv" and [row["id"] for row in rows] == ["1", "2", "3", "4", "5", "6"]
