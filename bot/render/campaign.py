@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.render.roll_log import log_line, plain_text, summarise
-from bot.render.style import CHOICE_NAME_MAX, Colour, shown, truncate
+from bot.render.style import CHOICE_NAME_MAX, EMBED_DESCRIPTION_LIMIT, Colour, shown, truncate
 from bot.storage import (
     Campaign,
     CharacterSummary,
@@ -160,7 +160,7 @@ def history(page: RollPage, *, gm_view: bool) -> discord.Embed:
     lines = [log_line(roll, gm_view=gm_view) for roll in page.rolls] or ["No rolls yet."]
     embed = discord.Embed(
         title="📜 Roll history",
-        description=truncate("\n".join(truncate(line, 300) for line in lines), 4000),
+        description=truncate("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
         colour=Colour.CAMPAIGN,
     )
     footer = "GM view: hidden and blind rolls included (🔒)" if gm_view else "Public rolls"

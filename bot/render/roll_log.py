@@ -302,6 +302,9 @@ def summarise(roll: LoggedRoll) -> RollSummary | None:
         return None
 
 
+# What was rolled, in a line: 25 lines of the log fit in one embed with their totals.
+WHAT_MAX = 90
+
 # A verdict headline at the start of a title ("✅ Success · ", "💀 NATURAL 1! "): the line
 # shows the verdict after the total instead.
 _HEADLINE = re.compile(
@@ -320,7 +323,10 @@ def log_line(roll: LoggedRoll, *, gm_view: bool) -> str:
     """One roll of the log: ``#12`` · who · what → **total** verdict; for a GM, 🔒 marks a
     secret roll not yet revealed, with whether it was hidden or blind."""
     summary = summarise(roll)
-    line = f"`#{roll.id}` · <@{roll.user_id}> · {what_was_rolled(roll)}"
+    what = what_was_rolled(roll)
+    if len(what) > WHAT_MAX:  # the total and verdict after it are never cut
+        what = what[: WHAT_MAX - 1].rstrip() + "…"
+    line = f"`#{roll.id}` · <@{roll.user_id}> · {what}"
     if summary is not None:
         line += f" → {summary.shown()}"
     if roll.unrevealed:

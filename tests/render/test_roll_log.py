@@ -10,9 +10,15 @@ from dataclasses import asdict
 from enum import Enum
 from typing import Any
 
-from bot.render.campaign import export_csv
-from bot.render.roll_log import log_line, plain_text, what_was_rolled
-from bot.storage import LoggedRoll, Visibility
+from bot.render.campaign import export_csv, history
+from bot.render.roll_log import SUMMARISERS, log_line, plain_text, what_was_rolled
+from bot.storage import LoggedRoll, RollPage, Visibility
+from cogs.cosmos import CHECK_KIND as COSMOS_CHECK
+from cogs.cosmos import OPPOSED_KIND as COSMOS_OPPOSED
+from cogs.dice import KIND as dice_kind
+from cogs.sinew import common as sinew_kinds
+from cogs.sinew.common import SPENDABLE_KINDS as SINEW_SPENDABLE
+from cogs.sixpool.options import CONTEST_KIND, GROUP_KIND
 from rules import aethelgard, cosmos, sinew, sixpool
 from rules.expressions import roll_expression
 from rules.expressions.request import roll_request
@@ -21,6 +27,7 @@ from rules.realms import SingleDie
 from rules.realms.attacks import attack as realms_attack
 from rules.realms.checks import CheckKind, check, stealth
 from rules.realms.damage import parse_damage
+from rules.realms.rerolls import RollKind as RealmsRollKind
 from rules.realms.states import decide
 
 ROLLER = 42
@@ -378,3 +385,33 @@ def test_export_csv_names_rollers_and_falls_back_to_the_id() -> None:
     assert (rows[1]["total"], rows[1]["verdict"], rows[1]["title"]) == ("", "", "CRISIS · Brakka")
     named = list(csv.DictReader(io.StringIO(export_csv(rolls, {ROLLER: "Wren"}).decode())))
     assert named[0]["user"] == "Wren"
+
+
+def test_a_long_title_is_cut_before_the_total_and_a_full_page_fits_one_embed() -> None:
+    result = sinew.test(new_rng(3), 12)
+    face = result.dice[0]
+    long = logged("sinew.test", result, title="Wren: " + "very " * 60 + "long test")
+    cut = log_line(long, gm_view=True)
+    assert cut.endswith(f"… → **{face}** {_sinew_verdict(face, 12)}")
+    page = history(RollPage((long,) * 25, older=True, newer=False), gm_view=True)
+    assert page.description is not None and len(page.description.splitlines()) == 25
+    assert "cut to fit" not in page.description
+
+
+def test_every_kind_the_systems_log_has_a_summary() -> None:
+    logged_kinds = {
+        dice_kind,
+        *SINEW_SPENDABLE,
+        sinew_kinds.TAMPER_KIND,
+        sinew_kinds.RITE_KIND,
+        *(f"sixpool.{kind.value}" for kind in sixpool.RollKind),
+        "sixpool.take",
+        GROUP_KIND,
+        *(kind.value for kind in RealmsRollKind),
+        *("aethelgard.roll", "aethelgard.check", "aethelgard.craft"),
+        *("aethelgard.opposed", "aethelgard.attack"),
+        COSMOS_CHECK,
+        COSMOS_OPPOSED,
+    }
+    assert CONTEST_KIND in logged_kinds
+    assert logged_kinds == set(SUMMARISERS)  # a Crisis alone has no total
