@@ -79,23 +79,24 @@ class RollSummary:
         return " vs " if self.versus else ", "
 
     def shown(self) -> str:
-        """The totals in bold, each with its verdict, then the roll's verdict and note."""
-        parts = [
+        """The totals in bold, each with its verdict, then the note and the roll's verdict."""
+        totals = self.joiner.join(
             f"**{outcome.total}**" + (f" {outcome.verdict.value}" if outcome.verdict else "")
             for outcome in self.outcomes
-        ]
-        return self._finish(self.joiner.join(parts), self.verdict.value if self.verdict else "")
+        )
+        return totals + self._note + (f" {self.verdict.value}" if self.verdict else "")
 
     def plain_total(self) -> str:
         """The totals as plain text (an export's total column)."""
-        return self.joiner.join(
+        totals = self.joiner.join(
             str(outcome.total) + (f" ({outcome.verdict.word})" if outcome.verdict else "")
             for outcome in self.outcomes
-        ) + (f" ({self.note})" if self.note else "")
+        )
+        return totals + self._note
 
-    def _finish(self, totals: str, verdict: str) -> str:
-        note = f" ({self.note})" if self.note else ""
-        return f"{totals}{note}" + (f" {verdict}" if verdict else "")
+    @property
+    def _note(self) -> str:
+        return f" ({self.note})" if self.note else ""
 
 
 def _one(total: int, verdict: Verdict | None = None, note: str | None = None) -> RollSummary:

@@ -415,3 +415,23 @@ def test_every_kind_the_systems_log_has_a_summary() -> None:
     }
     assert CONTEST_KIND in logged_kinds
     assert logged_kinds == set(SUMMARISERS)  # a Crisis alone has no total
+
+
+def test_export_total_lists_each_roll_of_a_request_with_its_verdict_in_words() -> None:
+    rolled = roll_request("1d20+5>=15; 1d6", new_rng(1))
+    compared, plain = rolled.rolls[0][0].total, rolled.rolls[1][0].total
+    contest = sixpool.contest(new_rng(1), (sixpool.Modifier("a", 2),), (sixpool.Modifier("d", 4),))
+    mine, theirs = contest.attacker.dice[0] + 2, contest.defender.dice[0] + 4
+    rows = list(
+        csv.DictReader(
+            io.StringIO(
+                export_csv(
+                    [logged("dice", rolled), logged("sixpool.contest", contest)], {}
+                ).decode()
+            )
+        )
+    )
+    word = "success" if compared >= 15 else "failure"
+    assert (rows[0]["total"], rows[0]["verdict"]) == (f"{compared} ({word}), {plain}", "")
+    won = "success" if mine > theirs else "failure"
+    assert (rows[1]["total"], rows[1]["verdict"]) == (f"{mine} vs {theirs}", won)
