@@ -8,8 +8,6 @@ import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from fractions import Fraction
-from math import lcm
 from typing import Any
 
 import discord
@@ -23,15 +21,15 @@ from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
 from bot.publish import Roll, deliver_roll, publish_roll, roll_command
+from bot.render import odds_charts
 from bot.render import realms as render
-from bot.render.charts import draw_chart
+from bot.render.charts import ChartSheet, ChartSpec, draw_spec
 from bot.render.errors import describe
 from bot.storage import Storage, Visibility
 from bot.storage.realms import AlreadyRerolled, NoRollToReroll, NotLatestRoll, RerollLog
 from bot.storage.rolls import LoggedRoll, RollEntry
 from rules import realms
 from rules.choices import parse_choice
-from rules.odds import Distribution, Outcome
 from rules.randomness import Rng
 from rules.realms import CheckKind, Force, RerollableResult, RollKind, SingleDie, SpellKind
 
@@ -430,11 +428,7 @@ async def _attack_odds(
     # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
     # denominator): too long to hold the event loop, so they run in a worker thread.
     result, chart = await asyncio.to_thread(_attack_odds_and_chart, query, expression, decision)
-    first = result.targets[0]
-    png = await draw_chart(
-        chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
-        title=f"Damage to target 1 ({first.strikes} strikes)",
-    )  # fmt: skip
+    png = await draw_spec(chart)
     return render.attack_odds(result, query.dice, query.to_hit, query.damage), png
 
 
@@ -448,31 +442,19 @@ async def _check_odds(
     odds = realms.check_odds(single, target)
     embed = render.check_odds(odds, single.value, target, decision)
     faces = realms.single_die(single, decision.state)
-    png = await draw_chart(
-        faces,
-        [Outcome.SUCCESS if v >= target else Outcome.FAILURE for v in faces.outcomes()],
-        title=render.single_die_title(single.value, decision), marker=target,
-        marker_label=f"target {target}",
-    )  # fmt: skip
+    title = render.single_die_title(single.value, decision)
+    png = await draw_spec(odds_charts.check_chart(faces, title, target))
     return embed, png
 
 
 def _attack_odds_and_chart(
     query: AttackQuery, damage: realms.DamageExpression, decision: realms.Decision
-) -> tuple[realms.AttackOdds, Distribution]:
-    """Return the exact attack odds and the chart of the first target's damage."""
+) -> tuple[realms.AttackOdds, ChartSpec | ChartSheet]:
+    """Return the exact attack odds and the chart of every target's damage."""
     result = realms.attack_odds(
         query.dice, query.to_hit, damage, decision, query.split, query.primary
     )
-    return result, _chart(result.targets[0].damage)
-
-
-def _chart(chances: dict[int, Fraction]) -> Distribution:
-    """Turn exact chances into integer weights for the chart (common denominator)."""
-    denominator = lcm(*(chance.denominator for chance in chances.values()))
-    return Distribution.from_counts(
-        {value: int(chance * denominator) for value, chance in chances.items()}
-    )
+    return result, odds_charts.attack_chart(result, query.dice, query.to_hit, query.damage)
 
 
 def _rerolled(rng: Rng, logged: LoggedRoll, position: int, roller: str) -> Roll:

@@ -81,6 +81,8 @@ TITLE_SIZE, HEADLINE_SIZE, PANEL_TITLE_SIZE = 30, 28, 24
 TICK_SIZE, LABEL_SIZE, LEGEND_SIZE, NOTE_SIZE = 22, 24, 24, 22
 MARGIN = 16
 HEADER = 100  # title and headline above the plot(s)
+SHEET_HEADER = 140  # a sheet's legend has a row of its own under the headline
+SHEET_LEGEND_Y = 116
 LEGEND_WIDTH = 265  # the legend column right of a one-panel chart
 LEGEND_ROW = 36
 Y_LABEL_WIDTH = 84  # room for "100%" left of the plot
@@ -100,12 +102,14 @@ MIN_BAR_PIXELS = 3
 class Kind:
     """How a bar counts when the four ``Outcome``s are too few: its legend label and colour.
 
-    ``rank`` orders the legend (smallest first).
+    ``rank`` orders the legend (smallest first); ``legend`` false keeps it out of the legend
+    (bars labelled under the axis need none).
     """
 
     label: str
     colour: str
     rank: int = 0
+    legend: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +142,7 @@ class Bar:
     @property
     def _legend_entry(self) -> tuple[int, str, str] | None:
         if self.kind is not None:
-            return self.kind.rank, self.kind.label, self.kind.colour
+            return (self.kind.rank, self.kind.label, self.kind.colour) if self.kind.legend else None
         if self.outcome is None:
             return None
         return LEGEND_ORDER.index(self.outcome), self.outcome.value.capitalize(), self.colour
@@ -318,15 +322,29 @@ def _y_axis(peak: float) -> tuple[list[float], float]:
     return ticks, ticks[-1] * 1.08
 
 
-def _x_ticks(spec: ChartSpec, low: int, high: int, unit: float) -> list[tuple[int, str]]:
-    """Return (value, text) of the x ticks: every labelled bar, round values between them."""
+def _nice_step(span: int, most: int) -> int:
+    """Return the smallest of 1, 2, 5, 10, 20, 25, 50, ... giving at most ``most`` ticks."""
+    scale = 1
+    while True:
+        for base in (1, 2, 5, 10, 20, 25, 50):
+            step = base * scale
+            if math.ceil(span / step) <= most:
+                return step
+        scale *= 100
+
+
+def _x_ticks(spec: ChartSpec, width: int, unit: float) -> list[tuple[int, str]]:
+    """Return (value, text) of the x ticks: every labelled bar, round values between them as
+    many as fit ``width`` px."""
     labelled = [(bar.value, bar.label) for bar in spec.bars if bar.label is not None]
     numeric = [bar.value for bar in spec.bars if bar.label is None]
     ticks: list[tuple[int, str]] = [(value, label) for value, label in labelled]
     if numeric:
         first, last = min(numeric), max(numeric)
-        step = max(1, math.ceil((last - first + 1) / MAX_X_TICKS))
-        start = first if step == 1 else first + (-first) % step
+        widest = max(text_size(str(value), TICK_SIZE)[0] for value in (first, last))
+        most = max(2, min(MAX_X_TICKS, width // (widest + 24)))
+        step = _nice_step(last - first + 1, most)
+        start = first + (-first) % step
         for value in range(start, last + 1, step):
             width = text_size(str(value), TICK_SIZE)[0]
             clear = all(
@@ -372,26 +390,21 @@ def _panel(canvas: Canvas, box: Box, spec: ChartSpec, *, titled: bool) -> None:
     def x_of(value: float) -> float:
         return plot.left + (value - low + 1) * unit
 
-    half = max(0.5, BAR_HALF_WIDTH * unit)
-    for bar in spec.bars:
-        centre = x_of(bar.value)
-        left = round(centre - half)
-        right = max(left + 1, round(centre + half))
-        if bar.percent > 0:
-            shown = max(bar.percent, y_top * MIN_BAR_SHARE) / y_top * plot_height
-            height = max(MIN_BAR_PIXELS, round(shown))
-            canvas.rectangle(left, plot.bottom - height, right, plot.bottom, bar.colour)
-            if bar.note:
-                canvas.text(
-                    bar.note,
-                    round(centre),
-                    plot.bottom - height - 4,
-                    size=NOTE_SIZE,
-                    bold=True,
-                    anchor="mb",
-                )
+    half = max(MIN_BAR_PIXELS / 2, BAR_HALF_WIDTH * unit)
+    centres = plot.left + (np.array(values, dtype=np.float64) - low + 1) * unit
+    lefts = np.rint(centres - half)
+    rights = np.maximum(lefts + 1, np.rint(centres + half))
+    percents = np.array([bar.percent for bar in spec.bars], dtype=np.float64)
+    shown = np.maximum(percents, y_top * MIN_BAR_SHARE) / y_top * plot_height
+    heights = np.where(percents > 0, np.maximum(MIN_BAR_PIXELS, np.rint(shown)), 0)
+    tops = plot.bottom - heights
+    canvas.bars(plot.bottom, lefts, rights, tops, [bar.colour for bar in spec.bars])
+    for bar, centre, top in zip(spec.bars, centres.tolist(), tops.tolist(), strict=True):
+        if bar.note:
+            x = round(centre)
+            canvas.text(bar.note, x, int(top) - 4, size=NOTE_SIZE, bold=True, anchor="mb")
     canvas.rectangle(plot.left, plot.bottom, plot.right, plot.bottom + 2, AXIS)
-    for value, text in _x_ticks(spec, low, high, unit):
+    for value, text in _x_ticks(spec, plot.right - plot.left, unit):
         x = round(x_of(value))
         canvas.rectangle(x, plot.bottom + 2, x + 2, plot.bottom + 8, AXIS)
         canvas.text(text, x, plot.bottom + 10, size=TICK_SIZE, anchor="mt")
@@ -423,13 +436,12 @@ def _legend_column(canvas: Canvas, entries: tuple[tuple[str, str], ...], left: i
 
 
 def _legend_row(canvas: Canvas, entries: tuple[tuple[str, str], ...], y: int) -> None:
-    """Draw the legend entries side by side, right-aligned, centred on ``y``."""
-    right = canvas.width - MARGIN
-    for label, colour in reversed(entries):
-        width = text_size(label, LEGEND_SIZE)[0]
-        canvas.text(label, right, y, size=LEGEND_SIZE, anchor="rm")
-        canvas.rectangle(right - width - 34, y - 12, right - width - 10, y + 12, colour)
-        right -= width + 58
+    """Draw the legend entries side by side from the left margin, centred on ``y``."""
+    left = MARGIN
+    for label, colour in entries:
+        canvas.rectangle(left, y - 12, left + 24, y + 12, colour)
+        width, _ = canvas.text(label, left + 34, y, size=LEGEND_SIZE, anchor="lm")
+        left += 34 + width + 30
 
 
 def _header(canvas: Canvas, title: str, headline: str | None) -> None:
@@ -453,13 +465,13 @@ def _draw(chart: ChartSpec | ChartSheet) -> bytes:
     count = len(chart.panels)
     columns = 1 if count <= 2 else 2
     rows = math.ceil(count / columns)
-    canvas = Canvas(WIDTH, HEADER + rows * PANEL_HEIGHT + MARGIN)
+    canvas = Canvas(WIDTH, SHEET_HEADER + rows * PANEL_HEIGHT + MARGIN)
     _header(canvas, chart.title, chart.headline)
-    _legend_row(canvas, chart.legend, 72)
+    _legend_row(canvas, chart.legend, SHEET_LEGEND_Y)
     width = (WIDTH - 2 * MARGIN) // columns
     for index, panel in enumerate(chart.panels):
         row, column = divmod(index, columns)
-        left, top = MARGIN + column * width, HEADER + row * PANEL_HEIGHT
+        left, top = MARGIN + column * width, SHEET_HEADER + row * PANEL_HEIGHT
         _panel(canvas, Box(left, top, left + width, top + PANEL_HEIGHT), panel, titled=True)
     return canvas.png()
 

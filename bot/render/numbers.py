@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
-__all__ = ["percent", "signed"]
+__all__ = ["more_values", "percent", "signed"]
 
 # Below 0.001 % a decimal has too many zeros to read at a glance: say "1 in N" instead.
 _TINY = Fraction(1, 10**5)
@@ -56,3 +57,17 @@ def _one_in(chance: Fraction) -> str:
 def signed(number: int) -> str:
     """Show a modifier with its sign and a true minus: +2, 0, −1."""
     return f"{number:+d}".replace("-", "−") if number else "0"
+
+
+def more_values(dropped: Sequence[Fraction]) -> str | None:
+    """Say what a list of chances left out: "… 3 more values at 0.40% each" when they are
+    equally likely, else "… 12 more values, 3.20% together"; ``None`` when nothing was left
+    out (README, "Odds charts": a list never drops values silently)."""
+    if not dropped:
+        return None
+    count = len(dropped)
+    values = "value" if count == 1 else "values"
+    if len(set(dropped)) == 1:
+        each = "" if count == 1 else " each"
+        return f"… {count} more {values} at {percent(dropped[0])}{each}"
+    return f"… {count} more {values}, {percent(sum(dropped, Fraction(0)))} together"

@@ -15,6 +15,7 @@ import importlib.util
 import struct
 import threading
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -187,6 +188,40 @@ class Canvas:
         top, bottom = max(0, top), min(self.height, bottom)
         if left < right and top < bottom:
             self.pixels[top:bottom, left:right] = self.index(rgb(colour))
+
+    def bars(
+        self,
+        bottom: int,
+        lefts: np.ndarray,
+        rights: np.ndarray,
+        tops: np.ndarray,
+        colours: Sequence[str],
+    ) -> None:
+        """Fill bar ``i`` from ``lefts[i]`` to ``rights[i]`` (exclusive), ``tops[i]`` down to
+        ``bottom``, in ``colours[i]``; a later bar covers an earlier one where they overlap.
+
+        One masked copy for all bars (a chart may have hundreds, narrower than a pixel).
+        """
+        lefts = np.clip(lefts, 0, self.width).astype(np.int64)
+        lengths = np.clip(rights, 0, self.width).astype(np.int64) - lefts
+        keep = lengths > 0
+        if not keep.any():
+            return
+        lefts, lengths, tops = lefts[keep], lengths[keep], np.asarray(tops, dtype=np.int64)[keep]
+        indices = np.array([self.index(rgb(colour)) for colour in colours], dtype=np.uint8)[keep]
+        # Every covered column, bar by bar: each bar's left repeated, plus 0, 1, ... within it.
+        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        columns = np.repeat(lefts, lengths) + np.arange(int(lengths.sum())) - starts
+        top_of = np.full(self.width, bottom, dtype=np.int64)
+        colour_of = np.zeros(self.width, dtype=np.uint8)
+        top_of[columns] = np.repeat(tops, lengths)
+        colour_of[columns] = np.repeat(indices, lengths)
+        first, last = int(columns.min()), int(columns.max()) + 1
+        highest = max(0, int(top_of[first:last].min()))
+        region = self.pixels[highest:bottom, first:last]
+        rows = np.arange(highest, bottom)[:, None]
+        painted = rows >= top_of[None, first:last]
+        np.copyto(region, np.broadcast_to(colour_of[None, first:last], region.shape), where=painted)
 
     def dashed_vertical(
         self, x: int, top: int, bottom: int, colour: str, width: int = 3, dash: int = 10

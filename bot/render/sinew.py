@@ -142,6 +142,11 @@ def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> d
     return embed
 
 
+def mode_text(mode: Mode) -> str:
+    """Say how a test's die is rolled: "1d20", "2d20, keep the lower (advantage)"."""
+    return _MODE_TEXT[mode]
+
+
 def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds]) -> discord.Embed:
     """Show the exact chances of a test, an opposed roll, and each Luck token's gain."""
     embed = discord.Embed(
