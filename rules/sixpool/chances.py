@@ -97,8 +97,6 @@ def odds(
         degrees=MappingProxyType({found: Fraction(n, total) for found, n in counts.items()}),
         rolls=kept,
         outcomes=tuple(outcomes),
-        face_degrees=tuple(
-            degree(face + modifier - dc, face) for face in kept.outcomes().tolist()
-        ),
+        face_degrees=tuple(degree(face + modifier - dc, face) for face in kept.outcomes().tolist()),
         per_point=tuple(_success(weights, modifier + extra, dc) for extra in range(points + 1)),
     )
