@@ -61,8 +61,9 @@ def signed(number: int) -> str:
 
 def more_values(dropped: Sequence[Fraction]) -> str | None:
     """Say what a list of chances left out: "… 3 more values at 0.40% each" when they are
-    equally likely, else "… 12 more values, 3.20% together"; ``None`` when nothing was left
-    out (README, "Odds charts": a list never drops values silently)."""
+    equally likely, else "… 12 more values, 3.20% together, each at most 0.50%" (so a value
+    as likely as a listed one is seen to be left out); ``None`` when nothing was left out
+    (README, "Odds charts": a list never drops values silently)."""
     if not dropped:
         return None
     count = len(dropped)
@@ -70,4 +71,5 @@ def more_values(dropped: Sequence[Fraction]) -> str | None:
     if len(set(dropped)) == 1:
         each = "" if count == 1 else " each"
         return f"… {count} more {values} at {percent(dropped[0])}{each}"
-    return f"… {count} more {values}, {percent(sum(dropped, Fraction(0)))} together"
+    together = percent(sum(dropped, Fraction(0)))
+    return f"… {count} more {values}, {together} together, each at most {percent(max(dropped))}"
