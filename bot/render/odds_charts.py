@@ -43,8 +43,9 @@ DARK_GREEN, ORANGE = "#1f8b4c", "#e67e22"
 
 
 def _share(chance: Fraction) -> float:
-    """Return an exact chance as the bar's percent."""
-    return float(chance * 100)
+    """Return an exact chance as the bar's percent (one correctly rounded integer division,
+    no intermediate Fraction: a Realms chart has hundreds of 200-bit ones)."""
+    return chance.numerator * 100 / chance.denominator
 
 
 # --- Cosmos

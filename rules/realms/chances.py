@@ -110,6 +110,44 @@ def _binomial(count: int, chance: Fraction) -> dict[int, Fraction]:
     return {k: comb(count, k) * chance**k * (1 - chance) ** (count - k) for k in range(count + 1)}
 
 
+class _PackedSums:
+    """The k-fold sums of one hit's damage, k = 1, 2, ..., as exact integer weights.
+
+    Each sum is one more convolution with the damage of a hit. The weights outgrow int64 after
+    a few hits, and numpy's convolution of Python integers ran at Python speed (most of an
+    11-strike query). Here a polynomial is packed into one Python integer, ``width`` bytes per
+    coefficient (Kronecker substitution), so a convolution is one big-integer product in C and
+    unpacking is a slice per coefficient. ``width`` holds the largest coefficient of the last
+    sum (at most the total weight to the power of the strikes), so no coefficient overflows.
+    """
+
+    def __init__(self, per_hit: Distribution, strikes: int) -> None:
+        self.step_offset = per_hit.min_value
+        self.step_weights = [int(weight) for weight in per_hit.weights.tolist()]
+        self.width = ((per_hit.total_weight**strikes).bit_length() + 8) // 8
+        self.factor = self._pack(self.step_weights)
+        self.packed = 1  # the 0-fold sum: value 0 with weight 1
+        self.count = 0
+
+    def _pack(self, weights: list[int]) -> int:
+        return int.from_bytes(
+            b"".join(weight.to_bytes(self.width, "little") for weight in weights), "little"
+        )
+
+    def next(self) -> tuple[int, list[int]]:
+        """Return the next sum's smallest value and its weights, one per value upwards."""
+        self.count += 1
+        self.packed *= self.factor
+        length = (len(self.step_weights) - 1) * self.count + 1
+        data = self.packed.to_bytes(length * self.width, "little")
+        width = self.width
+        weights = [
+            int.from_bytes(data[index : index + width], "little")
+            for index in range(0, length * width, width)
+        ]
+        return self.step_offset * self.count, weights
+
+
 def _target_odds(
     strikes: int, counts: _StrikeCounts, per_hit: Distribution, shift: int
 ) -> TargetOdds:
@@ -121,16 +159,15 @@ def _target_odds(
     damage_total = per_hit.total_weight
     denominator = (counts.total * damage_total) ** strikes
     numerators: dict[int, int] = {0: (miss * damage_total) ** strikes}
-    summed = Distribution.constant(0)
+    sums = _PackedSums(per_hit, strikes)
     for k in range(1, strikes + 1):
         if hit == 0:
             break
         base = comb(strikes, k) * (miss * damage_total) ** (strikes - k)
-        summed = summed + per_hit  # the k-fold sum, one convolution at a time
+        offset, weights = sums.next()  # the k-fold sum, one convolution at a time
         factor = base * hit**k
         at_most_zero = 0
-        for value, weight in zip(summed.outcomes().tolist(), summed.weights.tolist(), strict=True):
-            raw = value + shift
+        for raw, weight in enumerate(weights, start=offset + shift):
             if raw > 0:
                 numerators[raw] = numerators.get(raw, 0) + factor * weight
             else:
