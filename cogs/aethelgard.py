@@ -495,7 +495,7 @@ class AethelgardCog(
         self, interaction: discord.Interaction, pool: PoolSize, dc: DC = aethelgard.DEFAULT_DC
     ) -> None:
         result = aethelgard.odds(pool, dc)
-        png = await draw_spec(odds_charts.aethelgard_chart(result))
+        png = await draw_spec(odds_charts.aethelgard_chart, result)
         await interaction.response.send_message(
             embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
         )

@@ -279,7 +279,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         disadvantage: Sources = 0,
     ) -> None:
         result = cosmos.odds(attribute, skill, tn, advantage, disadvantage)
-        png = await draw_spec(odds_charts.cosmos_chart(result))
+        png = await draw_spec(odds_charts.cosmos_chart, result)
         await interaction.response.send_message(
             embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
         )

@@ -445,7 +445,7 @@ async def _check_odds(
     embed = render.check_odds(odds, single.value, target, decision)
     faces = realms.single_die(single, decision.state)
     title = render.single_die_title(single.value, decision)
-    png = await draw_spec(odds_charts.check_chart(faces, title, target))
+    png = await draw_spec(odds_charts.check_chart, faces, title, target)
     return embed, png
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -266,9 +266,27 @@ def render_png(chart: ChartSpec | ChartSheet) -> bytes:
 _chart_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="charts")
 
 
-async def draw_spec(chart: ChartSpec | ChartSheet) -> bytes:
-    """Render a spec or sheet on the chart thread, keeping the event loop free."""
-    return await asyncio.get_running_loop().run_in_executor(_chart_thread, _render, chart)
+async def draw_spec(
+    chart: ChartSpec | ChartSheet | Callable[..., ChartSpec | ChartSheet], *arguments: object
+) -> bytes:
+    """Render a spec or sheet on the chart thread, keeping the event loop free.
+
+    Given a builder instead (e.g. ``odds_charts.aethelgard_chart``), it is called with
+    ``arguments`` on the chart thread too: building a spec of a hundred exact chances is
+    itself milliseconds of Fraction arithmetic.
+    """
+    return await asyncio.get_running_loop().run_in_executor(
+        _chart_thread, _build_and_render, chart, arguments
+    )
+
+
+def _build_and_render(
+    chart: ChartSpec | ChartSheet | Callable[..., ChartSpec | ChartSheet],
+    arguments: tuple[object, ...],
+) -> bytes:
+    if not isinstance(chart, ChartSpec | ChartSheet):
+        chart = chart(*arguments)
+    return _render(chart)
 
 
 async def draw_chart(

@@ -127,5 +127,5 @@ class TestCommands(LuckCommands):
 
 async def _chart(result: sinew.TestOdds, versus: sinew.OpposedOdds | None) -> discord.File:
     """Return the chart of the kept die's faces and, against a score, the opposed roll."""
-    png = await draw_spec(odds_charts.sinew_chart(result, versus))
+    png = await draw_spec(odds_charts.sinew_chart, result, versus)
     return discord.File(io.BytesIO(png), filename="odds.png")

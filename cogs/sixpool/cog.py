@@ -526,7 +526,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         disadvantage: bool = False,
     ) -> None:
         result = sixpool.odds(modifier, dc, advantage=advantage, disadvantage=disadvantage)
-        png = await draw_spec(odds_charts.sixpool_chart(result))
+        png = await draw_spec(odds_charts.sixpool_chart, result)
         await interaction.response.send_message(
             embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
         )
