@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import discord
 
-from bot.render.numbers import more_values, percent
+from bot.render.numbers import by_chance, more_values, percent
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from rules.aethelgard import (
@@ -153,14 +155,15 @@ def odds(result: RollOdds) -> discord.Embed:
         ),
         colour=Colour.ROLL,
     )
-    ranked = sorted(result.shown.items(), key=lambda item: item[1], reverse=True)
+    ranked = by_chance(result.shown)
     top, rest = ranked[:SHOWN_NETS], ranked[SHOWN_NETS:]
     lines = [
         f"{net} net: {percent(chance)}"
         + (f" (fumble {percent(result.fumble)})" if net == 0 else "")
         for net, chance in sorted(top)
     ]
-    dropped = more_values([chance for _, chance in rest])
+    listed = sum((chance for _, chance in top), Fraction(0))
+    dropped = more_values([chance for _, chance in rest], 1 - listed)
     embed.add_field(
         name="Most likely nets", value="\n".join([*lines, dropped] if dropped else lines)
     )

@@ -7,6 +7,7 @@ query draws a different image than the plain one, as issue 37 found they did not
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -68,3 +69,28 @@ async def test_aethelgard_and_sixpool_odds_charts_follow_their_query(
     assert easy != hard
     cosmos, _ = await _chart(fake_discord, "cosmos odds", {"attribute": 3, "skill": 2, "tn": 15})
     assert cosmos not in (easy, hard, few)
+
+
+async def test_concurrent_realms_attack_odds_in_the_worker_process_match_one_at_a_time(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    queries = [
+        {"dice": 3, "to_hit": 11, "damage": "1d8+1", "split": "2,1"},
+        {"dice": 4, "to_hit": 9, "damage": "2d6", "advantage": 1},
+        {"dice": 2, "to_hit": 15, "damage": "1d4-3", "disadvantage": 1},
+    ]
+    serial = [await _chart(fake_discord, "realms odds", query) for query in queries]
+    together = await asyncio.gather(
+        *(_chart(fake_discord, "realms odds", query) for query in queries * 2)
+    )
+    assert list(together) == serial * 2
+
+
+async def test_bad_realms_attack_odds_are_refused_before_the_worker(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke(
+        "realms odds", {"dice": 2, "to_hit": 11, "damage": "1d8", "split": "5,5"}, user="player"
+    )
+    assert reply.ephemeral and not reply.attachments
+    assert "split" in reply.content.lower() or "split" in str(reply.embeds).lower()

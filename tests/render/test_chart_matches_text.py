@@ -19,7 +19,7 @@ from bot.render import realms as realms_render
 from bot.render import sinew as sinew_render
 from bot.render import sixpool as sixpool_render
 from bot.render.charts import Bar, ChartSheet, ChartSpec
-from bot.render.numbers import more_values, percent
+from bot.render.numbers import by_chance, more_values, percent
 from bot.render.odds_charts import (
     DEGREE_KINDS,
     FUMBLE,
@@ -276,13 +276,23 @@ def test_realms_unsplit_chart_is_one_panel_and_differs_from_the_split_one() -> N
 
 
 def test_more_values_says_how_many_values_a_list_left_out() -> None:
-    assert more_values([]) is None
-    assert more_values([Fraction(1, 250)] * 3) == "… 3 more values at 0.40% each"
-    assert more_values([Fraction(1, 250)]) == "… 1 more value at 0.40%"
+    assert more_values([], Fraction(0)) is None
+    assert more_values([Fraction(1, 250)] * 3, Fraction(3, 250)) == "… 3 more values at 0.40% each"
+    assert more_values([Fraction(1, 250)], Fraction(1, 250)) == "… 1 more value at 0.40%"
     assert (
-        more_values([Fraction(1, 100), Fraction(1, 50)])
+        more_values([Fraction(1, 50), Fraction(1, 100)], Fraction(3, 100))
         == "… 2 more values, 3.00% together, each at most 2.00%"
     )
+
+
+def test_by_chance_ranks_most_likely_first_and_ties_by_value() -> None:
+    chances = {3: Fraction(1, 4), 1: Fraction(1, 8), 2: Fraction(1, 4), 0: Fraction(3, 8)}
+    assert by_chance(chances) == [
+        (0, Fraction(3, 8)),
+        (2, Fraction(1, 4)),
+        (3, Fraction(1, 4)),
+        (1, Fraction(1, 8)),
+    ]
 
 
 def test_aethelgard_odds_list_says_how_many_nets_it_left_out() -> None:
