@@ -466,7 +466,8 @@ def _header(canvas: Canvas, title: str, headline: str | None) -> None:
     text, size = _fitted(title, TITLE_SIZE, canvas.width - 2 * MARGIN, True)
     canvas.text(text, canvas.width // 2, 12, size=size, bold=True, anchor="mt")
     if headline:
-        canvas.text(headline, MARGIN, 56, size=HEADLINE_SIZE, bold=True)
+        text, size = _fitted(headline, HEADLINE_SIZE, canvas.width - 2 * MARGIN, True)
+        canvas.text(text, MARGIN, 56, size=size, bold=True)
 
 
 def _draw(chart: ChartSpec | ChartSheet) -> bytes:

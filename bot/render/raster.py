@@ -64,6 +64,7 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont
     return ImageFont.truetype(path, size)
 
 
+@lru_cache(maxsize=256)
 def rgb(colour: str) -> tuple[int, int, int]:
     """Return ``#rrggbb`` as an (r, g, b) triple."""
     value = int(colour.lstrip("#"), 16)
@@ -208,7 +209,8 @@ class Canvas:
         if not keep.any():
             return
         lefts, lengths, tops = lefts[keep], lengths[keep], np.asarray(tops, dtype=np.int64)[keep]
-        indices = np.array([self.index(rgb(colour)) for colour in colours], dtype=np.uint8)[keep]
+        palette = {colour: self.index(rgb(colour)) for colour in set(colours)}
+        indices = np.array([palette[colour] for colour in colours], dtype=np.uint8)[keep]
         # Every covered column, bar by bar: each bar's left repeated, plus 0, 1, ... within it.
         starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
         columns = np.repeat(lefts, lengths) + np.arange(int(lengths.sum())) - starts
