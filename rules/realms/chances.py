@@ -115,37 +115,36 @@ class _PackedSums:
 
     Each sum is one more convolution with the damage of a hit. The weights outgrow int64 after
     a few hits, and numpy's convolution of Python integers ran at Python speed (most of an
-    11-strike query). Here a polynomial is packed into one Python integer, ``width`` bytes per
-    coefficient (Kronecker substitution), so a convolution is one big-integer product in C and
-    unpacking is a slice per coefficient. ``width`` holds the largest coefficient of the last
-    sum (at most the total weight to the power of the strikes), so no coefficient overflows.
+    11-strike query). Here both polynomials are packed into one Python integer each, ``width``
+    bytes per coefficient (Kronecker substitution), so a convolution is one big-integer product
+    in C and unpacking is a slice per coefficient. The k-th sum's weights are at most the total
+    weight to the power k, so ``width`` grows with k and no coefficient overflows into the next.
     """
 
-    def __init__(self, per_hit: Distribution, strikes: int) -> None:
+    def __init__(self, per_hit: Distribution) -> None:
         self.step_offset = per_hit.min_value
         self.step_weights = [int(weight) for weight in per_hit.weights.tolist()]
-        self.width = ((per_hit.total_weight**strikes).bit_length() + 8) // 8
-        self.factor = self._pack(self.step_weights)
-        self.packed = 1  # the 0-fold sum: value 0 with weight 1
+        self.total = per_hit.total_weight
+        self.weights = [1]  # the 0-fold sum: value 0 with weight 1
         self.count = 0
-
-    def _pack(self, weights: list[int]) -> int:
-        return int.from_bytes(
-            b"".join(weight.to_bytes(self.width, "little") for weight in weights), "little"
-        )
 
     def next(self) -> tuple[int, list[int]]:
         """Return the next sum's smallest value and its weights, one per value upwards."""
         self.count += 1
-        self.packed *= self.factor
-        length = (len(self.step_weights) - 1) * self.count + 1
-        data = self.packed.to_bytes(length * self.width, "little")
-        width = self.width
-        weights = [
+        width = ((self.total**self.count).bit_length() + 8) // 8
+
+        def packed(weights: list[int]) -> int:
+            data = b"".join(weight.to_bytes(width, "little") for weight in weights)
+            return int.from_bytes(data, "little")
+
+        product = packed(self.weights) * packed(self.step_weights)
+        length = len(self.weights) + len(self.step_weights) - 1
+        data = product.to_bytes(length * width, "little")
+        self.weights = [
             int.from_bytes(data[index : index + width], "little")
             for index in range(0, length * width, width)
         ]
-        return self.step_offset * self.count, weights
+        return self.step_offset * self.count, self.weights
 
 
 def _target_odds(
@@ -159,7 +158,7 @@ def _target_odds(
     damage_total = per_hit.total_weight
     denominator = (counts.total * damage_total) ** strikes
     numerators: dict[int, int] = {0: (miss * damage_total) ** strikes}
-    sums = _PackedSums(per_hit, strikes)
+    sums = _PackedSums(per_hit)
     for k in range(1, strikes + 1):
         if hit == 0:
             break
