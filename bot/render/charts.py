@@ -256,9 +256,13 @@ def distribution_chart(
     return _render(spec)
 
 
-def render_png(chart: ChartSpec | ChartSheet) -> bytes:
-    """Draw a spec or sheet (or take it from the cache) as PNG bytes."""
-    return _render(chart)
+def render_png(chart: ChartSpec | ChartSheet, *, cached: bool = True) -> bytes:
+    """Draw a spec or sheet (or take it from the cache) as PNG bytes.
+
+    ``cached`` false draws it anew without looking it up: hashing a spec of a thousand bars
+    for the cache costs about as much as drawing it, when a repeat is unlikely anyway.
+    """
+    return _render(chart) if cached else _draw(chart)
 
 
 # One thread: drawing is mostly numpy and PIL (which release the GIL only in part), and one
