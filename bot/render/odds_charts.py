@@ -185,7 +185,7 @@ def check_chart(faces: Distribution, die_title: str, target: int) -> ChartSpec:
         title=die_title,
         marker=target,
         marker_label=f"target {target}",
-        x_label="Result (kept die)",
+        x_label="Die result",
     )
 
 
