@@ -333,7 +333,8 @@ def _fitted(text: str, size: int, width: int, bold: bool) -> tuple[str, int]:
             return text, candidate
     size -= 8
     while len(text) > 4 and text_size(text + "…", size, bold)[0] > width:
-        text = text[: max(4, len(text) * width // text_size(text, size, bold)[0]) - 1]
+        estimate = len(text) * width // text_size(text + "…", size, bold)[0]
+        text = text[: max(4, min(len(text) - 1, estimate))]  # always shorter: it ends
     return text + "…", size
 
 

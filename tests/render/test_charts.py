@@ -278,3 +278,12 @@ def test_repeated_chart_is_served_from_the_cache() -> None:
     first = distribution_chart(result.totals, result.outcomes, **arguments)
     again = distribution_chart(result.totals, result.outcomes, **arguments)
     assert again is first
+
+
+@pytest.mark.parametrize("length", [1, 5, 40, 71, 72, 73, 200])
+def test_a_title_or_headline_of_any_length_is_fitted_and_ends(length: int) -> None:
+    text = ("Success > 99.999% (all but about 1 in 124,760,960,600,640) · " * 5)[:length]
+    fitted, size = charts_module._fitted(text, 28, 900, True)
+    width, _ = charts_module.text_size(fitted, size, True)
+    assert width <= 900 and size >= 20
+    assert fitted == text or (fitted.endswith("…") and text.startswith(fitted[:-1]))
