@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
 from typing import Any
 
 from PIL import Image
 
+from bot import offload
 from bot.client import DiceBot
 from tests.fakediscord.server import FakeDiscord
 
@@ -94,3 +97,17 @@ async def test_bad_realms_attack_odds_are_refused_before_the_worker(
     )
     assert reply.ephemeral and not reply.attachments
     assert "split" in reply.content.lower() or "split" in str(reply.embeds).lower()
+
+
+async def test_realms_attack_odds_survive_a_killed_worker_process(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    query = {"dice": 3, "to_hit": 11, "damage": "1d8+1", "split": "2,1"}
+    first, _ = await _chart(fake_discord, "realms odds", query)
+    pool = offload._executor()
+    for process in list(pool._processes.values()):  # the worker dies between two queries
+        assert process.pid is not None
+        os.kill(process.pid, signal.SIGKILL)
+        process.join()
+    again, _ = await _chart(fake_discord, "realms odds", query)
+    assert again == first
