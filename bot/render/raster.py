@@ -71,12 +71,8 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return (value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF
 
 
-@lru_cache(maxsize=2048)
 def text_bitmap(text: str, size: int, bold: bool = False) -> np.ndarray:
-    """Return ``text`` (lines split on newlines, centred) as coverage in 0-1, shape (h, w).
-
-    Cached per string: an odds chart repeats its tick labels, legend and captions.
-    """
+    """Return ``text`` (lines split on newlines, centred) as coverage in 0-1, shape (h, w)."""
     from PIL import Image, ImageDraw
 
     font = _font(size, bold)
@@ -105,12 +101,25 @@ TEXT_LEVELS = 8
 """Shades of anti-aliased text: enough for smooth edges, few enough for a small palette."""
 
 
-@lru_cache(maxsize=2048)
-def _text_levels(text: str, size: int, bold: bool) -> np.ndarray:
+def _shades(text: str, size: int, bold: bool) -> np.ndarray:
     """Return ``text``'s coverage as shade numbers 0 (none) to ``TEXT_LEVELS`` (full)."""
     levels = np.rint(text_bitmap(text, size, bold) * TEXT_LEVELS).astype(np.uint8)
     levels.setflags(write=False)
     return levels
+
+
+# Short strings only: the tick labels, legends, captions and percentages that charts repeat
+# (a few hundred bytes each). A title is ~18 kB and mostly asked once: 1,024 of them cached
+# would hold 12 MB for nothing.
+_cached_shades = lru_cache(maxsize=1024)(_shades)
+CACHED_TEXT_LENGTH = 24
+
+
+def _text_levels(text: str, size: int, bold: bool) -> np.ndarray:
+    """Return ``text``'s shades, from the cache for a short string."""
+    if len(text) <= CACHED_TEXT_LENGTH:
+        return _cached_shades(text, size, bold)
+    return _shades(text, size, bold)
 
 
 _buffers = threading.local()
@@ -270,7 +279,7 @@ class Canvas:
 
 def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     """Return the (width, height) ``text`` takes at ``size``."""
-    height, width = text_bitmap(text, size, bold).shape
+    height, width = _text_levels(text, size, bold).shape
     return width, height
 
 
