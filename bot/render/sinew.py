@@ -169,11 +169,22 @@ def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds])
             ),
             inline=False,
         )
+    # Tokens that add nothing are left out, and the list says so (README, "Odds charts").
+    shown = [row for row in luck if row.tokens == 0 or row.gain > 0]
     rows = [
         f"{row.tokens} token{'s' if row.tokens != 1 else ''}: {percent(row.success)}"
         + (f" (+{percent(row.gain)})" if row.tokens else "")
-        for row in luck
+        for row in shown
     ]
+    dropped = [row for row in luck if row not in shown]
+    if dropped:
+        first, last = dropped[0].tokens, dropped[-1].tokens
+        counts = f"{first}–{last} tokens" if len(dropped) > 1 else f"{first} tokens"
+        if all(row.success == dropped[0].success for row in dropped):
+            each = " each" if len(dropped) > 1 else ""
+            rows.append(f"… {counts}: {percent(dropped[0].success)}{each} (no gain)")
+        else:
+            rows.append(f"… {counts}: no gain over one token fewer")
     embed.add_field(
         name="Success holding Luck tokens (spent only to turn a failure)",
         value=truncate("\n".join(rows), FIELD_LIMIT),

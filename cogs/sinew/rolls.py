@@ -119,9 +119,8 @@ class TestCommands(LuckCommands):
         rows = sinew.luck_odds(
             score, sinew.Score.LCK.maximum, advantage=advantage, disadvantage=disadvantage
         )
-        shown = [row for row in rows if row.tokens == 0 or row.gain > 0]
         await interaction.response.send_message(
-            embed=render.odds(result, versus, shown), file=await _chart(result, versus)
+            embed=render.odds(result, versus, rows), file=await _chart(result, versus)
         )
 
 

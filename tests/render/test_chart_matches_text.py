@@ -301,3 +301,17 @@ def test_aethelgard_odds_list_says_how_many_nets_it_left_out() -> None:
     assert len(lines) == aethelgard_render.SHOWN_NETS + 1
     left_out = len(result.shown) - aethelgard_render.SHOWN_NETS
     assert lines[-1].startswith(f"… {left_out} more values, ")
+
+
+def test_sinew_luck_list_says_which_token_counts_add_nothing() -> None:
+    # Score 10: each token turns one more failing face (11, 12, ...) into a success, +5 %,
+    # until 19 is reached with 9 tokens (95 %: the natural 20 can't be turned); 10-16 add
+    # nothing.
+    rows = sinew.luck_odds(10, sinew.Score.LCK.maximum)
+    lines = _fields(sinew_render.odds(sinew.odds(10), None, rows))[
+        "Success holding Luck tokens (spent only to turn a failure)"
+    ].split("\n")
+    assert lines[0] == "0 tokens: 50.00%"
+    assert lines[9] == "9 tokens: 95.00% (+5.00%)"
+    assert lines[10:] == ["… 10–16 tokens: 95.00% each (no gain)"]
+    assert len(rows) == 17
