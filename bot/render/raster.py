@@ -112,14 +112,16 @@ def _shades(text: str, size: int, bold: bool) -> np.ndarray:
 # (a few hundred bytes each). A title is ~18 kB and mostly asked once: 1,024 of them cached
 # would hold 12 MB for nothing.
 _cached_shades = lru_cache(maxsize=1024)(_shades)
+# A long string is measured, then drawn, by the same chart: a few of them are kept for that.
+_recent_long_shades = lru_cache(maxsize=16)(_shades)
 CACHED_TEXT_LENGTH = 24
 
 
 def _text_levels(text: str, size: int, bold: bool) -> np.ndarray:
-    """Return ``text``'s shades, from the cache for a short string."""
+    """Return ``text``'s shades, from the cache of short strings or of the last long ones."""
     if len(text) <= CACHED_TEXT_LENGTH:
         return _cached_shades(text, size, bold)
-    return _shades(text, size, bold)
+    return _recent_long_shades(text, size, bold)
 
 
 _buffers = threading.local()
