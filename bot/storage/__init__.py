@@ -22,6 +22,7 @@ from bot.storage.rolls import (
     Revealer,
     RollEntry,
     RollLog,
+    SessionStart,
     Visibility,
     insert_roll,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "RollEntry",
     "RollLog",
     "RollWindowStore",
+    "SessionStart",
     "Storage",
     "TrackChange",
     "TrackStore",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, Generic, TypedDict, TypeVar
 
@@ -23,6 +24,7 @@ __all__ = [
     "Revealer",
     "RollEntry",
     "RollLog",
+    "SessionStart",
     "Visibility",
     "insert_roll",
     "latest_roll",
@@ -108,6 +110,29 @@ def _from_row(row: Row) -> LoggedRoll:
 
 
 S = TypeVar("S")
+
+_SESSION_PAGE = 500  # rows per step of the backwards walk to a session's start
+_NEWEST = 2**63 - 1  # above every id: where the backwards walk begins
+# Both read one campaign's range of the (campaign_id, id) index (migration 0016).
+SESSION_WALK = (
+    "SELECT id, created_at FROM rolls WHERE campaign_id = ? AND id < ? ORDER BY id DESC LIMIT ?"
+)
+SESSION_ROWS = f"SELECT {_COLUMNS} FROM rolls WHERE campaign_id = ? AND id >= ?"
+SEEN_BY_TABLE = " AND (visibility = 'public' OR revealed_at IS NOT NULL)"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStart:
+    """Where a session starts: at a roll id, at a time (UTC, as stored), or (neither) after
+    the last pause of at least ``pause`` between two rolls of the campaign."""
+
+    roll_id: int | None = None
+    at: str | None = None
+    pause: timedelta = timedelta(hours=3)
+
+
+def _stored_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +270,47 @@ class RollLog:
             (*parameters, limit),
         )
         return [_from_row(row) for row in rows]
+
+    async def session_rolls(
+        self, campaign_id: int, start: SessionStart, *, include_secret: bool = False
+    ) -> list[LoggedRoll]:
+        """Return a campaign's rolls of one session, oldest first (README, "Campaign recap").
+
+        The start is found by walking the campaign's ids backwards from the newest, a page at a
+        time on the (campaign_id, id) index: only the session's own rows and one more are read.
+        Secret rolls not yet revealed only with ``include_secret`` (a GM's view).
+        """
+        first = start.roll_id
+        if first is None:
+            first = await self._session_start(campaign_id, start)
+        if first is None:
+            return []
+        secret = "" if include_secret else SEEN_BY_TABLE
+        rows = await self._database.fetch_all(
+            f"{SESSION_ROWS}{secret} ORDER BY id", (campaign_id, first)
+        )
+        return [_from_row(row) for row in rows]
+
+    async def _session_start(self, campaign_id: int, start: SessionStart) -> int | None:
+        """Return the id of a session's first roll (None: no roll since ``start.at``)."""
+        since = None if start.at is None else _stored_time(start.at)
+        first: int | None = None
+        newer: datetime | None = None
+        before = _NEWEST
+        while True:
+            rows = await self._database.fetch_all(
+                SESSION_WALK, (campaign_id, before, _SESSION_PAGE)
+            )
+            for row in rows:
+                made = _stored_time(row["created_at"])
+                if since is not None and made < since:
+                    return first
+                if since is None and newer is not None and newer - made >= start.pause:
+                    return first
+                first, newer = int(row["id"]), made
+            if len(rows) < _SESSION_PAGE:
+                return first
+            before = int(rows[-1]["id"])
 
     async def unrevealed(
         self, *, campaign_id: int | None, channel_id: int, limit: int = 25

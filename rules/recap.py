@@ -1,0 +1,124 @@
+"""The session recap: rolls, criticals, fumbles, Luck spends and an exact luck score.
+
+README, "Campaign recap". Pure: the rolls come in as ``RecapRoll`` (read from the log by
+``rules.recap_reading``), the tallies go out as a ``Recap``.
+
+The luck of one roll is the mid-rank percentile of its result on its exact distribution,
+oriented so that higher is luckier: P(worse) + P(same) / 2. A roll-under system counts a lower
+result as the better one. The mean over a player's scored rolls is their luck score; 50% is
+average luck, and a score of 82% reads "in the top 18%".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.odds import Distribution
+
+__all__ = ["Recap", "RecapRoll", "Tally", "luck_of", "recap", "tail_of"]
+
+AVERAGE_LUCK = Fraction(1, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class RecapRoll:
+    """One logged roll as the recap reads it.
+
+    Attributes:
+        total: The result shown, when a higher one is better (for the biggest roll), else None.
+        luck: The mid-rank percentile of the result (0-1, higher luckier); None: not scored.
+        chance: The chance of a result at least this far out on its side of the distribution
+            (the smaller tail); the most unlikely roll has the smallest.
+        luck_spend: A Luck spend logged as its own entry: not a new roll.
+    """
+
+    id: int
+    user_id: int
+    kind: str
+    total: int | None = None
+    luck: Fraction | None = None
+    chance: Fraction | None = None
+    critical: bool = False
+    fumble: bool = False
+    luck_spend: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """One player's numbers (``user_id``), or the whole table's (``user_id`` None)."""
+
+    user_id: int | None
+    rolls: int
+    criticals: int
+    fumbles: int
+    luck_spends: int
+    scored: int  # rolls with a luck score
+    luck: Fraction | None  # the mean luck of the scored rolls
+    biggest: RecapRoll | None
+    unlikeliest: RecapRoll | None
+
+    @property
+    def top_share(self) -> Fraction | None:
+        """The share of results as lucky or luckier: a luck of 82% is "the top 18%"."""
+        return None if self.luck is None else 1 - self.luck
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """A session: its first and last roll ids, each player's tally and the table's."""
+
+    first_id: int | None
+    last_id: int | None
+    players: tuple[Tally, ...]  # most rolls first, then by user id
+    table: Tally
+
+
+def luck_of(distribution: Distribution, value: int, *, higher_is_better: bool) -> Fraction:
+    """Return the mid-rank percentile of ``value``: P(worse) + P(equal) / 2."""
+    same = distribution.probability(value)
+    if higher_is_better:
+        worse = distribution.at_most(value - 1)
+    else:
+        worse = distribution.at_least(value + 1)
+    return worse + same / 2
+
+
+def tail_of(distribution: Distribution, value: int) -> Fraction:
+    """Return the smaller of P(at most ``value``) and P(at least ``value``)."""
+    return min(distribution.at_most(value), distribution.at_least(value))
+
+
+def _tally(user_id: int | None, rolls: Sequence[RecapRoll]) -> Tally:
+    made = [roll for roll in rolls if not roll.luck_spend]
+    scored = [roll.luck for roll in made if roll.luck is not None]
+    sized = [roll for roll in made if roll.total is not None]
+    unlikely = [roll for roll in made if roll.chance is not None]
+    return Tally(
+        user_id=user_id,
+        rolls=len(made),
+        criticals=sum(roll.critical for roll in made),
+        fumbles=sum(roll.fumble for roll in made),
+        luck_spends=sum(roll.luck_spend for roll in rolls),
+        scored=len(scored),
+        luck=sum(scored, Fraction(0)) / len(scored) if scored else None,
+        # The earliest wins a tie: max and min keep the first of equals.
+        biggest=max(sized, key=lambda roll: roll.total or 0, default=None),
+        unlikeliest=min(unlikely, key=lambda roll: roll.chance or 0, default=None),
+    )
+
+
+def recap(rolls: Sequence[RecapRoll]) -> Recap:
+    """Tally a session's rolls (oldest first) per player and for the table."""
+    by_user: dict[int, list[RecapRoll]] = {}
+    for roll in rolls:
+        by_user.setdefault(roll.user_id, []).append(roll)
+    players = [_tally(user_id, own) for user_id, own in by_user.items()]
+    players.sort(key=lambda tally: (-tally.rolls, tally.user_id or 0))
+    return Recap(
+        first_id=rolls[0].id if rolls else None,
+        last_id=rolls[-1].id if rolls else None,
+        players=tuple(players),
+        table=_tally(None, rolls),
+    )

@@ -1,0 +1,93 @@
+"""`RollLog.session_rolls`: a campaign's latest session (after the last pause of three hours),
+or the rolls since an id or a time, read on the (campaign_id, id) index, on both backends."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import RollEntry, SessionStart, Storage, Visibility
+from bot.storage import rolls as roll_log
+from rules import cosmos
+from rules.campaigns import CampaignSettings
+
+GM, PLAYER = 11, 22
+
+
+async def campaign_in(storage: Storage, channel_id: int) -> int:
+    started = await storage.campaigns.start(
+        guild_id=1,
+        channel_id=channel_id,
+        user_id=GM,
+        settings=CampaignSettings.create(cosmos.SYSTEM, f"Table {channel_id}"),
+    )
+    return started.id
+
+
+async def logged_at(
+    storage: Storage,
+    campaign_id: int,
+    at: str,
+    visibility: Visibility = Visibility.PUBLIC,
+) -> int:
+    entry = RollEntry(campaign_id, 1, 1, PLAYER, "dice", visibility, {"result": {}, "embed": {}})
+    roll_id = await storage.rolls.record(entry)
+    await storage.database.write_alone(
+        "UPDATE rolls SET created_at = ? WHERE id = ?", (f"2026-11-20T{at}:00.000Z", roll_id)
+    )
+    return roll_id
+
+
+async def ids(
+    storage: Storage, campaign_id: int, start: SessionStart, **options: bool
+) -> list[int]:
+    return [roll.id for roll in await storage.rolls.session_rolls(campaign_id, start, **options)]
+
+
+async def test_the_session_starts_after_the_last_pause_of_three_hours_or_more(
+    storage: Storage,
+) -> None:
+    ours, theirs = await campaign_in(storage, 1), await campaign_in(storage, 2)
+    early = await logged_at(storage, ours, "10:00")
+    await logged_at(storage, theirs, "12:00")  # another campaign: no pause in ours, not read
+    second = await logged_at(storage, ours, "10:30")
+    tonight = await logged_at(storage, ours, "13:30")  # exactly three hours: a new session
+    later = await logged_at(storage, ours, "16:29")  # 2 h 59 after: the same session
+    secret = await logged_at(storage, ours, "16:40", Visibility.HIDDEN)
+    assert await ids(storage, ours, SessionStart()) == [tonight, later]
+    assert await ids(storage, ours, SessionStart(), include_secret=True) == [
+        tonight, later, secret,
+    ]  # fmt: skip
+    assert await ids(storage, ours, SessionStart(roll_id=second)) == [second, tonight, later]
+    since = SessionStart(at="2026-11-20T10:15:00.000Z")
+    assert await ids(storage, ours, since) == [second, tonight, later]
+    assert await ids(storage, ours, SessionStart(at="2026-11-21T00:00:00.000Z")) == []
+    assert await ids(storage, theirs, SessionStart()) == [early + 1]
+    assert await ids(storage, await campaign_in(storage, 3), SessionStart()) == []
+
+
+async def test_the_walk_back_to_the_pause_crosses_pages(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(roll_log, "_SESSION_PAGE", 3)
+    ours = await campaign_in(storage, 1)
+    await logged_at(storage, ours, "08:00")
+    session = [await logged_at(storage, ours, f"12:{minute:02d}") for minute in range(8)]
+    assert await ids(storage, ours, SessionStart()) == session
+    everything = SessionStart(at="2026-11-20T00:00:00.000Z")
+    assert len(await ids(storage, ours, everything)) == 9
+
+
+def test_the_session_queries_use_the_campaign_index_on_sqlite(migrated_sqlite: Path) -> None:
+    with sqlite3.connect(migrated_sqlite) as connection:
+        for sql in (
+            roll_log.SESSION_WALK,
+            f"{roll_log.SESSION_ROWS} ORDER BY id",
+            f"{roll_log.SESSION_ROWS}{roll_log.SEEN_BY_TABLE} ORDER BY id",
+        ):
+            plan = connection.execute(f"EXPLAIN QUERY PLAN {sql}", (1,) * sql.count("?"))
+            details = " ".join(row[3] for row in plan)
+            assert "USING INDEX rolls_by_campaign (campaign_id=?" in details, details
+            assert "TEMP B-TREE" not in details, details  # ordered by the index itself
