@@ -11,15 +11,61 @@ average luck, and a score of 82% reads "in the top 18%".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
+from rules.errors import RulesError
 from rules.odds import Distribution
 
-__all__ = ["Recap", "RecapRoll", "Tally", "luck_of", "recap", "tail_of"]
+__all__ = [
+    "SESSION_PAUSE",
+    "Recap",
+    "RecapRoll",
+    "Since",
+    "Tally",
+    "luck_of",
+    "parse_since",
+    "recap",
+    "tail_of",
+]
 
+SESSION_PAUSE = timedelta(hours=3)  # a pause this long between two rolls ends a session
 AVERAGE_LUCK = Fraction(1, 2)
+ROLL_ID_MAX = 2**53  # Discord's largest integer; roll ids are far below it
+_ROLL_ID = re.compile(r"#?\s*([0-9]{1,16})")
+_DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%d %H:%M")
+SINCE_HELP = "a date (2026-11-20, or 2026-11-20 19:30 in UTC) or a roll number (#123 or 123)"
+
+
+@dataclass(frozen=True, slots=True)
+class Since:
+    """Where a recap starts: a roll id, a moment (UTC), or neither (after the last pause)."""
+
+    roll_id: int | None = None
+    at: datetime | None = None
+
+
+def parse_since(text: str | None) -> Since:
+    """Read the recap's ``since``: a roll id (#123 or 123) or a date, with a time in UTC."""
+    if text is None or not text.strip():
+        return Since()
+    cleaned = " ".join(text.split())
+    number = _ROLL_ID.fullmatch(cleaned)
+    if number is not None:
+        roll_id = int(number.group(1))
+        if not 1 <= roll_id <= ROLL_ID_MAX:
+            raise RulesError(f"There is no roll #{roll_id}: give {SINCE_HELP}.")
+        return Since(roll_id=roll_id)
+    for layout in _DATE_FORMATS:
+        try:
+            return Since(at=datetime.strptime(cleaned, layout).replace(tzinfo=UTC))
+        except ValueError:
+            continue
+    shown = cleaned if len(cleaned) <= 30 else cleaned[:30] + "…"
+    raise RulesError(f"Since must be {SINCE_HELP} (got `{shown}`).")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from bot.storage.errors import (
     RollNotFound,
     RollNotHidden,
 )
+from rules.recap import SESSION_PAUSE
 
 __all__ = [
     "Change",
@@ -127,8 +128,8 @@ class SessionStart:
     the last pause of at least ``pause`` between two rolls of the campaign."""
 
     roll_id: int | None = None
-    at: str | None = None
-    pause: timedelta = timedelta(hours=3)
+    at: datetime | None = None  # aware, UTC
+    pause: timedelta = SESSION_PAUSE
 
 
 def _stored_time(text: str) -> datetime:
@@ -293,7 +294,7 @@ class RollLog:
 
     async def _session_start(self, campaign_id: int, start: SessionStart) -> int | None:
         """Return the id of a session's first roll (None: no roll since ``start.at``)."""
-        since = None if start.at is None else _stored_time(start.at)
+        since = start.at
         first: int | None = None
         newer: datetime | None = None
         before = _NEWEST

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from rules.recap import RecapRoll, recap
+import pytest
+
+from rules.errors import RulesError
+from rules.recap import RecapRoll, Since, parse_since, recap
 from rules.recap_reading import read_roll
 
 
@@ -163,3 +167,13 @@ def test_rule_recap_tallies_each_player_and_the_table_by_hand() -> None:
 def test_rule_recap_of_no_rolls_is_empty() -> None:
     empty = recap([])
     assert empty.players == () and empty.table.rolls == 0 and empty.table.luck is None
+
+
+def test_rule_recap_since_reads_a_roll_number_or_a_utc_date() -> None:
+    assert parse_since(None) == Since() == parse_since("  ")
+    assert parse_since("#123") == Since(roll_id=123) == parse_since("123")
+    assert parse_since("2026-11-20") == Since(at=datetime(2026, 11, 20, tzinfo=UTC))
+    assert parse_since("2026-11-20  19:30") == Since(at=datetime(2026, 11, 20, 19, 30, tzinfo=UTC))
+    for bad in ("yesterday", "#0", "2026-13-01", "20/11/2026", "#12a", "-4"):
+        with pytest.raises(RulesError, match=r"Since must be|There is no roll"):
+            parse_since(bad)

@@ -4,6 +4,7 @@ or the rolls since an id or a time, read on the (campaign_id, id) index, on both
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -61,9 +62,9 @@ async def test_the_session_starts_after_the_last_pause_of_three_hours_or_more(
         tonight, later, secret,
     ]  # fmt: skip
     assert await ids(storage, ours, SessionStart(roll_id=second)) == [second, tonight, later]
-    since = SessionStart(at="2026-11-20T10:15:00.000Z")
+    since = SessionStart(at=datetime(2026, 11, 20, 10, 15, tzinfo=UTC))
     assert await ids(storage, ours, since) == [second, tonight, later]
-    assert await ids(storage, ours, SessionStart(at="2026-11-21T00:00:00.000Z")) == []
+    assert await ids(storage, ours, SessionStart(at=datetime(2026, 11, 21, tzinfo=UTC))) == []
     assert await ids(storage, theirs, SessionStart()) == [early + 1]
     assert await ids(storage, await campaign_in(storage, 3), SessionStart()) == []
 
@@ -76,7 +77,7 @@ async def test_the_walk_back_to_the_pause_crosses_pages(
     await logged_at(storage, ours, "08:00")
     session = [await logged_at(storage, ours, f"12:{minute:02d}") for minute in range(8)]
     assert await ids(storage, ours, SessionStart()) == session
-    everything = SessionStart(at="2026-11-20T00:00:00.000Z")
+    everything = SessionStart(at=datetime(2026, 11, 20, tzinfo=UTC))
     assert len(await ids(storage, ours, everything)) == 9
 
 
