@@ -25,8 +25,9 @@ from bot.errors import CommandError, reply_ephemeral
 from bot.gm_channel import readable_by_players
 from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.render import campaign as render
+from bot.render import recap as recap_render
 from bot.render.style import shown
-from bot.storage import Campaign
+from bot.storage import Campaign, SessionStart
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
@@ -36,6 +37,8 @@ from rules.campaigns import (
     setting_owners,
 )
 from rules.inputs import require_whole
+from rules.recap import Recap, parse_since, recap
+from rules.recap_reading import read_roll
 from rules.systems import all_systems, parse_system
 
 HISTORY_PAGE_MAX = 25
@@ -290,6 +293,33 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             ephemeral=True,
         )
 
+    @app_commands.command(
+        name="recap", description="This session's rolls per player, with an exact luck score"
+    )
+    @app_commands.describe(
+        since="From a date (2026-11-20, or 2026-11-20 19:30 UTC) or a roll number (#123); "
+        "default: since the last pause of 3 hours",
+        hidden="GMs: a private recap that counts hidden and blind rolls too",
+    )
+    @app_commands.guild_only()
+    async def recap(
+        self, interaction: discord.Interaction, since: str | None = None, hidden: bool = False
+    ) -> None:
+        asked = parse_since(since)
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        if hidden:
+            asker.require_gm("ask for a recap with hidden and blind rolls")
+        await interaction.response.defer(ephemeral=hidden, thinking=True)
+        start = SessionStart(roll_id=asked.roll_id, at=asked.at)
+        logged = await self.storage.rolls.session_rolls(campaign.id, start, include_secret=hidden)
+        made = recap([read_roll(roll.id, roll.user_id, roll.kind, roll.payload) for roll in logged])
+        names = await player_names(self.bot, interaction.guild, made)
+        embed = recap_render.recap_embed(made, names, gm_view=hidden)
+        chart = recap_render.recap_chart(made, names)
+        files = [] if chart is None else [await recap_render.draw_recap(chart)]
+        await interaction.followup.send(embed=embed, files=files, ephemeral=hidden)
+
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
@@ -356,6 +386,23 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     async def cog_unload(self) -> None:
         for expiry in self._expiries:  # the deadline in each prompt's buttons still holds
             expiry.cancel()
+
+
+async def player_names(bot: DiceBot, guild: discord.Guild | None, made: Recap) -> dict[int, str]:
+    """The display names of a recap's players: the server's members as cached, else their
+    Discord names (fetched), else a placeholder the recap shows."""
+    names: dict[int, str] = {}
+    for tally in made.players:
+        user_id = tally.user_id
+        assert user_id is not None
+        member = guild.get_member(user_id) if guild is not None else None
+        user = member or bot.get_user(user_id)
+        if user is None:
+            with contextlib.suppress(discord.HTTPException):
+                user = await bot.fetch_user(user_id)
+        if user is not None:
+            names[user_id] = user.display_name
+    return names
 
 
 async def show_history(

@@ -42,9 +42,10 @@ SINEW_D20 = 20
 
 @dataclass(frozen=True, slots=True)
 class _Placed:
-    """A result on its distribution: the value, and whether a higher one is luckier."""
+    """A result on its distribution (None: not placed, counted and shown unscored), the value,
+    and whether a higher one is luckier."""
 
-    distribution: Distribution
+    distribution: Distribution | None
     value: int
     higher_is_better: bool = True
     critical: bool = False
@@ -114,9 +115,7 @@ def _dice(result: Mapping[str, Any]) -> _Placed | None:
     expression, total = result.get("expression"), result.get("total")
     if not isinstance(expression, str) or not isinstance(total, int):
         return None  # several rolls in one request, or a comparison: counted, unscored
-    distribution = expression_distribution(expression)
-    if distribution is None:
-        return None
+    distribution = expression_distribution(expression)  # None: still the biggest, maybe
     natural = result.get("natural")
     return _Placed(distribution, total, critical=natural == Natural.TWENTY.value,
                    fumble=natural == Natural.ONE.value)  # fmt: skip
@@ -206,14 +205,16 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
             placed = None  # a payload from an older shape of the result: counted, unscored
     if placed is None:
         return RecapRoll(roll_id, user_id, kind)
-    distribution, value = placed.distribution, placed.value
+    distribution, value, higher = placed.distribution, placed.value, placed.higher_is_better
     return RecapRoll(
         roll_id,
         user_id,
         kind,
-        total=value if placed.higher_is_better else None,
-        luck=luck_of(distribution, value, higher_is_better=placed.higher_is_better),
-        chance=tail_of(distribution, value),
+        total=value if higher else None,
+        luck=None
+        if distribution is None
+        else luck_of(distribution, value, higher_is_better=higher),
+        chance=None if distribution is None else tail_of(distribution, value),
         critical=placed.critical,
         fumble=placed.fumble,
     )

@@ -77,10 +77,11 @@ def test_rule_recap_a_natural_20_and_1_on_a_kept_d20_are_critical_and_fumble() -
     assert read("dice", expression("1d20+3", 4, "natural 1")).fumble
 
 
-def test_rule_recap_exploding_or_counted_dice_count_but_are_not_scored() -> None:
+def test_rule_recap_exploding_or_counted_dice_count_and_show_but_are_not_scored() -> None:
     for text in ("8d6 e6", "6d10 t7", "2d6*2"):
         roll = read("dice", expression(text, 20))
         assert roll.luck is None and roll.chance is None and not roll.luck_spend
+        assert roll.total == 20  # still a candidate for the biggest roll
     assert read("sixpool.check", {"anything": 1}).luck is None
 
 
