@@ -37,7 +37,7 @@ from rules.campaigns import (
     setting_owners,
 )
 from rules.inputs import require_whole
-from rules.recap import Recap, parse_since, recap
+from rules.recap import MAX_RECAP_ROLLS, Recap, parse_since, recap
 from rules.recap_reading import read_roll
 from rules.systems import all_systems, parse_system
 
@@ -315,7 +315,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         logged = await self.storage.rolls.session_rolls(campaign.id, start, include_secret=hidden)
         made = recap([read_roll(roll.id, roll.user_id, roll.kind, roll.payload) for roll in logged])
         names = await player_names(self.bot, interaction.guild, made)
-        embed = recap_render.recap_embed(made, names, gm_view=hidden)
+        capped = len(logged) >= MAX_RECAP_ROLLS
+        embed = recap_render.recap_embed(made, names, gm_view=hidden, capped=capped)
         chart = recap_render.recap_chart(made, names)
         files = [] if chart is None else [await recap_render.draw_recap(chart)]
         await interaction.followup.send(embed=embed, files=files, ephemeral=hidden)

@@ -21,6 +21,7 @@ from rules.errors import RulesError
 from rules.odds import Distribution
 
 __all__ = [
+    "MAX_RECAP_ROLLS",
     "SESSION_PAUSE",
     "Recap",
     "RecapRoll",
@@ -33,6 +34,7 @@ __all__ = [
 ]
 
 SESSION_PAUSE = timedelta(hours=3)  # a pause this long between two rolls ends a session
+MAX_RECAP_ROLLS = 2_000  # a longer session is recapped by its latest rolls, saying so
 AVERAGE_LUCK = Fraction(1, 2)
 ROLL_ID_MAX = 2**53  # Discord's largest integer; roll ids are far below it
 _ROLL_ID = re.compile(r"#?\s*([0-9]{1,16})")

@@ -9,8 +9,9 @@ luck score.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -42,10 +43,10 @@ SINEW_D20 = 20
 
 @dataclass(frozen=True, slots=True)
 class _Placed:
-    """A result on its distribution (None: not placed, counted and shown unscored), the value,
-    and whether a higher one is luckier."""
+    """A result, the question whose exact distribution places it (a builder's name and its
+    arguments; None: not placed, counted and shown unscored), and whether higher is luckier."""
 
-    distribution: Distribution | None
+    question: tuple[Hashable, ...] | None
     value: int
     higher_is_better: bool = True
     critical: bool = False
@@ -115,9 +116,8 @@ def _dice(result: Mapping[str, Any]) -> _Placed | None:
     expression, total = result.get("expression"), result.get("total")
     if not isinstance(expression, str) or not isinstance(total, int):
         return None  # several rolls in one request, or a comparison: counted, unscored
-    distribution = expression_distribution(expression)  # None: still the biggest, maybe
     natural = result.get("natural")
-    return _Placed(distribution, total, critical=natural == Natural.TWENTY.value,
+    return _Placed(("dice", expression), total, critical=natural == Natural.TWENTY.value,
                    fumble=natural == Natural.ONE.value)  # fmt: skip
 
 
@@ -134,7 +134,7 @@ def _sinew_test(result: Mapping[str, Any]) -> _Placed:
     # Roll-under: the kept die (before any Luck shift) is the luck; a lower one is better.
     mode, dice = str(result["mode"]), [int(face) for face in result["dice"]]
     kept = min(dice) if mode == "advantage" else max(dice) if mode == "disadvantage" else dice[0]
-    return _Placed(_sinew_kept(mode), kept, higher_is_better=False, critical=kept == 1,
+    return _Placed(("sinew", mode), kept, higher_is_better=False, critical=kept == 1,
                    fumble=kept == SINEW_D20)  # fmt: skip
 
 
@@ -146,8 +146,8 @@ def _cosmos_kept(dice: int, which: Keep, modifier: int) -> Distribution:
 def _cosmos_roll(result: Mapping[str, Any]) -> _Placed:
     roll = result["roll"]
     pool = Pool(**roll["pool"])
-    distribution = _cosmos_kept(pool.dice, pool.keep, int(roll["modifier"]))
-    return _Placed(distribution, int(roll["total"]), critical=bool(roll["critical_success"]),
+    question = ("cosmos", pool.dice, pool.keep, int(roll["modifier"]))
+    return _Placed(question, int(roll["total"]), critical=bool(roll["critical_success"]),
                    fumble=bool(roll["critical_failure"]))  # fmt: skip
 
 
@@ -158,8 +158,8 @@ def _realms_die(single: SingleDie, state: State) -> Distribution:
 
 def _realms_check(result: Mapping[str, Any]) -> _Placed:
     check = check_from_dict(result)
-    distribution = _realms_die(check.die, check.decision.state)
-    return _Placed(distribution, check.result, critical=check.natural_max)
+    question = ("realms", check.die, check.decision.state)
+    return _Placed(question, check.result, critical=check.natural_max)
 
 
 @lru_cache(maxsize=128)
@@ -175,7 +175,7 @@ def _aethelgard_net(dice: int) -> Distribution:
 def _aethelgard_pool(result: Mapping[str, Any]) -> _Placed:
     # The raw net (successes minus botches) is the luck: the shown net floors it at 0.
     pool = aethelgard.PoolRoll(tuple(int(face) for face in result["dice"]), int(result["dc"]))
-    return _Placed(_aethelgard_net(len(pool.dice)), pool.raw_net, critical=pool.critical,
+    return _Placed(("aethelgard", len(pool.dice)), pool.raw_net, critical=pool.critical,
                    fumble=pool.fumble)  # fmt: skip
 
 
@@ -189,6 +189,26 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
     "aethelgard.check": _aethelgard_pool,
 }
 SCORED_KINDS = frozenset(_READERS)
+
+
+_BUILDERS: dict[Hashable, Callable[..., Distribution | None]] = {
+    "dice": expression_distribution,
+    "sinew": _sinew_kept,
+    "cosmos": _cosmos_kept,
+    "realms": _realms_die,
+    "aethelgard": _aethelgard_net,
+}
+
+
+@lru_cache(maxsize=4096)
+def _scored(
+    question: tuple[Hashable, ...], value: int, higher: bool
+) -> tuple[Fraction | None, Fraction | None]:
+    # Cached per question and result: a session's repeated results cost one lookup.
+    distribution = _BUILDERS[question[0]](*question[1:])
+    if distribution is None:
+        return None, None
+    return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
 
 
 def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any]) -> RecapRoll:
@@ -205,16 +225,15 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
             placed = None  # a payload from an older shape of the result: counted, unscored
     if placed is None:
         return RecapRoll(roll_id, user_id, kind)
-    distribution, value, higher = placed.distribution, placed.value, placed.higher_is_better
+    question, value, higher = placed.question, placed.value, placed.higher_is_better
+    luck, chance = (None, None) if question is None else _scored(question, value, higher)
     return RecapRoll(
         roll_id,
         user_id,
         kind,
         total=value if higher else None,
-        luck=None
-        if distribution is None
-        else luck_of(distribution, value, higher_is_better=higher),
-        chance=None if distribution is None else tail_of(distribution, value),
+        luck=luck,
+        chance=chance,
         critical=placed.critical,
         fumble=placed.fumble,
     )

@@ -46,6 +46,7 @@ ROW_INCHES = 0.62
 HEADER_INCHES = 1.0
 DPI = 100
 FONT_SIZE = 15
+LABEL_MAX = 16  # characters of a name beside its bar
 
 
 def share_text(share: Fraction) -> str:
@@ -101,8 +102,11 @@ def _name(names: Mapping[int, str], user_id: int | None) -> str:
     return TABLE_NAME if user_id is None else names.get(user_id, f"Player {user_id}")
 
 
-def recap_embed(made: Recap, names: Mapping[int, str], *, gm_view: bool) -> discord.Embed:
-    """The recap: the table's line first, then one field per player (most rolls first)."""
+def recap_embed(
+    made: Recap, names: Mapping[int, str], *, gm_view: bool, capped: bool = False
+) -> discord.Embed:
+    """The recap: the table's line first, then one field per player (most rolls first);
+    ``capped``: the session is longer than the recap reads, so these are its latest rolls."""
     if made.table.rolls == 0:
         description = "No rolls in this session yet."
     else:
@@ -121,7 +125,8 @@ def recap_embed(made: Recap, names: Mapping[int, str], *, gm_view: bool) -> disc
         embed.add_field(name="…", value=f"and {_plural(hidden_players, 'more player')}")
     footer = "GM view: hidden and blind rolls included" if gm_view else "Public and revealed rolls"
     if made.first_id is not None:
-        footer += f" · rolls #{made.first_id}–#{made.last_id}"
+        latest = "a long session's latest " if capped else ""
+        footer += f" · {latest}rolls #{made.first_id}–#{made.last_id}"
     embed.set_footer(text=footer + " · luck: 50% is average")
     if made.table.scored:
         embed.set_image(url=f"attachment://{CHART_FILENAME}")
@@ -186,7 +191,9 @@ def _paint(chart: RecapChart) -> bytes:
         axes.text(bar.percent + (-1.5 if inside else 1.5), position, bar.text,
                   va="center", ha="right" if inside else "left", fontsize=FONT_SIZE,
                   color="white" if inside else AVERAGE_COLOUR, fontweight="bold")  # fmt: skip
-    axes.set_yticks(positions, [bar.label[:18] for bar in chart.bars], fontsize=FONT_SIZE)
+    labels = [bar.label if len(bar.label) <= LABEL_MAX else bar.label[: LABEL_MAX - 1] + "…"
+              for bar in chart.bars]  # fmt: skip
+    axes.set_yticks(positions, labels, fontsize=FONT_SIZE)
     axes.set_xlim(0, 100)
     axes.set_xticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"], fontsize=12)
     axes.set_title(chart.title, fontsize=FONT_SIZE + 1)

@@ -17,7 +17,7 @@ from bot.storage.errors import (
     RollNotFound,
     RollNotHidden,
 )
-from rules.recap import SESSION_PAUSE
+from rules.recap import MAX_RECAP_ROLLS, SESSION_PAUSE
 
 __all__ = [
     "Change",
@@ -118,8 +118,17 @@ _NEWEST = 2**63 - 1  # above every id: where the backwards walk begins
 SESSION_WALK = (
     "SELECT id, created_at FROM rolls WHERE campaign_id = ? AND id < ? ORDER BY id DESC LIMIT ?"
 )
-SESSION_ROWS = f"SELECT {_COLUMNS} FROM rolls WHERE campaign_id = ? AND id >= ?"
-SEEN_BY_TABLE = " AND (visibility = 'public' OR revealed_at IS NOT NULL)"
+_SEEN_BY_TABLE = " AND (visibility = 'public' OR revealed_at IS NOT NULL)"
+
+
+def session_rows_sql(*, by_time: bool, include_secret: bool) -> str:
+    """The latest rows of a session (newest first, at most a limit), from an id or a time."""
+    start = "created_at >= ?" if by_time else "id >= ?"
+    secret = "" if include_secret else _SEEN_BY_TABLE
+    return (
+        f"SELECT {_COLUMNS} FROM rolls WHERE campaign_id = ? AND {start}{secret}"
+        " ORDER BY id DESC LIMIT ?"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,45 +282,52 @@ class RollLog:
         return [_from_row(row) for row in rows]
 
     async def session_rolls(
-        self, campaign_id: int, start: SessionStart, *, include_secret: bool = False
+        self,
+        campaign_id: int,
+        start: SessionStart,
+        *,
+        include_secret: bool = False,
+        limit: int = MAX_RECAP_ROLLS,
     ) -> list[LoggedRoll]:
-        """Return a campaign's rolls of one session, oldest first (README, "Campaign recap").
+        """Return a campaign's rolls of one session, oldest first: its latest ``limit`` rolls
+        when it has more (README, "Campaign recap").
 
-        The start is found by walking the campaign's ids backwards from the newest, a page at a
-        time on the (campaign_id, id) index: only the session's own rows and one more are read.
-        Secret rolls not yet revealed only with ``include_secret`` (a GM's view).
+        Every read is a range of the (campaign_id, id) index, newest first, that stops after
+        ``limit`` rows: the session's start after a pause is found by walking the campaign's
+        ids backwards a page at a time, never the whole log. Secret rolls not yet revealed only
+        with ``include_secret`` (a GM's view).
         """
-        first = start.roll_id
-        if first is None:
-            first = await self._session_start(campaign_id, start)
-        if first is None:
-            return []
-        secret = "" if include_secret else SEEN_BY_TABLE
-        rows = await self._database.fetch_all(
-            f"{SESSION_ROWS}{secret} ORDER BY id", (campaign_id, first)
-        )
-        return [_from_row(row) for row in rows]
+        key: object = start.roll_id
+        if start.at is not None:
+            key = f"{start.at:%Y-%m-%dT%H:%M:%S}.{start.at.microsecond // 1000:03d}Z"
+        elif key is None:
+            key = await self._session_start(campaign_id, start.pause, limit)
+            if key is None:
+                return []
+        sql = session_rows_sql(by_time=start.at is not None, include_secret=include_secret)
+        rows = await self._database.fetch_all(sql, (campaign_id, key, limit))
+        return [_from_row(row) for row in reversed(rows)]
 
-    async def _session_start(self, campaign_id: int, start: SessionStart) -> int | None:
-        """Return the id of a session's first roll (None: no roll since ``start.at``)."""
-        since = start.at
+    async def _session_start(self, campaign_id: int, pause: timedelta, limit: int) -> int | None:
+        """Return the id of the session's first roll, or of the ``limit``-th newest (None: the
+        campaign has no roll)."""
         first: int | None = None
         newer: datetime | None = None
-        before = _NEWEST
-        while True:
+        before, seen = _NEWEST, 0
+        while seen < limit:
             rows = await self._database.fetch_all(
-                SESSION_WALK, (campaign_id, before, _SESSION_PAGE)
+                SESSION_WALK, (campaign_id, before, min(_SESSION_PAGE, limit - seen))
             )
             for row in rows:
                 made = _stored_time(row["created_at"])
-                if since is not None and made < since:
-                    return first
-                if since is None and newer is not None and newer - made >= start.pause:
+                if newer is not None and newer - made >= pause:
                     return first
                 first, newer = int(row["id"]), made
-            if len(rows) < _SESSION_PAGE:
-                return first
+            if not rows:
+                break
+            seen += len(rows)
             before = int(rows[-1]["id"])
+        return first
 
     async def unrevealed(
         self, *, campaign_id: int | None, channel_id: int, limit: int = 25

@@ -81,14 +81,28 @@ async def test_the_walk_back_to_the_pause_crosses_pages(
     assert len(await ids(storage, ours, everything)) == 9
 
 
+async def test_a_session_longer_than_the_limit_gives_its_latest_rolls(storage: Storage) -> None:
+    ours = await campaign_in(storage, 1)
+    await logged_at(storage, ours, "08:00")
+    session = [await logged_at(storage, ours, f"12:{minute:02d}") for minute in range(6)]
+    limited = await storage.rolls.session_rolls(ours, SessionStart(), limit=4)
+    assert [roll.id for roll in limited] == session[-4:]
+    since = SessionStart(at=datetime(2026, 11, 20, tzinfo=UTC))
+    assert [roll.id for roll in await storage.rolls.session_rolls(ours, since, limit=2)] == (
+        session[-2:]
+    )
+
+
 def test_the_session_queries_use_the_campaign_index_on_sqlite(migrated_sqlite: Path) -> None:
+    every_query = [roll_log.SESSION_WALK] + [
+        roll_log.session_rows_sql(by_time=by_time, include_secret=secret)
+        for by_time in (False, True)
+        for secret in (False, True)
+    ]
     with sqlite3.connect(migrated_sqlite) as connection:
-        for sql in (
-            roll_log.SESSION_WALK,
-            f"{roll_log.SESSION_ROWS} ORDER BY id",
-            f"{roll_log.SESSION_ROWS}{roll_log.SEEN_BY_TABLE} ORDER BY id",
-        ):
+        for sql in every_query:
             plan = connection.execute(f"EXPLAIN QUERY PLAN {sql}", (1,) * sql.count("?"))
             details = " ".join(row[3] for row in plan)
             assert "USING INDEX rolls_by_campaign (campaign_id=?" in details, details
             assert "TEMP B-TREE" not in details, details  # ordered by the index itself
+            assert "SCAN" not in details, details
