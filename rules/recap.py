@@ -80,6 +80,8 @@ class RecapRoll:
         chance: The chance of a result at least this far out on its side of the distribution
             (the smaller tail); the most unlikely roll has the smallest.
         luck_spend: A Luck spend logged as its own entry: not a new roll.
+        pressure: The Pressure this roll added (a failed Sinew & Steel tamper).
+        crisis: A Crisis, logged as its own entry when Pressure reached it: not a new roll.
     """
 
     id: int
@@ -91,6 +93,13 @@ class RecapRoll:
     critical: bool = False
     fumble: bool = False
     luck_spend: bool = False
+    pressure: int = 0
+    crisis: bool = False
+
+    @property
+    def made(self) -> bool:
+        """Whether this is a roll someone made, not an entry logged because of one."""
+        return not (self.luck_spend or self.crisis)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +111,8 @@ class Tally:
     criticals: int
     fumbles: int
     luck_spends: int
+    pressure: int  # Pressure gained
+    crises: int
     scored: int  # rolls with a luck score
     luck: Fraction | None  # the mean luck of the scored rolls
     biggest: RecapRoll | None
@@ -139,7 +150,7 @@ def tail_of(distribution: Distribution, value: int) -> Fraction:
 
 
 def _tally(user_id: int | None, rolls: Sequence[RecapRoll]) -> Tally:
-    made = [roll for roll in rolls if not roll.luck_spend]
+    made = [roll for roll in rolls if roll.made]
     scored = [roll.luck for roll in made if roll.luck is not None]
     sized = [roll for roll in made if roll.total is not None]
     unlikely = [roll for roll in made if roll.chance is not None]
@@ -149,6 +160,8 @@ def _tally(user_id: int | None, rolls: Sequence[RecapRoll]) -> Tally:
         criticals=sum(roll.critical for roll in made),
         fumbles=sum(roll.fumble for roll in made),
         luck_spends=sum(roll.luck_spend for roll in rolls),
+        pressure=sum(roll.pressure for roll in rolls),
+        crises=sum(roll.crisis for roll in rolls),
         scored=len(scored),
         luck=sum(scored, Fraction(0)) / len(scored) if scored else None,
         # The earliest wins a tie: max and min keep the first of equals.

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rules import aethelgard
+from rules import aethelgard, sinew
 from rules.cosmos.dice import Pool
 from rules.errors import RulesError
 from rules.expressions.parser import parse_expression
@@ -32,6 +32,8 @@ from rules.recap import RecapRoll, luck_of, tail_of
 __all__ = ["LUCK_ROOT", "SCORED_KINDS", "expression_distribution", "read_roll"]
 
 LUCK_ROOT = "luck_of"  # in a Luck spend's payload: the roll first spent on (bot.storage.sinew)
+CRISIS_KIND = "sinew.crisis"  # a Crisis, logged beside the roll that brought it
+TAMPER_PRESSURE = 1  # the Pressure a failed tamper adds (rules.sinew_pressure.tamper)
 
 # The largest /roll question the recap places on a distribution: dice per term, faces per die,
 # and outcomes of the whole expression. Past these a roll counts, unscored.
@@ -51,6 +53,7 @@ class _Placed:
     higher_is_better: bool = True
     critical: bool = False
     fumble: bool = False
+    pressure: int = 0
 
 
 class _Unscorable(Exception):
@@ -138,6 +141,19 @@ def _sinew_test(result: Mapping[str, Any]) -> _Placed:
                    fumble=kept == SINEW_D20)  # fmt: skip
 
 
+def _sinew_tamper(result: Mapping[str, Any]) -> _Placed:
+    # A tamper logs its test; by the rules a failed one adds 1 Pressure (README: Sinew &
+    # Steel). A cleansing rite only ever removes Pressure: it reads as a plain test.
+    placed = _sinew_test(result)
+    dice = tuple(int(face) for face in result["dice"])
+    mode = sinew.Mode(result["mode"])
+    test = sinew.TestResult(int(result["score"]), mode, dice, int(result["shift"]))
+    if test.success:
+        return placed
+    return _Placed(placed.question, placed.value, placed.higher_is_better, placed.critical,
+                   placed.fumble, TAMPER_PRESSURE)  # fmt: skip
+
+
 @lru_cache(maxsize=64)
 def _cosmos_kept(dice: int, which: Keep, modifier: int) -> Distribution:
     return keep(dice, 10, 2, which) + modifier
@@ -183,6 +199,8 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
     "dice": _dice,
     "sinew.test": _sinew_test,
     "sinew.luck_test": _sinew_test,
+    "sinew.tamper": _sinew_tamper,
+    "sinew.rite": _sinew_test,
     "cosmos.roll": _cosmos_roll,
     "realms.check": _realms_check,
     "aethelgard.roll": _aethelgard_pool,
@@ -215,6 +233,8 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
     """Read one logged roll; a kind or result the recap doesn't place counts unscored."""
     if LUCK_ROOT in payload:
         return RecapRoll(roll_id, user_id, kind, luck_spend=True)
+    if kind == CRISIS_KIND:
+        return RecapRoll(roll_id, user_id, kind, crisis=True)
     reader = _READERS.get(kind)
     result = payload.get("result")
     placed = None
@@ -236,4 +256,5 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
         chance=chance,
         critical=placed.critical,
         fumble=placed.fumble,
+        pressure=placed.pressure,
     )

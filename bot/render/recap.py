@@ -46,7 +46,7 @@ ROW_INCHES = 0.62
 HEADER_INCHES = 1.0
 DPI = 100
 FONT_SIZE = 15
-LABEL_MAX = 16  # characters of a name beside its bar
+LABEL_MAX = 13  # characters of a name beside its bar
 
 
 def share_text(share: Fraction) -> str:
@@ -78,6 +78,11 @@ def _counts(tally: Tally) -> str:
         parts.append(f"💥 {_plural(tally.fumbles, 'fumble')}")
     if tally.luck_spends:
         parts.append(f"🍀 {_plural(tally.luck_spends, 'Luck spend')}")
+    if tally.pressure:
+        parts.append(f"🌀 +{tally.pressure} Pressure")
+    if tally.crises:
+        crises = "1 Crisis" if tally.crises == 1 else f"{tally.crises} Crises"
+        parts.append(f"💀 {crises}")
     return " · ".join(parts)
 
 
@@ -199,7 +204,9 @@ def _paint(chart: RecapChart) -> bytes:
     axes.set_title(chart.title, fontsize=FONT_SIZE + 1)
     for side in ("top", "right"):
         axes.spines[side].set_visible(False)
-    figure.tight_layout()
+    # Fixed margins in inches (tight_layout would measure every label: most of the time).
+    height = HEADER_INCHES + ROW_INCHES * rows
+    figure.subplots_adjust(left=0.33, right=0.94, top=1 - 0.45 / height, bottom=0.4 / height)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     return buffer.getvalue()

@@ -14,7 +14,9 @@ from typing import Any
 
 from bot.client import DiceBot
 from bot.storage import LoggedRoll
+from rules.randomness import new_rng
 from tests.e2e.test_sinew import create as create_sinew_character
+from tests.e2e.test_sinew import seed_where
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -165,3 +167,30 @@ async def test_recap_refuses_a_bad_since_and_a_channel_without_a_campaign(
     await session(fake_discord)
     bad = await fake_discord.invoke("campaign recap", {"since": "last tuesday"}, user="player")
     assert bad.ephemeral and "Since must be a date" in bad.content and "last tuesday" in bad.content
+
+
+async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "sinew", "name": "Iron"}, user="gm")
+    await create_sinew_character(fake_discord, "Brakka")  # STR 12, INT 7, 10 Luck tokens
+    # A failed STR test the player then spends 1 token on (one more log entry, no new roll).
+    dicebot.rng = new_rng(seed_where(lambda r: not r.success and not r.natural_twenty, 12))
+    await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    spent = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert spent.content.startswith("🍀 Luck spent"), spent.content
+    # Pressure 4, then a failed tamper: 4 → 5, a Crisis (logged as its own entry).
+    await fake_discord.invoke("sinew pressure add", {"amount": 4, "character": "Brakka"}, user="gm")
+    dicebot.rng = new_rng(seed_where(lambda r: not r.success, 7))
+    await fake_discord.invoke("sinew tamper", {"attribute": "int"}, user="player")
+    rolls = await logged(dicebot, fake_discord, secret=False)
+    assert [roll.kind for roll in rolls] == [
+        "sinew.test", "sinew.test", "sinew.tamper", "sinew.crisis",
+    ]  # fmt: skip
+    reply = await fake_discord.invoke("campaign recap", {}, user="player")
+    player = fields(reply)["player"]
+    assert player.startswith("2 rolls · 🍀 1 Luck spend · 🌀 +1 Pressure · 💀 1 Crisis"), player
+    # The luck of the two rolls made: the test (before its Luck shift) and the tamper's test.
+    made = [rolls[0], rolls[2]]
+    luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 2
+    assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player

@@ -178,3 +178,17 @@ def test_rule_recap_since_reads_a_roll_number_or_a_utc_date() -> None:
     for bad in ("yesterday", "#0", "2026-13-01", "20/11/2026", "#12a", "-4"):
         with pytest.raises(RulesError, match=r"Since must be|There is no roll"):
             parse_since(bad)
+
+
+def test_rule_recap_a_failed_tamper_adds_one_pressure_and_a_crisis_is_no_new_roll() -> None:
+    failed = read("sinew.tamper", {"score": 7, "mode": "straight", "dice": [15], "shift": 0})
+    passed = read("sinew.tamper", {"score": 7, "mode": "straight", "dice": [1], "shift": 0})
+    # By hand: 15 beats 5 faces (16-20 are worse) and ties itself: (5 + 1/2) / 20.
+    assert failed.pressure == 1 and failed.luck == Fraction(11, 40)
+    assert passed.pressure == 0 and passed.critical
+    rite = read("sinew.rite", {"score": 7, "mode": "straight", "dice": [18], "shift": 0})
+    assert rite.pressure == 0 and rite.luck == Fraction(5, 40)  # (2 + 1/2) / 20
+    crisis = read("sinew.crisis", {"faces": [2], "events": [2]})
+    assert crisis.crisis and not crisis.made and crisis.luck is None
+    tally = recap([failed, crisis, passed]).table
+    assert (tally.rolls, tally.pressure, tally.crises) == (2, 1, 1)
