@@ -82,6 +82,9 @@ class RecapRoll:
         luck_spend: A Luck spend logged as its own entry: not a new roll.
         pressure: The Pressure this roll added (a failed Sinew & Steel tamper).
         crisis: A Crisis, logged as its own entry when Pressure reached it: not a new roll.
+        won: For a contest (an opposed roll, an attack), whether its roller won; None: no
+            contest. A Luck spend carries the contest's outcome after it.
+        root: For a Luck spend, the id of the roll first spent on.
     """
 
     id: int
@@ -95,6 +98,8 @@ class RecapRoll:
     luck_spend: bool = False
     pressure: int = 0
     crisis: bool = False
+    won: bool | None = None
+    root: int | None = None
 
     @property
     def made(self) -> bool:
@@ -113,6 +118,8 @@ class Tally:
     luck_spends: int
     pressure: int  # Pressure gained
     crises: int
+    contests_won: int
+    contests_lost: int
     scored: int  # rolls with a luck score
     luck: Fraction | None  # the mean luck of the scored rolls
     biggest: RecapRoll | None
@@ -149,8 +156,22 @@ def tail_of(distribution: Distribution, value: int) -> Fraction:
     return min(distribution.at_most(value), distribution.at_least(value))
 
 
-def _tally(user_id: int | None, rolls: Sequence[RecapRoll]) -> Tally:
+def _outcomes(rolls: Sequence[RecapRoll]) -> dict[int, bool]:
+    """Each contest's outcome by its roll's id: as rolled, then as its latest Luck spend left it."""
+    outcomes: dict[int, bool] = {}
+    for roll in rolls:
+        if roll.won is None:
+            continue
+        if roll.made:
+            outcomes[roll.id] = roll.won
+        elif roll.root is not None and roll.root in outcomes:
+            outcomes[roll.root] = roll.won
+    return outcomes
+
+
+def _tally(user_id: int | None, rolls: Sequence[RecapRoll], outcomes: dict[int, bool]) -> Tally:
     made = [roll for roll in rolls if roll.made]
+    contests = [outcomes[roll.id] for roll in made if roll.id in outcomes]
     scored = [roll.luck for roll in made if roll.luck is not None]
     sized = [roll for roll in made if roll.total is not None]
     unlikely = [roll for roll in made if roll.chance is not None]
@@ -162,6 +183,8 @@ def _tally(user_id: int | None, rolls: Sequence[RecapRoll]) -> Tally:
         luck_spends=sum(roll.luck_spend for roll in rolls),
         pressure=sum(roll.pressure for roll in rolls),
         crises=sum(roll.crisis for roll in rolls),
+        contests_won=sum(contests),
+        contests_lost=len(contests) - sum(contests),
         scored=len(scored),
         luck=sum(scored, Fraction(0)) / len(scored) if scored else None,
         # The earliest wins a tie: max and min keep the first of equals.
@@ -175,11 +198,12 @@ def recap(rolls: Sequence[RecapRoll]) -> Recap:
     by_user: dict[int, list[RecapRoll]] = {}
     for roll in rolls:
         by_user.setdefault(roll.user_id, []).append(roll)
-    players = [_tally(user_id, own) for user_id, own in by_user.items()]
+    outcomes = _outcomes(rolls)
+    players = [_tally(user_id, own, outcomes) for user_id, own in by_user.items()]
     players.sort(key=lambda tally: (-tally.rolls, tally.user_id or 0))
     return Recap(
         first_id=rolls[0].id if rolls else None,
         last_id=rolls[-1].id if rolls else None,
         players=tuple(players),
-        table=_tally(None, rolls),
+        table=_tally(None, rolls, outcomes),
     )

@@ -19,6 +19,7 @@ import numpy as np
 
 from rules import aethelgard, sinew
 from rules.cosmos.dice import Pool
+from rules.cosmos.rolls import Side
 from rules.errors import RulesError
 from rules.expressions.parser import parse_expression
 from rules.expressions.terms import Binary, DiceTerm, Group, Natural, Node, Number, Signed
@@ -28,10 +29,12 @@ from rules.realms.checks import SingleDie
 from rules.realms.rerolls import check_from_dict
 from rules.realms.states import State
 from rules.recap import RecapRoll, luck_of, tail_of
+from rules.sixpool.rolls import contest_winner
 
 __all__ = ["LUCK_ROOT", "SCORED_KINDS", "expression_distribution", "read_roll"]
 
 LUCK_ROOT = "luck_of"  # in a Luck spend's payload: the roll first spent on (bot.storage.sinew)
+LUCK_BY = "luck_by"  # in a defender's Luck spend: who spent (the entry is the roller's)
 CRISIS_KIND = "sinew.crisis"  # a Crisis, logged beside the roll that brought it
 TAMPER_PRESSURE = 1  # the Pressure a failed tamper adds (rules.sinew_pressure.tamper)
 
@@ -54,6 +57,7 @@ class _Placed:
     critical: bool = False
     fumble: bool = False
     pressure: int = 0
+    won: bool | None = None
 
 
 class _Unscorable(Exception):
@@ -195,6 +199,31 @@ def _aethelgard_pool(result: Mapping[str, Any]) -> _Placed:
                    fumble=pool.fumble)  # fmt: skip
 
 
+def _sinew_opposed(result: Mapping[str, Any]) -> _Placed:
+    won = sinew.OpposedResult.from_dict(result).winner is sinew.Side.ATTACKER
+    return _Placed(None, 0, higher_is_better=False, won=won)
+
+
+def _sinew_attack(result: Mapping[str, Any]) -> _Placed:
+    return _Placed(None, 0, higher_is_better=False, won=sinew.AttackResult.from_dict(result).hit)
+
+
+def _cosmos_opposed(result: Mapping[str, Any]) -> _Placed:
+    return _Placed(None, 0, higher_is_better=False, won=result["winner"] == Side.ATTACKER.value)
+
+
+def _aethelgard_opposed(result: Mapping[str, Any]) -> _Placed:
+    sides = [aethelgard.PoolRoll(tuple(side["dice"]), int(side["dc"]))
+             for side in (result["attacker"], result["defender"])]  # fmt: skip
+    won = aethelgard.OpposedRoll(*sides).attacker_wins
+    return _Placed(None, 0, higher_is_better=False, won=won)
+
+
+def _sixpool_contest(result: Mapping[str, Any]) -> _Placed:
+    attacker, defender = int(result["attacker"]["total"]), int(result["defender"]["total"])
+    return _Placed(None, 0, higher_is_better=False, won=contest_winner(attacker, defender))
+
+
 _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
     "dice": _dice,
     "sinew.test": _sinew_test,
@@ -205,8 +234,15 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
     "realms.check": _realms_check,
     "aethelgard.roll": _aethelgard_pool,
     "aethelgard.check": _aethelgard_pool,
+    # Contests: whether the roller (the attacker) won; no luck score.
+    "sinew.opposed": _sinew_opposed,
+    "sinew.attack": _sinew_attack,
+    "cosmos.opposed": _cosmos_opposed,
+    "aethelgard.opposed": _aethelgard_opposed,
+    "sixpool.contest": _sixpool_contest,
 }
-SCORED_KINDS = frozenset(_READERS)
+SCORED_KINDS = frozenset(_READERS) - {"sinew.opposed", "sinew.attack", "cosmos.opposed",
+                                      "aethelgard.opposed", "sixpool.contest"}  # fmt: skip
 
 
 _BUILDERS: dict[Hashable, Callable[..., Distribution | None]] = {
@@ -231,8 +267,6 @@ def _scored(
 
 def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any]) -> RecapRoll:
     """Read one logged roll; a kind or result the recap doesn't place counts unscored."""
-    if LUCK_ROOT in payload:
-        return RecapRoll(roll_id, user_id, kind, luck_spend=True)
     if kind == CRISIS_KIND:
         return RecapRoll(roll_id, user_id, kind, crisis=True)
     reader = _READERS.get(kind)
@@ -243,6 +277,11 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
             placed = reader(result)
         except (KeyError, TypeError, ValueError, RulesError):
             placed = None  # a payload from an older shape of the result: counted, unscored
+    root = payload.get(LUCK_ROOT)
+    if isinstance(root, int):  # a Luck spend: who spent it, and the contest as it left it
+        spender = payload.get(LUCK_BY, user_id)
+        won = None if placed is None else placed.won
+        return RecapRoll(roll_id, int(spender), kind, luck_spend=True, won=won, root=root)
     if placed is None:
         return RecapRoll(roll_id, user_id, kind)
     question, value, higher = placed.question, placed.value, placed.higher_is_better
@@ -251,10 +290,11 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
         roll_id,
         user_id,
         kind,
-        total=value if higher else None,
+        total=value if higher and question is not None else None,
         luck=luck,
         chance=chance,
         critical=placed.critical,
         fumble=placed.fumble,
         pressure=placed.pressure,
+        won=placed.won,
     )

@@ -55,6 +55,18 @@ def expected_luck(roll: LoggedRoll) -> Fraction:
     return Fraction(2 * worse + same, 2 * len(outcomes))
 
 
+def attacker_wins(result: dict[str, Any]) -> bool:
+    """A Sinew & Steel opposed roll, straight and unshifted: the attacker wins by succeeding
+    with a larger margin than the defender's, or when only the attacker succeeds."""
+
+    def test(side: dict[str, Any]) -> tuple[bool, int]:
+        face, score = side["dice"][0], side["score"]
+        return (face == 1 or (face != 20 and face <= score)), score - face
+
+    (attacker, a_margin), (defender, d_margin) = test(result["attacker"]), test(result["defender"])
+    return attacker and (not defender or a_margin > d_margin)
+
+
 def phrase(luck: Fraction) -> str:
     if luck >= Fraction(1, 2):
         return f"in the top {max(round((1 - luck) * 100), 1)}%"
@@ -183,13 +195,19 @@ async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
     await fake_discord.invoke("sinew pressure add", {"amount": 4, "character": "Brakka"}, user="gm")
     dicebot.rng = new_rng(seed_where(lambda r: not r.success, 7))
     await fake_discord.invoke("sinew tamper", {"attribute": "int"}, user="player")
+    # An opposed roll against an NPC's score: won or lost by the README's rule, worked out here.
+    await fake_discord.invoke("sinew opposed", {"attribute": "str", "vs_score": 11}, user="player")
     rolls = await logged(dicebot, fake_discord, secret=False)
     assert [roll.kind for roll in rolls] == [
-        "sinew.test", "sinew.test", "sinew.tamper", "sinew.crisis",
+        "sinew.test", "sinew.test", "sinew.tamper", "sinew.crisis", "sinew.opposed",
     ]  # fmt: skip
+    won = int(attacker_wins(rolls[4].payload["result"]))
     reply = await fake_discord.invoke("campaign recap", {}, user="player")
     player = fields(reply)["player"]
-    assert player.startswith("2 rolls · 🍀 1 Luck spend · 🌀 +1 Pressure · 💀 1 Crisis"), player
+    assert player.startswith(
+        f"3 rolls · 🍀 1 Luck spend · 🌀 +1 Pressure · ⚔️ contests {won} won, {1 - won} lost"
+        " · 💀 1 Crisis"
+    ), player
     # The luck of the two rolls made: the test (before its Luck shift) and the tamper's test.
     made = [rolls[0], rolls[2]]
     luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 2

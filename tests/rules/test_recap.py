@@ -192,3 +192,38 @@ def test_rule_recap_a_failed_tamper_adds_one_pressure_and_a_crisis_is_no_new_rol
     assert crisis.crisis and not crisis.made and crisis.luck is None
     tally = recap([failed, crisis, passed]).table
     assert (tally.rolls, tally.pressure, tally.crises) == (2, 1, 1)
+
+
+def sinew_side(score: int, face: int, shift: int = 0) -> dict[str, Any]:
+    return {"score": score, "mode": "straight", "dice": [face], "shift": shift, "reasons": []}
+
+
+def test_rule_recap_contests_count_for_the_roller_won_or_lost_by_each_systems_rule() -> None:
+    # Sinew & Steel: the attacker wins only by succeeding with the larger margin (12-5 > 10-8).
+    won = read("sinew.opposed", {"attacker": sinew_side(12, 5), "defender": sinew_side(10, 8)})
+    tied = read("sinew.opposed", {"attacker": sinew_side(12, 9), "defender": sinew_side(10, 7)})
+    assert (won.won, tied.won) == (True, False) and won.luck is None and won.made
+    # Cosmos Engine: as rolled; six-pool: a tie goes to the defender; Aethelgard: the higher net.
+    assert read("cosmos.opposed", {"winner": "attacker"}).won is True
+    tie = {"attacker": {"total": 14}, "defender": {"total": 14}}
+    assert read("sixpool.contest", tie).won is False
+    nets = {"attacker": {"dice": [8, 9, 1], "dc": 0}, "defender": {"dice": [10, 2], "dc": 0}}
+    assert read("aethelgard.opposed", nets).won is False  # 2 - 1 = 1 against 1: a tie
+
+
+def test_rule_recap_a_luck_spend_decides_the_contest_it_was_spent_on() -> None:
+    lost = RecapRoll(1, 10, "sinew.opposed", won=False)
+    spend = RecapRoll(2, 20, "sinew.opposed", luck_spend=True, won=True, root=1)
+    other = RecapRoll(3, 10, "cosmos.opposed", won=False)
+    made = recap([lost, spend, other])
+    roller, defender = made.players
+    assert (roller.contests_won, roller.contests_lost, roller.luck_spends) == (1, 1, 0)
+    assert (defender.rolls, defender.luck_spends, defender.contests_won) == (0, 1, 0)
+    assert (made.table.contests_won, made.table.contests_lost) == (1, 1)
+
+
+def test_rule_recap_a_defenders_luck_spend_counts_for_the_defender() -> None:
+    payload = {"attacker": sinew_side(12, 5), "defender": sinew_side(10, 8, shift=4)}
+    spend = read("sinew.opposed", payload, luck_of=3, luck_by=55)
+    # The defender lowered 8 to 4: margin 6 against the attacker's 7, the attacker still wins.
+    assert spend.luck_spend and spend.user_id == 55 and spend.root == 3 and spend.won is True
