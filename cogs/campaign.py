@@ -28,6 +28,7 @@ from bot.render import campaign as render
 from bot.render import recap as recap_render
 from bot.render.style import shown
 from bot.storage import Campaign, SessionStart
+from bot.storage.cosmos import ChallengeStore
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
@@ -37,7 +38,7 @@ from rules.campaigns import (
     setting_owners,
 )
 from rules.inputs import require_whole
-from rules.recap import MAX_RECAP_ROLLS, Recap, parse_since, recap
+from rules.recap import MAX_RECAP_ROLLS, Recap, challenges_since, parse_since, recap
 from rules.recap_reading import read_roll
 from rules.systems import all_systems, parse_system
 
@@ -122,6 +123,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
+        self.challenges = ChallengeStore(bot.storage.database)  # for the recap's challenges
         self._expiries: set[asyncio.Task[None]] = set()  # unanswered `/campaign end` prompts
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you GM it")
@@ -313,7 +315,10 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         await interaction.response.defer(ephemeral=hidden, thinking=True)
         start = SessionStart(roll_id=asked.roll_id, at=asked.at)
         logged = await self.storage.rolls.session_rolls(campaign.id, start, include_secret=hidden)
-        made = recap([read_roll(roll.id, roll.user_id, roll.kind, roll.payload) for roll in logged])
+        first = challenges_since(logged[0].created_at) if logged else None
+        ended = [] if first is None else await self.challenges.ended_since(campaign.id, first)
+        read = [read_roll(r.id, r.user_id, r.kind, r.payload, r.created_at) for r in logged]
+        made = recap(read, ended)
         names = await player_names(self.bot, interaction.guild, made)
         capped = len(logged) >= MAX_RECAP_ROLLS
         embed = recap_render.recap_embed(made, names, gm_view=hidden, capped=capped)

@@ -23,10 +23,12 @@ from rules.odds import Distribution
 __all__ = [
     "MAX_RECAP_ROLLS",
     "SESSION_PAUSE",
+    "EndedChallenge",
     "Recap",
     "RecapRoll",
     "Since",
     "Tally",
+    "challenges_since",
     "luck_of",
     "parse_since",
     "recap",
@@ -34,6 +36,7 @@ __all__ = [
 ]
 
 SESSION_PAUSE = timedelta(hours=3)  # a pause this long between two rolls ends a session
+CHALLENGE_END_SLACK = timedelta(minutes=1)  # a challenge's end, stamped before its roll
 MAX_RECAP_ROLLS = 2_000  # a longer session is recapped by its latest rolls, saying so
 AVERAGE_LUCK = Fraction(1, 2)
 ROLL_ID_MAX = 2**53  # Discord's largest integer; roll ids are far below it
@@ -85,6 +88,8 @@ class RecapRoll:
         won: For a contest (an opposed roll, an attack), whether its roller won; None: no
             contest. A Luck spend carries the contest's outcome after it.
         root: For a Luck spend, the id of the roll first spent on.
+        challenge: The extended challenge this roll counted towards (its name, casefolded).
+        made_at: When it was logged (UTC, as the log keeps times: ISO 8601 text).
     """
 
     id: int
@@ -100,11 +105,22 @@ class RecapRoll:
     crisis: bool = False
     won: bool | None = None
     root: int | None = None
+    challenge: str | None = None
+    made_at: str = ""
 
     @property
     def made(self) -> bool:
         """Whether this is a roll someone made, not an entry logged because of one."""
         return not (self.luck_spend or self.crisis)
+
+
+@dataclass(frozen=True, slots=True)
+class EndedChallenge:
+    """An extended challenge won or lost: its name and when it ended (as ``made_at``)."""
+
+    name: str
+    won: bool
+    ended_at: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +136,8 @@ class Tally:
     crises: int
     contests_won: int
     contests_lost: int
+    challenges_won: int
+    challenges_lost: int
     scored: int  # rolls with a luck score
     luck: Fraction | None  # the mean luck of the scored rolls
     biggest: RecapRoll | None
@@ -169,9 +187,48 @@ def _outcomes(rolls: Sequence[RecapRoll]) -> dict[int, bool]:
     return outcomes
 
 
-def _tally(user_id: int | None, rolls: Sequence[RecapRoll], outcomes: dict[int, bool]) -> Tally:
+def _seconds(stored: str) -> float:
+    return datetime.fromisoformat(stored).timestamp()
+
+
+def challenges_since(first_made_at: str) -> str:
+    """Where to look for challenges ended in a session that starts with a roll logged at
+    ``first_made_at``: a little before it, as a challenge's end is stamped just before the roll
+    that ended it is logged (README, "Campaign recap")."""
+    moment = datetime.fromisoformat(first_made_at) - CHALLENGE_END_SLACK
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
+
+
+def _challenge_endings(
+    rolls: Sequence[RecapRoll], ended: Sequence[EndedChallenge]
+) -> tuple[dict[int, bool], list[bool]]:
+    """Each challenge won or lost, on the roll that ended it: the roll towards it logged
+    closest to its end (the same transaction); one with no such roll here, the table's alone."""
+    endings: dict[int, bool] = {}
+    unclaimed: list[bool] = []
+    for challenge in ended:
+        name, end = challenge.name.casefold(), _seconds(challenge.ended_at)
+        towards = [roll for roll in rolls if roll.made and roll.challenge == name]
+        if not towards:
+            # Ended by a roll this recap doesn't show: the table's, if within the session.
+            if rolls and end >= _seconds(rolls[0].made_at):
+                unclaimed.append(challenge.won)
+            continue
+        last = min(towards, key=lambda roll: abs(_seconds(roll.made_at) - end))
+        endings[last.id] = challenge.won
+    return endings, unclaimed
+
+
+def _tally(
+    user_id: int | None,
+    rolls: Sequence[RecapRoll],
+    outcomes: dict[int, bool],
+    endings: dict[int, bool],
+    unclaimed: Sequence[bool] = (),
+) -> Tally:
     made = [roll for roll in rolls if roll.made]
     contests = [outcomes[roll.id] for roll in made if roll.id in outcomes]
+    challenges = [endings[roll.id] for roll in made if roll.id in endings] + list(unclaimed)
     scored = [roll.luck for roll in made if roll.luck is not None]
     sized = [roll for roll in made if roll.total is not None]
     unlikely = [roll for roll in made if roll.chance is not None]
@@ -185,6 +242,8 @@ def _tally(user_id: int | None, rolls: Sequence[RecapRoll], outcomes: dict[int, 
         crises=sum(roll.crisis for roll in rolls),
         contests_won=sum(contests),
         contests_lost=len(contests) - sum(contests),
+        challenges_won=sum(challenges),
+        challenges_lost=len(challenges) - sum(challenges),
         scored=len(scored),
         luck=sum(scored, Fraction(0)) / len(scored) if scored else None,
         # The earliest wins a tie: max and min keep the first of equals.
@@ -193,17 +252,19 @@ def _tally(user_id: int | None, rolls: Sequence[RecapRoll], outcomes: dict[int, 
     )
 
 
-def recap(rolls: Sequence[RecapRoll]) -> Recap:
-    """Tally a session's rolls (oldest first) per player and for the table."""
+def recap(rolls: Sequence[RecapRoll], ended: Sequence[EndedChallenge] = ()) -> Recap:
+    """Tally a session's rolls (oldest first) per player and for the table, with the
+    challenges that ended during it."""
     by_user: dict[int, list[RecapRoll]] = {}
     for roll in rolls:
         by_user.setdefault(roll.user_id, []).append(roll)
     outcomes = _outcomes(rolls)
-    players = [_tally(user_id, own, outcomes) for user_id, own in by_user.items()]
+    endings, unclaimed = _challenge_endings(rolls, ended)
+    players = [_tally(user_id, own, outcomes, endings) for user_id, own in by_user.items()]
     players.sort(key=lambda tally: (-tally.rolls, tally.user_id or 0))
     return Recap(
         first_id=rolls[0].id if rolls else None,
         last_id=rolls[-1].id if rolls else None,
         players=tuple(players),
-        table=_tally(None, rolls, outcomes),
+        table=_tally(None, rolls, outcomes, endings, unclaimed),
     )

@@ -265,7 +265,9 @@ def _scored(
     return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
 
 
-def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any]) -> RecapRoll:
+def read_roll(
+    roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any], made_at: str = ""
+) -> RecapRoll:
     """Read one logged roll; a kind or result the recap doesn't place counts unscored."""
     if kind == CRISIS_KIND:
         return RecapRoll(roll_id, user_id, kind, crisis=True)
@@ -283,7 +285,9 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
         won = None if placed is None else placed.won
         return RecapRoll(roll_id, int(spender), kind, luck_spend=True, won=won, root=root)
     if placed is None:
-        return RecapRoll(roll_id, user_id, kind)
+        return RecapRoll(roll_id, user_id, kind, made_at=made_at)
+    options = payload.get("options")
+    challenge = options.get("challenge") if isinstance(options, Mapping) else None
     question, value, higher = placed.question, placed.value, placed.higher_is_better
     luck, chance = (None, None) if question is None else _scored(question, value, higher)
     return RecapRoll(
@@ -297,4 +301,6 @@ def read_roll(roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any])
         fumble=placed.fumble,
         pressure=placed.pressure,
         won=placed.won,
+        challenge=challenge.strip().casefold() if isinstance(challenge, str) else None,
+        made_at=made_at,
     )

@@ -82,6 +82,8 @@ def _counts(tally: Tally) -> str:
         parts.append(f"🌀 +{tally.pressure} Pressure")
     if tally.contests_won or tally.contests_lost:
         parts.append(f"⚔️ contests {tally.contests_won} won, {tally.contests_lost} lost")
+    if tally.challenges_won or tally.challenges_lost:
+        parts.append(f"🏁 challenges {tally.challenges_won} won, {tally.challenges_lost} lost")
     if tally.crises:
         crises = "1 Crisis" if tally.crises == 1 else f"{tally.crises} Crises"
         parts.append(f"💀 {crises}")

@@ -212,3 +212,23 @@ async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
     made = [rolls[0], rolls[2]]
     luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 2
     assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player
+
+
+async def test_recap_counts_a_challenge_for_the_roll_that_ended_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Void"}, user="gm")
+    challenge = {"name": "Vault", "tn": 12, "successes": 1, "max_rolls": 1}
+    await fake_discord.invoke("cosmos challenge start", challenge, user="gm")
+    roll = {"attribute": 3, "skill": 2, "tn": 12}
+    # Its one roll ends it (the name in another case: challenge names ignore case).
+    await fake_discord.invoke("cosmos roll", {**roll, "challenge": "vault"}, user="player")
+    await fake_discord.invoke("cosmos roll", roll, user="admin")
+    status = await dicebot.storage.database.fetch_one("SELECT status FROM cosmos_challenges")
+    assert status is not None and status["status"] in ("won", "lost")
+    won = int(status["status"] == "won")
+    reply = await fake_discord.invoke("campaign recap", {}, user="gm")
+    players = fields(reply)
+    assert f"🏁 challenges {won} won, {1 - won} lost" in players["player"]
+    assert "challenges" not in players["admin"]
+    assert f"🏁 challenges {won} won, {1 - won} lost" in reply.embeds[0]["description"]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from rules.errors import RulesError
-from rules.recap import RecapRoll, Since, parse_since, recap
+from rules.recap import EndedChallenge, RecapRoll, Since, challenges_since, parse_since, recap
 from rules.recap_reading import read_roll
 
 
@@ -227,3 +227,37 @@ def test_rule_recap_a_defenders_luck_spend_counts_for_the_defender() -> None:
     spend = read("sinew.opposed", payload, luck_of=3, luck_by=55)
     # The defender lowered 8 to 4: margin 6 against the attacker's 7, the attacker still wins.
     assert spend.luck_spend and spend.user_id == 55 and spend.root == 3 and spend.won is True
+
+
+def test_rule_recap_a_challenge_counts_for_the_roll_logged_with_its_end() -> None:
+    def towards(roll_id: int, user: int, at: str) -> RecapRoll:
+        return RecapRoll(roll_id, user, "cosmos.roll", challenge="vault",
+                         made_at=f"2026-11-20T20:{at}Z")  # fmt: skip
+
+    rolls = [towards(1, 10, "00:00.000"), towards(2, 20, "05:00.000"), towards(3, 10, "09:00.000")]
+    ended = [
+        EndedChallenge("Vault", True, "2026-11-20T20:04:59.998Z"),  # logged with roll 2
+        EndedChallenge("Bridge", False, "2026-11-20T20:06:00.000Z"),  # no roll here: the table's
+    ]
+    made = recap(rolls, ended)
+    first, second = made.players
+    assert (first.user_id, first.challenges_won, first.challenges_lost) == (10, 0, 0)
+    assert (second.user_id, second.challenges_won, second.challenges_lost) == (20, 1, 0)
+    assert (made.table.challenges_won, made.table.challenges_lost) == (1, 1)
+    # One that ended before the session's first roll (found by the minute of slack): not counted.
+    early = EndedChallenge("Gate", True, "2026-11-20T19:59:30.000Z")
+    assert recap(rolls, [early]).table.challenges_won == 0
+    assert challenges_since("2026-11-20T20:00:00.250Z") == "2026-11-20T19:59:00.250Z"
+
+
+def test_rule_recap_reads_the_challenge_a_cosmos_roll_counted_towards() -> None:
+    result = {
+        "roll": {"pool": {"advantage": 0, "disadvantage": 0}, "dice": [9, 2],
+                 "kept_indices": [0, 1], "kept": [9, 2], "modifier": 5, "total": 16,
+                 "attribute": 3, "skill": 2, "critical_success": False,
+                 "critical_failure": False},
+        "tn": 15, "success": True,
+    }  # fmt: skip
+    roll = read_roll(4, 1, "cosmos.roll", {"result": result, "options": {"challenge": " Vault "}},
+                     "2026-11-20T20:00:00.000Z")  # fmt: skip
+    assert roll.challenge == "vault" and roll.made_at == "2026-11-20T20:00:00.000Z"

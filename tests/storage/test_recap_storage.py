@@ -4,6 +4,7 @@ or the rolls since an id or a time, read on the (campaign_id, id) index, on both
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import pytest
 
 from bot.storage import RollEntry, SessionStart, Storage, Visibility
 from bot.storage import rolls as roll_log
+from bot.storage.cosmos import ChallengeStore
 from rules import cosmos
 from rules.campaigns import CampaignSettings
+from rules.cosmos import ChallengeStatus
 
 GM, PLAYER = 11, 22
 
@@ -106,3 +109,18 @@ def test_the_session_queries_use_the_campaign_index_on_sqlite(migrated_sqlite: P
             assert "USING INDEX rolls_by_campaign (campaign_id=?" in details, details
             assert "TEMP B-TREE" not in details, details  # ordered by the index itself
             assert "SCAN" not in details, details
+
+
+async def test_challenges_ended_won_or_lost_since_a_time(storage: Storage) -> None:
+    campaign = await storage.campaigns.start(
+        guild_id=1, channel_id=5, user_id=GM,
+        settings=CampaignSettings.create(cosmos.SYSTEM, "Challenges"),
+    )  # fmt: skip
+    challenges = ChallengeStore(storage.database)
+    for name in ("Vault", "Bridge", "Gate"):
+        await challenges.open(campaign, cosmos.start_challenge(name, 10, 2, 3), GM)
+    await challenges.change(campaign, "Vault", lambda c: replace(c, status=ChallengeStatus.WON))
+    await challenges.change(campaign, "bridge", cosmos.abandon_challenge)  # neither won nor lost
+    ended = await challenges.ended_since(campaign.id, "2000-01-01T00:00:00.000Z")
+    assert [(challenge.name, challenge.won) for challenge in ended] == [("Vault", True)]
+    assert await challenges.ended_since(campaign.id, "2999-01-01T00:00:00.000Z") == []
