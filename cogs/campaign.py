@@ -299,8 +299,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         name="recap", description="This session's rolls per player, with an exact luck score"
     )
     @app_commands.describe(
-        since="From a date (2026-11-20, or 2026-11-20 19:30 UTC) or a roll number (#123); "
-        "default: since the last pause of 3 hours",
+        since="A date (2026-11-20, or 2026-11-20 19:30 UTC) or roll #123; "
+        "default: after a 3-hour pause",
         hidden="GMs: a private recap that counts hidden and blind rolls too",
     )
     @app_commands.guild_only()
