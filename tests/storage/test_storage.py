@@ -165,7 +165,7 @@ async def test_migration_0014_moves_a_sinew_campaigns_skin_into_its_settings(
     assert apply_migrations(path) == [
         "0014_sinew_skin",
         "0015_roll_messages",
-        "0016_recap39_session_index",
+        "0016_log37_roll_log_index",
     ]
     opened = await Storage.open(path)
     try:
