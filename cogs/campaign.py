@@ -327,7 +327,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         ended = [] if first is None else await self.challenges.ended_since(campaign.id, first)
         read = [read_roll(r.id, r.user_id, r.kind, r.payload, r.created_at) for r in logged]
         made = recap(read, ended)
-        names = await member_names(interaction.guild, {roll.user_id for roll in logged})
+        names = await member_names(interaction.guild, made.user_ids)
         capped = len(logged) >= MAX_RECAP_ROLLS
         embed = recap_render.recap_embed(made, names, gm_view=hidden, capped=capped)
         chart = recap_render.recap_chart(made, names)

@@ -158,6 +158,11 @@ class Recap:
     players: tuple[Tally, ...]  # most rolls first, then by user id
     table: Tally
 
+    @property
+    def user_ids(self) -> set[int]:
+        """Every player named in the recap (a defender who spent Luck included)."""
+        return {tally.user_id for tally in self.players if tally.user_id is not None}
+
 
 def luck_of(distribution: Distribution, value: int, *, higher_is_better: bool) -> Fraction:
     """Return the mid-rank percentile of ``value``: P(worse) + P(equal) / 2."""

@@ -220,6 +220,7 @@ def test_rule_recap_a_luck_spend_decides_the_contest_it_was_spent_on() -> None:
     assert (roller.contests_won, roller.contests_lost, roller.luck_spends) == (1, 1, 0)
     assert (defender.rolls, defender.luck_spends, defender.contests_won) == (0, 1, 0)
     assert (made.table.contests_won, made.table.contests_lost) == (1, 1)
+    assert made.user_ids == {10, 20}  # the defender who spent is named too
 
 
 def test_rule_recap_a_defenders_luck_spend_counts_for_the_defender() -> None:
