@@ -99,7 +99,7 @@ def test_rule_recap_sinew_roll_under_a_lower_die_is_luckier_with_advantage() -> 
 
 def test_rule_recap_cosmos_keeps_the_two_highest_of_the_pool_plus_the_modifier() -> None:
     kept = rolls_of(3, 10, lambda faces: sum(sorted(faces)[1:]) + 5)
-    result = {
+    result: dict[str, Any] = {
         "roll": {"pool": {"advantage": 1, "disadvantage": 0}, "dice": [9, 2, 8],
                  "kept_indices": [0, 2], "kept": [9, 8], "modifier": 5, "total": 22,
                  "attribute": 3, "skill": 2, "critical_success": False,
