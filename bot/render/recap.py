@@ -17,9 +17,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.charts import OUTCOME_COLOURS, PLAIN_COLOUR
 from bot.render.style import Colour, shown, truncate
-from rules.odds import Outcome
 from rules.recap import AVERAGE_LUCK, Recap, RecapRoll, Tally
 
 __all__ = [
@@ -36,8 +34,8 @@ __all__ = [
 CHART_FILENAME = "recap.png"
 MAX_PLAYER_FIELDS = 20  # of Discord's 25 fields; the rest are summed up in one line
 MAX_CHART_PLAYERS = 12
-LUCKY_COLOUR = OUTCOME_COLOURS[Outcome.SUCCESS]
-UNLUCKY_COLOUR = PLAIN_COLOUR
+LUCKY_COLOUR = f"#{Colour.SUCCESS.value:06x}"  # the embeds' green success, as the odds charts
+UNLUCKY_COLOUR = f"#{Colour.FAILURE.value:06x}"  # and their grey
 TABLE_COLOUR = "#5865f2"  # Discord's blurple: the table's own bar
 AVERAGE_COLOUR = "#23272a"
 TABLE_NAME = "The table"
