@@ -15,6 +15,7 @@ from typing import Any
 from bot.client import DiceBot
 from bot.storage import LoggedRoll
 from rules.randomness import new_rng
+from tests.e2e.test_postgres_bot import pgbot  # noqa: F401 - the bot on PostgreSQL
 from tests.e2e.test_sinew import create as create_sinew_character
 from tests.e2e.test_sinew import seed_where
 from tests.fakediscord.messages import Reply
@@ -232,3 +233,18 @@ async def test_recap_counts_a_challenge_for_the_roll_that_ended_it(
     assert f"🏁 challenges {won} won, {1 - won} lost" in players["player"]
     assert "challenges" not in players["admin"]
     assert f"🏁 challenges {won} won, {1 - won} lost" in reply.embeds[0]["description"]
+
+
+async def test_recap_on_postgresql_counts_the_same_session(
+    fake_discord: FakeDiscord,
+    pgbot: DiceBot,  # noqa: F811 - the fixture imported above: the bot on PostgreSQL
+) -> None:
+    bot = pgbot
+    await session(fake_discord)
+    reply = await fake_discord.invoke("campaign recap", {}, user="player")
+    rolls = await logged(bot, fake_discord, secret=False)
+    for name, lines in fields(reply).items():
+        own = [roll for roll in rolls if roll.user_id == fake_discord.users[name].id]
+        check_player(lines, name, own)
+    check_player(reply.embeds[0]["description"], "The table", rolls)
+    assert reply.attachments[0][1].startswith(PNG_SIGNATURE)
