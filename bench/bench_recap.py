@@ -140,7 +140,7 @@ def populate_postgres(url: str, rows: list[tuple[object, ...]]) -> None:
 
 
 def _queries() -> list[str]:
-    return [roll_log.SESSION_WALK] + [
+    return [roll_log.session_walk_sql(include_secret=False)] + [
         roll_log.session_rows_sql(by_time=by_time, include_secret=False)
         for by_time in (False, True)
     ]
@@ -156,7 +156,7 @@ def plans_sqlite(path: Path) -> None:
 def plans_postgres(url: str, campaign_id: int) -> None:
     import psycopg
 
-    values = {roll_log.SESSION_WALK: (campaign_id, 2**62, 500)}
+    values = {roll_log.session_walk_sql(include_secret=False): (campaign_id, 2**62, 500)}
     with psycopg.connect(url) as connection:
         for sql in _queries():
             parameters = values.get(sql, (campaign_id, "2000-01-01T00:00:00.000Z", 2000))

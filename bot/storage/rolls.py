@@ -116,10 +116,16 @@ S = TypeVar("S")
 _SESSION_PAGE = 500  # rows per step of the backwards walk to a session's start
 _NEWEST = 2**63 - 1  # above every id: where the backwards walk begins
 # Both read one campaign's range of the (campaign_id, id) index (0016_log37_roll_log_index).
-SESSION_WALK = (
-    "SELECT id, created_at FROM rolls WHERE campaign_id = ? AND id < ? ORDER BY id DESC LIMIT ?"
-)
 _SEEN_BY_TABLE = " AND (visibility = 'public' OR revealed_at IS NOT NULL)"
+
+
+def session_walk_sql(*, include_secret: bool) -> str:
+    """A page of the walk back to a session's start: ids and times, newest first."""
+    secret = "" if include_secret else _SEEN_BY_TABLE
+    return (
+        f"SELECT id, created_at FROM rolls WHERE campaign_id = ? AND id < ?{secret}"
+        " ORDER BY id DESC LIMIT ?"
+    )
 
 
 def session_rows_sql(*, by_time: bool, include_secret: bool) -> str:
@@ -369,22 +375,26 @@ class RollLog:
         if start.at is not None:
             key = f"{start.at:%Y-%m-%dT%H:%M:%S}.{start.at.microsecond // 1000:03d}Z"
         elif key is None:
-            key = await self._session_start(campaign_id, start.pause, limit)
+            key = await self._session_start(campaign_id, start.pause, limit, include_secret)
             if key is None:
                 return []
         sql = session_rows_sql(by_time=start.at is not None, include_secret=include_secret)
         rows = await self._database.fetch_all(sql, (campaign_id, key, limit))
         return [_from_row(row) for row in reversed(rows)]
 
-    async def _session_start(self, campaign_id: int, pause: timedelta, limit: int) -> int | None:
+    async def _session_start(
+        self, campaign_id: int, pause: timedelta, limit: int, include_secret: bool
+    ) -> int | None:
         """Return the id of the session's first roll, or of the ``limit``-th newest (None: the
-        campaign has no roll)."""
+        campaign has no roll). Only the rolls the recap counts make or break a pause, so a
+        player's recap says nothing of when secret rolls were made."""
+        walk = session_walk_sql(include_secret=include_secret)
         first: int | None = None
         newer: datetime | None = None
         before, seen = _NEWEST, 0
         while seen < limit:
             rows = await self._database.fetch_all(
-                SESSION_WALK, (campaign_id, before, min(_SESSION_PAGE, limit - seen))
+                walk, (campaign_id, before, min(_SESSION_PAGE, limit - seen))
             )
             for row in rows:
                 made = _stored_time(row["created_at"])

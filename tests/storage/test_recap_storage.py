@@ -64,9 +64,19 @@ async def test_the_session_starts_after_the_last_pause_of_three_hours_or_more(
     assert await ids(storage, ours, SessionStart(), include_secret=True) == [
         tonight, later, secret,
     ]  # fmt: skip
-    assert await ids(storage, ours, SessionStart(roll_id=second)) == [second, tonight, later]
+    # A GM's secret roll in the middle of a long pause: a player's recap still sees the pause
+    # (it says nothing of when secret rolls were made); the GM's view has no pause there.
+    blind = await logged_at(storage, ours, "18:30", Visibility.BLIND)
+    last = await logged_at(storage, ours, "20:30")
+    assert await ids(storage, ours, SessionStart()) == [last]
+    assert await ids(storage, ours, SessionStart(), include_secret=True) == [
+        tonight, later, secret, blind, last,
+    ]  # fmt: skip
+    assert await ids(storage, ours, SessionStart(roll_id=second)) == [
+        second, tonight, later, last,
+    ]  # fmt: skip
     since = SessionStart(at=datetime(2026, 11, 20, 10, 15, tzinfo=UTC))
-    assert await ids(storage, ours, since) == [second, tonight, later]
+    assert await ids(storage, ours, since) == [second, tonight, later, last]
     assert await ids(storage, ours, SessionStart(at=datetime(2026, 11, 21, tzinfo=UTC))) == []
     assert await ids(storage, theirs, SessionStart()) == [early + 1]
     assert await ids(storage, await campaign_in(storage, 3), SessionStart()) == []
@@ -97,7 +107,10 @@ async def test_a_session_longer_than_the_limit_gives_its_latest_rolls(storage: S
 
 
 def test_the_session_queries_use_the_campaign_index_on_sqlite(migrated_sqlite: Path) -> None:
-    every_query = [roll_log.SESSION_WALK] + [
+    every_query = [
+        roll_log.session_walk_sql(include_secret=False),
+        roll_log.session_walk_sql(include_secret=True),
+    ] + [
         roll_log.session_rows_sql(by_time=by_time, include_secret=secret)
         for by_time in (False, True)
         for secret in (False, True)
