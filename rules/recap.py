@@ -69,8 +69,7 @@ def parse_since(text: str | None) -> Since:
             return Since(at=datetime.strptime(cleaned, layout).replace(tzinfo=UTC))
         except ValueError:
             continue
-    shown = cleaned if len(cleaned) <= 30 else cleaned[:30] + "…"
-    raise RulesError(f"Since must be {SINCE_HELP} (got `{shown}`).")
+    raise RulesError(f"Since must be {SINCE_HELP}.")  # the text itself isn't repeated back
 
 
 @dataclass(frozen=True, slots=True)
