@@ -203,7 +203,7 @@ def _invoker_running() -> bool:
     )
 
 
-async def bench_loop_hold(quick: bool) -> None:
+async def bench_loop_hold(quick: bool, systems: list[str] | None = None) -> None:
     original = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
     fake = FakeDiscord()
     await fake.start()
@@ -223,6 +223,8 @@ async def bench_loop_hold(quick: bool) -> None:
             )
             async with run_bot(fake, create_bot(settings, rng=new_rng(0))) as bot:
                 for group, heaviest in HEAVIEST.items():
+                    if systems and group not in systems:
+                        continue
                     await _hold_of_group(fake, loop, slow, group, heaviest, 1 if quick else 3)
                 await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
     finally:
@@ -272,14 +274,21 @@ async def _hold_of_group(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer tries (about 20 s)")
+    parser.add_argument(
+        "--holds",
+        nargs="*",
+        metavar="SYSTEM",
+        help="only the event-loop holds (of these systems' commands; none named: all)",
+    )
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)  # the bot's INFO lines would bury the numbers
     logging.getLogger("asyncio").setLevel(logging.WARNING)  # but debug mode's slow callbacks
     logging.getLogger("asyncio").propagate = False
     started = time.perf_counter()
-    bench_rolls(arguments.quick)
-    bench_sinew_odds()
-    asyncio.run(bench_loop_hold(arguments.quick))
+    if arguments.holds is None:
+        bench_rolls(arguments.quick)
+        bench_sinew_odds()
+    asyncio.run(bench_loop_hold(arguments.quick, arguments.holds))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

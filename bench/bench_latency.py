@@ -235,7 +235,11 @@ class Bench:
 
     async def invoke(self, command: Command) -> Reply:
         reply = await self.send(command)
-        await self.fake.wait_answered([reply])
+        try:
+            await self.fake.wait_answered([reply])
+        except TimeoutError:
+            print(f"no answer to {command.label}", flush=True)
+            raise
         return reply
 
     @staticmethod

@@ -6,9 +6,10 @@ The sweep covers every attribute (0-5), skill (0-5) and TN (2-40), with advantag
 disadvantage sources 0-7 each (every net pool -5..+5, cancellation and the cap). Cold numbers
 clear the kept-dice cache before each query, so they include building the distribution; warm
 numbers are what the bot sees after the first query of a pool. ``--chart`` also times the PNG
-chart for one query per pool, freshly drawn and then from the chart cache. Aethelgard times
-100-die pools (the largest allowed) cold and warm; Sinew & Steel and six-pool sweep their
-queries.
+chart for one query per pool, freshly drawn and then from the chart cache; ``--fresh-charts``
+times only each system's largest legal query with its chart drawn anew (p50 and p99).
+Aethelgard times 100-die pools (the largest allowed) cold and warm; Sinew & Steel and six-pool
+sweep their queries.
 
 Then every system's odds at its largest legal inputs are checked against ``icepool`` (the
 optional ``bench`` extra: ``pip install -e ".[bench]"``) in the same run: icepool computes each
@@ -51,7 +52,7 @@ def _report(label: str, seconds: list[float]) -> None:
     """Print count, median, p99 and max of ``seconds`` in milliseconds."""
     millis = np.array(seconds) * 1000
     print(
-        f"{label:<28} count={len(millis):>6}  median={np.median(millis):7.3f} ms  "
+        f"{label:<30} count={len(millis):>6}  median={np.median(millis):7.3f} ms  "
         f"p99={np.percentile(millis, 99):7.3f} ms  max={millis.max():7.3f} ms"
     )
 
@@ -85,7 +86,7 @@ def bench_cold(repeats: int = 20) -> list[float]:
 
 def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
     """Time odds plus a freshly drawn chart, then the same charts again (served from cache)."""
-    # Imported here: only this mode needs matplotlib (and the bot package).
+    # Imported here: only this mode needs the bot package.
     from bot.render.charts import distribution_chart
 
     warm = cosmos.odds(0, 0, 10)
@@ -107,6 +108,60 @@ def bench_chart(repeats: int = 20) -> tuple[list[float], list[float]]:
             )
             timings.append(time.perf_counter() - start)
     return fresh, cached
+
+
+def _largest_queries() -> dict[str, Callable[[], Any]]:
+    """Each system's largest legal odds queries (tests/e2e/test_properties.py's ``HEAVIEST``)
+    as the bot answers them: exact odds, the chart's spec, and the chart drawn anew (no cache).
+    Realms' attack runs the worker process's whole job (odds, embed and chart) in this one."""
+    from bot.render import charts, odds_charts
+    from cogs.realms import AttackQuery, _attack_reply
+
+    def drawn(chart: Any) -> bytes:
+        return charts.render_png(chart, cached=False)  # the cache would answer repeats
+
+    def realms_attack(damage: str, split: str | None, advantage: int) -> bytes:
+        query = AttackQuery(10, 1, damage, split, True)
+        return _attack_reply(query, realms.decide(advantage, 0))[1]
+
+    return {
+        "cosmos 5+5 vs TN 40, 5 adv": lambda: drawn(
+            odds_charts.cosmos_chart(cosmos.odds(5, 5, 40, 20, 0))
+        ),
+        "sinew 20 vs 20, advantage": lambda: drawn(
+            odds_charts.sinew_chart(
+                sinew.odds(20, advantage=True),
+                sinew.opposed_odds(20, 20, attacker_advantage=True),
+            )
+        ),
+        "sixpool -30 vs DC 60, dis": lambda: drawn(
+            odds_charts.sixpool_chart(sixpool.odds(-30, 60, disadvantage=True))
+        ),
+        "aethelgard 100d10 vs DC 100": lambda: drawn(
+            odds_charts.aethelgard_chart(aethelgard.odds(100, 100))
+        ),
+        "realms 11 strikes 4d20+50": lambda: realms_attack("4d20+50", None, 1),
+        "realms split 5,3,2,1 4d20+50": lambda: realms_attack("4d20+50", "5,3,2,1", 1),
+        "realms split 5,5 2d20+2d12": lambda: realms_attack("2d20+2d12", "5,5", 0),
+    }
+
+
+def bench_fresh_charts(repeats: int = 40) -> dict[str, tuple[list[float], list[float]]]:
+    """Time each system's largest odds query with its chart drawn anew, ``repeats`` times
+    (after one untimed run: fonts, caches of the rules' distributions): wall time and this
+    process's CPU time (on a busy shared machine the wall time includes waiting for a core)."""
+    timings: dict[str, tuple[list[float], list[float]]] = {}
+    for label, query in _largest_queries().items():
+        query()
+        wall: list[float] = []
+        cpu: list[float] = []
+        for _ in range(repeats):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            query()
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+        timings[label] = wall, cpu
+    return timings
 
 
 def bench_aethelgard(repeats: int = 20) -> tuple[list[float], list[float]]:
@@ -714,9 +769,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chart", action="store_true", help="also time the PNG chart")
     parser.add_argument(
+        "--fresh-charts",
+        action="store_true",
+        help="only each system's largest odds query with its chart drawn anew (p50/p99)",
+    )
+    parser.add_argument(
         "--largest", action="store_true", help="only the largest legal inputs against icepool"
     )
     arguments = parser.parse_args()
+    if arguments.fresh_charts:
+        for label, (wall, cpu) in bench_fresh_charts().items():
+            _report(label, wall)
+            _report("  (CPU time)", cpu)
+        return
     if arguments.largest:
         sys.exit(0 if bench_largest(_import_icepool()) else 1)
     _report("odds, cold cache", bench_cold())

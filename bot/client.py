@@ -295,7 +295,7 @@ class DiceBot(commands.AutoShardedBot):
 
     async def _settle(self) -> None:
         """Load the chart renderer in the background (start-up stays fast, and the first odds
-        query doesn't pay matplotlib's import, ~0.8 s, inside Discord's 3 s deadline); then,
+        query doesn't pay loading PIL and the fonts inside Discord's 3 s deadline); then,
         with everything long-lived built, tune the garbage collector (bot.memory)."""
         await charts.warm_up()
         if self.tune_memory:

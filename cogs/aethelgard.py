@@ -27,12 +27,12 @@ from bot.options import (
 )
 from bot.publish import Roll, publish_roll, roll_command
 from bot.render import aethelgard as render
-from bot.render.charts import draw_chart
+from bot.render import odds_charts
+from bot.render.charts import draw_spec
 from bot.storage import Campaign, Character, CharacterStore, Visibility
 from bot.suggestions import sheet_being_typed_for
 from rules import aethelgard
 from rules.aethelgard import Attribute, Pool, PoolPart, Sheet
-from rules.odds import Outcome
 from rules.sheets import DataclassSheet
 
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
@@ -502,20 +502,10 @@ class AethelgardCog(
         self, interaction: discord.Interaction, pool: PoolSize, dc: DC = aethelgard.DEFAULT_DC
     ) -> None:
         result = aethelgard.odds(pool, dc)
-        shown = aethelgard.shown_distribution(pool)
-        outcomes = [_outcome(int(net), dc) for net in shown.outcomes()]
-        png = await draw_chart(
-            shown, outcomes, title=f"Net successes of {pool}d10", marker=dc, marker_label=f"DC {dc}"
-        )
+        png = await draw_spec(odds_charts.aethelgard_chart, result)
         await interaction.response.send_message(
             embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
         )
-
-
-def _outcome(net: int, dc: int) -> Outcome:
-    if net >= max(aethelgard.CRITICAL_NET, dc):
-        return Outcome.CRITICAL_SUCCESS
-    return Outcome.SUCCESS if net >= dc and net > 0 else Outcome.FAILURE
 
 
 async def setup(bot: DiceBot) -> None:

@@ -20,7 +20,8 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, choices_of, matching, suggest
 from bot.publish import Roll, StateChange, announce, publish_roll, roll_command
 from bot.render import cosmos as render
-from bot.render.charts import draw_chart
+from bot.render import odds_charts
+from bot.render.charts import draw_spec
 from bot.storage import Visibility
 from bot.storage.cosmos import ChallengeStore
 from rules import cosmos
@@ -284,13 +285,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         disadvantage: Sources = 0,
     ) -> None:
         result = cosmos.odds(attribute, skill, tn, advantage, disadvantage)
-        png = await draw_chart(
-            result.totals,
-            result.outcomes,  # bars coloured by the rule that gives result.success
-            title=f"Totals: {render.describe_pool(result.pool)} + {attribute + skill}",
-            marker=tn,
-            marker_label=f"TN {tn}",
-        )
+        png = await draw_spec(odds_charts.cosmos_chart, result)
         await interaction.response.send_message(
             embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
         )

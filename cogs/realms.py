@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from fractions import Fraction
-from math import lcm
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import offload
 from bot.access import loaded_cog
 from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
@@ -24,17 +22,18 @@ from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
 from bot.publish import Roll, deliver_roll, publish_roll, roll_command
+from bot.render import odds_charts
 from bot.render import realms as render
-from bot.render.charts import draw_chart
+from bot.render.charts import draw_spec, render_png
 from bot.render.errors import describe
 from bot.storage import Storage, Visibility
 from bot.storage.realms import AlreadyRerolled, NoRollToReroll, NotLatestRoll, RerollLog
 from bot.storage.rolls import LoggedRoll, RollEntry
 from rules import realms
 from rules.choices import parse_choice
-from rules.odds import Distribution, Outcome
 from rules.randomness import Rng
 from rules.realms import CheckKind, Force, RerollableResult, RollKind, SingleDie, SpellKind
+from rules.realms.attacks import plan_attack
 
 Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
 AttackDice = app_commands.Range[int, 1, realms.ATTACK_DICE_MAX]
@@ -434,16 +433,13 @@ async def _attack_odds(
     query: AttackQuery, decision: realms.Decision
 ) -> tuple[discord.Embed, bytes]:
     """Return the embed and chart of an attack's exact odds."""
-    expression = realms.parse_damage(query.damage)
-    # 11 strikes of 4d20 are 10-25 ms of big-integer convolutions (and the chart's common
-    # denominator): too long to hold the event loop, so they run in a worker thread.
-    result, chart = await asyncio.to_thread(_attack_odds_and_chart, query, expression, decision)
-    first = result.targets[0]
-    png = await draw_chart(
-        chart, [Outcome.FAILURE if v == 0 else Outcome.SUCCESS for v in chart.outcomes()],
-        title=f"Damage to target 1 ({first.strikes} strikes)",
-    )  # fmt: skip
-    return render.attack_odds(result, query.dice, query.to_hit, query.damage), png
+    realms.parse_damage(query.damage)  # bad input is refused here, before the worker
+    plan_attack(query.dice, query.to_hit, decision, query.split, query.primary)
+    # 11 strikes of 4d20 are milliseconds of big-integer sums, Fractions to sort and format
+    # and a chart of hundreds of bars: pure Python, so in a worker process (bot.offload), where
+    # it holds neither the event loop nor its GIL.
+    embed, png = await offload.in_process(_attack_reply, query, decision)
+    return discord.Embed.from_dict(embed), png
 
 
 async def _check_odds(
@@ -456,31 +452,23 @@ async def _check_odds(
     odds = realms.check_odds(single, target)
     embed = render.check_odds(odds, single.value, target, decision)
     faces = realms.single_die(single, decision.state)
-    png = await draw_chart(
-        faces,
-        [Outcome.SUCCESS if v >= target else Outcome.FAILURE for v in faces.outcomes()],
-        title=render.single_die_title(single.value, decision), marker=target,
-        marker_label=f"target {target}",
-    )  # fmt: skip
+    title = render.single_die_title(single.value, decision)
+    png = await draw_spec(odds_charts.check_chart, faces, title, target)
     return embed, png
 
 
-def _attack_odds_and_chart(
-    query: AttackQuery, damage: realms.DamageExpression, decision: realms.Decision
-) -> tuple[realms.AttackOdds, Distribution]:
-    """Return the exact attack odds and the chart of the first target's damage."""
+def _attack_reply(query: AttackQuery, decision: realms.Decision) -> tuple[Any, bytes]:
+    """Return the exact attack odds' embed (as a dict) and the chart of every target's
+    damage; run in the worker process, the inputs already checked."""
+    damage = realms.parse_damage(query.damage)
     result = realms.attack_odds(
         query.dice, query.to_hit, damage, decision, query.split, query.primary
     )
-    return result, _chart(result.targets[0].damage)
-
-
-def _chart(chances: dict[int, Fraction]) -> Distribution:
-    """Turn exact chances into integer weights for the chart (common denominator)."""
-    denominator = lcm(*(chance.denominator for chance in chances.values()))
-    return Distribution.from_counts(
-        {value: int(chance * denominator) for value, chance in chances.items()}
-    )
+    chart = odds_charts.attack_chart(result, query.dice, query.to_hit, query.damage)
+    embed = render.attack_odds(result, query.dice, query.to_hit, query.damage)
+    return embed.to_dict(), render_png(
+        chart, cached=False
+    )  # a 1,000-bar spec: hashing it costs a drawing
 
 
 def _rerolled(rng: Rng, logged: LoggedRoll, position: int, roller: str) -> Roll:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import discord
 
-from bot.render.numbers import percent
+from bot.render.numbers import by_chance, more_values, percent
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from rules.aethelgard import (
@@ -38,6 +40,10 @@ _COLOUR = {
     Degree.FAILURE: Colour.FAILURE,
     Degree.FUMBLE: Colour.CRITICAL_FAILURE,
 }
+
+
+SHOWN_NETS = 12
+"""The most likely nets an odds reply lists; it says how many more there are."""
 
 
 def pool_text(pool: Pool) -> str:
@@ -149,9 +155,18 @@ def odds(result: RollOdds) -> discord.Embed:
         ),
         colour=Colour.ROLL,
     )
-    top = sorted(result.shown.items(), key=lambda item: item[1], reverse=True)[:12]
-    lines = [f"{net} net: {percent(chance)}" for net, chance in sorted(top)]
-    embed.add_field(name="Most likely nets", value="\n".join(lines))
+    ranked = by_chance(result.shown)
+    top, rest = ranked[:SHOWN_NETS], ranked[SHOWN_NETS:]
+    lines = [
+        f"{net} net: {percent(chance)}"
+        + (f" (fumble {percent(result.fumble)})" if net == 0 else "")
+        for net, chance in sorted(top)
+    ]
+    listed = sum((chance for _, chance in top), Fraction(0))
+    dropped = more_values([chance for _, chance in rest], 1 - listed)
+    embed.add_field(
+        name="Most likely nets", value="\n".join([*lines, dropped] if dropped else lines)
+    )
     return embed
 
 

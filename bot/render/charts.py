@@ -1,32 +1,22 @@
-"""PNG bar charts of exact distributions, attached to odds replies.
+"""PNG bar charts of exact odds, attached to odds replies (README, "Odds charts").
 
-A chart is drawn from a ``ChartSpec``, built by the pure ``chart_spec``: one bar per total, each
-coloured by the ``Outcome`` the rules gave it (never recomputed here from the marker), the
-legend of the outcomes present, and the success chance from those same outcomes. Tests check
-the spec; the drawing only paints it.
+A chart is drawn from a ``ChartSpec`` (one panel) or a ``ChartSheet`` (several panels under one
+title, e.g. one per target of a split attack). A spec is pure data, built by ``chart_spec`` or
+by each system's renderer from the same exact odds as the text reply: one bar per value, each
+coloured by the ``Outcome`` the rules gave it or by a ``Kind`` of its own (the six degrees of a
+six-pool roll, a fumble, the sides of an opposed roll). Tests check the spec against the text;
+the drawing only paints it.
 
-Uses matplotlib's object-oriented API on the Agg canvas, never ``pyplot``: pyplot keeps a global
-figure registry (not thread-safe, and figures leak unless closed).
-
-Speed (an odds reply has a 60 ms budget): building a figure, its axes and tick objects costs as
-much as drawing it, so each thread keeps one figure and only updates its artists per chart (no
-state is shared between threads, and the figure count is bounded by the thread count). The bot
-draws on one dedicated thread (``draw_chart``): off the event loop, with one figure built once
-(``warm_up``) rather than a new one on each pool thread's first chart. The bars
-are one polygon collection rather than a patch each, ticks are fixed (at most eight on x, four
-on y), the title position and margins are fixed (no tight_layout), PNG compression is fast, and
-a repeated chart comes from a small cache. The legend is pixels, not artists: each entry is
-drawn once per figure into a small image, and a chart pastes the entries it shows into the
-drawn figure before encoding it (a matplotlib legend lays itself out on every draw, ~10 ms).
+The drawing is numpy and PIL (``bot.render.raster``): 1000×560 px with 22-30 px text, readable
+on a phone, and a few milliseconds for a fresh chart. It runs on one chart thread, off the
+event loop; a repeated chart comes from a small cache.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import math
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -36,6 +26,7 @@ import discord
 import numpy as np
 
 from bot.render.numbers import percent
+from bot.render.raster import Box, Canvas, encode_png, text_size
 from bot.render.style import Colour
 from rules.odds import Distribution, Outcome
 
@@ -44,16 +35,21 @@ __all__ = [
     "OUTCOME_COLOURS",
     "PLAIN_COLOUR",
     "Bar",
+    "ChartSheet",
     "ChartSpec",
+    "Kind",
     "chart_spec",
     "distribution_chart",
     "draw_chart",
+    "draw_spec",
+    "encode_png",
+    "render_png",
     "warm_up",
 ]
 
 
 def _hex(colour: discord.Colour) -> str:
-    """Return an embed colour as matplotlib's ``#rrggbb``."""
+    """Return an embed colour as ``#rrggbb``."""
     return f"#{colour.value:06x}"
 
 
@@ -77,53 +73,99 @@ LEGEND_ORDER = (
 )
 # Near-black: red would read as a critical failure.
 MARKER_COLOUR = "#23272a"
-# 640x320 px: readable in Discord's preview and quick to draw.
-FIGURE_INCHES = (6.4, 3.2)
-DPI = 100
+INK, GRID, AXIS = "#23272a", "#dde1e6", "#72767d"
+# Phone-readable: Discord shows the image at full width on a phone (about 360-400 pt), so a
+# 1000 px wide chart is scaled by ~0.4 and 22 px text stays about 9 pt.
+WIDTH, HEIGHT = 1000, 560
+TITLE_SIZE, HEADLINE_SIZE, PANEL_TITLE_SIZE = 30, 28, 24
+TICK_SIZE, LABEL_SIZE, LEGEND_SIZE, NOTE_SIZE = 22, 24, 24, 22
+MARGIN = 16
+HEADER = 100  # title and headline above the plot(s)
+SHEET_HEADER = 140  # a sheet's legend has a row of its own under the headline
+SHEET_LEGEND_Y = 116
+LEGEND_WIDTH = 265  # the legend column right of a one-panel chart
+LEGEND_ROW = 36
+Y_LABEL_WIDTH = 84  # room for "100%" left of the plot
+PANEL_HEIGHT = 330  # each panel of a sheet
 BAR_HALF_WIDTH = 0.42
-MAX_X_TICKS = 8
+MAX_X_TICKS = 10
 Y_TICKS = 4
 # Round percentage steps; three of the largest reach 100%.
 Y_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 25.0, 40.0)
-# Figure layout (fractions of the figure): title, then the success chance, then the axes; the
-# legend stands in a column right of the axes.
-AXES_LEFT, AXES_RIGHT, AXES_TOP, AXES_BOTTOM = 0.08, 0.76, 0.82, 0.15
-TITLE_Y, HEADLINE_Y = 0.97, 0.895
-LEGEND_X = 0.77
-LEGEND_ENTRY_PIXELS = (140, 20)  # width, height of one legend row
-X_LABEL_Y = -0.136  # axes units: where matplotlib would put it below the tick labels
-# A longer title is drawn smaller so it fits the 640 px width.
-TITLE_LONG = 70
-# A possible total is never invisible: a bar is at least this share of the y axis tall (about
-# 2 px), so a one-in-ten-million critical still shows its colour.
+# A possible value is never invisible: a bar is at least this share of the y axis tall, so a
+# one-in-ten-million critical still shows its colour.
 MIN_BAR_SHARE = 0.01
+MIN_BAR_PIXELS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """How a bar counts when the four ``Outcome``s are too few: its legend label and colour.
+
+    ``rank`` orders the legend (smallest first); ``legend`` false keeps it out of the legend
+    (bars labelled under the axis need none).
+    """
+
+    label: str
+    colour: str
+    rank: int = 0
+    legend: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class Bar:
-    """One bar: a total, its chance in percent and how it counts (``None``: no target)."""
+    """One bar: a value, its chance in percent and how it counts.
+
+    Attributes:
+        value: Where the bar stands on the x axis.
+        percent: Its chance, 0-100.
+        outcome: How it counts by the four outcomes (``None``: no target, or see ``kind``).
+        kind: How it counts when it is none of the outcomes (it wins over ``outcome``).
+        label: The text under the bar instead of its value (e.g. "Fumble").
+        note: Text over the bar (its chance as the text reply writes it).
+    """
 
     value: int
     percent: float
     outcome: Outcome | None
+    kind: Kind | None = None
+    label: str | None = None
+    note: str | None = None
 
     @property
     def colour(self) -> str:
-        """Return the bar's fill colour, that of its outcome."""
+        """Return the bar's fill colour, that of its kind or outcome."""
+        if self.kind is not None:
+            return self.kind.colour
         return PLAIN_COLOUR if self.outcome is None else OUTCOME_COLOURS[self.outcome]
+
+    @property
+    def _legend_entry(self) -> tuple[int, str, str] | None:
+        if self.kind is not None:
+            return (self.kind.rank, self.kind.label, self.kind.colour) if self.kind.legend else None
+        if self.outcome is None:
+            return None
+        return LEGEND_ORDER.index(self.outcome), self.outcome.value.capitalize(), self.colour
+
+
+def _legend(bars: Sequence[Bar]) -> tuple[tuple[str, str], ...]:
+    # One bar of each (kind, outcome): a Realms chart has a thousand bars of two kinds.
+    distinct = {(bar.kind, bar.outcome): bar for bar in bars}.values()
+    entries = {entry for bar in distinct if (entry := bar._legend_entry) is not None}
+    return tuple((label, colour) for _, label, colour in sorted(entries))
 
 
 @dataclass(frozen=True, slots=True)
 class ChartSpec:
-    """Everything one chart shows; equal specs draw identical PNGs.
+    """Everything one chart (or one panel of a sheet) shows; equal specs draw identical PNGs.
 
     Attributes:
         title: The line above the chart.
-        bars: One bar per total, smallest first.
-        headline: The success chance as written on the chart ("Success 85.03%"), or ``None``
-            for a chart without outcomes.
-        marker: The target: a dashed line left of this total's bar, or ``None``.
+        bars: One bar per value, smallest first.
+        headline: The main chance as written on the chart ("Success 85.03%"), or ``None``.
+        marker: The target: a dashed line left of this value's bar, or ``None``.
         marker_label: The marker's caption ("TN 15").
+        x_label: What the x axis counts ("Total", "Kept d20 face", ...).
     """
 
     title: str
@@ -131,16 +173,26 @@ class ChartSpec:
     headline: str | None = None
     marker: int | None = None
     marker_label: str = ""
+    x_label: str = "Total"
 
     @property
     def legend(self) -> tuple[tuple[str, str], ...]:
-        """Return (label, colour) for each outcome among the bars, in ``LEGEND_ORDER``."""
-        shown = {bar.outcome for bar in self.bars}
-        return tuple(
-            (outcome.value.capitalize(), OUTCOME_COLOURS[outcome])
-            for outcome in LEGEND_ORDER
-            if outcome in shown
-        )
+        """Return (label, colour) for each outcome or kind among the bars, in legend order."""
+        return _legend(self.bars)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSheet:
+    """Several panels under one title: each panel's own title names what it shows."""
+
+    title: str
+    panels: tuple[ChartSpec, ...]
+    headline: str | None = None
+
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        """Return the legend of every panel's bars together."""
+        return _legend([bar for panel in self.panels for bar in panel.bars])
 
 
 def chart_spec(
@@ -150,20 +202,22 @@ def chart_spec(
     title: str,
     marker: int | None = None,
     marker_label: str = "",
+    x_label: str = "Total",
 ) -> ChartSpec:
     """Return the chart of ``distribution``, each bar coloured by its outcome from the rules.
 
     Args:
-        distribution: The totals, one bar each.
-        outcomes: How each total counts, aligned with ``distribution.outcomes()``, as the rules
+        distribution: The values, one bar each.
+        outcomes: How each value counts, aligned with ``distribution.outcomes()``, as the rules
             return them (e.g. ``CosmosOdds.outcomes``); the headline's success chance is the
-            exact chance of the totals that succeed. ``None``: plain bars, no headline.
+            exact chance of the values that succeed. ``None``: plain bars, no headline.
         title: The line above the chart.
-        marker: The total to mark with a dashed line (the TN), or ``None``.
+        marker: The value to mark with a dashed line (the TN), or ``None``.
         marker_label: The marker's caption.
+        x_label: What the x axis counts.
 
     Raises:
-        ValueError: ``outcomes`` does not have one outcome per total.
+        ValueError: ``outcomes`` does not have one outcome per value.
     """
     if outcomes is not None and len(outcomes) != len(distribution.weights):
         raise ValueError(
@@ -182,7 +236,12 @@ def chart_spec(
         )
         headline = f"Success {percent(distribution.probability_where(succeeding))}"
     return ChartSpec(
-        title=title, bars=bars, headline=headline, marker=marker, marker_label=marker_label
+        title=title,
+        bars=bars,
+        headline=headline,
+        marker=marker,
+        marker_label=marker_label,
+        x_label=x_label,
     )
 
 
@@ -199,8 +258,41 @@ def distribution_chart(
     return _render(spec)
 
 
-# Drawing holds the GIL almost throughout, so more threads would not draw faster.
+def render_png(chart: ChartSpec | ChartSheet, *, cached: bool = True) -> bytes:
+    """Draw a spec or sheet (or take it from the cache) as PNG bytes.
+
+    ``cached`` false draws it anew without looking it up: hashing a spec of a thousand bars
+    for the cache costs about as much as drawing it, when a repeat is unlikely anyway.
+    """
+    return _render(chart) if cached else _draw(chart)
+
+
+# One thread: drawing is mostly numpy and PIL (which release the GIL only in part), and one
+# thread keeps charts from competing with each other for the two cores.
 _chart_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="charts")
+
+
+async def draw_spec(
+    chart: ChartSpec | ChartSheet | Callable[..., ChartSpec | ChartSheet], *arguments: object
+) -> bytes:
+    """Render a spec or sheet on the chart thread, keeping the event loop free.
+
+    Given a builder instead (e.g. ``odds_charts.aethelgard_chart``), it is called with
+    ``arguments`` on the chart thread too: building a spec of a hundred exact chances is
+    itself milliseconds of Fraction arithmetic.
+    """
+    return await asyncio.get_running_loop().run_in_executor(
+        _chart_thread, _build_and_render, chart, arguments
+    )
+
+
+def _build_and_render(
+    chart: ChartSpec | ChartSheet | Callable[..., ChartSpec | ChartSheet],
+    arguments: tuple[object, ...],
+) -> bytes:
+    if not isinstance(chart, ChartSpec | ChartSheet):
+        chart = chart(*arguments)
+    return _render(chart)
 
 
 async def draw_chart(
@@ -223,169 +315,196 @@ async def draw_chart(
     return await asyncio.get_running_loop().run_in_executor(_chart_thread, draw)
 
 
+def _warm() -> None:
+    """Load the fonts and PIL's PNG encoder with one small chart."""
+    _draw(ChartSpec(title="warm-up", bars=(Bar(1, 50.0, Outcome.SUCCESS),), headline="Success"))
+
+
 async def warm_up() -> None:
-    """Import matplotlib and build the chart thread's figure, so the first odds reply is quick."""
-    await asyncio.get_running_loop().run_in_executor(_chart_thread, _chart_for_this_thread)
+    """Load PIL and the fonts on the chart thread, so the first odds reply is quick."""
+    await asyncio.get_running_loop().run_in_executor(_chart_thread, _warm)
 
 
-class _Chart:
-    """One figure with every artist a chart needs, updated in place for each chart."""
+# --- Drawing
 
-    def __init__(self) -> None:
-        # matplotlib is imported on the first chart (in a worker thread), not at start: it
-        # costs ~0.8 s and ~35 MB that a bot which never draws a chart should not pay.
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.collections import PolyCollection
-        from matplotlib.figure import Figure
 
-        self.figure = Figure(figsize=FIGURE_INCHES, dpi=DPI)
-        self.canvas = FigureCanvasAgg(self.figure)  # the figure's canvas from now on
-        self.axes = self.figure.add_subplot()
-        self.bars = PolyCollection([], edgecolors="none")
-        self.axes.add_collection(self.bars)
-        self.line = self.axes.axvline(0, color=MARKER_COLOUR, linestyle="--", linewidth=1.5)
-        self.label = self.axes.text(
-            0,
-            1.0,
-            "",
-            transform=self.axes.get_xaxis_transform(),
-            color=MARKER_COLOUR,
-            va="top",
-            fontsize="small",
-        )
-        self.title_size = "medium"
-        self.title = self.figure.text(
-            0.5, TITLE_Y, "", ha="center", va="top", fontsize=self.title_size
-        )
-        self.headline = self.figure.text(
-            AXES_LEFT, HEADLINE_Y, "", ha="left", va="top", fontsize="medium", fontweight="bold"
-        )
-        # The legend: rows of pixels pasted on the blank margin right of the axes.
-        self.legend_rows: dict[tuple[str, str], np.ndarray] = {}
-        self.legend_entries: tuple[tuple[str, str], ...] = ()
-        self.legend_pixels: np.ndarray | None = None
-        for outcome in LEGEND_ORDER:
-            self._legend_row(outcome.value.capitalize(), OUTCOME_COLOURS[outcome])
-        self.axes.set_xlabel("Total")
-        # Fixed label positions: otherwise each draw measures every tick label again to place
-        # the axis labels (about 2 ms). The y axis has no label.
-        self.axes.xaxis.set_label_coords(0.5, X_LABEL_Y)
-        self.axes.yaxis.set_label_coords(0.0, 0.5)
-        self.axes.spines[["top", "right"]].set_visible(False)
-        self.figure.subplots_adjust(
-            left=AXES_LEFT, right=AXES_RIGHT, top=AXES_TOP, bottom=AXES_BOTTOM
-        )
+def _fitted(text: str, size: int, width: int, bold: bool) -> tuple[str, int]:
+    """Return ``text`` and a size at which it fits ``width`` px (smaller, then cut)."""
+    for candidate in (size, size - 4, size - 8):
+        if text_size(text, candidate, bold)[0] <= width:
+            return text, candidate
+    size -= 8
+    while len(text) > 4 and text_size(text + "…", size, bold)[0] > width:
+        estimate = len(text) * width // text_size(text + "…", size, bold)[0]
+        text = text[: max(4, min(len(text) - 1, estimate))]  # always shorter: it ends
+    return text + "…", size
 
-    def _legend_row(self, label: str, colour: str) -> np.ndarray:
-        """Return one legend row (a colour square and its label) as RGBA pixels, drawn once."""
-        row = self.legend_rows.get((label, colour))
-        if row is None:
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-            from matplotlib.figure import Figure
-            from matplotlib.patches import Rectangle
 
-            width, height = LEGEND_ENTRY_PIXELS
-            # The main figure's background, so a row pasted on it looks drawn there.
-            figure = Figure(
-                figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=self.figure.get_facecolor()
+def _y_axis(peak: float) -> tuple[list[float], float]:
+    """Return the y ticks (percent) and the axis top for bars up to ``peak`` percent."""
+    step = next((step for step in Y_STEPS if step * (Y_TICKS - 1) >= peak), 40.0)
+    ticks = [step * index for index in range(Y_TICKS)]
+    return ticks, ticks[-1] * 1.08
+
+
+def _nice_step(span: int, most: int) -> int:
+    """Return the smallest of 1, 2, 5, 10, 20, 25, 50, ... giving at most ``most`` ticks."""
+    scale = 1
+    while True:
+        for base in (1, 2, 5, 10, 20, 25, 50):
+            step = base * scale
+            if math.ceil(span / step) <= most:
+                return step
+        scale *= 100
+
+
+def _x_ticks(spec: ChartSpec, width: int, unit: float) -> list[tuple[int, str]]:
+    """Return (value, text) of the x ticks: every labelled bar, round values between them as
+    many as fit ``width`` px."""
+    labelled = [(bar.value, bar.label) for bar in spec.bars if bar.label is not None]
+    numeric = [bar.value for bar in spec.bars if bar.label is None]
+    ticks: list[tuple[int, str]] = [(value, label) for value, label in labelled]
+    if numeric:
+        first, last = min(numeric), max(numeric)
+        widest = max(text_size(str(value), TICK_SIZE)[0] for value in (first, last))
+        most = max(2, min(MAX_X_TICKS, width // (widest + 24)))
+        step = _nice_step(last - first + 1, most)
+        start = first + (-first) % step
+        for value in range(start, last + 1, step):
+            width = text_size(str(value), TICK_SIZE)[0]
+            clear = all(
+                abs(value - other) * unit > (width + text_size(text, TICK_SIZE)[0]) / 2 + 10
+                for other, text in labelled
             )
-            canvas = FigureCanvasAgg(figure)
-            square = height * 0.6 / width  # a square of 60% of the row height, in figure units
-            figure.add_artist(
-                Rectangle(
-                    (0.02, 0.2),
-                    square,
-                    0.6,
-                    facecolor=colour,
-                    edgecolor="none",
-                    transform=figure.transFigure,
-                )
-            )
-            figure.text(0.06 + square, 0.5, label, va="center", fontsize="small")
-            canvas.draw()
-            row = self.legend_rows[label, colour] = np.asarray(canvas.buffer_rgba()).copy()
-        return row
-
-    def _paste_legend(self, image: np.ndarray, entries: tuple[tuple[str, str], ...]) -> None:
-        """Paste these (label, colour) entries, one row each, on the drawn ``image`` (RGBA)."""
-        self.legend_entries = entries
-        self.legend_pixels = None
-        if entries:
-            pixels = np.concatenate([self._legend_row(*entry) for entry in entries])
-            top = round((1 - AXES_TOP) * FIGURE_INCHES[1] * DPI)
-            left = round(LEGEND_X * FIGURE_INCHES[0] * DPI)
-            image[top : top + pixels.shape[0], left : left + pixels.shape[1]] = pixels
-            self.legend_pixels = pixels
-
-    def draw(self, spec: ChartSpec) -> bytes:
-        """Update every artist for this spec and return the PNG bytes."""
-        outcomes = np.array([bar.value for bar in spec.bars], dtype=np.float64)
-        percents = np.array([bar.percent for bar in spec.bars], dtype=np.float64)
-        y_step = next(step for step in Y_STEPS if step * (Y_TICKS - 1) >= percents.max())
-        y_ticks = [y_step * index for index in range(Y_TICKS)]
-        y_top = y_ticks[-1] * 1.08
-        heights = np.where(percents > 0, np.maximum(percents, y_top * MIN_BAR_SHARE), 0.0)
-        left, right = outcomes - BAR_HALF_WIDTH, outcomes + BAR_HALF_WIDTH
-        zeros = np.zeros_like(heights)
-        # One (4, 2) rectangle per outcome: bottom-left, top-left, top-right, bottom-right.
-        corners = [(left, zeros), (left, heights), (right, heights), (right, zeros)]
-        rectangles = np.stack([np.column_stack(pair) for pair in corners], axis=1)
-        self.bars.set_verts(rectangles)  # type: ignore[arg-type]  # matplotlib's stubs: an (N, 4, 2) array is verts too
-        self.bars.set_facecolor([bar.colour for bar in spec.bars])
-        self.headline.set_text(spec.headline or "")
-
-        marker = spec.marker
-        low, high = spec.bars[0].value, spec.bars[-1].value
-        self.line.set_visible(marker is not None)
-        self.label.set_visible(marker is not None)
-        if marker is not None:
-            # Between bars: everything right of the line reaches the marker. A marker beyond
-            # the bars widens the axis so the line (and the gap to it) stays visible.
-            position = marker - 0.5
-            low, high = min(low, math.floor(position)), max(high, math.ceil(position))
-            self.line.set_xdata([position, position])
-            # Label on the side with more room, so it never runs off the image.
-            on_left = position > (low + high) / 2
-            self.label.set_x(position)
-            self.label.set_horizontalalignment("right" if on_left else "left")
-            self.label.set_text(f"{spec.marker_label} " if on_left else f" {spec.marker_label}")
-
-        self.axes.set_xlim(low - 1, high + 1)
-        step = max(1, math.ceil((high - low + 1) / MAX_X_TICKS))
-        x_ticks = list(range(low, high + 1, step))
-        self.axes.set_xticks(x_ticks, [str(tick) for tick in x_ticks])
-        self.axes.set_ylim(0, y_top)
-        self.axes.set_yticks(y_ticks, [f"{tick:g}%" for tick in y_ticks])
-        self.title.set_text(spec.title)
-        title_size = "medium" if len(spec.title) <= TITLE_LONG else "small"
-        if title_size != self.title_size:  # a new font size costs its glyph cache
-            self.title.set_fontsize(title_size)
-            self.title_size = title_size
-
-        from PIL import Image
-
-        canvas = self.canvas
-        canvas.draw()
-        image = np.asarray(canvas.buffer_rgba())  # the renderer's own pixels, redrawn each time
-        self._paste_legend(image, spec.legend)
-        buffer = io.BytesIO()
-        Image.fromarray(image).save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
+            if clear:
+                ticks.append((value, str(value)))
+    return ticks
 
 
-_per_thread = threading.local()
+def _panel(canvas: Canvas, box: Box, spec: ChartSpec, *, titled: bool) -> None:
+    """Draw one panel's plot, axes, ticks, marker and notes inside ``box``."""
+    top = box.top
+    if titled:
+        text, size = _fitted(spec.title, PANEL_TITLE_SIZE, box.right - box.left - 8, True)
+        canvas.text(text, box.left + 8, top, size=size, bold=True)
+        top += PANEL_TITLE_SIZE + 12
+    tick_height = max(
+        [text_size(bar.label, TICK_SIZE)[1] for bar in spec.bars if bar.label] + [TICK_SIZE]
+    )
+    label_height = LABEL_SIZE + 8 if spec.x_label else 0
+    plot = Box(
+        box.left + Y_LABEL_WIDTH,
+        top + NOTE_SIZE + 14,
+        box.right - 12,
+        box.bottom - (12 + tick_height + 8 + label_height),
+    )
+    plot_height = plot.bottom - plot.top
+    ticks, y_top = _y_axis(max(bar.percent for bar in spec.bars))
+    for tick in ticks:
+        y = plot.bottom - round(tick / y_top * plot_height)
+        canvas.rectangle(plot.left, y, plot.right, y + 1, GRID)
+        canvas.text(f"{tick:g}%", plot.left - 10, y, size=TICK_SIZE, anchor="rm")
+
+    values = [bar.value for bar in spec.bars]
+    low, high = min(values), max(values)
+    marker = spec.marker
+    if marker is not None:
+        low, high = min(low, math.floor(marker - 0.5)), max(high, math.ceil(marker - 0.5))
+    unit = (plot.right - plot.left) / (high - low + 2)
+
+    def x_of(value: float) -> float:
+        return plot.left + (value - low + 1) * unit
+
+    half = max(MIN_BAR_PIXELS / 2, BAR_HALF_WIDTH * unit)
+    centres = plot.left + (np.array(values, dtype=np.float64) - low + 1) * unit
+    lefts = np.rint(centres - half)
+    rights = np.maximum(lefts + 1, np.rint(centres + half))
+    percents = np.array([bar.percent for bar in spec.bars], dtype=np.float64)
+    shown = np.maximum(percents, y_top * MIN_BAR_SHARE) / y_top * plot_height
+    heights = np.where(percents > 0, np.maximum(MIN_BAR_PIXELS, np.rint(shown)), 0)
+    tops = plot.bottom - heights
+    canvas.bars(plot.bottom, lefts, rights, tops, [bar.colour for bar in spec.bars])
+    for bar, centre, top in zip(spec.bars, centres.tolist(), tops.tolist(), strict=True):
+        if bar.note:
+            x = round(centre)
+            canvas.text(bar.note, x, int(top) - 4, size=NOTE_SIZE, bold=True, anchor="mb")
+    canvas.rectangle(plot.left, plot.bottom, plot.right, plot.bottom + 2, AXIS)
+    for value, text in _x_ticks(spec, plot.right - plot.left, unit):
+        x = round(x_of(value))
+        canvas.rectangle(x, plot.bottom + 2, x + 2, plot.bottom + 8, AXIS)
+        canvas.text(text, x, plot.bottom + 10, size=TICK_SIZE, anchor="mt")
+    if spec.x_label:
+        middle = (plot.left + plot.right) // 2
+        canvas.text(spec.x_label, middle, box.bottom - 6, size=LABEL_SIZE, anchor="mb")
+
+    if marker is not None:
+        x = round(x_of(marker - 0.5))
+        canvas.dashed_vertical(x, plot.top - NOTE_SIZE - 6, plot.bottom, MARKER_COLOUR)
+        # The caption on the side with more room, so it never runs off the image.
+        on_left = x - plot.left > plot.right - x
+        canvas.text(
+            spec.marker_label,
+            x - 10 if on_left else x + 10,
+            plot.top - NOTE_SIZE - 8,
+            size=NOTE_SIZE,
+            anchor="rt" if on_left else "lt",
+        )
 
 
-def _chart_for_this_thread() -> _Chart:
-    chart: _Chart | None = getattr(_per_thread, "chart", None)
-    if chart is None:
-        chart = _per_thread.chart = _Chart()
-    return chart
+def _legend_column(canvas: Canvas, entries: tuple[tuple[str, str], ...], left: int) -> None:
+    """Draw the legend rows (a colour square and its label) from ``left``, under the header."""
+    top = HEADER + 10
+    for index, (label, colour) in enumerate(entries):
+        y = top + index * LEGEND_ROW
+        canvas.rectangle(left, y + 4, left + 24, y + 28, colour)
+        canvas.text(label, left + 34, y + 16, size=LEGEND_SIZE, anchor="lm")
+
+
+def _legend_row(canvas: Canvas, entries: tuple[tuple[str, str], ...], y: int) -> None:
+    """Draw the legend entries side by side from the left margin, centred on ``y``."""
+    left = MARGIN
+    for label, colour in entries:
+        canvas.rectangle(left, y - 12, left + 24, y + 12, colour)
+        width, _ = canvas.text(label, left + 34, y, size=LEGEND_SIZE, anchor="lm")
+        left += 34 + width + 30
+
+
+def _header(canvas: Canvas, title: str, headline: str | None) -> None:
+    text, size = _fitted(title, TITLE_SIZE, canvas.width - 2 * MARGIN, True)
+    canvas.text(text, canvas.width // 2, 12, size=size, bold=True, anchor="mt")
+    if headline:
+        text, size = _fitted(headline, HEADLINE_SIZE, canvas.width - 2 * MARGIN, True)
+        canvas.text(text, MARGIN, 56, size=size, bold=True)
+
+
+def _draw(chart: ChartSpec | ChartSheet) -> bytes:
+    """Paint a spec (one panel, legend in a column) or a sheet (a grid of panels)."""
+    if isinstance(chart, ChartSpec):
+        canvas = Canvas(WIDTH, HEIGHT)
+        _header(canvas, chart.title, chart.headline)
+        legend = chart.legend
+        right = WIDTH - LEGEND_WIDTH if legend else WIDTH - MARGIN
+        _panel(canvas, Box(MARGIN, HEADER, right, HEIGHT - MARGIN), chart, titled=False)
+        if legend:
+            _legend_column(canvas, legend, right + 12)
+        return canvas.png()
+    count = len(chart.panels)
+    columns = 1 if count <= 2 else 2
+    rows = math.ceil(count / columns)
+    canvas = Canvas(WIDTH, SHEET_HEADER + rows * PANEL_HEIGHT + MARGIN)
+    _header(canvas, chart.title, chart.headline)
+    _legend_row(canvas, chart.legend, SHEET_LEGEND_Y)
+    width = (WIDTH - 2 * MARGIN) // columns
+    for index, panel in enumerate(chart.panels):
+        row, column = divmod(index, columns)
+        left, top = MARGIN + column * width, SHEET_HEADER + row * PANEL_HEIGHT
+        _panel(canvas, Box(left, top, left + width, top + PANEL_HEIGHT), panel, titled=True)
+    return canvas.png()
 
 
 # The same odds query asked again (a table checking one roll) costs nothing; bytes are immutable
-# and 256 charts of ~17 kB stay under 5 MB.
+# and 256 charts of ~30 kB stay under 8 MB.
 @lru_cache(maxsize=256)
-def _render(spec: ChartSpec) -> bytes:
-    """Draw ``spec`` on this thread's figure."""
-    return _chart_for_this_thread().draw(spec)
+def _render(chart: ChartSpec | ChartSheet) -> bytes:
+    """Draw ``chart`` (cached)."""
+    return _draw(chart)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-__all__ = ["percent", "signed"]
+__all__ = ["by_chance", "float_mean", "more_values", "percent", "signed"]
 
 # Below 0.001 % a decimal has too many zeros to read at a glance: say "1 in N" instead.
 _TINY = Fraction(1, 10**5)
@@ -56,3 +57,40 @@ def _one_in(chance: Fraction) -> str:
 def signed(number: int) -> str:
     """Show a modifier with its sign and a true minus: +2, 0, −1."""
     return f"{number:+d}".replace("-", "−") if number else "0"
+
+
+def more_values(dropped: Sequence[Fraction], together: Fraction) -> str | None:
+    """Say what a list of chances left out: "… 3 more values at 0.40% each" when they are
+    equally likely, else "… 12 more values, 3.20% together, each at most 0.50%" (so a value
+    as likely as a listed one is seen to be left out); ``None`` when nothing was left out
+    (README, "Odds charts": a list never drops values silently).
+
+    Args:
+        dropped: The chances left out, most likely first.
+        together: Their sum (the caller knows it cheaply: one minus the listed ones; a sum of
+            a thousand 200-bit Fractions is milliseconds).
+    """
+    if not dropped:
+        return None
+    count = len(dropped)
+    values = "value" if count == 1 else "values"
+    if dropped[0] == dropped[-1]:
+        each = "" if count == 1 else " each"
+        return f"… {count} more {values} at {percent(dropped[0])}{each}"
+    return (
+        f"… {count} more {values}, {percent(together)} together, each at most {percent(dropped[0])}"
+    )
+
+
+def by_chance(chances: Mapping[int, Fraction]) -> list[tuple[int, Fraction]]:
+    """Return (value, chance) pairs, most likely first (ties by value), ordered by the chances
+    as floats: comparing a thousand 200-bit Fractions exactly is milliseconds, and chances a
+    float can't tell apart are as good as equal in a list rounded to two decimals."""
+    return sorted(
+        chances.items(), key=lambda item: (-(item[1].numerator / item[1].denominator), item[0])
+    )
+
+
+def float_mean(chances: Mapping[int, Fraction]) -> float:
+    """Return the mean value as a float (for display; no Fraction sum of big integers)."""
+    return sum(value * (chance.numerator / chance.denominator) for value, chance in chances.items())

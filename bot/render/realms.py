@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import discord
 
-from bot.render.numbers import percent
+from bot.render.numbers import by_chance, float_mean, more_values, percent
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from rules.realms import (
     HALF_MOVEMENT,
@@ -29,6 +31,10 @@ __all__ = [
     "spell",
     "stealth",
 ]
+
+
+SHOWN_DAMAGE = 8
+"""The most likely damage values an odds reply lists; it says how many more there are."""
 
 
 def _state(decision: Decision) -> str:
@@ -222,9 +228,14 @@ def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> disc
         value="\n".join(f"{hits}: {percent(chance)}" for hits, chance in result.hits.items()),
     )
     for index, target in enumerate(result.targets, start=1):
-        likely = sorted(target.damage.items(), key=lambda item: item[1], reverse=True)[:8]
-        lines = [f"Missed: {percent(target.missed)} · mean damage {float(target.mean):.2f}"]
+        ranked = by_chance(target.damage)
+        likely, rest = ranked[:SHOWN_DAMAGE], ranked[SHOWN_DAMAGE:]
+        mean = float_mean(target.damage)
+        lines = [f"Missed: {percent(target.missed)} · mean damage {mean:.2f}"]
         lines += [f"{value} damage: {percent(chance)}" for value, chance in sorted(likely)]
+        listed = sum((chance for _, chance in likely), Fraction(0))
+        dropped = more_values([chance for _, chance in rest], 1 - listed)
+        lines += [dropped] if dropped else []
         embed.add_field(
             name=f"Target {index} ({target.strikes} strike{'s' if target.strikes != 1 else ''})",
             value=truncate("\n".join(lines), FIELD_LIMIT),

@@ -142,6 +142,11 @@ def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> d
     return embed
 
 
+def mode_text(mode: Mode) -> str:
+    """Say how a test's die is rolled: "1d20", "2d20, keep the lower (advantage)"."""
+    return _MODE_TEXT[mode]
+
+
 def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds]) -> discord.Embed:
     """Show the exact chances of a test, an opposed roll, and each Luck token's gain."""
     embed = discord.Embed(
@@ -164,11 +169,22 @@ def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds])
             ),
             inline=False,
         )
+    # Tokens that add nothing are left out, and the list says so (README, "Odds charts").
+    shown = [row for row in luck if row.tokens == 0 or row.gain > 0]
     rows = [
         f"{row.tokens} token{'s' if row.tokens != 1 else ''}: {percent(row.success)}"
         + (f" (+{percent(row.gain)})" if row.tokens else "")
-        for row in luck
+        for row in shown
     ]
+    dropped = [row for row in luck if row not in shown]
+    if dropped:
+        first, last = dropped[0].tokens, dropped[-1].tokens
+        counts = f"{first}–{last} tokens" if len(dropped) > 1 else f"{first} tokens"
+        if all(row.success == dropped[0].success for row in dropped):
+            each = " each" if len(dropped) > 1 else ""
+            rows.append(f"… {counts}: {percent(dropped[0].success)}{each} (no gain)")
+        else:
+            rows.append(f"… {counts}: no gain over one token fewer")
     embed.add_field(
         name="Success holding Luck tokens (spent only to turn a failure)",
         value=truncate("\n".join(rows), FIELD_LIMIT),

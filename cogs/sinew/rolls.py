@@ -14,8 +14,9 @@ from discord import app_commands
 from bot.anywhere import anywhere
 from bot.options import BLIND_HELP, CharacterName
 from bot.publish import Roll, roll_command
+from bot.render import odds_charts
 from bot.render import sinew as render
-from bot.render.charts import draw_chart
+from bot.render.charts import draw_spec
 from bot.storage import Character
 from cogs.sinew.common import (
     NPC,
@@ -120,19 +121,12 @@ class TestCommands(LuckCommands):
         rows = sinew.luck_odds(
             score, sinew.Score.LCK.maximum, advantage=advantage, disadvantage=disadvantage
         )
-        shown = [row for row in rows if row.tokens == 0 or row.gain > 0]
         await interaction.response.send_message(
-            embed=render.odds(result, versus, shown), file=await _chart(result, score)
+            embed=render.odds(result, versus, rows), file=await _chart(result, versus)
         )
 
 
-async def _chart(result: sinew.TestOdds, score: int) -> discord.File:
-    """Return the chart of the kept die's faces, coloured by how each counts against ``score``."""
-    png = await draw_chart(
-        result.rolls,
-        result.outcomes,
-        title=f"Kept d20 under {score}",
-        marker=score,
-        marker_label=f"score {score}",
-    )
+async def _chart(result: sinew.TestOdds, versus: sinew.OpposedOdds | None) -> discord.File:
+    """Return the chart of the kept die's faces and, against a score, the opposed roll."""
+    png = await draw_spec(odds_charts.sinew_chart, result, versus)
     return discord.File(io.BytesIO(png), filename="odds.png")

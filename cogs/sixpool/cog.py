@@ -29,8 +29,9 @@ from bot.options import (
     suggest,
 )
 from bot.publish import Roll, publish_roll, roll_command
+from bot.render import odds_charts
 from bot.render import sixpool as render
-from bot.render.charts import draw_chart
+from bot.render.charts import draw_spec
 from bot.render.style import shown
 from bot.storage import Campaign, CharacterStore
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
@@ -528,13 +529,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         disadvantage: bool = False,
     ) -> None:
         result = sixpool.odds(modifier, dc, advantage=advantage, disadvantage=disadvantage)
-        png = await draw_chart(
-            result.rolls,
-            result.outcomes,
-            title=f"Kept d20: {modifier:+d} vs {render.dc_text(dc)}",
-            marker=max(1, min(dc - modifier, sixpool.DIE_SIDES)),
-            marker_label=f"needs {dc - modifier}",
-        )
+        png = await draw_spec(odds_charts.sixpool_chart, result)
         await interaction.response.send_message(
             embed=render.odds(result), file=discord.File(io.BytesIO(png), filename="odds.png")
         )

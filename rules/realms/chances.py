@@ -110,6 +110,43 @@ def _binomial(count: int, chance: Fraction) -> dict[int, Fraction]:
     return {k: comb(count, k) * chance**k * (1 - chance) ** (count - k) for k in range(count + 1)}
 
 
+class _PackedSums:
+    """The k-fold sums of one hit's damage, k = 1, 2, ..., as exact integer weights.
+
+    Each sum is one more convolution with the damage of a hit. The weights outgrow int64 after
+    a few hits, and numpy's convolution of Python integers ran at Python speed (most of an
+    11-strike query). Here both polynomials are packed into one Python integer each, ``width``
+    bytes per coefficient (Kronecker substitution), so a convolution is one big-integer product
+    in C and unpacking is a slice per coefficient. The k-th sum's weights are at most the total
+    weight to the power k, so ``width`` grows with k and no coefficient overflows into the next.
+    """
+
+    def __init__(self, per_hit: Distribution) -> None:
+        self.step_offset = per_hit.min_value
+        self.step_weights = [int(weight) for weight in per_hit.weights.tolist()]
+        self.total = per_hit.total_weight
+        self.weights = [1]  # the 0-fold sum: value 0 with weight 1
+        self.count = 0
+
+    def next(self) -> tuple[int, list[int]]:
+        """Return the next sum's smallest value and its weights, one per value upwards."""
+        self.count += 1
+        width = ((self.total**self.count).bit_length() + 8) // 8
+
+        def packed(weights: list[int]) -> int:
+            data = b"".join(weight.to_bytes(width, "little") for weight in weights)
+            return int.from_bytes(data, "little")
+
+        product = packed(self.weights) * packed(self.step_weights)
+        length = len(self.weights) + len(self.step_weights) - 1
+        data = product.to_bytes(length * width, "little")
+        self.weights = [
+            int.from_bytes(data[index : index + width], "little")
+            for index in range(0, length * width, width)
+        ]
+        return self.step_offset * self.count, self.weights
+
+
 def _target_odds(
     strikes: int, counts: _StrikeCounts, per_hit: Distribution, shift: int
 ) -> TargetOdds:
@@ -121,16 +158,15 @@ def _target_odds(
     damage_total = per_hit.total_weight
     denominator = (counts.total * damage_total) ** strikes
     numerators: dict[int, int] = {0: (miss * damage_total) ** strikes}
-    summed = Distribution.constant(0)
+    sums = _PackedSums(per_hit)
     for k in range(1, strikes + 1):
         if hit == 0:
             break
         base = comb(strikes, k) * (miss * damage_total) ** (strikes - k)
-        summed = summed + per_hit  # the k-fold sum, one convolution at a time
+        offset, weights = sums.next()  # the k-fold sum, one convolution at a time
         factor = base * hit**k
         at_most_zero = 0
-        for value, weight in zip(summed.outcomes().tolist(), summed.weights.tolist(), strict=True):
-            raw = value + shift
+        for raw, weight in enumerate(weights, start=offset + shift):
             if raw > 0:
                 numerators[raw] = numerators.get(raw, 0) + factor * weight
             else:

@@ -35,6 +35,7 @@ class RollOdds:
     degrees: Mapping[Degree, Fraction]
     rolls: Distribution
     outcomes: tuple[Outcome, ...]
+    face_degrees: tuple[Degree, ...]  # each kept face's degree, aligned with rolls.outcomes()
     per_point: tuple[Fraction, ...]  # success with 0, 1, 2, ... more points (+1 each)
 
 
@@ -96,5 +97,6 @@ def odds(
         degrees=MappingProxyType({found: Fraction(n, total) for found, n in counts.items()}),
         rolls=kept,
         outcomes=tuple(outcomes),
+        face_degrees=tuple(degree(face + modifier - dc, face) for face in kept.outcomes().tolist()),
         per_point=tuple(_success(weights, modifier + extra, dc) for extra in range(points + 1)),
     )

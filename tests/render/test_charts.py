@@ -14,19 +14,19 @@ from typing import Any
 
 import numpy as np
 import pytest
-from matplotlib.colors import to_rgba_array
-from matplotlib.image import imread
+from PIL import Image
 
 from bot.render import charts as charts_module
 from bot.render.charts import (
-    LEGEND_ENTRY_PIXELS,
     OUTCOME_COLOURS,
     PLAIN_COLOUR,
     ChartSpec,
     chart_spec,
     distribution_chart,
+    encode_png,
 )
 from bot.render.numbers import percent
+from bot.render.raster import rgb
 from bot.render.style import Colour
 from rules import cosmos
 from rules.odds import Distribution, Keep, Outcome
@@ -34,6 +34,7 @@ from tests.rules.brute_force import kept_counts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 GOLD, RED, GREEN, GREY = "#f1c40f", "#e74c3c", "#2ecc71", "#607d8b"
+LEGEND_SQUARE_PIXELS = 24
 
 # (attribute, skill, tn, advantage, disadvantage): the issue's two examples and a normal roll.
 ALWAYS_BELOW_TN = (5, 5, 40, 0, 0)
@@ -182,52 +183,37 @@ def test_chart_spec_refuses_outcomes_that_do_not_match_the_totals() -> None:
 # --- Drawing
 
 
-def _drawn(spec: ChartSpec) -> charts_module._Chart:
-    """Draw ``spec`` on a new figure (not the cache) and return the figure's artists."""
-    chart = charts_module._Chart()
-    chart.draw(spec)
-    return chart
+def _pixels(png: bytes) -> np.ndarray:
+    """Decode a PNG into (h, w, 3) RGB pixels."""
+    with Image.open(io.BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"))
 
 
-def test_legend_rows_are_pasted_into_the_png_right_of_the_axes() -> None:
-    spec = _odds_chart(*NORMAL)
-    chart = charts_module._Chart()
-    png = chart.draw(spec)
-    assert chart.legend_pixels is not None
-    pixels = np.rint(imread(io.BytesIO(png), format="png") * 255).astype(np.uint8)
-    height, width = chart.legend_pixels.shape[:2]
-    top = round((1 - charts_module.AXES_TOP) * 320)
-    left = round(charts_module.LEGEND_X * 640)
-    assert np.array_equal(pixels[top : top + height, left : left + width], chart.legend_pixels)
-    # Four rows, each a coloured square: the outcome colours appear in the pasted pixels.
-    for _, colour in spec.legend:
-        rgba = np.rint(to_rgba_array([colour])[0] * 255).astype(np.uint8)
-        assert (chart.legend_pixels == rgba).all(axis=2).any(), colour
+def _count(pixels: np.ndarray, colour: str) -> int:
+    """Return how many pixels are exactly ``colour``."""
+    return int((pixels == rgb(colour)).all(axis=2).sum())
 
 
 @pytest.mark.parametrize("roll", EXAMPLES)
-def test_drawing_paints_the_spec_colours_legend_and_headline(
+def test_drawing_paints_every_bar_colour_and_legend_square(
     roll: tuple[int, int, int, int, int],
 ) -> None:
     spec = _odds_chart(*roll)
-    chart = _drawn(spec)
-    painted = chart.bars.get_facecolor()
-    assert np.array_equal(painted, to_rgba_array([bar.colour for bar in spec.bars]))
-    assert chart.headline.get_text() == spec.headline
-    assert chart.legend_entries == spec.legend
-    assert chart.legend_pixels is not None
-    width, height = LEGEND_ENTRY_PIXELS
-    assert chart.legend_pixels.shape[:2] == (height * len(spec.legend), width)
+    pixels = _pixels(charts_module._render.__wrapped__(spec))
+    legend_square = LEGEND_SQUARE_PIXELS**2
+    for label, colour in spec.legend:
+        assert _count(pixels, colour) > legend_square, label  # its square and its bars
+    painted = {colour for colour in OUTCOME_COLOURS.values() if _count(pixels, colour)}
+    assert painted == {bar.colour for bar in spec.bars}
 
 
 def test_a_one_in_ten_million_bar_is_still_visible() -> None:
     spec = _odds_chart(*ALWAYS_ABOVE_TN)
-    chart = _drawn(spec)
-    top = chart.axes.get_ylim()[1]
-    heights = [np.asarray(path.vertices)[:, 1].max() for path in chart.bars.get_paths()]
     assert spec.bars[-1].outcome is Outcome.CRITICAL_SUCCESS
     assert spec.bars[-1].percent == pytest.approx(1e-5)
-    assert min(heights) >= top * 0.01
+    pixels = _pixels(charts_module._render.__wrapped__(spec))
+    # The legend's square, plus a bar at least 3 px tall and several wide.
+    assert _count(pixels, GOLD) >= LEGEND_SQUARE_PIXELS**2 + 3 * 10
 
 
 @pytest.mark.parametrize(
@@ -240,7 +226,7 @@ def test_a_one_in_ten_million_bar_is_still_visible() -> None:
         (Distribution.constant(7), None, None),
     ],
 )
-def test_distribution_chart_is_a_png(
+def test_distribution_chart_is_a_phone_sized_png(
     distribution: Distribution, outcomes: tuple[Outcome, ...] | None, marker: int | None
 ) -> None:
     png = distribution_chart(
@@ -248,8 +234,18 @@ def test_distribution_chart_is_a_png(
     )
     assert png.startswith(PNG_SIGNATURE)
     assert 2_000 < len(png) < 200_000
-    height, width, _ = imread(io.BytesIO(png), format="png").shape
-    assert (width, height) == (640, 320)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.size == (1000, 560)
+        assert image.format == "PNG"
+
+
+def test_encode_png_round_trips_rgb_and_rgba_pixels() -> None:
+    generator = np.random.default_rng(7)
+    for channels, mode in ((3, "RGB"), (4, "RGBA")):
+        pixels = generator.integers(0, 256, size=(37, 53, channels), dtype=np.uint8)
+        with Image.open(io.BytesIO(encode_png(pixels))) as image:
+            assert image.mode == mode
+            assert np.array_equal(np.asarray(image), pixels)
 
 
 def _draw_in_new_thread(specs: list[ChartSpec]) -> list[bytes]:
@@ -282,3 +278,12 @@ def test_repeated_chart_is_served_from_the_cache() -> None:
     first = distribution_chart(result.totals, result.outcomes, **arguments)
     again = distribution_chart(result.totals, result.outcomes, **arguments)
     assert again is first
+
+
+@pytest.mark.parametrize("length", [1, 5, 40, 71, 72, 73, 200])
+def test_a_title_or_headline_of_any_length_is_fitted_and_ends(length: int) -> None:
+    text = ("Success > 99.999% (all but about 1 in 124,760,960,600,640) · " * 5)[:length]
+    fitted, size = charts_module._fitted(text, 28, 900, True)
+    width, _ = charts_module.text_size(fitted, size, True)
+    assert width <= 900 and size >= 20
+    assert fitted == text or (fitted.endswith("…") and text.startswith(fitted[:-1]))

@@ -1,0 +1,72 @@
+"""Heavy pure-Python work in a worker process, off the event loop and off its GIL.
+
+A worker thread keeps the event loop's thread waiting for the GIL for as long as it runs pure
+Python (big-integer sums, thousands of Fractions): the loop's callbacks stall in 5 ms slices.
+``in_process`` runs such a function in one forked worker process instead; only its arguments
+and result cross (pickled). The worker is forked on first use (a fork of the running bot:
+everything already imported, ~10-30 ms once) and serves the bot's lifetime; queries queue.
+
+README, "Odds charts": used by `/realms odds` for attacks, the heaviest exact odds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import signal
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+__all__ = ["in_process", "shutdown"]
+
+T = TypeVar("T")
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _forget_the_bots_signals() -> None:
+    """In the worker: default signal handling, and no writes to the bot loop's wakeup fd.
+
+    A fork inherits asyncio's handlers, which would pass a SIGTERM sent to the whole service
+    on to the bot's loop (through the shared wakeup fd) rather than end the worker.
+    """
+    signal.set_wakeup_fd(-1)
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        # fork: the worker starts from the running bot, no imports to repeat (spawn would
+        # import discord.py, numpy and the rules again, ~1 s, inside Discord's 3 s deadline).
+        _pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_forget_the_bots_signals,
+        )
+    return _pool
+
+
+async def in_process(function: Callable[..., T], *arguments: object) -> T:
+    """Return ``function(*arguments)`` computed in the worker process.
+
+    ``function`` must be a module-level function, its arguments and result picklable, and it
+    should not raise: validate the inputs first (an exception crosses back only if it pickles).
+    """
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_executor(), function, *arguments)
+    except BrokenProcessPool:  # the worker died (killed, out of memory): fork a new one, once
+        shutdown()
+        return await loop.run_in_executor(_executor(), function, *arguments)
+
+
+def shutdown() -> None:
+    """Stop the worker process (a new one is forked on the next use)."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
