@@ -26,8 +26,10 @@ from bot.errors import CommandError, reply_ephemeral
 from bot.gm_channel import readable_by_players
 from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.render import campaign as render
+from bot.render import recap as recap_render
 from bot.render.style import shown
-from bot.storage import Campaign
+from bot.storage import Campaign, SessionStart
+from bot.storage.cosmos import ChallengeStore
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
@@ -37,6 +39,8 @@ from rules.campaigns import (
     setting_owners,
 )
 from rules.inputs import require_whole
+from rules.recap import MAX_RECAP_ROLLS, challenges_since, parse_since, recap
+from rules.recap_reading import read_roll
 from rules.systems import all_systems, parse_system
 
 HISTORY_PAGE_MAX = 25
@@ -121,6 +125,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
+        self.challenges = ChallengeStore(bot.storage.database)  # for the recap's challenges
         self._expiries: set[asyncio.Task[None]] = set()  # unanswered `/campaign end` prompts
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you GM it")
@@ -297,6 +302,37 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             file=discord.File(io.BytesIO(exported(rolls, names)), filename=f"roll-log.{fmt}"),
             ephemeral=True,
         )
+
+    @app_commands.command(
+        name="recap", description="This session's rolls per player, with an exact luck score"
+    )
+    @app_commands.describe(
+        since="A date (2026-11-20, or 2026-11-20 19:30 UTC) or roll #123; "
+        "default: after a 3-hour pause",
+        hidden="GMs: a private recap that counts hidden and blind rolls too",
+    )
+    @app_commands.guild_only()
+    async def recap(
+        self, interaction: discord.Interaction, since: str | None = None, hidden: bool = False
+    ) -> None:
+        asked = parse_since(since)
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign()
+        if hidden:
+            asker.require_gm("ask for a recap with hidden and blind rolls")
+        await interaction.response.defer(ephemeral=hidden, thinking=True)
+        start = SessionStart(roll_id=asked.roll_id, at=asked.at)
+        logged = await self.storage.rolls.session_rolls(campaign.id, start, include_secret=hidden)
+        first = challenges_since(logged[0].created_at) if logged else None
+        ended = [] if first is None else await self.challenges.ended_since(campaign.id, first)
+        read = [read_roll(r.id, r.user_id, r.kind, r.payload, r.created_at) for r in logged]
+        made = recap(read, ended)
+        names = await member_names(interaction.guild, made.user_ids)
+        capped = len(logged) >= MAX_RECAP_ROLLS
+        embed = recap_render.recap_embed(made, names, gm_view=hidden, capped=capped)
+        chart = recap_render.recap_chart(made, names)
+        files = [] if chart is None else [await recap_render.draw_recap(chart)]
+        await interaction.followup.send(embed=embed, files=files, ephemeral=hidden)
 
     @app_commands.command(name="end", description="End this channel's campaign (GM, confirmed)")
     @app_commands.guild_only()

@@ -23,6 +23,7 @@ from bot.storage.rolls import (
     RollEntry,
     RollLog,
     RollPage,
+    SessionStart,
     Visibility,
     insert_roll,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "RollLog",
     "RollPage",
     "RollWindowStore",
+    "SessionStart",
     "Storage",
     "TrackChange",
     "TrackStore",

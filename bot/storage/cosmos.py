@@ -10,6 +10,7 @@ from bot.storage.database import ConstraintViolated, Database, Row, Session, utc
 from bot.storage.errors import StorageError
 from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.cosmos import Challenge, ChallengeStatus
+from rules.recap import EndedChallenge
 
 __all__ = ["ChallengeNameTaken", "ChallengeNotFound", "ChallengeStore"]
 
@@ -111,6 +112,18 @@ class ChallengeStore:
             (campaign.id,),
         )
         return [_challenge(row) for row in rows]
+
+    async def ended_since(self, campaign_id: int, since: str) -> list[EndedChallenge]:
+        """The campaign's challenges won or lost at ``since`` (a stored time) or later."""
+        rows = await self._database.fetch_all(
+            "SELECT name, status, ended_at FROM cosmos_challenges WHERE campaign_id = ?"
+            " AND status IN ('won', 'lost') AND ended_at >= ? ORDER BY id",
+            (campaign_id, since),
+        )
+        return [
+            EndedChallenge(row["name"], row["status"] == ChallengeStatus.WON.value, row["ended_at"])
+            for row in rows
+        ]
 
     async def count_roll(
         self,

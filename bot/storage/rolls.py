@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, Generic, TypedDict, TypeVar
 
@@ -16,6 +17,7 @@ from bot.storage.errors import (
     RollNotFound,
     RollNotHidden,
 )
+from rules.recap import MAX_RECAP_ROLLS, SESSION_PAUSE
 
 __all__ = [
     "Change",
@@ -24,6 +26,7 @@ __all__ = [
     "RollEntry",
     "RollLog",
     "RollPage",
+    "SessionStart",
     "Visibility",
     "insert_roll",
     "latest_roll",
@@ -109,6 +112,44 @@ def _from_row(row: Row) -> LoggedRoll:
 
 
 S = TypeVar("S")
+
+_SESSION_PAGE = 500  # rows per step of the backwards walk to a session's start
+_NEWEST = 2**63 - 1  # above every id: where the backwards walk begins
+# Both read one campaign's range of the (campaign_id, id) index (0016_log37_roll_log_index).
+_SEEN_BY_TABLE = " AND (visibility = 'public' OR revealed_at IS NOT NULL)"
+
+
+def session_walk_sql(*, include_secret: bool) -> str:
+    """A page of the walk back to a session's start: ids and times, newest first."""
+    secret = "" if include_secret else _SEEN_BY_TABLE
+    return (
+        f"SELECT id, created_at FROM rolls WHERE campaign_id = ? AND id < ?{secret}"
+        " ORDER BY id DESC LIMIT ?"
+    )
+
+
+def session_rows_sql(*, by_time: bool, include_secret: bool) -> str:
+    """The latest rows of a session (newest first, at most a limit), from an id or a time."""
+    start = "created_at >= ?" if by_time else "id >= ?"
+    secret = "" if include_secret else _SEEN_BY_TABLE
+    return (
+        f"SELECT {_COLUMNS} FROM rolls WHERE campaign_id = ? AND {start}{secret}"
+        " ORDER BY id DESC LIMIT ?"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStart:
+    """Where a session starts: at a roll id, at a time (UTC, as stored), or (neither) after
+    the last pause of at least ``pause`` between two rolls of the campaign."""
+
+    roll_id: int | None = None
+    at: datetime | None = None  # aware, UTC
+    pause: timedelta = SESSION_PAUSE
+
+
+def _stored_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +354,58 @@ class RollLog:
         else:
             older, newer = bool(await query.rolls(reader, before=rolls[-1].id, limit=1)), beyond
         return RollPage(tuple(rolls), older=older, newer=newer)
+
+    async def session_rolls(
+        self,
+        campaign_id: int,
+        start: SessionStart,
+        *,
+        include_secret: bool = False,
+        limit: int = MAX_RECAP_ROLLS,
+    ) -> list[LoggedRoll]:
+        """Return a campaign's rolls of one session, oldest first: its latest ``limit`` rolls
+        when it has more (README, "Campaign recap").
+
+        Every read is a range of the (campaign_id, id) index, newest first, that stops after
+        ``limit`` rows: the session's start after a pause is found by walking the campaign's
+        ids backwards a page at a time, never the whole log. Secret rolls not yet revealed only
+        with ``include_secret`` (a GM's view).
+        """
+        key: object = start.roll_id
+        if start.at is not None:
+            key = f"{start.at:%Y-%m-%dT%H:%M:%S}.{start.at.microsecond // 1000:03d}Z"
+        elif key is None:
+            key = await self._session_start(campaign_id, start.pause, limit, include_secret)
+            if key is None:
+                return []
+        sql = session_rows_sql(by_time=start.at is not None, include_secret=include_secret)
+        rows = await self._database.fetch_all(sql, (campaign_id, key, limit))
+        return [_from_row(row) for row in reversed(rows)]
+
+    async def _session_start(
+        self, campaign_id: int, pause: timedelta, limit: int, include_secret: bool
+    ) -> int | None:
+        """Return the id of the session's first roll, or of the ``limit``-th newest (None: the
+        campaign has no roll). Only the rolls the recap counts make or break a pause, so a
+        player's recap says nothing of when secret rolls were made."""
+        walk = session_walk_sql(include_secret=include_secret)
+        first: int | None = None
+        newer: datetime | None = None
+        before, seen = _NEWEST, 0
+        while seen < limit:
+            rows = await self._database.fetch_all(
+                walk, (campaign_id, before, min(_SESSION_PAGE, limit - seen))
+            )
+            for row in rows:
+                made = _stored_time(row["created_at"])
+                if newer is not None and newer - made >= pause:
+                    return first
+                first, newer = int(row["id"]), made
+            if not rows:
+                break
+            seen += len(rows)
+            before = int(rows[-1]["id"])
+        return first
 
     async def unrevealed(
         self, *, campaign_id: int | None, channel_id: int, limit: int = 25

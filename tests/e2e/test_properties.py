@@ -410,7 +410,8 @@ COMMANDS: dict[str, list[str]] = {
     SHARED: [
         "roll", "help", "macro save", "macro roll", "macro list", "macro delete",
         "campaign gm add", "campaign gm remove", "campaign start", "campaign info",
-        "campaign reveal", "campaign settings", "campaign log", "campaign end",
+        "campaign reveal", "campaign settings", "campaign log", "campaign recap",
+        "campaign end",
     ],
 }  # fmt: skip
 GROUPS = list(COMMANDS)
@@ -476,6 +477,7 @@ HEAVIEST: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("roll", {"expression": "500d1000kh499+500d1000kl499"}),
         ("roll", {"expression": "1000d20kh1"}),
         ("campaign log", {"limit": 25}),
+        ("campaign recap", {"hidden": True}),
     ],
 }
 

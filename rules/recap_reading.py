@@ -1,0 +1,306 @@
+"""Read a logged roll for the recap: its result on its exact distribution, criticals, fumbles.
+
+README, "Campaign recap". Each system's roll kinds keep ``dataclasses.asdict`` of their rules
+result in the log; this module rebuilds what the recap needs from it, and computes the exact
+distribution lazily here, at recap time (cached per distinct question), so rolling itself does
+no extra work. A kind this module can't place on a distribution still counts as a roll, with no
+luck score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from rules import aethelgard, sinew
+from rules.cosmos.dice import Pool
+from rules.cosmos.rolls import Side
+from rules.errors import RulesError
+from rules.expressions.parser import parse_expression
+from rules.expressions.terms import Binary, DiceTerm, Group, Natural, Node, Number, Signed
+from rules.odds import Distribution, Keep, die, keep
+from rules.realms.chances import single_die
+from rules.realms.checks import SingleDie
+from rules.realms.rerolls import check_from_dict
+from rules.realms.states import State
+from rules.recap import RecapRoll, luck_of, tail_of
+from rules.sixpool.rolls import contest_winner
+
+__all__ = ["LUCK_ROOT", "SCORED_KINDS", "expression_distribution", "read_roll"]
+
+LUCK_ROOT = "luck_of"  # in a Luck spend's payload: the roll first spent on (bot.storage.sinew)
+LUCK_BY = "luck_by"  # in a defender's Luck spend: who spent (the entry is the roller's)
+CRISIS_KIND = "sinew.crisis"  # a Crisis, logged beside the roll that brought it
+TAMPER_PRESSURE = 1  # the Pressure a failed tamper adds (rules.sinew_pressure.tamper)
+
+# The largest /roll question the recap places on a distribution: dice per term, faces per die,
+# and outcomes of the whole expression. Past these a roll counts, unscored.
+EXPRESSION_DICE_MAX = 100
+EXPRESSION_FACES_MAX = 1000
+EXPRESSION_OUTCOMES_MAX = 100_000
+SINEW_D20 = 20
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A result, the question whose exact distribution places it (a builder's name and its
+    arguments; None: not placed, counted and shown unscored), and whether higher is luckier."""
+
+    question: tuple[Hashable, ...] | None
+    value: int
+    higher_is_better: bool = True
+    critical: bool = False
+    fumble: bool = False
+    pressure: int = 0
+    won: bool | None = None
+
+
+class _Unscorable(Exception):
+    """An expression outside what the recap places on an exact distribution."""
+
+
+def _negated(distribution: Distribution) -> Distribution:
+    return Distribution(-distribution.max_value, np.array(distribution.weights[::-1]))
+
+
+def _term(term: DiceTerm) -> Distribution:
+    modified = (term.reroll, term.explode, term.minimum, term.maximum, term.success,
+                term.failure, term.botch)  # fmt: skip
+    if any(part is not None for part in modified):
+        raise _Unscorable(term.spelled())
+    if term.count > EXPRESSION_DICE_MAX or term.die.size > EXPRESSION_FACES_MAX:
+        raise _Unscorable(term.spelled())
+    shift = term.die.low - 1
+    kept = term.count
+    which = Keep.HIGHEST
+    if term.keep is not None:
+        kept = term.count - term.keep.count if term.keep.drop else term.keep.count
+        kept = max(0, min(term.count, kept))
+        which = Keep.HIGHEST if term.keep.highest != term.keep.drop else Keep.LOWEST
+    if kept == 0:
+        return Distribution.constant(0)
+    if kept == term.count:
+        return die(term.die.size).repeated(term.count) + shift * term.count
+    return keep(term.count, term.die.size, kept, which) + shift * kept
+
+
+def _node(node: Node) -> Distribution:
+    match node:
+        case Number(value=value):
+            return Distribution.constant(value)
+        case DiceTerm():
+            return _term(node)
+        case Group(inner=inner):
+            return _node(inner)
+        case Signed(minus=minus, operand=operand):
+            inside = _node(operand)
+            return _negated(inside) if minus else inside
+        case Binary(left=left, operator=operator, right=right) if operator in "+-":
+            a, b = _node(left), _node(right)
+            result = a + (_negated(b) if operator == "-" else b)
+            if result.weights.size > EXPRESSION_OUTCOMES_MAX:
+                raise _Unscorable(operator)
+            return result
+    raise _Unscorable(type(node).__name__)
+
+
+@lru_cache(maxsize=1024)
+def expression_distribution(expression: str) -> Distribution | None:
+    """Return the exact distribution of a /roll expression's total, or None when it uses what
+    the recap doesn't place (rerolls, explosions, successes, ×, ÷, minimum, maximum)."""
+    try:
+        return _node(parse_expression(expression).root)
+    except (_Unscorable, RulesError, ValueError):
+        return None
+
+
+def _dice(result: Mapping[str, Any]) -> _Placed | None:
+    expression, total = result.get("expression"), result.get("total")
+    if not isinstance(expression, str) or not isinstance(total, int):
+        return None  # several rolls in one request, or a comparison: counted, unscored
+    natural = result.get("natural")
+    return _Placed(("dice", expression), total, critical=natural == Natural.TWENTY.value,
+                   fumble=natural == Natural.ONE.value)  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def _sinew_kept(mode: str) -> Distribution:
+    if mode == "advantage":
+        return keep(2, SINEW_D20, 1, Keep.LOWEST)
+    if mode == "disadvantage":
+        return keep(2, SINEW_D20, 1, Keep.HIGHEST)
+    return die(SINEW_D20)
+
+
+def _sinew_test(result: Mapping[str, Any]) -> _Placed:
+    # Roll-under: the kept die (before any Luck shift) is the luck; a lower one is better.
+    mode, dice = str(result["mode"]), [int(face) for face in result["dice"]]
+    kept = min(dice) if mode == "advantage" else max(dice) if mode == "disadvantage" else dice[0]
+    return _Placed(("sinew", mode), kept, higher_is_better=False, critical=kept == 1,
+                   fumble=kept == SINEW_D20)  # fmt: skip
+
+
+def _sinew_tamper(result: Mapping[str, Any]) -> _Placed:
+    # A tamper logs its test; by the rules a failed one adds 1 Pressure (README: Sinew &
+    # Steel). A cleansing rite only ever removes Pressure: it reads as a plain test.
+    placed = _sinew_test(result)
+    dice = tuple(int(face) for face in result["dice"])
+    mode = sinew.Mode(result["mode"])
+    test = sinew.TestResult(int(result["score"]), mode, dice, int(result["shift"]))
+    if test.success:
+        return placed
+    return _Placed(placed.question, placed.value, placed.higher_is_better, placed.critical,
+                   placed.fumble, TAMPER_PRESSURE)  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _cosmos_kept(dice: int, which: Keep, modifier: int) -> Distribution:
+    return keep(dice, 10, 2, which) + modifier
+
+
+def _cosmos_roll(result: Mapping[str, Any]) -> _Placed:
+    roll = result["roll"]
+    pool = Pool(**roll["pool"])
+    question = ("cosmos", pool.dice, pool.keep, int(roll["modifier"]))
+    return _Placed(question, int(roll["total"]), critical=bool(roll["critical_success"]),
+                   fumble=bool(roll["critical_failure"]))  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _realms_die(single: SingleDie, state: State) -> Distribution:
+    return single_die(single, state)
+
+
+def _realms_check(result: Mapping[str, Any]) -> _Placed:
+    check = check_from_dict(result)
+    question = ("realms", check.die, check.decision.state)
+    return _Placed(question, check.result, critical=check.natural_max)
+
+
+@lru_cache(maxsize=128)
+def _aethelgard_net(dice: int) -> Distribution:
+    faces = range(1, aethelgard.DIE_SIDES + 1)
+    per_die = [
+        1 if face >= aethelgard.SUCCESS_AT else -1 if face == aethelgard.BOTCH_FACE else 0
+        for face in faces
+    ]
+    return Distribution.from_faces(per_die).repeated(dice)
+
+
+def _aethelgard_pool(result: Mapping[str, Any]) -> _Placed:
+    # The raw net (successes minus botches) is the luck: the shown net floors it at 0.
+    pool = aethelgard.PoolRoll(tuple(int(face) for face in result["dice"]), int(result["dc"]))
+    return _Placed(("aethelgard", len(pool.dice)), pool.raw_net, critical=pool.critical,
+                   fumble=pool.fumble)  # fmt: skip
+
+
+def _sinew_opposed(result: Mapping[str, Any]) -> _Placed:
+    won = sinew.OpposedResult.from_dict(result).winner is sinew.Side.ATTACKER
+    return _Placed(None, 0, higher_is_better=False, won=won)
+
+
+def _sinew_attack(result: Mapping[str, Any]) -> _Placed:
+    return _Placed(None, 0, higher_is_better=False, won=sinew.AttackResult.from_dict(result).hit)
+
+
+def _cosmos_opposed(result: Mapping[str, Any]) -> _Placed:
+    return _Placed(None, 0, higher_is_better=False, won=result["winner"] == Side.ATTACKER.value)
+
+
+def _aethelgard_opposed(result: Mapping[str, Any]) -> _Placed:
+    sides = [aethelgard.PoolRoll(tuple(side["dice"]), int(side["dc"]))
+             for side in (result["attacker"], result["defender"])]  # fmt: skip
+    won = aethelgard.OpposedRoll(*sides).attacker_wins
+    return _Placed(None, 0, higher_is_better=False, won=won)
+
+
+def _sixpool_contest(result: Mapping[str, Any]) -> _Placed:
+    attacker, defender = int(result["attacker"]["total"]), int(result["defender"]["total"])
+    return _Placed(None, 0, higher_is_better=False, won=contest_winner(attacker, defender))
+
+
+_READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
+    "dice": _dice,
+    "sinew.test": _sinew_test,
+    "sinew.luck_test": _sinew_test,
+    "sinew.tamper": _sinew_tamper,
+    "sinew.rite": _sinew_test,
+    "cosmos.roll": _cosmos_roll,
+    "realms.check": _realms_check,
+    "aethelgard.roll": _aethelgard_pool,
+    "aethelgard.check": _aethelgard_pool,
+    # Contests: whether the roller (the attacker) won; no luck score.
+    "sinew.opposed": _sinew_opposed,
+    "sinew.attack": _sinew_attack,
+    "cosmos.opposed": _cosmos_opposed,
+    "aethelgard.opposed": _aethelgard_opposed,
+    "sixpool.contest": _sixpool_contest,
+}
+SCORED_KINDS = frozenset(_READERS) - {"sinew.opposed", "sinew.attack", "cosmos.opposed",
+                                      "aethelgard.opposed", "sixpool.contest"}  # fmt: skip
+
+
+_BUILDERS: dict[Hashable, Callable[..., Distribution | None]] = {
+    "dice": expression_distribution,
+    "sinew": _sinew_kept,
+    "cosmos": _cosmos_kept,
+    "realms": _realms_die,
+    "aethelgard": _aethelgard_net,
+}
+
+
+@lru_cache(maxsize=4096)
+def _scored(
+    question: tuple[Hashable, ...], value: int, higher: bool
+) -> tuple[Fraction | None, Fraction | None]:
+    # Cached per question and result: a session's repeated results cost one lookup.
+    distribution = _BUILDERS[question[0]](*question[1:])
+    if distribution is None:
+        return None, None
+    return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
+
+
+def read_roll(
+    roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any], made_at: str = ""
+) -> RecapRoll:
+    """Read one logged roll; a kind or result the recap doesn't place counts unscored."""
+    if kind == CRISIS_KIND:
+        return RecapRoll(roll_id, user_id, kind, crisis=True)
+    reader = _READERS.get(kind)
+    result = payload.get("result")
+    placed = None
+    if reader is not None and isinstance(result, Mapping):
+        try:
+            placed = reader(result)
+        except (KeyError, TypeError, ValueError, RulesError):
+            placed = None  # a payload from an older shape of the result: counted, unscored
+    root = payload.get(LUCK_ROOT)
+    if isinstance(root, int):  # a Luck spend: who spent it, and the contest as it left it
+        spender = payload.get(LUCK_BY, user_id)
+        won = None if placed is None else placed.won
+        return RecapRoll(roll_id, int(spender), kind, luck_spend=True, won=won, root=root)
+    if placed is None:
+        return RecapRoll(roll_id, user_id, kind, made_at=made_at)
+    options = payload.get("options")
+    challenge = options.get("challenge") if isinstance(options, Mapping) else None
+    question, value, higher = placed.question, placed.value, placed.higher_is_better
+    luck, chance = (None, None) if question is None else _scored(question, value, higher)
+    return RecapRoll(
+        roll_id,
+        user_id,
+        kind,
+        total=value if higher and question is not None else None,
+        luck=luck,
+        chance=chance,
+        critical=placed.critical,
+        fumble=placed.fumble,
+        pressure=placed.pressure,
+        won=placed.won,
+        challenge=challenge.strip().casefold() if isinstance(challenge, str) else None,
+        made_at=made_at,
+    )

@@ -1,0 +1,264 @@
+"""The session recap's rules: each roll's luck (mid-rank percentile) and the tallies.
+
+Expected values are enumerated here over every ordered roll of the dice (itertools.product), or
+worked out by hand from the README's "Campaign recap" section, never by calling the function
+under test.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rules.errors import RulesError
+from rules.recap import EndedChallenge, RecapRoll, Since, challenges_since, parse_since, recap
+from rules.recap_reading import read_roll
+
+
+def mid_rank(outcomes: Iterable[int], value: int, *, higher: bool = True) -> Fraction:
+    """P(worse) + P(equal) / 2 over equally likely ``outcomes``, counted one by one."""
+    every = list(outcomes)
+    worse = sum(1 for outcome in every if (outcome < value if higher else outcome > value))
+    same = sum(1 for outcome in every if outcome == value)
+    return Fraction(2 * worse + same, 2 * len(every))
+
+
+def smaller_tail(outcomes: Iterable[int], value: int) -> Fraction:
+    every = list(outcomes)
+    low = sum(1 for outcome in every if outcome <= value)
+    high = sum(1 for outcome in every if outcome >= value)
+    return Fraction(min(low, high), len(every))
+
+
+def rolls_of(count: int, sides: int, score: Callable[[tuple[int, ...]], int]) -> list[int]:
+    return [score(faces) for faces in itertools.product(range(1, sides + 1), repeat=count)]
+
+
+def read(kind: str, result: dict[str, Any], **extra: Any) -> RecapRoll:
+    return read_roll(7, 100, kind, {"result": result, "embed": {}, "options": {}, **extra})
+
+
+def expression(text: str, total: int, natural: str = "none") -> dict[str, Any]:
+    return {"expression": text, "total": total, "breakdown": "", "natural": natural}
+
+
+def test_rule_recap_luck_is_the_mid_rank_of_a_2d6_total() -> None:
+    sums = rolls_of(2, 6, sum)
+    roll = read("dice", expression("2d6", 9))
+    # By hand: 26 of 36 rolls are below 9, 4 are 9: (26 + 4/2) / 36 = 7/9.
+    assert roll.luck == Fraction(7, 9) == mid_rank(sums, 9)
+    assert roll.chance == Fraction(10, 36) == smaller_tail(sums, 9)
+    assert roll.total == 9 and not roll.critical and not roll.fumble
+
+
+def test_rule_recap_an_average_roll_scores_exactly_one_half() -> None:
+    assert read("dice", expression("2d6+1", 8)).luck == Fraction(1, 2)
+
+
+def test_rule_recap_keep_and_drop_and_subtraction_are_placed_exactly() -> None:
+    kept = rolls_of(4, 6, lambda faces: sum(sorted(faces)[1:]))
+    assert read("dice", expression("4d6kh3", 14)).luck == mid_rank(kept, 14)
+    assert read("dice", expression("4d6dl1", 14)).luck == mid_rank(kept, 14)
+    lowest = rolls_of(2, 20, min)
+    assert read("dice", expression("2d20kl1", 5)).luck == mid_rank(lowest, 5)
+    difference = rolls_of(2, 4, lambda faces: faces[0] - faces[1] + 2)
+    assert read("dice", expression("1d4-1d4+2", 1)).luck == mid_rank(difference, 1)
+    fudge = [sum(faces) for faces in itertools.product((-1, 0, 1), repeat=4)]
+    assert read("dice", expression("4dF", 2)).luck == mid_rank(fudge, 2)
+
+
+def test_rule_recap_a_natural_20_and_1_on_a_kept_d20_are_critical_and_fumble() -> None:
+    assert read("dice", expression("1d20+3", 23, "natural 20")).critical
+    assert read("dice", expression("1d20+3", 4, "natural 1")).fumble
+
+
+def test_rule_recap_exploding_or_counted_dice_count_and_show_but_are_not_scored() -> None:
+    for text in ("8d6 e6", "6d10 t7", "2d6*2"):
+        roll = read("dice", expression(text, 20))
+        assert roll.luck is None and roll.chance is None and not roll.luck_spend
+        assert roll.total == 20  # still a candidate for the biggest roll
+    assert read("sixpool.check", {"anything": 1}).luck is None
+
+
+def test_rule_recap_sinew_roll_under_a_lower_die_is_luckier_with_advantage() -> None:
+    kept = rolls_of(2, 20, min)  # advantage keeps the lower d20
+    roll = read("sinew.test", {"score": 12, "mode": "advantage", "dice": [15, 3], "shift": 0})
+    assert roll.luck == mid_rank(kept, 3, higher=False)
+    assert roll.luck > Fraction(1, 2) and roll.total is None  # no "biggest" for roll-under
+    # By hand, straight: a 19 beats only the 20 and ties itself: (1 + 1/2) / 20.
+    straight = read("sinew.test", {"score": 12, "mode": "straight", "dice": [19], "shift": 0})
+    assert straight.luck == Fraction(3, 40)
+    natural = read("sinew.luck_test", {"score": 9, "mode": "disadvantage", "dice": [20, 4]})
+    assert natural.fumble and natural.luck == mid_rank(rolls_of(2, 20, max), 20, higher=False)
+
+
+def test_rule_recap_cosmos_keeps_the_two_highest_of_the_pool_plus_the_modifier() -> None:
+    kept = rolls_of(3, 10, lambda faces: sum(sorted(faces)[1:]) + 5)
+    result: dict[str, Any] = {
+        "roll": {"pool": {"advantage": 1, "disadvantage": 0}, "dice": [9, 2, 8],
+                 "kept_indices": [0, 2], "kept": [9, 8], "modifier": 5, "total": 22,
+                 "attribute": 3, "skill": 2, "critical_success": False,
+                 "critical_failure": False},
+        "tn": 15, "success": True,
+    }  # fmt: skip
+    roll = read("cosmos.roll", result)
+    assert roll.luck == mid_rank(kept, 22) and roll.chance == smaller_tail(kept, 22)
+    lower = rolls_of(3, 10, lambda faces: sum(sorted(faces)[:2]) + 5)
+    result["roll"]["pool"] = {"advantage": 0, "disadvantage": 1}
+    assert read("cosmos.roll", result).luck == mid_rank(lower, 22)
+
+
+def test_rule_recap_aethelgard_luck_is_the_raw_net_of_successes_and_botches() -> None:
+    def raw_net(faces: tuple[int, ...]) -> int:
+        return sum(face >= 8 for face in faces) - sum(face == 1 for face in faces)
+
+    nets = rolls_of(3, 10, raw_net)
+    roll = read("aethelgard.roll", {"dice": [1, 3, 5], "dc": 1})
+    assert roll.luck == mid_rank(nets, -1) and roll.fumble and not roll.critical
+
+
+def test_rule_recap_realms_disadvantage_keeps_the_lower_die() -> None:
+    lower = rolls_of(2, 20, min)
+    result = {"die": "d20", "kind": "check", "dice": [20, 20], "target": 12,
+              "decision": {"state": "disadvantage", "reason": "x", "forced": False}}  # fmt: skip
+    roll = read("realms.check", result)
+    assert roll.luck == mid_rank(lower, 20) and roll.critical
+
+
+def test_rule_recap_a_luck_spend_is_not_a_new_roll() -> None:
+    spend = read("sinew.test", {"score": 12, "mode": "straight", "dice": [13], "shift": 1},
+                 luck_of=3)  # fmt: skip
+    assert spend.luck_spend and spend.luck is None
+
+
+def roll(roll_id: int, user: int, **fields: Any) -> RecapRoll:
+    return RecapRoll(roll_id, user, "dice", **fields)
+
+
+def test_rule_recap_tallies_each_player_and_the_table_by_hand() -> None:
+    half, quarter, tenth = Fraction(1, 2), Fraction(1, 4), Fraction(1, 10)
+    rolls = [
+        roll(1, 10, total=12, luck=Fraction(9, 10), chance=tenth, critical=True),
+        roll(2, 20, total=3, luck=quarter, chance=quarter, fumble=True),
+        roll(3, 10, total=12, luck=half, chance=half),  # ties roll 1: the earlier is biggest
+        roll(4, 10, luck_spend=True),
+        roll(5, 20),  # counted, unscored
+        roll(6, 30, total=2, luck=Fraction(1, 20), chance=Fraction(1, 20)),
+    ]
+    made = recap(rolls)
+    assert (made.first_id, made.last_id) == (1, 6)
+    assert [tally.user_id for tally in made.players] == [10, 20, 30]  # most rolls first
+    wren, bo, cy = made.players
+    assert (wren.rolls, wren.criticals, wren.fumbles, wren.luck_spends) == (2, 1, 0, 1)
+    assert wren.luck == Fraction(7, 10) and wren.top_share == Fraction(3, 10)
+    assert wren.biggest == rolls[0] and wren.unlikeliest == rolls[0]
+    assert (bo.rolls, bo.scored, bo.fumbles, bo.luck) == (2, 1, 1, quarter)
+    assert cy.unlikeliest == rolls[5]
+    table = made.table
+    assert (table.rolls, table.scored, table.criticals, table.fumbles) == (5, 4, 1, 1)
+    assert table.luck == (Fraction(9, 10) + quarter + half + Fraction(1, 20)) / 4
+    assert table.biggest == rolls[0] and table.unlikeliest == rolls[5]
+
+
+def test_rule_recap_of_no_rolls_is_empty() -> None:
+    empty = recap([])
+    assert empty.players == () and empty.table.rolls == 0 and empty.table.luck is None
+
+
+def test_rule_recap_since_reads_a_roll_number_or_a_utc_date() -> None:
+    assert parse_since(None) == Since() == parse_since("  ")
+    assert parse_since("#123") == Since(roll_id=123) == parse_since("123")
+    assert parse_since("2026-11-20") == Since(at=datetime(2026, 11, 20, tzinfo=UTC))
+    assert parse_since("2026-11-20  19:30") == Since(at=datetime(2026, 11, 20, 19, 30, tzinfo=UTC))
+    for bad in ("yesterday", "#0", "2026-13-01", "20/11/2026", "#12a", "-4"):
+        with pytest.raises(RulesError, match=r"Since must be|There is no roll"):
+            parse_since(bad)
+
+
+def test_rule_recap_a_failed_tamper_adds_one_pressure_and_a_crisis_is_no_new_roll() -> None:
+    failed = read("sinew.tamper", {"score": 7, "mode": "straight", "dice": [15], "shift": 0})
+    passed = read("sinew.tamper", {"score": 7, "mode": "straight", "dice": [1], "shift": 0})
+    # By hand: 15 beats 5 faces (16-20 are worse) and ties itself: (5 + 1/2) / 20.
+    assert failed.pressure == 1 and failed.luck == Fraction(11, 40)
+    assert passed.pressure == 0 and passed.critical
+    rite = read("sinew.rite", {"score": 7, "mode": "straight", "dice": [18], "shift": 0})
+    assert rite.pressure == 0 and rite.luck == Fraction(5, 40)  # (2 + 1/2) / 20
+    crisis = read("sinew.crisis", {"faces": [2], "events": [2]})
+    assert crisis.crisis and not crisis.made and crisis.luck is None
+    tally = recap([failed, crisis, passed]).table
+    assert (tally.rolls, tally.pressure, tally.crises) == (2, 1, 1)
+
+
+def sinew_side(score: int, face: int, shift: int = 0) -> dict[str, Any]:
+    return {"score": score, "mode": "straight", "dice": [face], "shift": shift, "reasons": []}
+
+
+def test_rule_recap_contests_count_for_the_roller_won_or_lost_by_each_systems_rule() -> None:
+    # Sinew & Steel: the attacker wins only by succeeding with the larger margin (12-5 > 10-8).
+    won = read("sinew.opposed", {"attacker": sinew_side(12, 5), "defender": sinew_side(10, 8)})
+    tied = read("sinew.opposed", {"attacker": sinew_side(12, 9), "defender": sinew_side(10, 7)})
+    assert (won.won, tied.won) == (True, False) and won.luck is None and won.made
+    # Cosmos Engine: as rolled; six-pool: a tie goes to the defender; Aethelgard: the higher net.
+    assert read("cosmos.opposed", {"winner": "attacker"}).won is True
+    tie = {"attacker": {"total": 14}, "defender": {"total": 14}}
+    assert read("sixpool.contest", tie).won is False
+    nets = {"attacker": {"dice": [8, 9, 1], "dc": 0}, "defender": {"dice": [10, 2], "dc": 0}}
+    assert read("aethelgard.opposed", nets).won is False  # 2 - 1 = 1 against 1: a tie
+
+
+def test_rule_recap_a_luck_spend_decides_the_contest_it_was_spent_on() -> None:
+    lost = RecapRoll(1, 10, "sinew.opposed", won=False)
+    spend = RecapRoll(2, 20, "sinew.opposed", luck_spend=True, won=True, root=1)
+    other = RecapRoll(3, 10, "cosmos.opposed", won=False)
+    made = recap([lost, spend, other])
+    roller, defender = made.players
+    assert (roller.contests_won, roller.contests_lost, roller.luck_spends) == (1, 1, 0)
+    assert (defender.rolls, defender.luck_spends, defender.contests_won) == (0, 1, 0)
+    assert (made.table.contests_won, made.table.contests_lost) == (1, 1)
+    assert made.user_ids == {10, 20}  # the defender who spent is named too
+
+
+def test_rule_recap_a_defenders_luck_spend_counts_for_the_defender() -> None:
+    payload = {"attacker": sinew_side(12, 5), "defender": sinew_side(10, 8, shift=4)}
+    spend = read("sinew.opposed", payload, luck_of=3, luck_by=55)
+    # The defender lowered 8 to 4: margin 6 against the attacker's 7, the attacker still wins.
+    assert spend.luck_spend and spend.user_id == 55 and spend.root == 3 and spend.won is True
+
+
+def test_rule_recap_a_challenge_counts_for_the_roll_logged_with_its_end() -> None:
+    def towards(roll_id: int, user: int, at: str) -> RecapRoll:
+        return RecapRoll(roll_id, user, "cosmos.roll", challenge="vault",
+                         made_at=f"2026-11-20T20:{at}Z")  # fmt: skip
+
+    rolls = [towards(1, 10, "00:00.000"), towards(2, 20, "05:00.000"), towards(3, 10, "09:00.000")]
+    ended = [
+        EndedChallenge("Vault", True, "2026-11-20T20:04:59.998Z"),  # logged with roll 2
+        EndedChallenge("Bridge", False, "2026-11-20T20:06:00.000Z"),  # no roll here: the table's
+    ]
+    made = recap(rolls, ended)
+    first, second = made.players
+    assert (first.user_id, first.challenges_won, first.challenges_lost) == (10, 0, 0)
+    assert (second.user_id, second.challenges_won, second.challenges_lost) == (20, 1, 0)
+    assert (made.table.challenges_won, made.table.challenges_lost) == (1, 1)
+    # One that ended before the session's first roll (found by the minute of slack): not counted.
+    early = EndedChallenge("Gate", True, "2026-11-20T19:59:30.000Z")
+    assert recap(rolls, [early]).table.challenges_won == 0
+    assert challenges_since("2026-11-20T20:00:00.250Z") == "2026-11-20T19:59:00.250Z"
+
+
+def test_rule_recap_reads_the_challenge_a_cosmos_roll_counted_towards() -> None:
+    result = {
+        "roll": {"pool": {"advantage": 0, "disadvantage": 0}, "dice": [9, 2],
+                 "kept_indices": [0, 1], "kept": [9, 2], "modifier": 5, "total": 16,
+                 "attribute": 3, "skill": 2, "critical_success": False,
+                 "critical_failure": False},
+        "tn": 15, "success": True,
+    }  # fmt: skip
+    roll = read_roll(4, 1, "cosmos.roll", {"result": result, "options": {"challenge": " Vault "}},
+                     "2026-11-20T20:00:00.000Z")  # fmt: skip
+    assert roll.challenge == "vault" and roll.made_at == "2026-11-20T20:00:00.000Z"
