@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.client import DiceBot, create_bot
@@ -19,6 +20,8 @@ from tests.e2e.conftest import DICE_SEED, bot_settings
 from tests.e2e.test_startup import STARTUP_TIMEOUT_SECONDS, start_bot_process, wait_until_ready
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
+
+ROLLS_AT_ONCE = 40
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -51,7 +54,7 @@ def total(samples: Samples, name: str, **labels: str) -> float:
 
 
 async def test_metrics_count_commands_by_outcome_with_latency_database_gc_and_shards(
-    fake_discord: FakeDiscord, migrated_sqlite: Path
+    fake_discord: FakeDiscord, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     address = MetricsAddress("127.0.0.1", free_port())
     settings = replace(bot_settings(fake_discord, migrated_sqlite), metrics=address)
@@ -63,6 +66,14 @@ async def test_metrics_count_commands_by_outcome_with_latency_database_gc_and_sh
         assert refused.ephemeral and refused.content.startswith("❌")
         saved = await fake_discord.invoke("macro save", {"name": "Hit", "expression": "1d20+5"})
         assert saved.ephemeral and "Hit" in saved.content  # a transaction in the database
+        errors = fake_discord.expect_errors()
+
+        async def broken(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("disk on fire")
+
+        monkeypatch.setattr(bot.storage.campaigns, "start", broken)
+        failed = await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "V"})
+        assert "error id" in failed.content and len(errors) == 1
         assert bot.metrics is not None
         counted = bot.metrics.registry
 
@@ -77,24 +88,27 @@ async def test_metrics_count_commands_by_outcome_with_latency_database_gc_and_sh
                         ("roll", "ok"),
                         ("roll", "refused"),
                         ("macro save", "ok"),
+                        ("campaign start", "error"),
                     )
                 )
-                == 3
+                == 4
             )
 
-        await fake_discord.wait_until(all_finished, "the three commands to be counted")
+        await fake_discord.wait_until(all_finished, "the four commands to be counted")
         gc.collect()  # a full collection: at least one generation-2 pause to show
         samples, names = await scrape(address)
 
     assert total(samples, "dicebot_interactions_total", command="roll", outcome="ok") == 1
     assert total(samples, "dicebot_interactions_total", command="roll", outcome="refused") == 1
     assert total(samples, "dicebot_interactions_total", command="macro save", outcome="ok") == 1
-    assert total(samples, "dicebot_interactions_total") == 3
-    assert total(samples, "dicebot_interactions_total", outcome="error") == 0
+    assert total(samples, "dicebot_interactions_total", command="campaign start") == 1
+    assert total(samples, "dicebot_interactions_total", outcome="error") == 1
+    assert total(samples, "dicebot_interactions_total") == 4
     # One latency per command run, as many as were counted.
     assert total(samples, "dicebot_interaction_seconds_count", command="roll") == 2
     assert total(samples, "dicebot_interaction_seconds_count", command="macro save") == 1
-    assert total(samples, "dicebot_interaction_seconds_count") == 3
+    assert total(samples, "dicebot_interaction_seconds_count", command="campaign start") == 1
+    assert total(samples, "dicebot_interaction_seconds_count") == 4
     assert total(samples, "dicebot_interaction_seconds_bucket", command="roll", le="+Inf") == 2
     # The macro's save is a write transaction; the roll's log row a statement of its own.
     assert total(samples, "dicebot_database_seconds_count", operation="transaction") >= 1
@@ -122,6 +136,26 @@ async def test_two_bots_in_one_process_keep_their_own_counts(
     async with run_bot(fake_discord, other):
         samples, _ = await scrape(second)
     assert total(samples, "dicebot_interactions_total") == 0
+
+
+async def test_concurrent_commands_are_each_counted_once(
+    fake_discord: FakeDiscord, migrated_sqlite: Path
+) -> None:
+    address = MetricsAddress("127.0.0.1", free_port())
+    bot = create_bot(replace(bot_settings(fake_discord, migrated_sqlite), metrics=address))
+    async with run_bot(fake_discord, bot):
+        replies = await asyncio.gather(
+            *(fake_discord.invoke("roll", {"expression": "1d6"}) for _ in range(ROLLS_AT_ONCE))
+        )
+        assert not any(reply.ephemeral for reply in replies)
+        await fake_discord.wait_until(
+            lambda: _rolls_counted(bot) == ROLLS_AT_ONCE, "every roll to be counted"
+        )
+        samples, _ = await scrape(address)
+    assert total(samples, "dicebot_interactions_total") == ROLLS_AT_ONCE
+    assert total(samples, "dicebot_interaction_seconds_count") == ROLLS_AT_ONCE
+    # Each roll's log row is one statement, timed per roll (SQLite commits them in groups).
+    assert total(samples, "dicebot_database_seconds_count", operation="statement") >= 40
 
 
 def _rolls_counted(bot: DiceBot) -> float:
