@@ -10,7 +10,6 @@ registry is process-wide). The HTTP server is prometheus_client's own, in a thre
 from __future__ import annotations
 
 import gc
-import math
 import threading
 import time
 from collections.abc import Iterable
@@ -69,10 +68,10 @@ class _BotCollector(Collector):
         )
         try:
             latencies = list(self._bot.latencies)
-        except RuntimeError:  # the shards changed while read (a shard connecting): next scrape
-            latencies = []
+        except (RuntimeError, AttributeError):  # read mid-(re)connect, from this thread
+            latencies = []  # the next scrape has them
         for shard_id, latency in latencies:
-            shards.add_metric([str(shard_id)], latency if not math.isnan(latency) else math.inf)
+            shards.add_metric([str(shard_id)], latency)
         yield shards
         yield GaugeMetricFamily(
             "dicebot_interactions_in_flight",

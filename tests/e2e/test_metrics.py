@@ -117,7 +117,8 @@ async def test_metrics_count_commands_by_outcome_with_latency_database_gc_and_sh
     assert total(samples, "dicebot_gc_pause_seconds_count", generation="2") >= 1
     assert ("dicebot_shard_latency_seconds", frozenset({("shard", "0")})) in samples
     assert "dicebot_interactions_in_flight" in names
-    # Closed with the bot: nothing listens any more.
+    # Closed with the bot: nothing listens any more, and collections are no longer timed.
+    assert bot.metrics._time_collection not in gc.callbacks
     with socket.socket() as probe:
         assert probe.connect_ex(("127.0.0.1", address.port)) != 0
 
