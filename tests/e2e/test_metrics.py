@@ -250,3 +250,35 @@ async def test_a_metrics_port_in_use_stops_the_bot_with_one_line_naming_it(
     lines = stderr.decode().strip().splitlines()
     assert lines[-1].startswith(f"error: METRICS_PORT: can't serve metrics on 127.0.0.1:{port} (")
     assert "Traceback" not in stderr.decode()
+
+
+async def test_a_command_refused_outside_a_server_is_counted_as_refused(
+    fake_discord: FakeDiscord, migrated_sqlite: Path
+) -> None:
+    address = MetricsAddress("127.0.0.1", free_port())
+    settings = bot_settings(fake_discord, migrated_sqlite, guild_sync=False)  # what DMs see
+    bot = create_bot(replace(settings, metrics=address))
+    async with run_bot(fake_discord, bot):
+        dm = fake_discord.open_dm("player")
+        rolled = await fake_discord.invoke("roll", {"expression": "1d6"}, user="player", channel=dm)
+        assert "1d6" in rolled.embeds[0]["title"]
+        refused = await fake_discord.invoke(
+            "sinew pressure show", {}, user="player", channel=dm, stale_client=True
+        )
+        assert refused.ephemeral and refused.content.startswith("❌ `/sinew pressure show` works")
+        assert bot.metrics is not None
+        registry = bot.metrics.registry
+        await fake_discord.wait_until(
+            lambda: (
+                registry.get_sample_value(
+                    "dicebot_interactions_total",
+                    {"command": "sinew pressure show", "outcome": "refused"},
+                )
+                == 1
+            ),
+            "the refusal to be counted",
+        )
+        samples, _ = await scrape(address)
+    assert total(samples, "dicebot_interactions_total", command="roll", outcome="ok") == 1
+    assert total(samples, "dicebot_interactions_total") == 2
+    assert total(samples, "dicebot_interaction_seconds_count") == 2
