@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.client import DiceBot, create_bot
 from bot.config import MetricsAddress
+from bot.metrics import METRIC_NAMES
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED, bot_settings
 from tests.e2e.test_startup import STARTUP_TIMEOUT_SECONDS, start_bot_process, wait_until_ready
@@ -117,6 +118,10 @@ async def test_metrics_count_commands_by_outcome_with_latency_database_gc_and_sh
     assert total(samples, "dicebot_gc_pause_seconds_count", generation="2") >= 1
     assert ("dicebot_shard_latency_seconds", frozenset({("shard", "0")})) in samples
     assert "dicebot_interactions_in_flight" in names
+    # Every metric the README lists, and only those (a counter's family drops its _total;
+    # prometheus_client adds a _created timestamp beside each counter and histogram).
+    shown = {name for name in names if not name.endswith("_created")}
+    assert shown == {name.removesuffix("_total") for name in METRIC_NAMES}
     # Closed with the bot: nothing listens any more, and collections are no longer timed.
     assert bot.metrics._time_collection not in gc.callbacks
     with socket.socket() as probe:
@@ -282,3 +287,11 @@ async def test_a_command_refused_outside_a_server_is_counted_as_refused(
     assert total(samples, "dicebot_interactions_total", command="roll", outcome="ok") == 1
     assert total(samples, "dicebot_interactions_total") == 2
     assert total(samples, "dicebot_interaction_seconds_count") == 2
+
+
+def test_the_readme_lists_every_metric() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("### Metrics\n", 1)[1].split("\n## ", 1)[0]
+    listed = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
+    assert listed == set(METRIC_NAMES)
+    assert "METRICS_PORT" in section and "scrape_configs:" in section
