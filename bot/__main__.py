@@ -200,7 +200,7 @@ def _start(settings: Settings) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIGURATION
-    except DatabaseUnusable as error:
+    except (DatabaseUnusable, ConfigError) as error:  # ConfigError: METRICS_PORT can't be bound
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
     except TableError as error:  # a cog reads its data tables as the bot sets up

@@ -7,6 +7,7 @@ import importlib
 import logging
 import pkgutil
 import time
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -20,7 +21,7 @@ from bot.asker import apply_default_visibility
 from bot.buttons import Reroller, RevealButton, RollAgainButton
 from bot.config import Settings
 from bot.discord_private import GatedCommandTree, set_endpoints
-from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
+from bot.errors import RESTARTING_MESSAGE, CommandError, Outcome, reply_ephemeral, report_error
 from bot.memory import collect_if_due, collect_overdue, freeze_after_start
 from bot.options import check_payload
 from bot.publish import is_roll_command
@@ -30,6 +31,9 @@ from bot.storage import Storage
 from bot.suggestions import suggest_characters
 from rules.randomness import Rng, new_rng
 from rules.systems import use_packages
+
+if TYPE_CHECKING:  # imported at run time only with METRICS_PORT set (README, Metrics)
+    from bot.metrics import Metrics
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
 
@@ -89,8 +93,8 @@ class DiceTree(GatedCommandTree["DiceBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await report_error(interaction, error)
-        _log_latency(interaction, "failed")
+        outcome = await report_error(interaction, error)
+        _finished(interaction, outcome)
 
 
 async def _works_here(interaction: discord.Interaction) -> bool:
@@ -102,23 +106,27 @@ async def _works_here(interaction: discord.Interaction) -> bool:
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         else:
-            await report_error(interaction, refusal)
+            _finished(interaction, await report_error(interaction, refusal))
         return False
     return True
 
 
-def _log_latency(interaction: discord.Interaction, outcome: str) -> None:
+def _finished(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """The one place a slash command's end is seen: its log line, and its metrics if on."""
     started = interaction.extras.get("started")
-    elapsed = (time.perf_counter() - started) * 1000 if started is not None else float("nan")
+    seconds = time.perf_counter() - started if started is not None else None
     name = interaction.command.qualified_name if interaction.command else "?"
     log.info(
         "/%s by %s in %s %s in %.1f ms",
         name,
         interaction.user.id,
         interaction.channel_id,
-        outcome,
-        elapsed,
+        "answered" if outcome is Outcome.OK else "failed",
+        seconds * 1000 if seconds is not None else float("nan"),
     )
+    metrics: Metrics | None = getattr(interaction.client, "metrics", None)
+    if metrics is not None:
+        metrics.interaction_finished(name, outcome, seconds)
 
 
 class DiceBot(commands.AutoShardedBot):
@@ -160,12 +168,24 @@ class DiceBot(commands.AutoShardedBot):
         self.draining = False
         self.shutdown_task: asyncio.Task[None] | None = None
         self.rerollers: dict[str, Reroller] = {}  # by roll kind, from the cogs (bot.buttons)
+        self.metrics: Metrics | None = None
+        if settings.metrics is not None:
+            from bot.metrics import Metrics  # prometheus_client: loaded only when asked for
+
+            self.metrics = Metrics(self)
 
     async def login(self, token: str) -> None:
         # The database first: a DATABASE_PATH or DATABASE_URL that can't be used is reported
         # before Discord is contacted.
         assert self.settings.database is not None
-        self.storage = await Storage.open(self.settings.database)
+        metrics = self.metrics
+        self.storage = await Storage.open(
+            self.settings.database, timer=metrics.time_database if metrics else None
+        )
+        if metrics is not None:
+            assert self.settings.metrics is not None
+            metrics.start(self.settings.metrics)
+            log.info("Serving metrics at %s", self.settings.metrics)
         # Made here, not in __init__: aiohttp wants a running loop, as discord.py's own default.
         self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
         await super().login(token)
@@ -326,7 +346,7 @@ class DiceBot(commands.AutoShardedBot):
         interaction: discord.Interaction,
         command: app_commands.Command | app_commands.ContextMenu,
     ) -> None:
-        _log_latency(interaction, "answered")
+        _finished(interaction, Outcome.OK)
 
     def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         # discord.py's delayed "ready" (up to 2 s after connecting) isn't cancelled by close():
@@ -351,6 +371,8 @@ class DiceBot(commands.AutoShardedBot):
             # alive, and closing commits nothing half-done (an open transaction rolls back).
             if hasattr(self, "storage"):
                 await self.storage.close()
+            if self.metrics is not None:
+                self.metrics.stop()
 
 
 def create_bot(settings: Settings, *, rng: Rng | None = None, tune_memory: bool = False) -> DiceBot:

@@ -20,6 +20,7 @@ __all__ = [
     "Backend",
     "ConfigError",
     "DatabaseLocation",
+    "MetricsAddress",
     "RollLimit",
     "Settings",
     "Shards",
@@ -167,6 +168,19 @@ class RollLimit:
 
 DEFAULT_ROLL_LIMIT = RollLimit(20, 10.0)
 
+DEFAULT_METRICS_HOST = "127.0.0.1"  # the host only: exposing the metrics is the operator's call
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsAddress:
+    """Where the bot serves its Prometheus metrics (METRICS_HOST, METRICS_PORT)."""
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"http://{self.host}:{self.port}/metrics"
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -189,6 +203,8 @@ class Settings:
     # Packages of further systems, each with a `rules` and a `cogs` package like the bot's own
     # (README, Layout: "A new system"); their systems and cogs come beside the bot's.
     system_packages: tuple[str, ...] = ()
+    # Where to serve Prometheus metrics (README, Metrics); None: none, and nothing imported.
+    metrics: MetricsAddress | None = None
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -211,7 +227,7 @@ class Settings:
             f"Settings(database={self.database!r}, guild_id={self.guild_id}, "
             f"api_base={self.api_base}, gateway_url={self.gateway_url}, "
             f"log_level={self.log_level}, roll_limit={self.roll_limit}, shards={self.shards}, "
-            f"system_packages={self.system_packages})"
+            f"system_packages={self.system_packages}, metrics={self.metrics})"
         )
 
     @classmethod
@@ -248,6 +264,7 @@ class Settings:
         database = database_location_of(values)
         shards = shards_of(values)
         packages = system_packages_of(values)
+        metrics = metrics_address_of(values)
         return cls(
             token=token,
             database_path=database.path or database_path_of(values),
@@ -259,7 +276,25 @@ class Settings:
             log_level=log_level,
             shards=shards,
             system_packages=packages,
+            metrics=metrics,
         )
+
+
+def metrics_address_of(values: Mapping[str, str]) -> MetricsAddress | None:
+    """METRICS_PORT (1-65535) and METRICS_HOST (default 127.0.0.1); None when the port is unset."""
+    port_text = values.get("METRICS_PORT", "").strip()
+    host = values.get("METRICS_HOST", "").strip()
+    if not port_text:
+        if host:
+            raise ConfigError(
+                "METRICS_HOST needs METRICS_PORT: set the port to serve metrics on, or unset both."
+            )
+        return None
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(
+            f"METRICS_PORT must be a port number from 1 to 65535 (got {port_text!r})."
+        )
+    return MetricsAddress(host or DEFAULT_METRICS_HOST, int(port_text))
 
 
 def system_packages_of(values: Mapping[str, str]) -> tuple[str, ...]:

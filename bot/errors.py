@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import logging
 import math
 import secrets
@@ -15,7 +16,14 @@ from bot.render.style import CONTENT_LIMIT, truncate
 from bot.storage.errors import StorageError
 from rules.errors import RulesError
 
-__all__ = ["RESTARTING_MESSAGE", "CommandError", "RulesError", "reply_ephemeral", "report_error"]
+__all__ = [
+    "RESTARTING_MESSAGE",
+    "CommandError",
+    "Outcome",
+    "RulesError",
+    "reply_ephemeral",
+    "report_error",
+]
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +32,14 @@ RESTARTING_MESSAGE = "⏳ The bot is restarting; try again in a few seconds."
 # Discord's error codes for an interaction that can no longer be answered.
 INTERACTION_GONE = frozenset({10062, 10015})  # Unknown interaction, Unknown Webhook
 ALREADY_ACKNOWLEDGED = 40060  # Interaction has already been acknowledged
+
+
+class Outcome(enum.Enum):
+    """How a command ended: answered, refused (a user's mistake, told why), or an error."""
+
+    OK = "ok"
+    REFUSED = "refused"
+    ERROR = "error"
 
 
 class CommandError(RulesError):
@@ -74,8 +90,9 @@ def _user_message(error: BaseException) -> str | None:
     return None
 
 
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Show a user mistake as an ephemeral reply; log anything else with an id the user sees."""
+async def report_error(interaction: discord.Interaction, error: BaseException) -> Outcome:
+    """Show a user mistake as an ephemeral reply (REFUSED); log anything else with an id the
+    user sees (ERROR, as is an interaction Discord no longer takes answers to)."""
     message = _user_message(error)
     command = _command_name(interaction)
     original = error
@@ -86,7 +103,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.warning(
             "/%s by %s: the interaction expired before the answer", command, interaction.user.id
         )
-        return
+        return Outcome.ERROR
     if isinstance(original, discord.HTTPException) and original.code == ALREADY_ACKNOWLEDGED:
         # discord.py refuses locally to answer twice, so only Discord says this: it took our
         # answer but its reply to us was lost (a 5xx), and discord.py sent the answer again.
@@ -94,11 +111,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.warning(
             "/%s by %s: Discord had taken the answer before a retry", command, interaction.user.id
         )
-        return
+        return Outcome.ERROR
     if message is not None:
         log.info("/%s by %s refused: %s", command, interaction.user.id, truncate(message, 300))
         await _try_reply(interaction, f"❌ {message}", "refusal")
-        return
+        return Outcome.REFUSED
     error_id = secrets.token_hex(4)
     log.error("Error %s in /%s by %s", error_id, command, interaction.user.id, exc_info=error)
     if isinstance(original, discord.HTTPException):
@@ -115,6 +132,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             "Please try again, and quote the id if you report it."
         )
     await _try_reply(interaction, notice, "error notice")
+    return Outcome.ERROR
 
 
 def _command_name(interaction: discord.Interaction) -> str:

@@ -27,6 +27,7 @@ from bot.storage.rolls import (
     Visibility,
     insert_roll,
 )
+from bot.storage.timed import DatabaseTimer, TimedDatabase
 from bot.storage.tracks import TrackChange, TrackStore
 
 __all__ = [
@@ -66,9 +67,12 @@ class Storage:
     roll_windows: RollWindowStore
 
     @classmethod
-    async def open(cls, where: Path | DatabaseLocation) -> Storage:
+    async def open(
+        cls, where: Path | DatabaseLocation, *, timer: DatabaseTimer | None = None
+    ) -> Storage:
         """Migrate and open the database at ``where``: an SQLite file, or a location
-        (DATABASE_URL: SQLite or PostgreSQL)."""
+        (DATABASE_URL: SQLite or PostgreSQL). With a ``timer``, every operation's time is
+        reported to it (README, Metrics)."""
         database: Database
         if isinstance(where, DatabaseLocation) and where.kind is Backend.POSTGRESQL:
             from bot.storage.postgres import PostgresDatabase  # asyncpg: the postgresql extra
@@ -79,6 +83,8 @@ class Storage:
             path = where.path if isinstance(where, DatabaseLocation) else where
             assert path is not None
             database = await SqliteDatabase.open(path)
+        if timer is not None:
+            database = TimedDatabase(database, timer)
         return cls(
             database,
             CampaignStore(database),

@@ -202,12 +202,17 @@ class Database(ABC):
         """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, committed."""
 
     @abstractmethod
-    async def write_alone(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+    async def write_alone(
+        self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True
+    ) -> Row | None:
         """Run one write statement that is atomic by itself (an upsert, a delete) in its own
         transaction, committed before it returns, and return its first ``RETURNING`` row.
 
         It takes no write lock beyond the rows it changes (on PostgreSQL, not the lock that
         serialises ``transaction()``s), so counters shared by every command stay cheap.
+        ``durable=False``: a write whose loss in a server crash is harmless (the roll-limit
+        count); PostgreSQL then commits it without waiting for the WAL flush
+        (``synchronous_commit = off`` for that transaction alone). SQLite ignores it.
         """
 
     @property
@@ -436,7 +441,9 @@ class SqliteDatabase(Database):
             if not future.done():
                 future.set_result(int(new_id))
 
-    async def write_alone(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
+    async def write_alone(
+        self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True
+    ) -> Row | None:
         async with self._lock:
             try:  # autocommit: SQLite makes one statement atomic by itself
                 row = await self._writing.fetch_one(sql, parameters)

@@ -38,8 +38,10 @@ class RollWindowStore:
     async def count_roll(self, user_id: int, now_ms: int, window_ms: int) -> RollWindow:
         """Count one roll of ``user_id`` at ``now_ms`` and return the window it counted in."""
         ended_before = now_ms - window_ms  # a window that began at or before this has passed
+        # Not durable: a count lost in a server crash only lets a user roll a little more
+        # (README, Several processes: "Shared state").
         row = await self._database.write_alone(
-            _COUNT_ROLL, (user_id, now_ms, ended_before, ended_before)
+            _COUNT_ROLL, (user_id, now_ms, ended_before, ended_before), durable=False
         )
         assert row is not None
         return RollWindow(int(row["window_start_ms"]), int(row["rolls"]))

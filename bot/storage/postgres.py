@@ -170,9 +170,23 @@ class PostgresDatabase(Database):
         assert row is not None
         return int(row["id"])
 
-    async def write_alone(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
-        async with self._writing():  # autocommit; PostgreSQL's row locks make it atomic
-            return await self._reading.fetch_one(sql, parameters)
+    async def write_alone(
+        self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True
+    ) -> Row | None:
+        if durable:
+            async with self._writing():  # autocommit; PostgreSQL's row locks make it atomic
+                return await self._reading.fetch_one(sql, parameters)
+        # Not waiting for the WAL flush at commit: a server crash may lose this write (the
+        # last fraction of a second's), never half of it, and no other transaction's
+        # durability changes. SET LOCAL ends with the transaction, so the pooled connection
+        # goes back as it was.
+        async with (
+            self._writing(),
+            self._pool.acquire() as connection,
+            connection.transaction(),
+        ):
+            await connection.execute("SET LOCAL synchronous_commit = off")
+            return await PostgresSession(connection).fetch_one(sql, parameters)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:

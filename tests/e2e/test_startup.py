@@ -8,6 +8,7 @@ import os
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
@@ -29,6 +30,7 @@ async def start_bot_process(
     token: str,
     database_path: Path | None = None,
     stderr: int | IO[bytes] = asyncio.subprocess.PIPE,
+    arguments: Sequence[str] = ("-m", "bot"),
     **variables: str,
 ) -> asyncio.subprocess.Process:
     environment = {
@@ -45,8 +47,7 @@ async def start_bot_process(
     environment.update(variables)  # a test may override the above (GUILD_ID="": global sync)
     return await asyncio.create_subprocess_exec(
         sys.executable,
-        "-m",
-        "bot",
+        *arguments,
         cwd=tmp_path,
         env=environment,
         stdout=asyncio.subprocess.PIPE,

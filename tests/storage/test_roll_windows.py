@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.config import DatabaseLocation
 from bot.ratelimit import RollLimit, SharedRollLimiter
 from bot.storage import Storage
 from bot.storage.limits import RollWindow
@@ -96,3 +97,52 @@ async def test_a_database_that_cannot_save_lets_rolls_go_unlimited(
         assert [await limiter.count(ALICE) for _ in range(3)] == [None] * 3
     assert await limiter.count(ALICE) is None  # counting again: the first of a new window
     assert await limiter.count(ALICE) == 10.0
+
+
+async def test_the_roll_count_alone_commits_without_waiting_for_the_wal_on_postgresql(
+    migrated_postgres_url: str,
+) -> None:
+    """Issue 38: the count's own transaction has ``synchronous_commit = off`` (a count lost in a
+    server crash is harmless); every other transaction on the same pool keeps ``on``."""
+    import psycopg  # the PostgreSQL extra, as the fixture's
+    import psycopg.sql
+
+    # The test server runs with synchronous_commit=off for speed: this database says on, as a
+    # production server does. A trigger notes the setting each write of roll_limits runs under.
+    with psycopg.connect(migrated_postgres_url, autocommit=True) as admin:
+        admin.execute(
+            psycopg.sql.SQL("ALTER DATABASE {} SET synchronous_commit = on").format(
+                psycopg.sql.Identifier(admin.info.dbname)
+            )
+        )
+        admin.execute("CREATE TABLE seen (setting text NOT NULL)")
+        admin.execute(
+            "CREATE FUNCTION note_setting() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "INSERT INTO seen VALUES (current_setting('synchronous_commit')); RETURN NEW; END $$"
+        )
+        admin.execute(
+            "CREATE TRIGGER note_setting BEFORE INSERT OR UPDATE OR DELETE ON roll_limits "
+            "FOR EACH ROW EXECUTE FUNCTION note_setting()"
+        )
+    storage = await Storage.open(DatabaseLocation.postgresql(migrated_postgres_url))
+    try:
+        windows = storage.roll_windows
+        assert await windows.count_roll(ALICE, 1_000, WINDOW_MS) == RollWindow(1_000, 1)
+        assert await windows.count_roll(ALICE, 2_000, WINDOW_MS) == RollWindow(1_000, 2)
+        # The insert, then the upsert's BEFORE INSERT and BEFORE UPDATE: all off.
+        noted = await storage.database.fetch_all("SELECT setting FROM seen")
+        assert [row["setting"] for row in noted] == ["off", "off", "off"]
+        # Every connection of the pool (the count's included) is back to on afterwards.
+        shown = await asyncio.gather(
+            *(storage.database.fetch_all("SHOW synchronous_commit") for _ in range(20))
+        )
+        assert {rows[0]["synchronous_commit"] for rows in shown} == {"on"}
+        async with storage.database.transaction() as session:
+            row = await session.fetch_one("SHOW synchronous_commit")
+            assert row is not None and row["synchronous_commit"] == "on"
+        # Forgetting ended windows is an ordinary durable write.
+        await windows.forget_ended(20_000, WINDOW_MS)
+        noted = await storage.database.fetch_all("SELECT setting FROM seen")
+        assert [row["setting"] for row in noted] == ["off", "off", "off", "on"]
+    finally:
+        await storage.close()
