@@ -245,11 +245,11 @@ async def test_500_concurrent_challenge_rolls_count_exactly_the_rolls_it_allows(
         await fire(fake_discord, lambda _: fake_discord.send("cosmos roll", options, user="player"))
     )
     # Serially: the first 50 rolls count (1/50 … 50/50 rolls used, each once) and the 50th
-    # loses it; the other 450 find no open challenge and roll nothing.
+    # loses it; the other 450 find it over and roll nothing.
     assert (len(counted), len(refused)) == (50, N - 50)
-    assert all("no open challenge called **Hold**" in r.content for r in refused)
+    assert all("The challenge **Hold** here is over (lost)" in r.content for r in refused)
     progress = [
-        re.search(r"(\d+)/50 rolls used", r.embeds[0]["fields"][-1]["value"]) for r in counted
+        re.search(r"(\d+) of 50 rolls used", r.embeds[0]["fields"][-1]["value"]) for r in counted
     ]
     used = sorted(int(found[1]) for found in progress if found)
     assert used == list(range(1, 51))

@@ -190,7 +190,9 @@ async def test_cosmos_opposed_with_a_blank_defender_name_names_the_defender(
     # field name, which Discord refuses (400).
     options = {"attribute": 2, "skill": 1, "vs_attribute": 1, "vs_skill": 2, "vs_name": "   "}
     reply = await fake_discord.invoke("cosmos opposed", options, user="player")
-    assert not reply.ephemeral and reply.embeds[0]["title"] == "⚔️ Opposed roll · player vs defender"
-    assert [field["name"] for field in reply.embeds[0]["fields"]][1].startswith("Defender")
+    title = reply.embeds[0]["title"]
+    assert not reply.ephemeral and "· player: opposed roll vs the defender · " in title
+    assert all(field["name"].strip() for field in reply.embeds[0]["fields"])
+    assert [field["name"] for field in reply.embeds[0]["fields"]][3].startswith("the defender's")
     again = await fake_discord.click(reply, "roll:again:1", user="player")
-    assert again.embeds[0]["title"] == "⚔️ Opposed roll · player vs defender"
+    assert "· player: opposed roll vs the defender · " in again.embeds[0]["title"]
