@@ -105,7 +105,8 @@ async def test_rule_roll_again_under_a_realms_check_keeps_target_and_sources(
     dicebot.rng = new_rng(4)
     again = await fake_discord.click(first, "roll:again:1", user="player")
     faces = realms_d20s(4, 2)
-    assert f"Rolled {faces[0]}, {faces[1]} → **{max(faces)}** vs 12" in str(again.embeds[0])
+    assert f"🎲 d20: {faces[0]}, {faces[1]} → **{max(faces)}**" in str(again.embeds[0])
+    assert again.embeds[0]["title"].endswith(f"vs 12 · result {max(faces)}")
     assert again.original.custom_ids()[0] == "roll:again:2"
     logged = await logged_roll(dicebot.storage, 2)
     assert logged.payload["options"]["target"] == 12 and logged.payload["options"]["kind"] == "save"
@@ -119,7 +120,7 @@ async def test_rule_roll_again_under_a_realms_attack_and_stealth(
     )
     again = await fake_discord.click(attack, "roll:again:1", user="player")
     assert (await logged_roll(dicebot.storage, 2)).payload["options"]["split"] == "1,1"
-    assert again.embeds[0]["title"].endswith("(to hit 10, 1d6)")
+    assert ": attack (to hit 10, 1d6) · " in again.embeds[0]["title"]
     stealth = await fake_discord.invoke("realms stealth", {"dice": 3}, user="player")
     pressed = await fake_discord.click(stealth, "roll:again:3", user="player")
     assert "stealth" in pressed.embeds[0]["title"]
