@@ -432,9 +432,9 @@ def _after_luck_embed(
     npc = options.get(NPC_SCORE_OPTION) is not None
     labels = contest_labels(str(options.get("attribute")), options.get("vs_attribute"), npc=npc)
     if isinstance(result, sinew.OpposedResult):
-        title = "⚔️ Opposed roll after Luck"
-        return render.opposed(result, roller, defender_name, title=title, labels=labels)
-    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck", labels=labels)
+        what = "opposed roll after Luck"
+        return render.opposed(result, roller, defender_name, what=what, labels=labels)
+    embed = render.attack(result, roller, defender_name, what="attack after Luck", labels=labels)
     if defender is not None and (result.damage_taken > 0 or hurt is not None):
         render.add_defender_stamina(embed, hurt or defender)
     return embed
