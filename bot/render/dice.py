@@ -63,7 +63,7 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
         verdict, word = Verdict.CRITICAL, "NATURAL 20!" if len(totals) == 1 else "natural 20"
     elif Natural.ONE in naturals:
         verdict, word = Verdict.FUMBLE, "NATURAL 1!" if len(totals) == 1 else "natural 1"
-    label = parts[0].label if len(parts) == 1 else None
+    comment = parts[0].label if len(parts) == 1 else None
     return RollReply(
         who=roller,
         what=shown(text),
@@ -71,5 +71,5 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
         word=word,
         total=f"total {totals[0]}" if len(totals) == 1 else f"{len(totals)} rolls",
         dice=truncate("\n".join(lines), 4000),
-        notes=[f"💬 {truncate(shown(label), 1024)}"] if label else [],
+        notes=[f"💬 {truncate(shown(comment), 1024)}"] if comment else [],
     ).embed()
