@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.reply import RollReply, Verdict
+from bot.render.reply import Part, RollReply, Verdict
 from bot.render.style import shown, truncate
 from rules.expressions import ExpressionRoll, Natural, RequestRoll
 
@@ -26,7 +26,8 @@ def expression_roll(roll: ExpressionRoll, roller: str) -> discord.Embed:
         verdict=verdict,
         word=word,
         total=f"total {roll.total}",
-        dice=f"{truncate(roll.breakdown, 4000)}\n**Total: {roll.total}**",
+        dice=truncate(roll.breakdown, 4000),
+        breakdown=[Part("Total", f"**{roll.total}**")],
     ).embed()
 
 
@@ -37,7 +38,7 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
     parts = result.request.parts
     lines = []
     outcomes: list[bool] = []
-    totals: list[int] = []
+    totals: list[str] = []
     for part, rolls in zip(parts, result.rolls, strict=True):
         # Several rolls: each line names its own label; one roll: the label is the 💬 note.
         named = f"{shown(part.label)}: " if part.label and len(parts) > 1 else ""
@@ -45,7 +46,7 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
             label = f"{number}. " if part.sets > 1 else ""
             mark = {Natural.TWENTY: " ✨", Natural.ONE: " 💀"}.get(roll.natural, "")
             outcome = ""
-            totals.append(roll.total)
+            totals.append(f"{named}{label}**{roll.total}**")
             if part.comparison is not None:
                 success = part.comparison.holds(roll.total)
                 outcomes.append(success)
@@ -69,7 +70,8 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
         what=shown(text),
         verdict=verdict,
         word=word,
-        total=f"total {totals[0]}" if len(totals) == 1 else f"{len(totals)} rolls",
+        total=f"total {result.rolls[0][0].total}" if len(totals) == 1 else f"{len(totals)} rolls",
         dice=truncate("\n".join(lines), 4000),
+        breakdown=[Part("Total" if len(totals) == 1 else "Totals", " · ".join(totals))],
         notes=[f"💬 {truncate(shown(comment), 1024)}"] if comment else [],
     ).embed()
