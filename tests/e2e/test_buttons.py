@@ -69,7 +69,7 @@ async def test_roll_again_works_after_a_restart(
         again = await fake_discord.click(first, "roll:again:1", user="player")
         assert roll_id_of(again) == 2
         expected = roll_expression("3d6", new_rng(5))
-        assert f"**Total: {expected.total}**" in again.embeds[0]["description"]
+        assert again.embeds[0]["title"].endswith(f" · total {expected.total}")
         assert (await logged_roll(bot.storage, 2)).payload["options"] == {"expression": "3d6"}
 
 
@@ -84,7 +84,7 @@ async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
     revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert not revealed.ephemeral
     assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
-    assert "765432" in revealed.embeds[0]["description"]
+    assert revealed.embeds[0]["title"].endswith(" · total 765432")
     assert (await logged_roll(dicebot.storage, 1)).revealed_at is not None
     twice = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert twice.ephemeral and "already revealed" in twice.content

@@ -56,7 +56,7 @@ async def test_rule_a_macro_holds_anything_roll_reads_labels_semicolons_and_sets
     rolled = await fake_discord.invoke("macro roll", {"name": "Axe"}, user="player")
     assert not rolled.ephemeral
     assert rolled.embeds[0]["description"].splitlines() == [
-        "Greataxe: 1d20 (10) + 7 = **17**",
+        "🎲 Greataxe: 1d20 (10) + 7 = **17**",
         "slashing: 1d12 (7) + 4 = **11**",
     ]
     stats = await fake_discord.invoke("macro roll", {"name": "Stats"}, user="player")

@@ -141,6 +141,55 @@ async def test_ruling_realms_reroll_one_die_once_of_your_latest_roll(
     assert others.ephemeral  # the GM has no roll of their own here
 
 
+async def test_rule_a_typed_reroll_takes_the_die_buttons_off_the_rolls_message(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Issue 37: a die is rerolled once per roll, so once typed the message's die buttons go;
+    # and a newer roll takes them off the older roll's message (only the latest is rerolled).
+    first = await fake_discord.invoke(
+        "realms check", {"die": "d20", "kind": "save", "advantage": 1}, user="player"
+    )
+    assert first.original.custom_ids() == ["roll:again:1", "realms:reroll:1:1", "realms:reroll:1:2"]
+    typed = await fake_discord.invoke("realms reroll", {"position": 2}, user="player")
+    assert not typed.ephemeral and "Rerolled die 2" in fields(typed)
+    await fake_discord.wait_until(
+        lambda: first.original.custom_ids() == ["roll:again:1"], "roll #1's die buttons to go"
+    )
+    second = await fake_discord.invoke("realms stealth", {"dice": 2}, user="player")
+    assert second.original.custom_ids() == [
+        "roll:again:3",
+        "realms:reroll:3:1",
+        "realms:reroll:3:2",
+    ]
+    third = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert third.original.custom_ids() == ["roll:again:4", "realms:reroll:4:1"]
+    await fake_discord.wait_until(
+        lambda: second.original.custom_ids() == ["roll:again:3"], "roll #3's die buttons to go"
+    )
+    assert third.original.custom_ids() == ["roll:again:4", "realms:reroll:4:1"]  # the latest
+
+
+async def test_concurrent_rolls_leave_die_buttons_only_under_the_latest(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Six rolls at once by one roller: whatever order they are shown in, in the end only the
+    # latest roll's message offers its die (serially: each roll takes them off the one before).
+    replies = await asyncio.gather(
+        *(fake_discord.send("realms check", {"die": "d20"}, user="player") for _ in range(6))
+    )
+    await fake_discord.wait_answered(replies)
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
+    by_id = {
+        int(reply.embeds[0]["footer"]["text"].removeprefix("Roll #")): reply for reply in replies
+    }
+    assert sorted(by_id) == list(range(1, 7))
+    for roll_id, reply in by_id.items():
+        expected = [f"roll:again:{roll_id}"]
+        if roll_id == 6:
+            expected.append("realms:reroll:6:1")
+        assert reply.original.custom_ids() == expected, roll_id
+
+
 async def test_reroll_works_after_a_restart(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     await fake_discord.invoke("realms stealth", {"dice": 3}, user="player")
     async with restarted(fake_discord, dicebot, seed=9):

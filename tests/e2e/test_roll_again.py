@@ -68,8 +68,9 @@ async def test_rule_roll_again_under_an_aethelgard_roll_keeps_pool_dc_and_label(
     assert first.original.custom_ids() == ["roll:again:1"]
     dicebot.rng = new_rng(21)
     again = await fake_discord.click(first, "roll:again:1", user="player")
-    assert again.embeds[0]["title"].endswith("🎲 player: Hack (Pool: 5d10)")
-    assert again.embeds[0]["description"] == block(display_lines(PoolRoll(d10s(21, 5), 2)))
+    rolled = PoolRoll(d10s(21, 5), 2)
+    assert again.embeds[0]["title"].endswith(f" · player: Hack vs DC 2 · {rolled.net} net")
+    assert again.embeds[0]["description"] == "🎲 5d10\n" + block(display_lines(rolled))
     assert again.original.custom_ids() == ["roll:again:2"]
 
 

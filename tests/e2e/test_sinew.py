@@ -618,6 +618,24 @@ async def test_rule_older_rolls_lose_their_luck_buttons_when_their_roller_rolls_
     )
 
 
+async def test_rule_a_roll_of_any_kind_takes_the_luck_buttons_off_the_rollers_older_message(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Issue 37: buttons are re-derived from the stored state on every message that shows them.
+    # A /roll is the roller's latest roll here too: Luck on the Sinew test before it has ended.
+    reply, _ = await failed_test(fake_discord, dicebot)
+    assert reply.original.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    dice = await fake_discord.invoke("roll", {"expression": "1d20"}, user="player")
+    assert not dice.ephemeral and dice.embeds[0]["footer"]["text"] == "Roll #2"
+    await fake_discord.wait_until(
+        lambda: reply.original.custom_ids() == ["roll:again:1"], "the old Luck buttons to go"
+    )
+    refused = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert refused.ephemeral  # nothing left to spend on: the latest roll is the /roll
+    sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
+    assert sheet.luck_tokens == sheet.luck  # and nothing was spent
+
+
 async def test_typed_luck_spend_on_a_hidden_test_answers_the_gm_privately(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

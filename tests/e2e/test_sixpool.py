@@ -547,7 +547,14 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
     assert stranger.ephemeral and "who made roll #1, can reroll" in stranger.content
     reply = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 15}, user="player")
     assert reply.original.custom_ids() == ["roll:again:2", "sixpool:reroll:2:0"]
-    superseded = await fake_discord.click(old, "sixpool:reroll:1:1", user="player")
+    # The older roll's die buttons no longer apply: its message loses them (issue 37).
+    await fake_discord.wait_until(
+        lambda: old.original.custom_ids() == ["roll:again:1"], "roll #1's reroll buttons to go"
+    )
+    from tests.e2e.test_secrecy import forged  # test_secrecy imports this module
+
+    replayed = forged(fake_discord, fake_discord.channel_id, "sixpool:reroll:1:1")
+    superseded = await fake_discord.click(replayed, "sixpool:reroll:1:1", user="player")
     assert superseded.ephemeral and "no longer your latest roll" in superseded.content
     seed = 21
     dicebot.rng = new_rng(seed)
