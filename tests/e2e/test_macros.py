@@ -61,7 +61,9 @@ async def test_rule_a_macro_holds_anything_roll_reads_labels_semicolons_and_sets
     ]
     stats = await fake_discord.invoke("macro roll", {"name": "Stats"}, user="player")
     lines = stats.embeds[0]["description"].splitlines()
-    assert [line.removeprefix("🎲 ")[:11] for line in lines] == [f"{n}. 4d6kh3 (" for n in range(1, 7)]
+    assert [line.removeprefix("🎲 ")[:11] for line in lines] == [
+        f"{n}. 4d6kh3 (" for n in range(1, 7)
+    ]
     bad = await fake_discord.invoke(
         "macro save", {"name": "Adv", "expression": "adv 1d20+5"}, user="player"
     )
