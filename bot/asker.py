@@ -8,6 +8,7 @@ from typing import TypeVar
 import discord
 
 from bot.access import storage_of
+from bot.anywhere import in_server, server_only_line
 from bot.discord_private import give_option
 from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
@@ -49,8 +50,8 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
     reply, its announcements) sees a hidden roll.
     """
     namespace = interaction.namespace
-    if "hidden" in namespace or namespace.blind:
-        return True
+    if "hidden" in namespace or namespace.blind or not in_server(interaction):
+        return True  # outside a server with the bot there is no campaign (bot.anywhere)
     storage = storage_of(interaction)
     campaign = await storage.campaigns.active(campaign_channel_id(interaction))
     if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):
@@ -68,12 +69,17 @@ class Asker:
     campaign: Campaign | None
     is_gm: bool
     manages_server: bool
+    # Outside a server channel where the bot is installed (a DM, a group DM, a server where
+    # only the user installed it): the line saying where campaigns run (bot.anywhere).
+    server_only: str | None = None
 
     @classmethod
     async def of(cls, interaction: discord.Interaction, storage: Storage) -> Asker:
-        """Look up the campaign of the interaction's channel (a thread's parent)."""
+        """Look up the campaign of the interaction's channel (a thread's parent); outside a
+        server with the bot there is none (README, "Where commands work")."""
         channel_id = campaign_channel_id(interaction)
-        campaign = await storage.campaigns.active(channel_id)
+        here = in_server(interaction)
+        campaign = await storage.campaigns.active(channel_id) if here else None
         return cls(
             guild_id=interaction.guild_id,
             channel_id=channel_id,
@@ -81,6 +87,7 @@ class Asker:
             campaign=campaign,
             is_gm=is_gm(campaign, interaction),
             manages_server=manages_server(interaction),
+            server_only=None if here else server_only_line(interaction, "Campaigns work"),
         )
 
     @classmethod
@@ -102,6 +109,8 @@ class Asker:
 
     def require_campaign(self, system: System | None = None) -> Campaign:
         """Return the running campaign (of ``system``) or explain that there is none."""
+        if self.server_only is not None:
+            raise CommandError(self.server_only)
         if self.campaign is None:
             wanted = f"{system.with_article} campaign" if system else "a campaign"
             raise CommandError(

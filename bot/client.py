@@ -15,11 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.anywhere import refuse_outside_server, server_contexts, server_installs
 from bot.asker import apply_default_visibility
 from bot.buttons import Reroller, RevealButton, RollAgainButton
 from bot.config import Settings
 from bot.discord_private import GatedCommandTree, set_endpoints
-from bot.errors import RESTARTING_MESSAGE, reply_ephemeral, report_error
+from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.memory import collect_if_due, collect_overdue, freeze_after_start
 from bot.options import check_payload
 from bot.publish import is_roll_command
@@ -61,7 +62,11 @@ class DiceTree(GatedCommandTree["DiceBot"]):
     """The command tree with the bot's one error path and a latency line per command."""
 
     def __init__(self, client: DiceBot) -> None:
-        super().__init__(client)
+        # Offered to server installs in servers unless a command says it works anywhere
+        # (bot.anywhere): a new command never reaches DMs by accident.
+        super().__init__(
+            client, allowed_installs=server_installs(), allowed_contexts=server_contexts()
+        )
         self._running = asyncio.Semaphore(CONCURRENT_INTERACTIONS)
 
     def gate(self) -> asyncio.Semaphore:
@@ -75,6 +80,8 @@ class DiceTree(GatedCommandTree["DiceBot"]):
         if not self.client.admit(interaction):
             await reply_ephemeral(interaction, RESTARTING_MESSAGE)
             return False
+        if not await _works_here(interaction):  # before the options: where comes first
+            return False
         if interaction.type is discord.InteractionType.application_command:
             check_payload(self, interaction)  # raises to on_error, which explains the refusal
         return True
@@ -84,6 +91,20 @@ class DiceTree(GatedCommandTree["DiceBot"]):
     ) -> None:
         await report_error(interaction, error)
         _log_latency(interaction, "failed")
+
+
+async def _works_here(interaction: discord.Interaction) -> bool:
+    """Refuse, in one line, a command that needs a server with the bot used anywhere else (a
+    DM, a group DM, a server where only the user installed it); suggest nothing there."""
+    try:
+        refuse_outside_server(interaction, interaction.command)
+    except CommandError as refusal:
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await report_error(interaction, refusal)
+        return False
+    return True
 
 
 def _log_latency(interaction: discord.Interaction, outcome: str) -> None:

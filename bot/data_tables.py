@@ -1,7 +1,8 @@
-"""Load the game tables in `data/` once, at start, and fail loudly on a bad one."""
+"""Load the game tables in `data/` once per process, and fail loudly on a bad one."""
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -25,8 +26,22 @@ def load_table(
     parse: Callable[[Mapping[str, Any]], T],
     directory: Path = DATA_DIRECTORY,
 ) -> T:
-    """Read a TOML table under ``data/`` and validate it with the rules' ``parse`` function."""
+    """Read a TOML table under ``data/`` and validate it with the rules' ``parse`` function.
+
+    A table read before is not read again while its file is unchanged: the parsed tables are
+    frozen values, and every bot a process starts (the tests start hundreds) shares them.
+    """
     path = directory / relative_path
+    try:
+        version = path.stat()
+    except FileNotFoundError:
+        raise TableError(f"{path}: the table is missing") from None
+    return _parsed(path, version.st_mtime_ns, version.st_size, parse)
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(path: Path, _mtime_ns: int, _size: int, parse: Callable[[Mapping[str, Any]], T]) -> T:
+    """The table at ``path`` as ``parse`` makes it; the file's version is part of the key."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

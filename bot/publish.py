@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import discord
 from discord import app_commands
 
-from bot.access import storage_of
+from bot.access import postable_channel, storage_of
+from bot.anywhere import in_server
 from bot.asker import Asker
 from bot.buttons import retire_rolled_past, roll_buttons
 from bot.gm_channel import readable_by_players
@@ -346,9 +347,8 @@ async def _deliver_blind(
             ephemeral=True,
         )
     if campaign.switches.secret_notice:
-        assert isinstance(interaction.channel, discord.abc.Messageable)
         roller = shown(interaction.user.display_name)
-        await interaction.channel.send(f"🎲 {roller} rolled in secret.")
+        await announce(interaction, content=f"🎲 {roller} rolled in secret.")
 
 
 async def _direct_to_gms(
@@ -389,7 +389,24 @@ def set_roll_footer(embed: discord.Embed, roll_id: int, visibility: Visibility) 
         )
 
 
-async def announce(interaction: discord.Interaction, embed: discord.Embed) -> None:
-    """Post to the whole channel as a message of its own, never hidden."""
-    assert isinstance(interaction.channel, discord.abc.Messageable)
-    await interaction.channel.send(embed=embed)
+async def announce(
+    interaction: discord.Interaction,
+    embed: discord.Embed | None = None,
+    *,
+    content: str | None = None,
+) -> None:
+    """Post to the whole channel as a message of its own, never hidden; after the reply.
+
+    Outside a server channel where the bot is installed (a DM, a group DM, a server where only
+    the user installed it), or where the channel refuses the bot, it is a public followup to
+    the interaction instead: nothing depends on the bot being able to post in the channel
+    (README, "Where commands work")."""
+    channel = postable_channel(interaction)
+    if channel is not None and in_server(interaction):
+        try:
+            await channel.send(content, embed=embed)  # type: ignore[arg-type]  # discord.py: send() takes embed=None (its default), its overloads omit it
+            return
+        except discord.Forbidden:
+            log.info("Can't post in channel %s: announcing in a followup", interaction.channel_id)
+    missing = discord.utils.MISSING
+    await interaction.followup.send(content or missing, embed=embed or missing)

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.access import dice_bot
+from bot.anywhere import refuse_outside_server
 from bot.discord_private import invoke_with_options
 from bot.errors import CommandError
 from bot.publish import is_roll_command
@@ -226,6 +227,8 @@ async def run_saved_command(
             f"`/{saved.name}` has changed since this macro was saved, so it won't guess what "
             "the old options mean. Save it again with `/macro save`."
         )
+    # A macro may hold a command that needs the channel's campaign: not outside a server.
+    refuse_outside_server(interaction, command)
     options = dict(saved.options)
     # Checked again: the shape says the options are the same, this says the values still fit.
     _checked_options(command, {name: _shown(value) for name, value in options.items()})

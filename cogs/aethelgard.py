@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
 from bot.buttons import Reroller, register_reroll
 from bot.client import DiceBot
@@ -138,6 +139,7 @@ def _bare(dice: int, label: str = "pool", bonus: int = 0, penalty: int = 0) -> P
     return aethelgard.build_pool((PoolPart(label, dice),), bonus=bonus, penalty=penalty)
 
 
+@anywhere_group
 class AethelgardCog(
     commands.GroupCog, group_name="aethelgard", group_description="Aethelgard d10 pools"
 ):
@@ -327,6 +329,7 @@ class AethelgardCog(
         await interaction.response.send_message(embed=embed)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="roll", description="Roll a d10 pool: 8–10 succeed, 1s botch")
     @app_commands.describe(
         pool=POOL_HELP,
@@ -370,6 +373,7 @@ class AethelgardCog(
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="opposed", description="Opposed pools: the higher net wins")
     @app_commands.describe(
         pool="Your pool",
@@ -404,6 +408,7 @@ class AethelgardCog(
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
+    @anywhere
     @app_commands.command(
         name="attack", description="Accuracy vs Defense, then damage less soak and block"
     )
@@ -456,6 +461,7 @@ class AethelgardCog(
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="craft", description="Craft: Standard, Masterwork or Legendary")
     @app_commands.describe(pool=POOL_HELP, bonus=BONUS_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP)
     async def craft(
@@ -487,6 +493,7 @@ class AethelgardCog(
         roll = Roll("aethelgard.craft", result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
+    @anywhere
     @app_commands.command(name="odds", description="Exact chances of a pool, with a chart")
     @app_commands.describe(
         pool=POOL_HELP, dc=f"Net successes needed, 0–{aethelgard.DC_MAX} (default 1)"

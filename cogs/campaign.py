@@ -11,6 +11,7 @@ import re
 import sys
 import time
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import discord
@@ -40,6 +41,7 @@ from rules.systems import all_systems, parse_system
 
 HISTORY_PAGE_MAX = 25
 EXPORT_FORMATS = ("csv", "json")
+EXPORT_NAMES_MAX = 50  # rollers an export looks up by name (one request each when not cached)
 
 CONFIRM_TIMEOUT_SECONDS = 120
 MAX_ROLL_ID = 2**53  # Discord's largest integer option; SQLite's ids stop at 2^63 - 1
@@ -271,22 +273,28 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         export: str | None = None,
     ) -> None:
         if export is None:
-            user_id = user.id if user is not None else None
-            await show_history(interaction, self, before=None, user_id=user_id, limit=limit,
-                               edit=False)  # fmt: skip
+            asked = LogPage(None, LogDirection.OLDER, user.id if user else 0, limit)
+            await show_history(interaction, self, asked, edit=False)
             return
+        await self._export(interaction, parse_choice_text(export, EXPORT_FORMATS), user)
+
+    async def _export(
+        self, interaction: discord.Interaction, fmt: str, user: discord.User | None
+    ) -> None:
+        """The whole log (or one player's) as a file for a GM, oldest first."""
         asker = await Asker.of(interaction, self.storage)
         campaign = asker.require_campaign()
         asker.require_gm("export the roll log")
-        fmt = parse_choice_text(export, EXPORT_FORMATS)
         rolls = await self.storage.rolls.history(
             campaign.id, include_secret=True, user_id=user.id if user else None, limit=10**9
         )
         rolls.reverse()  # oldest first in a file
-        data = render.export_csv(rolls) if fmt == "csv" else render.export_json(rolls)
-        await interaction.response.send_message(
+        await interaction.response.defer(ephemeral=True, thinking=True)  # names take requests
+        names = await member_names(interaction.guild, {roll.user_id for roll in rolls})
+        exported = render.export_csv if fmt == "csv" else render.export_json
+        await interaction.followup.send(
             f"📜 {len(rolls)} rolls of {campaign.settings.name}.",
-            file=discord.File(io.BytesIO(data), filename=f"roll-log.{fmt}"),
+            file=discord.File(io.BytesIO(exported(rolls, names)), filename=f"roll-log.{fmt}"),
             ephemeral=True,
         )
 
@@ -358,29 +366,51 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             expiry.cancel()
 
 
+class LogDirection(Enum):
+    """Which way a page of the roll log was turned from its boundary id."""
+
+    OLDER = "older"  # the newest rolls before the boundary
+    NEWER = "newer"  # the oldest rolls after it
+
+
+@dataclass(frozen=True, slots=True)
+class LogPage:
+    """A page of the roll log, all of it in its buttons' custom ids: fixed by a boundary id
+    (None: the newest page), so rolls logged meanwhile don't shift it, and answered after a
+    restart."""
+
+    boundary: int | None
+    direction: LogDirection
+    user_id: int  # 0: everyone's rolls
+    limit: int
+
+
 async def show_history(
-    interaction: discord.Interaction,
-    cog: CampaignCog,
-    *,
-    before: int | None,
-    user_id: int | None,
-    limit: int,
-    edit: bool,
+    interaction: discord.Interaction, cog: CampaignCog, asked: LogPage, *, edit: bool
 ) -> None:
-    """Show a page of the channel's campaign log (a GM sees hidden rolls), with Older →."""
+    """Show a page of the channel's campaign log to the asker (a GM sees hidden and blind
+    rolls), with ← Newer and Older → (disabled at either end)."""
     asker = await Asker.of(interaction, cog.storage)
     campaign = asker.require_campaign()
-    limit = require_whole("Limit", limit, 1, HISTORY_PAGE_MAX)
-    rolls = await cog.storage.rolls.history(
-        campaign.id, before=before, user_id=user_id, include_secret=asker.is_gm, limit=limit + 1
+    limit = require_whole("Limit", asked.limit, 1, HISTORY_PAGE_MAX)
+    older = asked.direction is LogDirection.OLDER
+    page = await cog.storage.rolls.page(
+        campaign.id,
+        before=asked.boundary if older else None,
+        after=None if older else asked.boundary,
+        user_id=asked.user_id or None,
+        include_secret=asker.is_gm,
+        limit=limit,
     )
-    more = len(rolls) > limit
-    rolls = rolls[:limit]
-    embed = render.history(rolls, gm_view=asker.is_gm, more=more)
+    embed = render.history(page, gm_view=asker.is_gm)
     view = None
-    if more:
+    if page.older or page.newer:
         view = discord.ui.View(timeout=None)
-        view.add_item(HistoryButton(rolls[-1].id, user_id or 0, limit))
+        newest, oldest = page.rolls[0].id, page.rolls[-1].id
+        view.add_item(HistoryButton(LogPage(newest, LogDirection.NEWER, asked.user_id, limit),
+                                    enabled=page.newer))  # fmt: skip
+        view.add_item(HistoryButton(LogPage(oldest, LogDirection.OLDER, asked.user_id, limit),
+                                    enabled=page.older))  # fmt: skip
         view.stop()
     if edit:
         await interaction.response.edit_message(embed=embed, view=view)
@@ -392,26 +422,32 @@ async def show_history(
 
 class HistoryButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"campaign:log:(?P<before>{ID_PATTERN}):(?P<user>{ID_PATTERN}):(?P<limit>[0-9]{{1,2}})",
+    template=rf"campaign:log:(?:(?P<direction>older|newer):)?(?P<boundary>{ID_PATTERN})"
+    rf":(?P<user>{ID_PATTERN}):(?P<limit>[0-9]{{1,2}})",
 ):
-    """Older → under a page of the roll log: the next page, for whoever pressed (persistent)."""
+    """← Newer / Older → under a page of the roll log: the next page that way, for whoever
+    pressed (persistent). A button from before ← Newer existed has no direction: Older."""
 
-    def __init__(self, before: int, user_id: int, limit: int) -> None:
+    def __init__(self, page: LogPage, *, enabled: bool = True) -> None:
+        newer = page.direction is LogDirection.NEWER
         super().__init__(
             discord.ui.Button(
-                label="Older →",
+                label="← Newer" if newer else "Older →",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"campaign:log:{before}:{user_id}:{limit}",
+                custom_id=f"campaign:log:{page.direction.value}:{page.boundary}"
+                f":{page.user_id}:{page.limit}",
+                disabled=not enabled,
             )
         )
-        self.before, self.user_id, self.limit = before, user_id, limit
+        self.page = page
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
         limit = max(1, min(int(match["limit"]), HISTORY_PAGE_MAX))
-        return cls(int(match["before"]), int(match["user"]), limit)
+        direction = LogDirection(match["direction"] or LogDirection.OLDER.value)
+        return cls(LogPage(int(match["boundary"]), direction, int(match["user"]), limit))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = dice_bot(interaction).get_cog(CampaignCog.__cog_name__)
@@ -419,14 +455,34 @@ class HistoryButton(
         async def press() -> None:
             if not isinstance(cog, CampaignCog):
                 raise CommandError("Campaigns are not loaded; try again in a moment.")
-            # User 0: everyone's rolls (the page was not filtered by user).
-            user_id = stored_id(self.user_id, "member") if self.user_id else None
-            await show_history(
-                interaction, cog, before=stored_id(self.before, "roll"), user_id=user_id,
-                limit=self.limit, edit=True,
-            )  # fmt: skip
+            page = self.page
+            if page.boundary is not None:
+                stored_id(page.boundary, "roll")
+            if page.user_id:  # user 0: everyone's rolls (the page was not filtered by user)
+                stored_id(page.user_id, "member")
+            await show_history(interaction, cog, page, edit=True)
 
         await answer_component(interaction, press)
+
+
+async def member_names(guild: discord.Guild | None, user_ids: set[int]) -> dict[int, str]:
+    """The display names the rollers have in the server now; one who left (or past
+    ``EXPORT_NAMES_MAX`` rollers) is not named, and an export shows their id."""
+    if guild is None:
+        return {}
+
+    async def name(user_id: int) -> str | None:
+        member = guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                return None  # not a member any more (or Discord can't say): the id stands
+        return member.display_name
+
+    wanted = sorted(user_ids)[:EXPORT_NAMES_MAX]
+    found = await asyncio.gather(*(name(user_id) for user_id in wanted))
+    return {user_id: shown for user_id, shown in zip(wanted, found, strict=True) if shown}
 
 
 def require_gm_channel(channel: discord.TextChannel | None, campaign: Campaign) -> None:

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker, campaign_channel_id
 from bot.buttons import register_reroll
 from bot.client import DiceBot
@@ -80,6 +81,7 @@ ROLL_HELP = {
 }
 
 
+@anywhere_group
 class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmos Engine"):
     """Cosmos Engine: 2d10 keep-two with advantage dice."""
 
@@ -101,6 +103,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         register_reroll(bot, OPPOSED_KIND, self._roll_opposed_again)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="roll", description="Roll 2d10 keep two + Attribute + Skill vs TN")
     @app_commands.describe(
         **ROLL_HELP,
@@ -176,6 +179,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         await publish_roll(interaction, self.storage, asker, roll, visibility, change=change)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="opposed", description="Roll against a defender; a tie goes to them")
     @app_commands.describe(
         attribute=f"Your Attribute, {ATTRIBUTE_RANGE}",
@@ -242,6 +246,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         asker, visibility = await Asker.for_roll(interaction, self.storage, **logged.as_options())
         await self.roll_opposed(interaction, asker, OpposedOptions(**options), visibility)
 
+    @anywhere
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")
     @app_commands.describe(
         era="Technology era of the equipment",
@@ -266,6 +271,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         )
         await interaction.response.send_message(embed=render.conversion(result))
 
+    @anywhere
     @app_commands.command(name="odds", description="Exact chances of a roll, with a chart")
     @app_commands.describe(**ROLL_HELP)
     async def odds(

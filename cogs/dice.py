@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.anywhere import anywhere
 from bot.asker import Asker
 from bot.buttons import register_reroll
 from bot.client import DiceBot
@@ -34,6 +35,7 @@ class DiceCog(commands.Cog):
         )
 
     @roll_command
+    @anywhere
     @app_commands.command(name="roll", description="Roll dice notation, e.g. 4d6kh3+2 or 2d20kl1")
     @app_commands.describe(
         expression="Dice like 4d6kh3+2, 1d20+5 adv, 1d20+5>=15, 2d6+3 fire; `;` between rolls",

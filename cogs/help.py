@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import loaded_cog
+from bot.anywhere import anywhere
 from bot.buttons import PersistentItem
 from bot.client import DiceBot
 from bot.options import ID_PATTERN
@@ -91,6 +92,7 @@ class HelpCog(commands.Cog):
         then and doesn't change while the bot runs."""
         return help_pages(self.bot)
 
+    @anywhere
     @app_commands.command(name="help", description="What to type first, and every command")
     @app_commands.describe(
         topic="What to show: the command pages (default) or /roll's dice notation"

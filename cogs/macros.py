@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.asker import Asker, campaign_channel_id
+from bot.anywhere import anywhere, anywhere_group
+from bot.asker import Asker
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
@@ -24,6 +25,7 @@ MacroName = app_commands.Range[str, 1, MACRO_NAME_MAX]
 Expression = app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH]
 
 
+@anywhere_group
 class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved rolls"):
     """Saved dice expressions: save once, roll by name."""
 
@@ -31,6 +33,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         self.bot = bot
         self.macros = MacroStore(bot.storage.database)
 
+    @anywhere
     @app_commands.command(name="save", description="Save a dice expression under a name")
     @app_commands.describe(
         name=f"The macro's name (up to {MACRO_NAME_MAX} characters)",
@@ -75,6 +78,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         return expression.strip(), None
 
     @roll_command
+    @anywhere
     @app_commands.command(name="roll", description="Roll a saved macro")
     @app_commands.describe(
         name="The macro (yours, or the campaign's)", hidden=HIDDEN_HELP, blind=BLIND_HELP
@@ -98,6 +102,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             raise CommandError("Dice are not loaded; try again in a moment.")
         await dice.roll_dice(interaction, macro.expression, hidden=hidden, blind=blind)
 
+    @anywhere
     @app_commands.command(name="list", description="List your macros and the campaign's")
     async def list(self, interaction: discord.Interaction) -> None:
         asker = await Asker.of(interaction, self.bot.storage)
@@ -115,6 +120,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         embed.set_footer(text="👤 yours · 🏰 the campaign's")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @anywhere
     @app_commands.command(name="delete", description="Delete a macro (the campaign's: GM)")
     @app_commands.describe(name="The macro to delete")
     async def delete(self, interaction: discord.Interaction, name: MacroName) -> None:
@@ -134,8 +140,9 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     async def _names(
         self, interaction: discord.Interaction, current: str
     ) -> builtins.list[app_commands.Choice[str]]:  # `list` in this class is /macro list
-        campaign = await self.bot.storage.campaigns.active(campaign_channel_id(interaction))
-        macros = await self.macros.visible(interaction.user.id, campaign.id if campaign else None)
+        asker = await Asker.of(interaction, self.bot.storage)  # no campaign outside a server
+        campaign_id = asker.campaign.id if asker.campaign else None
+        macros = await self.macros.visible(interaction.user.id, campaign_id)
         names = list(dict.fromkeys(m.name for m in macros))
         return [app_commands.Choice(name=n, value=n) for n in matching(current, names)]
 

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import loaded_cog
+from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
 from bot.buttons import (
     Reroller,
@@ -132,6 +133,7 @@ def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> 
     return reroll
 
 
+@anywhere_group
 class RealmsCog(commands.GroupCog, group_name="realms", group_description="Enchanted Realms"):
     """Enchanted Realms: the extra or lost die."""
 
@@ -168,6 +170,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         )
 
     @roll_command
+    @anywhere
     @app_commands.command(name="attack", description="Attack: every d20 a strike, ±2 per target")
     @app_commands.describe(
         **ATTACK_HELP, **SOURCE_HELP, force=FORCE_HELP, hidden=HIDDEN_HELP, blind=BLIND_HELP
@@ -214,6 +217,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         await self._publish(interaction, asker, roll, visibility)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
     @app_commands.describe(
         die="The die (saves, checks, stealth and concentration: d20; competitions: d12)",
@@ -264,6 +268,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         await self._publish(interaction, asker, roll, visibility)
 
     @roll_command
+    @anywhere
     @app_commands.command(name="stealth", description="The d6 pool that sets the Awareness target")
     @app_commands.describe(
         dice=f"d6 in the pool, 1–{realms.STEALTH_DICE_MAX}",
@@ -304,6 +309,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roll = Roll(RollKind.STEALTH.value, result, embed, options=asdict(options))
         await self._publish(interaction, asker, roll, visibility)
 
+    @anywhere
     @app_commands.command(name="spell", description="A spell at advantage or disadvantage")
     @app_commands.describe(
         kind="incantation (spirit cost ∓1) or axiom (oversiphoning or casting time)",
@@ -330,6 +336,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         )
 
     @roll_command
+    @anywhere
     @app_commands.command(
         name="reroll", description="Reroll exactly one die of your latest roll here (once)"
     )
@@ -375,6 +382,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             interaction, asker, roll_id, logged.visibility, embed, view=view, edit=edit
         )
 
+    @anywhere
     @app_commands.command(
         name="odds", description="Exact odds of a check or an attack, with a chart"
     )

@@ -8,16 +8,69 @@ system's commands in turn (tests/e2e/test_properties.py), from the system a test
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from bot.storage import apply_migrations
-
 pytest_plugins = ["tests.fakediscord.fixtures", "tests.postgres"]
 
 SYSTEMS = ("cosmos", "realms", "sinew", "aethelgard", "sixpool")
+
+# Room the suite's temporary files need in memory: a few hundred MB at most (SQLite files, the
+# PostgreSQL cluster, the bots' logs, compiled bytecode), with a wide margin.
+_MEMORY_TEMP_NEEDS = 2 * 1024**3
+
+
+def _keep_temporary_files_in_memory() -> None:
+    """Put every temporary file of the run (``tmp_path``, the PostgreSQL cluster, what a bot
+    process under test writes) in /dev/shm when it is there, writable and roomy.
+
+    The tests commit to SQLite and PostgreSQL thousands of times; on a disk each commit waits
+    for its fsync (30–40 ms on this project's CI disk against under 1 ms in memory), and pytest
+    deletes old runs' files one by one. The bot's durability is tested by what survives a
+    SIGKILL (tests/e2e/test_crash.py), which memory-backed files still show: the kernel keeps
+    them. A TMPDIR set by whoever runs the tests wins.
+    """
+    memory = Path("/dev/shm")
+    if "TMPDIR" in os.environ or not memory.is_dir() or not os.access(memory, os.W_OK):
+        return
+    if shutil.disk_usage(memory).free < _MEMORY_TEMP_NEEDS:
+        return
+    os.environ["TMPDIR"] = str(memory)  # inherited by the processes the tests start
+    tempfile.tempdir = None  # tempfile reads TMPDIR again on its next call
+
+
+def _cache_bytecode_outside_the_tree() -> None:
+    """With PYTHONDONTWRITEBYTECODE set, every process the suite starts (each xdist worker and
+    some forty `python -m bot`) would compile the project and rewrite the test modules' asserts
+    from source again: about 1 s of CPU per process. Keep the bytecode under the temporary
+    folder instead (PYTHONPYCACHEPREFIX), so the working tree still gets no __pycache__."""
+    if not sys.dont_write_bytecode or sys.pycache_prefix is not None:
+        return
+    prefix = str(Path(tempfile.gettempdir()) / "dicebot-tests-pycache")
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def _skip_the_system_certificates() -> None:
+    """Every connection the suite makes is plain TCP on loopback (the fake Discord, the test
+    PostgreSQL), but aiohttp loads the system's certificate bundle into two TLS contexts when
+    imported, in every process: point OpenSSL at an empty bundle instead."""
+    if "SSL_CERT_FILE" in os.environ or "SSL_CERT_DIR" in os.environ:
+        return
+    os.environ["SSL_CERT_FILE"] = os.devnull
+    os.environ["SSL_CERT_DIR"] = os.devnull
+
+
+_keep_temporary_files_in_memory()
+_cache_bytecode_outside_the_tree()
+_skip_the_system_certificates()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -38,6 +91,9 @@ def migrated_sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     only need a working database start from a copy (``migrated_sqlite``); the tests of the
     migrations themselves start from nothing, as before.
     """
+    # Imported here, not at the top: the settings above must come before any project import.
+    from bot.storage import apply_migrations
+
     path = tmp_path_factory.mktemp("template") / "migrated.db"
     apply_migrations(path)
     return path

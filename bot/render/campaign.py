@@ -5,12 +5,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import discord
 
-from bot.render.style import CHOICE_NAME_MAX, Colour, shown, truncate
-from bot.storage import Campaign, CharacterSummary, LoggedRoll, TrackSummary, Visibility
+from bot.render.roll_log import log_line, plain_text, summarise
+from bot.render.style import CHOICE_NAME_MAX, EMBED_DESCRIPTION_LIMIT, Colour, shown, truncate
+from bot.storage import (
+    Campaign,
+    CharacterSummary,
+    LoggedRoll,
+    RollPage,
+    TrackSummary,
+    Visibility,
+)
 from bot.storage.errors import EndAnswer
 
 __all__ = [
@@ -145,23 +154,18 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
     return embed
 
 
-def _roll_line(roll: LoggedRoll) -> str:
-    title = str(roll.payload.get("embed", {}).get("title") or roll.kind)
-    secret = " 🔒" if roll.unrevealed else ""
-    return truncate(f"`#{roll.id}` <@{roll.user_id}> · {title}{secret}", 200)
-
-
-def history(rolls: list[LoggedRoll], *, gm_view: bool, more: bool) -> discord.Embed:
-    """Show a page of the campaign's roll log, newest first (🔒: hidden, not yet revealed)."""
-    lines = [_roll_line(roll) for roll in rolls] or ["No rolls yet."]
+def history(page: RollPage, *, gm_view: bool) -> discord.Embed:
+    """Show a page of the campaign's roll log, newest first: each roll's total and verdict
+    (🔒: secret, not yet revealed; a GM is told whether hidden or blind)."""
+    lines = [log_line(roll, gm_view=gm_view) for roll in page.rolls] or ["No rolls yet."]
     embed = discord.Embed(
         title="📜 Roll history",
-        description=truncate("\n".join(lines), 4000),
+        description=truncate("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
         colour=Colour.CAMPAIGN,
     )
-    footer = "GM view: hidden rolls included (🔒)" if gm_view else "Public rolls"
-    if more:
-        footer += " · Older → for the next page"
+    footer = "GM view: hidden and blind rolls included (🔒)" if gm_view else "Public rolls"
+    if page.older or page.newer:
+        footer += " · ← Newer and Older → turn the pages"
     embed.set_footer(text=footer)
     return embed
 
@@ -169,40 +173,58 @@ def history(rolls: list[LoggedRoll], *, gm_view: bool, more: bool) -> discord.Em
 EXPORT_FIELDS = (
     "id",
     "created_at",
+    "user",
     "user_id",
     "kind",
     "visibility",
     "revealed_at",
     "title",
+    "total",
+    "verdict",
     "text",
 )
 
 
-def _export_row(roll: LoggedRoll) -> dict[str, object]:
+def _iso(stored: str | None) -> str:
+    """A stored UTC time as ISO 8601 with its zone (the database keeps UTC)."""
+    if not stored:
+        return ""
+    moment = datetime.fromisoformat(stored)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat(timespec="milliseconds")
+
+
+def _export_row(roll: LoggedRoll, names: Mapping[int, str]) -> dict[str, object]:
     embed = roll.payload.get("embed", {})
+    summary = summarise(roll)
     return {
         "id": roll.id,
-        "created_at": roll.created_at,
+        "created_at": _iso(roll.created_at),
+        "user": names.get(roll.user_id, str(roll.user_id)),
         "user_id": roll.user_id,
         "kind": roll.kind,
         "visibility": roll.visibility.value,
-        "revealed_at": roll.revealed_at,
-        "title": embed.get("title", ""),
-        "text": embed.get("description", ""),
+        "revealed_at": _iso(roll.revealed_at),
+        "title": plain_text(str(embed.get("title", "")), names),
+        "total": "" if summary is None else summary.plain_total(),
+        "verdict": "" if summary is None or summary.verdict is None else summary.verdict.word,
+        "text": plain_text(str(embed.get("description", "")), names),
     }
 
 
-def export_csv(rolls: list[LoggedRoll]) -> bytes:
-    """Return the whole log as CSV (one row per roll, oldest first)."""
+def export_csv(rolls: list[LoggedRoll], names: Mapping[int, str]) -> bytes:
+    """Return the whole log as CSV (one row per roll, oldest first): rollers by ``names``
+    (their display names; else their ids), plain text, ISO 8601 times."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
     for roll in rolls:
-        writer.writerow(_export_row(roll))
+        writer.writerow(_export_row(roll, names))
     return buffer.getvalue().encode("utf-8")
 
 
-def export_json(rolls: list[LoggedRoll]) -> bytes:
+def export_json(rolls: list[LoggedRoll], names: Mapping[int, str]) -> bytes:
     """Return the whole log as JSON, with each roll's rules result."""
-    rows = [{**_export_row(roll), "result": roll.payload.get("result")} for roll in rolls]
+    rows = [{**_export_row(roll, names), "result": roll.payload.get("result")} for roll in rolls]
     return json.dumps(rows, ensure_ascii=False, indent=1).encode("utf-8")

@@ -22,6 +22,7 @@ from bot.storage.rolls import (
     Revealer,
     RollEntry,
     RollLog,
+    RollPage,
     Visibility,
     insert_roll,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "Revealer",
     "RollEntry",
     "RollLog",
+    "RollPage",
     "RollWindowStore",
     "Storage",
     "TrackChange",

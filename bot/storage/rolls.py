@@ -23,6 +23,7 @@ __all__ = [
     "Revealer",
     "RollEntry",
     "RollLog",
+    "RollPage",
     "Visibility",
     "insert_roll",
     "latest_roll",
@@ -190,6 +191,58 @@ async def _is_gm_of(connection: Session, campaign_id: int | None, user_id: int) 
     return row is not None
 
 
+@dataclass(frozen=True, slots=True)
+class RollPage:
+    """A page of a campaign's roll log, newest first, and whether rolls lie beyond each end."""
+
+    rolls: tuple[LoggedRoll, ...]
+    older: bool
+    newer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _HistoryQuery:
+    """Which of a campaign's rolls an asker's log shows (``RollLog.history``)."""
+
+    where: str
+    parameters: tuple[int, ...]
+
+    @classmethod
+    def of(cls, campaign_id: int, *, user_id: int | None, include_secret: bool) -> _HistoryQuery:
+        conditions, parameters = ["campaign_id = ?"], [campaign_id]
+        if user_id is not None:
+            conditions.append("user_id = ?")
+            parameters.append(user_id)
+        if not include_secret:
+            conditions.append("(visibility = 'public' OR revealed_at IS NOT NULL)")
+        return cls(" AND ".join(conditions), tuple(parameters))
+
+    async def rolls(
+        self,
+        connection: Session,
+        *,
+        before: int | None = None,
+        after: int | None = None,
+        limit: int,
+    ) -> list[LoggedRoll]:
+        """Newest first: the ``limit`` newest before ``before``, or the oldest after ``after``."""
+        conditions, parameters = [self.where], [*self.parameters]
+        if before is not None:
+            conditions.append("id < ?")
+            parameters.append(before)
+        if after is not None:
+            conditions.append("id > ?")
+            parameters.append(after)
+        order = "DESC" if after is None else "ASC"
+        rows = await connection.fetch_all(
+            f"SELECT {_COLUMNS} FROM rolls WHERE {' AND '.join(conditions)}"
+            f" ORDER BY id {order} LIMIT ?",
+            (*parameters, limit),
+        )
+        rolls = [_from_row(row) for row in rows]
+        return rolls if after is None else rolls[::-1]
+
+
 class RollLog:
     """Named operations on the roll log."""
 
@@ -231,29 +284,44 @@ class RollLog:
         campaign_id: int,
         *,
         before: int | None = None,
+        after: int | None = None,
         user_id: int | None = None,
         include_secret: bool = False,
         limit: int = 10,
     ) -> list[LoggedRoll]:
-        """Return a campaign's rolls, newest first, older than ``before`` (an id).
+        """Return a campaign's rolls, newest first: the newest older than ``before`` (an id),
+        or with ``after`` the oldest newer than it (a page turned back towards the newest).
 
         Secret rolls not yet revealed only with ``include_secret`` (a GM's view).
         """
-        conditions, parameters = ["campaign_id = ?"], [campaign_id]
-        if before is not None:
-            conditions.append("id < ?")
-            parameters.append(before)
-        if user_id is not None:
-            conditions.append("user_id = ?")
-            parameters.append(user_id)
-        if not include_secret:
-            conditions.append("(visibility = 'public' OR revealed_at IS NOT NULL)")
-        rows = await self._database.fetch_all(
-            f"SELECT {_COLUMNS} FROM rolls WHERE {' AND '.join(conditions)}"
-            " ORDER BY id DESC LIMIT ?",
-            (*parameters, limit),
-        )
-        return [_from_row(row) for row in rows]
+        query = _HistoryQuery.of(campaign_id, user_id=user_id, include_secret=include_secret)
+        return await query.rolls(self._database.reader, before=before, after=after, limit=limit)
+
+    async def page(
+        self,
+        campaign_id: int,
+        *,
+        before: int | None = None,
+        after: int | None = None,
+        user_id: int | None = None,
+        include_secret: bool = False,
+        limit: int = 10,
+    ) -> RollPage:
+        """Return a page of ``history`` and whether older and newer rolls lie beyond it (for
+        the same asker: the same filters). A page is fixed by its boundary id, so rolls
+        logged meanwhile don't shift it."""
+        query = _HistoryQuery.of(campaign_id, user_id=user_id, include_secret=include_secret)
+        reader = self._database.reader
+        rolls = await query.rolls(reader, before=before, after=after, limit=limit + 1)
+        beyond = len(rolls) > limit
+        rolls = rolls[:limit] if after is None else rolls[-limit:]  # the ones next to the boundary
+        if not rolls:
+            return RollPage((), older=False, newer=False)
+        if after is None:
+            older, newer = beyond, bool(await query.rolls(reader, after=rolls[0].id, limit=1))
+        else:
+            older, newer = bool(await query.rolls(reader, before=rolls[-1].id, limit=1)), beyond
+        return RollPage(tuple(rolls), older=older, newer=newer)
 
     async def unrevealed(
         self, *, campaign_id: int | None, channel_id: int, limit: int = 25

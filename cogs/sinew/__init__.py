@@ -21,6 +21,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.anywhere import anywhere_group
 from bot.buttons import Reroller, register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
@@ -47,6 +48,7 @@ from rules import sinew, sinew_pressure
 __all__ = ["DefenderLuckButton", "LuckButton", "SinewCog", "setup"]
 
 
+@anywhere_group
 class SinewCog(
     ContestCommands,
     PressureCommands,

@@ -11,6 +11,7 @@ from dataclasses import asdict
 import discord
 from discord import app_commands
 
+from bot.anywhere import anywhere
 from bot.options import BLIND_HELP, CharacterName
 from bot.publish import Roll, roll_command
 from bot.render import sinew as render
@@ -94,6 +95,7 @@ class TestCommands(LuckCommands):
             return sinew.test(self.bot.rng, options.score, **modes)
         return sinew.attribute_test(self.bot.rng, who.sheet, attribute, **modes)
 
+    @anywhere
     @app_commands.command(name="odds", description="Exact chances of a test, with a chart")
     @app_commands.describe(
         score=f"The score rolled under, {SCORE_HELP}",

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
 from bot.buttons import register_reroll
 from bot.client import DiceBot
@@ -64,6 +65,7 @@ from rules.sixpool.skills import known_skills
 __all__ = ["SixpoolCog"]
 
 
+@anywhere_group
 class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six-pool d20"):
     """Six-pool d20: 1d20 + modifiers + pool points spent before the roll."""
 
@@ -509,6 +511,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
 
     # --- odds
 
+    @anywhere
     @app_commands.command(name="odds", description="Exact chances of 1d20 + modifier vs a DC")
     @app_commands.describe(
         modifier=f"Everything added to the d20, {sixpool.MODIFIER_MIN}–{sixpool.MODIFIER_MAX}",

@@ -125,4 +125,7 @@ async def test_every_systems_state_changes_land_in_postgresql(
     listed = await fake.invoke("campaign log", {}, user="gm")
     # This campaign's log: the macro's roll, numbered after the 1 hidden and 8 six-pool rolls.
     assert listed.embeds[0]["description"].startswith("`#10` ")
-    assert listed.embeds[0]["description"].endswith("🎲 player rolls 6d10")
+    macro_roll = await pgbot.storage.rolls.get(10)
+    assert macro_roll is not None
+    total = macro_roll.payload["result"]["total"]
+    assert listed.embeds[0]["description"].endswith(f"🎲 player rolls 6d10 → **{total}**")

@@ -113,6 +113,29 @@ def text_channel(
     }
 
 
+def dm_channel(channel_id: int, person: FakeUser) -> JSON:
+    """A user's DM channel with the bot (type 1): the other recipient is the user."""
+    return {
+        "id": str(channel_id),
+        "type": 1,
+        "recipients": [user(person)],
+        "last_message_id": None,
+    }
+
+
+def group_dm(channel_id: int, people: list[FakeUser]) -> JSON:
+    """A group DM (type 3) of ``people``, the first its owner; the bot is not a recipient."""
+    return {
+        "id": str(channel_id),
+        "type": 3,
+        "recipients": [user(person) for person in people],
+        "owner_id": str(people[0].id),
+        "name": None,
+        "icon": None,
+        "last_message_id": None,
+    }
+
+
 def overwrite(target_id: int, *, member: bool = False, allow: int = 0, deny: int = 0) -> JSON:
     """A channel's permission overwrite for a role (or, with ``member``, a member)."""
     return {

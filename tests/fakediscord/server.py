@@ -43,6 +43,17 @@ answered, as when the process running that shard is down. ``add_guild`` adds a s
 shard 0 of 2, a guild added with the default ``shard=(1, 2)`` on shard 1. Send to a guild by
 passing one of its channels (``invoke(..., channel=guild.channel_id)``).
 
+Contexts (where a command is used, as Discord's ``context`` and ``authorizing_integration_owners``
+say): the fake's guilds have the bot installed (context 0, ``{"0": guild_id}``). ``open_dm(user)``
+is the user's DM with the bot (type 1, context 1), ``add_group_dm(users)`` a group DM without the
+bot (type 3, context 2) and ``add_foreign_guild()`` a guild the bot is not in (context 0): in
+those the user runs the bot as a user install (``{"1": user_id}``), the interaction carries
+``user`` instead of ``member`` outside guilds, and the bot can't post to the group DM's or the
+foreign guild's channels (403 Missing Access). Only global commands are offered there, and only
+those whose ``contexts`` and ``integration_types`` allow it (``stale_client=True`` sends one
+anyway, as a client with an outdated command list could); ``commands_offered(channel)`` lists them.
+A channel in ``muted_channels`` denies the bot Send Messages (403 Missing Permissions).
+
 Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
 fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
 ``retry_after`` seconds; a 5xx as its front end does); ``served_failures`` lists those answered,
@@ -83,6 +94,10 @@ from .payloads import JSON, LOADING, FakeUser, snowflake
 
 API = "/api/v10"
 TEXT_CHANNEL = 0  # a channel's "type" in Discord's payloads
+DM_CHANNEL = 1
+GROUP_DM_CHANNEL = 3
+GUILD_INSTALL, USER_INSTALL = 0, 1  # integration types (keys of authorizing_integration_owners)
+IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL = 0, 1, 2  # interaction contexts
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -220,8 +235,12 @@ class FakeDiscord:
         }
 
         self._dm_channels: dict[int, int] = {}  # user id → their DM channel with the bot
+        # Guilds the bot is not in (add_foreign_guild): a user install reaches them.
+        self._foreign_guilds: set[int] = set()
         # Users whose DMs are closed to the bot: sending them one gets 403 (code 50007).
         self.closed_dms: set[int] = set()
+        # Channels that deny the bot Send Messages: posting there gets 403 (code 50013).
+        self.muted_channels: set[int] = set()
 
         self.unhandled_requests: list[str] = []
         self.rejected_messages: list[str] = []  # bodies refused for breaking Discord's limits
@@ -294,6 +313,7 @@ class FakeDiscord:
         router.add_get(API + "/users/@me", self._get_me)
         router.add_post(API + "/users/@me/channels", self._post_dm_channel)
         router.add_get(API + "/users/{user}", self._get_user)
+        router.add_get(API + "/guilds/{guild}/members/{user}", self._get_member)
         router.add_get(API + "/oauth2/applications/@me", self._get_application)
         for path in ("/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"):
             router.add_put(API + path, self._put_commands)
@@ -371,6 +391,52 @@ class FakeDiscord:
         self.guilds.append(guild)
         return guild
 
+    def open_dm(self, user: str | FakeUser = "player") -> int:
+        """Return the id of ``user``'s DM channel with the bot (made if new): commands there
+        come in context 1 (the bot's DM), as a user install."""
+        person = self._person(user)
+        channel_id = self._dm_channels.get(person.id)
+        if channel_id is None:
+            channel_id = snowflake()
+            self._dm_channels[person.id] = channel_id
+            self._channels[channel_id] = payloads.dm_channel(channel_id, person)
+        return channel_id
+
+    def add_group_dm(self, users: tuple[str, ...] = ("player", "gm")) -> int:
+        """Add a group DM of ``users`` (the bot is not in it); return its id. Commands there
+        come in context 2 (a private channel), as a user install; the bot can't post there."""
+        channel_id = snowflake()
+        people = [self._person(user) for user in users]
+        self._channels[channel_id] = payloads.group_dm(channel_id, people)
+        return channel_id
+
+    def add_foreign_guild(self, name: str = "Elsewhere") -> FakeGuild:
+        """Add a guild the bot is not in (no GUILD_CREATE, no access to its channels); return
+        it. Its members use the bot there as a user install; posting to its channels is 403."""
+        guild = FakeGuild(snowflake_on_shard(0, 2), name, snowflake(), snowflake())
+        for channel_id, channel_name in (
+            (guild.channel_id, "table"),
+            (guild.other_channel_id, "lobby"),
+        ):
+            self._channels[channel_id] = payloads.text_channel(channel_id, guild.id, channel_name)
+        self._foreign_guilds.add(guild.id)
+        return guild
+
+    def context_of(self, channel_id: int) -> tuple[int, int]:
+        """Return the interaction context of a channel and the integration type used there."""
+        channel = self._channels[channel_id]
+        if "guild_id" in channel:
+            foreign = int(channel["guild_id"]) in self._foreign_guilds
+            return IN_GUILD, USER_INSTALL if foreign else GUILD_INSTALL
+        bot_dm = channel["type"] == DM_CHANNEL and channel_id in self._dm_channels.values()
+        return (IN_BOT_DM if bot_dm else IN_PRIVATE_CHANNEL), USER_INSTALL
+
+    def commands_offered(self, channel_id: int) -> list[str]:
+        """The names of the commands Discord's client offers in a channel, sorted."""
+        names = {c["name"] for c in self._commands_seen_in(channel_id) if c.get("type", 1) == 1}
+        found = (self._find_command(name, channel_id)[0] for name in names)
+        return sorted(command["name"] for command in found if self._offered(command, channel_id))
+
     def synced_commands(self, guild: bool = False) -> list[JSON]:
         """Return the commands the bot last synced, for the guild or globally."""
         return list(self._synced.get(self.guild_id if guild else None, []))
@@ -429,6 +495,8 @@ class FakeDiscord:
         """Send a slash command like ``invoke``, but return its Reply at once, unanswered."""
         root, *path = command.split()
         definition, from_guild_tree = self._find_command(root, channel)
+        if not stale_client:
+            self._check_offered(definition, channel or self.channel_id)
         resolved: JSON = {}
         data: JSON = {
             "id": definition["id"],
@@ -453,6 +521,7 @@ class FakeDiscord:
         return the choices the bot suggests, as Discord's client would show them."""
         root, *path = command.split()
         definition, from_guild_tree = self._find_command(root, channel)
+        self._check_offered(definition, channel or self.channel_id)
         resolved: JSON = {}
         others = {name: value for name, value in options.items() if name != focused}
         nested = self._encode_options(definition, path, others, resolved, check=False, partial=True)
@@ -667,10 +736,43 @@ class FakeDiscord:
         guild_id = self._channels.get(channel_id, {}).get("guild_id")
         return int(guild_id) if guild_id is not None else self.guild_id
 
+    def _scopes(self, channel_id: int) -> tuple[int | None, ...]:
+        """Where the client in a channel finds commands: its guild's (if the bot is installed
+        there), then the global ones."""
+        context, install = self.context_of(channel_id)
+        if context == IN_GUILD and install == GUILD_INSTALL:
+            return (self._guild_of(channel_id), None)
+        return (None,)
+
+    def _commands_seen_in(self, channel_id: int) -> list[JSON]:
+        return [c for scope in self._scopes(channel_id) for c in self._synced.get(scope, [])]
+
+    def _offered(self, command: JSON, channel_id: int) -> bool:
+        """Whether Discord's client offers ``command`` in a channel: its contexts (all when
+        unset) and install types (a guild install when unset) allow where it is used."""
+        context, install = self.context_of(channel_id)
+        contexts = command.get("contexts")
+        installs = command.get("integration_types") or [GUILD_INSTALL]
+        return (contexts is None or context in contexts) and install in installs
+
+    def _bot_is_in(self, channel_id: int) -> bool:
+        """Whether the bot can see a channel: not one of a guild it is not in, nor a group DM."""
+        context, install = self.context_of(channel_id)
+        return context == IN_BOT_DM or install == GUILD_INSTALL
+
+    def _check_offered(self, command: JSON, channel_id: int) -> None:
+        if not self._offered(command, channel_id):
+            context, install = self.context_of(channel_id)
+            raise ValueError(
+                f"Discord does not offer /{command['name']} in context {context} with install "
+                f"type {install} (contexts {command.get('contexts')}, integration_types "
+                f"{command.get('integration_types')}); stale_client=True sends it anyway"
+            )
+
     def _find_command(self, name: str, channel: int | None = None) -> tuple[JSON, bool]:
         """Return the synced chat command ``name`` as the client in ``channel``'s guild sees it
         (that guild's commands, then the global ones), and whether it came from the guild's."""
-        for guild_id in (self._guild_of(channel or self.channel_id), None):
+        for guild_id in self._scopes(channel or self.channel_id):
             for command in self._synced.get(guild_id, []):
                 if command["name"] == name and command.get("type", 1) == 1:
                     return command, guild_id is not None
@@ -748,33 +850,43 @@ class FakeDiscord:
     def _interaction(self, kind: int, data: JSON, person: FakeUser, channel_id: int) -> JSON:
         if channel_id not in self._channels:
             raise ValueError(f"unknown channel {channel_id}")
-        guild_id = self._guild_of(channel_id)
-        return {
+        context, install = self.context_of(channel_id)
+        payload: JSON = {
             "id": str(snowflake()),
             "application_id": str(self.application_id),
             "type": kind,
             "token": secrets.token_urlsafe(48),
             "version": 1,
             "data": data,
-            "guild_id": str(guild_id),
-            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
             "channel": {**self._channels[channel_id], "permissions": str(person.permissions)},
-            "member": payloads.member(person, with_permissions=True),
             "app_permissions": str(self.bot_user.permissions),
             "locale": "en-US",
-            "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(guild_id)},
-            "context": 0,  # guild
+            "context": context,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if context == IN_GUILD:
+            guild_id = self._guild_of(channel_id)
+            payload["guild_id"] = str(guild_id)
+            payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = payloads.member(person, with_permissions=True)
+        else:  # a DM or group DM: the user, no member
+            payload["user"] = payloads.user(person)
+        if install == GUILD_INSTALL:
+            payload["authorizing_integration_owners"] = {"0": payload["guild_id"]}
+        else:
+            payload["authorizing_integration_owners"] = {"1": str(person.id)}
+        return payload
 
     async def _send_interaction(self, payload: JSON, source: FakeMessage | None) -> Reply:
         reply = Reply(interaction=payload, source=source)
         self._replies[payload["token"]] = reply
         reply.sent_at = time.perf_counter()
-        await self._dispatch("INTERACTION_CREATE", payload, int(payload["guild_id"]))
+        # Discord sends the events of DMs to shard 0 (as a guild id of 0 would be).
+        guild_id = int(payload.get("guild_id") or 0)
+        await self._dispatch("INTERACTION_CREATE", payload, guild_id)
         return reply
 
     async def _wait_settled(self, reply: Reply, what: str, wait_deferred: bool) -> None:
@@ -902,12 +1014,7 @@ class FakeDiscord:
         if channel_id is None:
             channel_id = snowflake()
             self._dm_channels[person.id] = channel_id
-            self._channels[channel_id] = {
-                "id": str(channel_id),
-                "type": 1,
-                "recipients": [payloads.user(person)],
-                "last_message_id": None,
-            }
+            self._channels[channel_id] = payloads.dm_channel(channel_id, person)
         return _json(self._channels[channel_id])
 
     async def _get_user(self, request: web.Request) -> web.Response:
@@ -916,6 +1023,17 @@ class FakeDiscord:
         if person is None:
             return _error(404, 10013, "Unknown User")
         return _json(payloads.user(person))
+
+    def member_leaves(self, user: str) -> None:
+        """``users[user]`` leaves the guild: Discord no longer finds them as a member."""
+        del self._members[self.users[user].id]
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        wanted = request.match_info["user"]
+        person = next((p for p in self._members.values() if str(p.id) == wanted), None)
+        if person is None:
+            return _error(404, 10007, "Unknown Member")
+        return _json(payloads.member(person))
 
     async def _get_me(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != f"Bot {self.token}":
@@ -1048,6 +1166,10 @@ class FakeDiscord:
         closed = {self._dm_channels.get(user_id) for user_id in self.closed_dms}
         if channel_id in closed:
             return _error(403, 50007, "Cannot send messages to this user")
+        if not self._bot_is_in(channel_id):
+            return _error(403, 50001, "Missing Access")
+        if channel_id in self.muted_channels:
+            return _error(403, 50013, "Missing Permissions")
         body, files = await _read_body(request)
         refusal = self._check_limits(body, "channel message")
         if refusal is not None:

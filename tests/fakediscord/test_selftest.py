@@ -274,3 +274,72 @@ async def test_an_unsharded_client_gets_every_guild_and_their_interactions(
         with pytest.raises(RuntimeError, match="before the bot connects"):
             fake_discord.add_guild()
     assert fake_discord.undeliverable == []
+
+
+def build_anywhere_bot() -> commands.Bot:
+    """A bot with one global command offered to both installs everywhere: it says what
+    discord.py read from the interaction and whether it could post in the channel."""
+    bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+
+    @bot.tree.command(description="Say where this was invoked")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def whereami(interaction: discord.Interaction) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        seen = (
+            f"context={interaction.context!r} guild={interaction.guild_id} "
+            f"type={channel.type.name} member={isinstance(interaction.user, discord.Member)} "
+            f"guild_install={interaction.is_guild_integration()} "
+            f"user_install={interaction.is_user_integration()}"
+        )
+        await interaction.response.send_message(seen, ephemeral=True)
+        try:
+            await channel.send("posted")
+            await interaction.followup.send("posted: yes", ephemeral=True)
+        except discord.Forbidden as refused:
+            await interaction.followup.send(f"posted: {refused.code}", ephemeral=True)
+
+    @bot.tree.command(description="Only in servers")
+    async def serverish(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("in a server")
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]  # discord.py: a hook to override; this test's one bot sets it on the instance
+    return bot
+
+
+async def test_dms_group_dms_and_servers_without_the_bot_carry_their_context(
+    fake_discord: FakeDiscord,
+) -> None:
+    fake = fake_discord
+    async with run_bot(fake, build_anywhere_bot()):
+        [whereami] = [c for c in fake.synced_commands() if c["name"] == "whereami"]
+        assert (whereami["integration_types"], whereami["contexts"]) == ([0, 1], [0, 1, 2])
+        dm, group = fake.open_dm("player"), fake.add_group_dm(("player", "gm"))
+        foreign = fake.add_foreign_guild()
+        player = fake.users["player"].id
+        expected = {
+            fake.channel_id: (f"guild={fake.guild_id} type=text member=True guild_install=True"
+                              " user_install=False", "yes", {"0": str(fake.guild_id)}),
+            dm: ("guild=None type=private member=False guild_install=False user_install=True",
+                 "yes", {"1": str(player)}),
+            group: ("guild=None type=group member=False guild_install=False user_install=True",
+                    "50001", {"1": str(player)}),
+            foreign.channel_id: (f"guild={foreign.id} type=text member=True guild_install=False"
+                                 " user_install=True", "50001", {"1": str(player)}),
+        }  # fmt: skip
+        for channel, (seen, posted, owners) in expected.items():
+            reply = await fake.invoke("whereami", user="player", channel=channel)
+            assert seen in reply.content
+            assert reply.interaction["authorizing_integration_owners"] == owners
+            [followup] = await fake.wait_followups(reply)
+            assert followup.raw["content"] == f"posted: {posted}"
+        assert fake.commands_offered(dm) == ["whereami"]
+        assert fake.commands_offered(fake.channel_id) == ["serverish", "whereami"]
+        with pytest.raises(ValueError, match="does not offer /serverish"):
+            await fake.invoke("serverish", user="player", channel=dm)
+        stale = await fake.invoke("serverish", user="player", channel=dm, stale_client=True)
+        assert stale.content == "in a server"  # discord.py runs what Discord delivers

@@ -162,7 +162,11 @@ async def test_migration_0014_moves_a_sinew_campaigns_skin_into_its_settings(
                 (3, "cosmos", "scifi", "{}"),
             ],
         )
-    assert apply_migrations(path) == ["0014_sinew_skin", "0015_roll_messages"]
+    assert apply_migrations(path) == [
+        "0014_sinew_skin",
+        "0015_roll_messages",
+        "0016_log37_roll_log_index",
+    ]
     opened = await Storage.open(path)
     try:
         scifi, fantasy, stars = [await active_campaign(opened, channel) for channel in (1, 2, 3)]

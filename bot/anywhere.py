@@ -1,0 +1,112 @@
+"""Where a command works: anywhere, or only in a server channel where the bot is installed.
+
+The bot installs to a server and to a user (README, "Create the Discord application and invite
+the bot"). Commands that need no campaign (`/roll`, each system's stateless rolls and odds,
+personal macros, `/help`) work anywhere: in a server with or without the bot, in DMs and group
+DMs. Everything else (campaigns, characters, tracks) needs the channel's campaign, so it works
+only in a server channel where the bot is installed (README, "Where commands work").
+
+A command works anywhere only when it says so (``anywhere`` on a command, ``anywhere_group`` on
+a command group or GroupCog): the tree's defaults offer every other command to server installs
+in servers only, and ``refuse_outside_server`` refuses it in one line when it is used elsewhere
+anyway (a subcommand of a group that works anywhere, an outdated client, a macro).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import CommandError
+
+__all__ = [
+    "INVITE_PERMISSIONS",
+    "anywhere",
+    "anywhere_group",
+    "in_server",
+    "invite_url",
+    "is_anywhere",
+    "refuse_outside_server",
+    "server_contexts",
+    "server_installs",
+    "server_only_line",
+]
+
+C = TypeVar("C", bound=app_commands.Command[Any, Any, Any])
+T = TypeVar("T")
+
+_ANYWHERE = "anywhere"  # the key of ``anywhere`` in a command's extras
+
+# The bot permissions the invite asks for (README, "Create the Discord application and invite
+# the bot"): View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files.
+INVITE_PERMISSIONS = 274877959168
+
+
+def server_installs() -> app_commands.AppInstallationType:
+    """What Discord offers a command that says nothing: server installs only (a new object:
+    discord.py's decorators change the one they are given)."""
+    return app_commands.AppInstallationType(guild=True, user=False)
+
+
+def server_contexts() -> app_commands.AppCommandContext:
+    """... and where: servers only."""
+    return app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+
+
+def anywhere(command: C) -> C:
+    """Declare a command that works anywhere (above ``app_commands.command``): Discord offers
+    it to both installs in every context (a top-level command; a subcommand takes its group's),
+    and ``refuse_outside_server`` lets it through."""
+    command.extras[_ANYWHERE] = True
+    command.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
+    command.allowed_contexts = app_commands.AppCommandContext(
+        guild=True, dm_channel=True, private_channel=True
+    )
+    return command
+
+
+def anywhere_group(group: T) -> T:
+    """Offer a command group (a GroupCog class) to both installs in every context: the
+    subcommands that work anywhere say so with ``anywhere``; the others are refused there."""
+    offered = app_commands.allowed_installs(guilds=True, users=True)(group)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(offered)
+
+
+def is_anywhere(command: object) -> bool:
+    """Whether ``command`` was declared with ``anywhere``."""
+    return isinstance(command, app_commands.Command) and command.extras.get(_ANYWHERE) is True
+
+
+def in_server(interaction: discord.Interaction) -> bool:
+    """Whether the interaction comes from a server channel where the bot is installed (not a
+    DM, a group DM, or a server where only the user installed it)."""
+    return interaction.is_guild_integration()
+
+
+def invite_url(application_id: int) -> str:
+    """The link that installs the bot to a server, with the permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id,
+        permissions=discord.Permissions(INVITE_PERMISSIONS),
+        scopes=("bot", "applications.commands"),
+    )
+
+
+def server_only_line(interaction: discord.Interaction, what_works: str) -> str:
+    """The one line that says where something works: ``what_works`` is its subject and verb
+    ("`/campaign start` works", "Campaigns work")."""
+    return (
+        f"{what_works} only in a server channel where the bot is installed (campaigns, "
+        "characters and tracks live there; /roll, each system's rolls and odds, your macros "
+        f"and /help work anywhere): invite it with <{invite_url(interaction.application_id)}>"
+    )
+
+
+def refuse_outside_server(interaction: discord.Interaction, command: object) -> None:
+    """Refuse a command that needs a server with the bot when used anywhere else."""
+    if in_server(interaction) or is_anywhere(command):
+        return
+    name = command.qualified_name if isinstance(command, app_commands.Command) else "This"
+    raise CommandError(server_only_line(interaction, f"`/{name}` works"))

@@ -1,0 +1,7 @@
+-- A campaign's roll log, read a page at a time either way from an id (`/campaign log`, ← Newer
+-- and Older →): without this index each page scans every other campaign's rolls between its
+-- own (README, "The roll log").
+-- PostgreSQL twin of ../0016_log37_roll_log_index.sql.
+-- depends: 0015_roll_messages
+
+CREATE INDEX rolls_by_campaign ON rolls (campaign_id, id);
