@@ -497,12 +497,12 @@ def add_pressure_result(
 ) -> None:
     """Add what a tamper test or a cleansing rite did to Pressure to its embed."""
     if change is None:
-        embed.add_field(name="Pressure", value="unchanged", inline=False)
+        add_part(embed, Part("Pressure", "unchanged"))
         return
     value = f"{change.before} → {change.reached}: {step_text}"
     if change.crisis is not None:
         value += f"\n**Crisis!** The track resets to {change.after}."
-    embed.add_field(name="Pressure", value=truncate(value, FIELD_LIMIT), inline=False)
+    add_part(embed, Part("Pressure", value))
 
 
 def defender_button_label(name: str, tokens: int, cost: int, *, turns: str | None) -> str:
@@ -522,16 +522,17 @@ def add_luck_spent(
     """Add what a Luck spend did and cost to the roll's embed (``payer``: a defender who spent
     on their own die; ``given_back``: the Stamina a hit turned into a miss gives back)."""
     if given_back:
-        embed.add_field(
-            name="Stamina given back", value=f"+{given_back}: the hit became a miss", inline=False
-        )
-    embed.add_field(
-        name="Luck spent" if payer is None else truncate(f"Luck spent by {shown(payer)}", 256),
-        value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
-        + (
-            f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"
-            if cost > lowered
-            else ""
-        )
-        + f"; {sheet.luck_tokens}/{sheet.luck} left",
+        add_part(embed, Part("Stamina given back", f"+{given_back}: the hit became a miss"))
+    add_part(
+        embed,
+        Part(
+            "Luck spent" if payer is None else f"Luck spent by {shown(payer)}",
+            f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
+            + (
+                f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"
+                if cost > lowered
+                else ""
+            )
+            + f"; {sheet.luck_tokens}/{sheet.luck} left",
+        ),
     )
