@@ -91,15 +91,22 @@ async def retire_buttons(
 
 
 async def retire_rolled_past(
-    interaction: discord.Interaction, storage: Storage, roll_id: int, channel_id: int, user_id: int
+    interaction: discord.Interaction,
+    storage: Storage,
+    roll_id: int,
+    kind: str,
+    channel_id: int,
+    user_id: int,
 ) -> None:
     """Once roll ``roll_id``'s message is shown and remembered: the roller's roll before it here
-    loses the buttons that act on the latest roll, and so does ``roll_id`` itself when a newer
-    roll of theirs has landed meanwhile (two rolls at once: whichever is shown last, only the
-    latest keeps them)."""
+    loses the buttons that act on the latest roll, and so does ``roll_id`` itself (of ``kind``)
+    when a newer roll of theirs has landed meanwhile (two rolls at once: whichever is shown
+    last, only the latest keeps them)."""
     await retire_buttons(
         interaction, storage, await storage.rolls.latest(channel_id, user_id, before=roll_id)
     )
+    if kind not in _latest_only:
+        return  # its own buttons don't depend on being the latest
     latest = await storage.rolls.latest(channel_id, user_id)
     if latest is None or latest.id == roll_id:
         return

@@ -179,7 +179,9 @@ async def publish_roll(
         )
         await remember_message(storage, roll_id, message_id)
         # The roller's roll before this one: its buttons that act on the latest roll end here.
-        await retire_rolled_past(interaction, storage, roll_id, asker.channel_id, asker.user_id)
+        await retire_rolled_past(
+            interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
+        )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         # (``changed`` is only ever set with a ``change``.)

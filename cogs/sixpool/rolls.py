@@ -139,7 +139,9 @@ async def roll_asked(
     message_id = await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
     await remember_message(cog.storage, logged.id, message_id)
     # Inspiration rerolls only the latest roll: the previous roll's die buttons go.
-    await retire_rolled_past(interaction, cog.storage, logged.id, asker.channel_id, asker.user_id)
+    await retire_rolled_past(
+        interaction, cog.storage, logged.id, logged.kind, asker.channel_id, asker.user_id
+    )
 
 
 def roll_again(cog: SixpoolCog, kind: RollKind) -> Reroller:
