@@ -192,7 +192,7 @@ async def test_500_concurrent_pool_spends_never_overspend_and_rests_refill_exact
     assert (len(spent), len(refused)) == (8, N - 8)
     assert all("DEX has 0 points left; you asked for 1." in r.content for r in refused)
     lefts = sorted(sixpool_fields(reply)["DEX pool"] for reply in spent)
-    assert lefts == sorted(f"−1: {n}/8 left" for n in range(8))
+    assert lefts == sorted(f"1 spent: {n}/8 left" for n in range(8))
     assert (await sixpool_character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
     assert await dicebot.storage.rolls.get(9) is None  # refused checks rolled nothing
 

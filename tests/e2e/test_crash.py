@@ -349,7 +349,7 @@ def pool_step(payload: dict[str, Any], before: int) -> int | None:
     text = field_value(payload, "DEX pool")
     if text is None:
         return None
-    found = re.fullmatch(r"−(\d+): (\d+)/\d+ left", text)
+    found = re.fullmatch(r"(\d+) spent: (\d+)/\d+ left", text)
     assert found, text
     spent, left = int(found[1]), int(found[2])
     assert left == before - spent, f"pool {before} − {spent} logged as {left} left"
