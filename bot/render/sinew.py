@@ -96,14 +96,6 @@ def _roll_part(result: TestResult, score_label: str, who: str | None = None) -> 
     return Part("Roll", value) if who is None else Part(who, f"Roll {value}")
 
 
-def describe_test(result: TestResult, score_label: str) -> str:
-    """Return the dice, the kept roll against the score, and the margin."""
-    part = _roll_part(result, score_label)
-    lines = [f"🎲 {_MODE_TEXT[result.mode]}: {_dice(result)}", f"{part.name} {part.value}"]
-    lines.extend(f"⚠️ {reason}" for reason in result.reasons)
-    return "\n".join(lines)
-
-
 def test_result(result: TestResult, roller: str, what: str, score_label: str) -> discord.Embed:
     """Show a roll-under test: every die, the kept one, the margin, and why the mode."""
     verdict, word = _verdict(result)

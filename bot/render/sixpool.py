@@ -107,12 +107,6 @@ def _verdict(result: RollResult) -> tuple[Verdict, str]:
     return (Verdict.SUCCESS if result.success else Verdict.FAILURE), text
 
 
-def headline(result: RollResult) -> str:
-    """Return the result's first words: naturals unmistakable, then the degree."""
-    verdict, word = _verdict(result)
-    return f"{verdict.value} {word}"
-
-
 def dc_text(dc: int) -> str:
     """Return a DC with its label on the document's scale: "DC 17 (Medium–Hard)"."""
     return f"DC {dc} ({dc_label(dc)})"
