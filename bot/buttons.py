@@ -8,13 +8,14 @@ kind (``register_reroll``), which repeats the command with the options it logged
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
 
-from bot.access import dice_bot, storage_of
+from bot.access import dice_bot, postable_channel, storage_of
 from bot.asker import Asker
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.options import ID_PATTERN, stored_id
@@ -29,7 +30,10 @@ __all__ = [
     "RollAgainButton",
     "RollButton",
     "answer_component",
+    "register_latest_only",
     "register_reroll",
+    "retire_buttons",
+    "retire_rolled_past",
     "reveal_roll",
     "roll_buttons",
 ]
@@ -46,6 +50,70 @@ class RerollHost(Protocol):
     """A bot that keeps the rerollers of its cogs (``DiceBot``)."""
 
     rerollers: dict[str, Reroller]
+
+
+# The kinds of roll whose own buttons (a Luck spend, a die reroll, inspiration) act only on their
+# roller's latest roll here, each with the roll whose message shows them (a Luck spend shows on
+# the roll it spends on): when the roller rolls again, those buttons no longer apply.
+_latest_only: dict[str, Callable[[LoggedRoll], int]] = {}
+
+
+def register_latest_only(
+    kind: str, shown_on: Callable[[LoggedRoll], int] = lambda roll: roll.id
+) -> None:
+    """Declare that a public roll of ``kind`` loses its system's buttons (not Roll again) once its
+    roller rolls again in the channel (README, "Buttons and announcements")."""
+    _latest_only[kind] = shown_on
+
+
+async def retire_buttons(
+    interaction: discord.Interaction, storage: Storage, previous: LoggedRoll | None
+) -> None:
+    """Take the buttons that no longer apply off ``previous``'s message (its roller has rolled
+    past it): the buttons are derived anew from what is stored, so only Roll again stays. A
+    message that can't be edited keeps them, refused when pressed."""
+    if previous is None or previous.visibility is not Visibility.PUBLIC:
+        return
+    shown_on = _latest_only.get(previous.kind)
+    if shown_on is None:
+        return
+    root = (
+        previous
+        if shown_on(previous) == previous.id
+        else await storage.rolls.get(shown_on(previous))
+    )
+    channel = postable_channel(interaction)
+    if root is None or root.message_id is None or channel is None:
+        return
+    view = roll_buttons(previous.id, previous.kind, previous.visibility)
+    with contextlib.suppress(discord.HTTPException):
+        await channel.get_partial_message(root.message_id).edit(view=view)
+
+
+async def retire_rolled_past(
+    interaction: discord.Interaction,
+    storage: Storage,
+    roll_id: int,
+    kind: str,
+    channel_id: int,
+    user_id: int,
+) -> None:
+    """Once roll ``roll_id``'s message is shown and remembered: the roller's roll before it here
+    loses the buttons that act on the latest roll, and so does ``roll_id`` itself (of ``kind``)
+    when a newer roll of theirs has landed meanwhile (two rolls at once: whichever is shown
+    last, only the latest keeps them)."""
+    await retire_buttons(
+        interaction, storage, await storage.rolls.latest(channel_id, user_id, before=roll_id)
+    )
+    if kind not in _latest_only:
+        return  # its own buttons don't depend on being the latest
+    latest = await storage.rolls.latest(channel_id, user_id)
+    if latest is None or latest.id == roll_id:
+        return
+    shown_on = _latest_only.get(latest.kind)
+    if shown_on is not None and shown_on(latest) == roll_id:
+        return  # a Luck spend on this very roll: it shows on this roll's message
+    await retire_buttons(interaction, storage, await storage.rolls.get(roll_id))
 
 
 def register_reroll(bot: RerollHost, kind: str, reroller: Reroller) -> None:

@@ -32,7 +32,7 @@ from discord import app_commands
 from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
-from bot.buttons import roll_buttons
+from bot.buttons import retire_rolled_past, roll_buttons
 from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
@@ -178,6 +178,10 @@ async def publish_roll(
             ),
         )
         await remember_message(storage, roll_id, message_id)
+        # The roller's roll before this one: its buttons that act on the latest roll end here.
+        await retire_rolled_past(
+            interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
+        )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         # (``changed`` is only ever set with a ``change``.)

@@ -17,7 +17,14 @@ from bot import offload
 from bot.access import loaded_cog
 from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
-from bot.buttons import Reroller, RollButton, register_reroll, roll_buttons
+from bot.buttons import (
+    Reroller,
+    RollButton,
+    register_latest_only,
+    register_reroll,
+    retire_buttons,
+    roll_buttons,
+)
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
@@ -139,6 +146,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             RollKind.STEALTH: _again(self.run_stealth, StealthOptions),
         }.items():
             register_reroll(bot, kind.value, reroller)
+            register_latest_only(kind.value)  # die rerolls are for the latest roll only
 
     async def _publish(
         self,
@@ -351,11 +359,14 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             return roll.entry(asker, logged.visibility)
 
         kinds = tuple(kind.value for kind in RollKind)
+        typed = roll_id is None  # the rerolled roll's message keeps its die buttons: take them
+        before = await self.storage.rolls.latest(asker.channel_id, asker.user_id) if typed else None
         with _owner_named(asker):
             _, new_id = await self.rerolls.reroll(
                 asker.channel_id, asker.user_id, kinds, apply, roll_id
             )
-        await self._show_reroll(interaction, asker, new_id, edit=roll_id is not None)
+        await self._show_reroll(interaction, asker, new_id, edit=not typed)
+        await retire_buttons(interaction, self.storage, before)
 
     async def _show_reroll(
         self, interaction: discord.Interaction, asker: Asker, roll_id: int, *, edit: bool

@@ -7,6 +7,7 @@ from fractions import Fraction
 import discord
 
 from bot.render.numbers import by_chance, more_values, percent
+from bot.render.reply import Part, RollReply, Verdict
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from rules.aethelgard import (
@@ -34,24 +35,24 @@ __all__ = [
 ]
 
 
-_COLOUR = {
-    Degree.CRITICAL: Colour.CRITICAL_SUCCESS,
-    Degree.SUCCESS: Colour.SUCCESS,
-    Degree.FAILURE: Colour.FAILURE,
-    Degree.FUMBLE: Colour.CRITICAL_FAILURE,
-}
-
-
 SHOWN_NETS = 12
 """The most likely nets an odds reply lists; it says how many more there are."""
 
 
 def pool_text(pool: Pool) -> str:
-    """Show where every die came from: "WITS 8 + System Bypass 3 − penalty dice 1 = 10d10"."""
+    """Show where every die came from, each number named: "WITS: 8 dice + System Bypass
+    (rank): 3 dice + 1 bonus die − Psychic Stress 25: 1 die = 11d10"."""
     parts = []
     for index, part in enumerate(pool.parts):
         sign = "−" if part.dice < 0 else ("+" if index else "")
-        parts.append(f"{sign} {part.label} {abs(part.dice)}".strip())
+        count = abs(part.dice)
+        dice = "die" if count == 1 else "dice"
+        named = (
+            f"{count} {part.label.removesuffix('dice')}{dice}"  # "2 bonus dice"
+            if part.label.endswith("dice")
+            else f"{part.label}: {count} {dice}"
+        )
+        parts.append(f"{sign} {named}".strip())
     text = " ".join(parts) + f" = {pool.size}d10"
     if pool.floored:
         text += " (at least 1 die)"
@@ -63,85 +64,109 @@ def _block(result: PoolRoll) -> str:
     return "```\n" + "\n".join(display_lines(result)) + "\n```"
 
 
-def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discord.Embed:
-    """Show a pool roll: the display format, the pool's parts, the degree against the DC."""
-    embed = discord.Embed(
-        title=truncate(
-            f"{_headline(result)}🎲 {shown(roller)}: {shown(label)} (Pool: {pool.size}d10)",
-            TITLE_LIMIT,
-        ),
-        description=_block(result),
-        colour=_COLOUR[result.degree],
+def _dice(result: PoolRoll, who: str = "") -> str:
+    """A pool's size and its display block (``who``: the side, in a contest)."""
+    return f"{who}{len(result.dice)}d10\n{_block(result)}"
+
+
+def _net(result: PoolRoll) -> str:
+    """The net named: successes, botches, and the net shown (never below 0)."""
+    return f"{result.successes} successes − {result.botches} botches = **{result.net} net**" + (
+        " (a fumble)" if result.fumble else ""
     )
-    embed.add_field(name="Pool", value=truncate(pool_text(pool), FIELD_LIMIT), inline=False)
-    embed.add_field(name=f"vs DC {result.dc}", value=result.degree.value)
-    return embed
 
 
-def _headline(result: PoolRoll) -> str:
-    """A critical or a fumble, first in the roll's title (the table sees it there: it is
-    never announced apart; README, "Buttons and announcements")."""
-    if result.fumble:
-        return "💀 COGNITIVE GLITCH · "
-    if result.critical:
-        return "🌟 CRITICAL SUCCESS · "
-    return ""
+_VERDICT = {
+    Degree.CRITICAL: (Verdict.CRITICAL, "CRITICAL SUCCESS"),
+    Degree.SUCCESS: (Verdict.SUCCESS, None),
+    Degree.FAILURE: (Verdict.FAILURE, None),
+    Degree.FUMBLE: (Verdict.FUMBLE, "COGNITIVE GLITCH"),
+}
+
+
+def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discord.Embed:
+    """Show a pool roll: the display format, the pool's parts, the degree against the DC.
+
+    A critical or a fumble is first in the roll's title (the table sees it there: it is never
+    announced apart; README, "Buttons and announcements")."""
+    verdict, word = _VERDICT[result.degree]
+    return RollReply(
+        who=roller,
+        what=f"{shown(label)} vs DC {result.dc}",
+        verdict=verdict,
+        word=word,
+        total=f"{result.net} net",
+        dice=_dice(result),
+        breakdown=[
+            Part("Pool", pool_text(pool)),
+            Part(f"Net vs DC {result.dc}", f"{_net(result)}: {result.degree.value}"),
+        ],
+    ).embed()
 
 
 def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
     winner = shown(roller) if result.attacker_wins else "The defender"
     tie = " (a tie holds)" if result.attacker.net == result.defender.net else ""
-    embed = discord.Embed(
-        title=truncate(f"⚔️ Opposed · {shown(roller)} vs defender", TITLE_LIMIT),
-        description=f"**{winner} wins**{tie}: {result.attacker.net} vs {result.defender.net} net.",
-        colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
-    )
-    embed.add_field(name="Attacker", value=_block(result.attacker), inline=False)
-    embed.add_field(name="Defender", value=_block(result.defender), inline=False)
-    return embed
+    sides = ((f"{shown(roller)}'s", result.attacker), ("The defender's", result.defender))
+    return RollReply(
+        who=roller,
+        what="opposed roll vs the defender",
+        verdict=Verdict.SUCCESS if result.attacker_wins else Verdict.FAILURE,
+        word=f"{winner} wins{tie}",
+        total=f"{result.attacker.net} vs {result.defender.net} net",
+        dice="\n".join(_dice(side, f"{name} pool: ") for name, side in sides),
+        breakdown=[Part(f"{name} net", _net(side)) for name, side in sides],
+    ).embed()
 
 
 def attack(result: AttackRoll, roller: str) -> discord.Embed:
     """Show an attack: accuracy vs Defense, damage (doubled on a critical), soak, block."""
-    embed = discord.Embed(
-        title=truncate(f"🗡️ Attack · {shown(roller)}", TITLE_LIMIT),
-        description=(
-            f"**{'Hit' if result.hit else 'Miss'}**: accuracy {result.accuracy.net} net vs "
-            f"Defense {result.accuracy.dc}. Damage dealt: **{result.damage_dealt}**"
-        ),
-        colour=Colour.SUCCESS if result.hit else Colour.FAILURE,
-    )
-    embed.add_field(name="Accuracy", value=_block(result.accuracy), inline=False)
+    dice = [_dice(result.accuracy, "Accuracy: ")]
+    breakdown = [Part(f"Accuracy vs Defense {result.accuracy.dc}", _net(result.accuracy))]
     if result.damage is not None:
         doubled = " (critical accuracy: pool doubled)" if result.damage_doubled else ""
-        embed.add_field(name=f"Damage{doubled}", value=_block(result.damage), inline=False)
+        dice.append(_dice(result.damage, f"Damage{doubled}: "))
         steps = [f"{result.damage.net} net"]
         if result.soak:
             steps.append(f"− {result.soak} soak")
         if result.block is not None:
-            embed.add_field(name="Block", value=_block(result.block), inline=False)
+            dice.append(_dice(result.block, "Block: "))
             steps.append(f"− {result.blocked} blocked")
-        embed.add_field(
-            name="Damage dealt",
-            value=f"{' '.join(steps)} = **{result.damage_dealt}** (at least 0)",
-            inline=False,
+        breakdown.append(
+            Part(
+                "Damage dealt",
+                f"{' '.join(steps)} = **{result.damage_dealt}** (at least 0)",
+            )
         )
-    return embed
+    else:
+        breakdown.append(Part("Damage dealt", "0: a miss"))
+    return RollReply(
+        who=roller,
+        what=f"attack vs Defense {result.accuracy.dc}",
+        verdict=Verdict.SUCCESS if result.hit else Verdict.FAILURE,
+        word="Hit" if result.hit else "Miss",
+        total=f"{result.damage_dealt} damage",
+        dice="\n".join(dice),
+        breakdown=breakdown,
+    ).embed()
 
 
 def craft(result: PoolRoll, tier: CraftTier, pool: Pool, roller: str) -> discord.Embed:
-    embed = discord.Embed(
-        title=truncate(
-            f"{_headline(result)}🔨 {shown(roller)}: crafting → {tier.value}", TITLE_LIMIT
-        ),
-        description=_block(result),
-        colour=_COLOUR[result.degree] if tier is not CraftTier.STANDARD else Colour.ROLL,
-    )
-    embed.add_field(name="Pool", value=truncate(pool_text(pool), FIELD_LIMIT), inline=False)
-    embed.add_field(
-        name="Tiers", value="net 0–1 Standard · 2–4 Masterwork · 5+ Legendary · fumble: destroyed"
-    )
-    return embed
+    verdict, _ = _VERDICT[result.degree]
+    return RollReply(
+        who=roller,
+        what="crafting",
+        verdict=verdict,
+        word=tier.value,
+        total=f"{result.net} net",
+        dice=_dice(result),
+        breakdown=[
+            Part("Pool", pool_text(pool)),
+            Part("Net", _net(result)),
+            Part("Tiers", "net 0–1 Standard · 2–4 Masterwork · 5+ Legendary · fumble: destroyed"),
+        ],
+        colour=Colour.ROLL if tier is CraftTier.STANDARD else None,
+    ).embed()
 
 
 def odds(result: RollOdds) -> discord.Embed:

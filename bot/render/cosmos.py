@@ -6,7 +6,8 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.numbers import percent, signed
-from bot.render.style import Colour, shown, truncate
+from bot.render.reply import Part, RollReply, Verdict, add_part
+from bot.render.style import Colour, shown
 from bot.storage.cosmos import ChallengeNameTaken, ChallengeNotFound
 from rules.cosmos import (
     ADVANTAGE_CAP,
@@ -68,32 +69,44 @@ def _total(roll: PoolRoll) -> str:
     return f"{kept} + {roll.attribute} + {roll.skill} = **{roll.total}**"
 
 
+def _parts(roll: PoolRoll, who: str = "") -> list[Part]:
+    """Name every number of a total: the kept dice, the attribute, the skill."""
+    kept = " + ".join(str(face) for face in roll.kept)
+    return [
+        Part(f"{who}Kept dice", f"{kept} = {sum(roll.kept)}"),
+        Part(f"{who}Attribute + Skill", f"{roll.attribute} + {roll.skill}"),
+        Part(f"{who}Total", _total(roll)),
+    ]
+
+
 def roll_result(result: CheckResult, roller: str) -> discord.Embed:
     """Show a roll against a TN; a critical is unmistakable in colour and wording."""
     roll = result.roll
     if roll.critical_success:
-        headline, colour = "✨ CRITICAL SUCCESS!", Colour.CRITICAL_SUCCESS
+        verdict, word = Verdict.CRITICAL, "CRITICAL SUCCESS!"
     elif roll.critical_failure:
-        headline, colour = "💀 CRITICAL FAILURE!", Colour.CRITICAL_FAILURE
-    elif result.success:
-        headline, colour = "✅ Success", Colour.SUCCESS
+        verdict, word = Verdict.FUMBLE, "CRITICAL FAILURE!"
     else:
-        headline, colour = "❌ Failure", Colour.FAILURE
-    embed = discord.Embed(
-        title=f"{headline} · {shown(roller)} vs TN {result.tn} ({result.difficulty.value})",
-        colour=colour,
-    )
-    embed.description = (
-        f"🎲 {describe_pool(roll.pool)}: {_dice(roll)}\n"
-        f"Kept + Attribute + Skill: {_total(roll)} vs TN {result.tn}"
-    )
+        verdict, word = (Verdict.SUCCESS if result.success else Verdict.FAILURE), None
+    notes = []
     if result.critical_effect is not None and result.scale and result.action:
-        embed.add_field(
-            name=f"Critical effect · {result.scale.display_name} {result.action.display_name}",
-            value=result.critical_effect,
-            inline=False,
+        notes.append(
+            f"**Critical effect · {result.scale.display_name} {result.action.display_name}**: "
+            f"{result.critical_effect}"
         )
-    return embed
+    return RollReply(
+        who=roller,
+        what=f"roll vs TN {result.tn} ({result.difficulty.value})",
+        verdict=verdict,
+        word=word,
+        total=f"total {roll.total}",
+        dice=f"{describe_pool(roll.pool)}: {_dice(roll)}",
+        breakdown=[
+            *_parts(roll),
+            Part("Target number", f"TN {result.tn}: margin {signed(roll.total - result.tn)}"),
+        ],
+        notes=notes,
+    ).embed()
 
 
 def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> discord.Embed:
@@ -102,33 +115,37 @@ def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> 
     ``defender`` is the name the roller gave the other side; without one (or only blanks,
     which Discord would refuse as a field name) it is "the defender".
     """
-    roller, defender = shown(roller), shown(defender) if defender and defender.strip() else None
+    named = bool(defender and defender.strip())
+    them = shown(defender) if defender and named else "the defender"
     attacker_won = result.winner is Side.ATTACKER
     tie = result.margin == 0
-    them = defender or "the defender"
     if attacker_won:
-        verdict = f"**{roller} wins** by {result.margin}"
+        word = f"{shown(roller)} wins by {result.margin}"
     elif tie:
-        verdict = f"**Tie: {them} wins**"
+        word = f"Tie: {them} wins"
     else:
-        verdict = f"**{them if defender else 'The defender'} wins** by {-result.margin}"
-    embed = discord.Embed(
-        title=truncate(f"⚔️ Opposed roll · {roller} vs {defender or 'defender'}", 256),
-        description=verdict,
-        colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
+        word = f"{them if named else 'The defender'} wins by {-result.margin}"
+    sides = ((shown(roller), result.attacker), (them, result.defender))
+    dice = "\n".join(
+        f"{name}{_flags(side)}: {describe_pool(side.pool)}: {_dice(side)}" for name, side in sides
     )
-    for name, side in ((roller, result.attacker), (defender or "Defender", result.defender)):
-        flags = ""
-        if side.critical_success:
-            flags = " ✨ critical success"
-        elif side.critical_failure:
-            flags = " 💀 critical failure"
-        embed.add_field(
-            name=truncate(f"{name}{flags}", 256),
-            value=f"🎲 {describe_pool(side.pool)}: {_dice(side)}\n{_total(side)}",
-            inline=False,
-        )
-    return embed
+    return RollReply(
+        who=roller,
+        what=f"opposed roll vs {them}",
+        verdict=Verdict.SUCCESS if attacker_won else Verdict.FAILURE,
+        word=word,
+        total=f"{result.attacker.total} vs {result.defender.total}",
+        dice=dice,
+        breakdown=[part for name, side in sides for part in _parts(side, f"{name}'s ")],
+    ).embed()
+
+
+def _flags(side: PoolRoll) -> str:
+    if side.critical_success:
+        return " ✨ critical success"
+    if side.critical_failure:
+        return " 💀 critical failure"
+    return ""
 
 
 def conversion(result: Conversion) -> discord.Embed:
@@ -157,9 +174,10 @@ def conversion(result: Conversion) -> discord.Embed:
 def challenge_progress(challenge: Challenge) -> str:
     """One line of a challenge's progress."""
     return (
-        f"**{shown(challenge.name)}** (TN {challenge.tn}): {challenge.successes}/"
-        f"{challenge.successes_needed} successes, {challenge.rolls_used}/{challenge.max_rolls} "
-        f"rolls used · {challenge.status.value}"
+        f"**{shown(challenge.name)}** (TN {challenge.tn}): {challenge.successes} "
+        f"success{'es' if challenge.successes != 1 else ''} ({challenge.successes_needed} "
+        f"needed), {challenge.rolls_used} of {challenge.max_rolls} rolls used · "
+        f"{challenge.status.value}"
     )
 
 
@@ -198,7 +216,7 @@ _ENDINGS = {
 
 def add_challenge_progress(embed: discord.Embed, challenge: Challenge) -> None:
     """Show, under a roll that counted towards it, where the challenge stands now."""
-    embed.add_field(name="Challenge", value=challenge_progress(challenge), inline=False)
+    add_part(embed, Part("Challenge", challenge_progress(challenge)))
 
 
 def challenge_announcement(challenge: Challenge) -> discord.Embed | None:
@@ -237,6 +255,12 @@ def odds(result: CosmosOdds) -> discord.Embed:
 
 @describe.register
 def _(error: ChallengeNotFound) -> str:
+    if error.ended is not None:
+        _, verb, _ = _ENDINGS[error.ended]
+        return (
+            f"The challenge **{error.name}** here is over ({verb}): it takes no more rolls. "
+            "A GM opens a new one with `/cosmos challenge start`."
+        )
     return (
         f"There is no open challenge called **{error.name}** here. "
         "See them with `/cosmos challenge status`; a GM opens one with "

@@ -7,6 +7,7 @@ from fractions import Fraction
 import discord
 
 from bot.render.numbers import by_chance, float_mean, more_values, percent
+from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from rules.realms import (
     HALF_MOVEMENT,
@@ -54,19 +55,6 @@ def _attack_state(decision: Decision, primary: bool) -> str | None:
     return "\n".join(_remarks(decision, *([] if primary else [SECONDARY]))) or None
 
 
-def _attack_title(result: AttackResult, roller: str) -> str:
-    """Who, what, the verdict and the damage dealt (per target when there are several)."""
-    natural = any(target.natural_20 for target in result.targets)
-    hurt = any(target.riders for target in result.targets)
-    verdict = "✅ Hit" if hurt else "❌ Miss"
-    dealt = " + ".join(str(target.damage) for target in result.targets)
-    return truncate(
-        f"{'🌟 NATURAL 20 · ' if natural else ''}{verdict} · {shown(roller)}: attack → "
-        f"{dealt} damage (to hit {result.to_hit}, {result.damage})",
-        TITLE_LIMIT,
-    )
-
-
 def _damage_line(target: TargetResult, state: State) -> str | None:
     """Name every number of a target's damage: the strikes' rolls, the ±2, the net."""
     rolled = [str(strike.damage) for strike in target.strikes if strike.hit]
@@ -81,96 +69,106 @@ def _damage_line(target: TargetResult, state: State) -> str | None:
     return None  # one hit and nothing added: its line already says its damage
 
 
+def _target_lines(target: TargetResult, first: int, state: State) -> list[str]:
+    """A target's strikes (numbered from ``first``), its damage, and whether riders apply."""
+    lines = []
+    for number, strike in enumerate(target.strikes, start=first):
+        if strike.hit:
+            natural_note = " (natural 20)" if strike.natural_20 else ""
+            lines.append(f"d20 #{number}: {strike.face} hits{natural_note} → {strike.damage}")
+        else:
+            lines.append(f"d20 #{number}: {strike.face} misses")
+    if not target.hits:
+        return [*lines, "**Miss**: 0 damage."]
+    damage = _damage_line(target, state)
+    lines.extend([damage] if damage else [])
+    if target.zero_damage_miss:
+        lines.append("**Miss**: net damage 0 or less; no riders apply.")
+    elif target.raw <= 0:
+        lines.append("**1 damage**: a natural 20 always hurts; riders apply.")
+    else:
+        lines.append(f"**{target.damage} damage**; riders apply.")
+    return lines
+
+
 def attack(result: AttackResult, roller: str) -> discord.Embed:
     """Show every d20, which strikes hit, each strike's damage, each target's net damage."""
     struck = any(target.riders for target in result.targets)
     natural = any(target.natural_20 for target in result.targets)
-    embed = discord.Embed(
-        title=_attack_title(result, roller),
-        description=_attack_state(result.decision, result.primary),
-        colour=Colour.CRITICAL_SUCCESS
-        if natural
-        else (Colour.SUCCESS if struck else Colour.FAILURE),
-    )
-    if result.kept_lower:
-        embed.add_field(
-            name="0 dice left",
-            value=f"Two d20 rolled ({result.dice[0]}, {result.dice[1]}), the lower is the strike.",
-            inline=False,
-        )
-    number = 0
-    for index, target in enumerate(result.targets, start=1):
-        lines = []
-        for strike in target.strikes:
-            number += 1
-            if strike.hit:
-                natural_note = " (natural 20)" if strike.natural_20 else ""
-                lines.append(f"d20 #{number}: {strike.face} hits{natural_note} → {strike.damage}")
-            else:
-                lines.append(f"d20 #{number}: {strike.face} misses")
-        if target.hits:
-            damage = _damage_line(target, result.decision.state)
-            lines.extend([damage] if damage else [])
-            if target.zero_damage_miss:
-                lines.append("**Miss**: net damage 0 or less; no riders apply.")
-            elif target.raw <= 0:
-                lines.append("**1 damage**: a natural 20 always hurts; riders apply.")
-            else:
-                lines.append(f"**{target.damage} damage**; riders apply.")
-        else:
-            lines.append("**Miss**.")
-        embed.add_field(
-            name=f"Target {index}", value=truncate("\n".join(lines), FIELD_LIMIT), inline=False
-        )
+    notes = _remarks(result.decision, *([] if result.primary else [SECONDARY]))
     if result.half_movement:
-        embed.set_author(name=f"Disadvantage: {HALF_MOVEMENT}")
-    return embed
-
-
-def _check_title(result: CheckResult, roller: str, what: str) -> str:
-    """Who, what, the verdict (against a target) and the kept die."""
-    natural = "🌟 NATURAL 20 · " if result.natural_max else ""
-    verdict = {True: "✅ Success · ", False: "❌ Failure · ", None: "🎲 "}[result.success]
-    against = f" vs {result.target}" if result.target is not None else ""
-    return truncate(
-        f"{natural}{verdict}{shown(roller)}: {shown(what)} ({result.die.value}) → "
-        f"{result.result}{against}",
-        TITLE_LIMIT,
-    )
+        notes.append(f"Disadvantage: {HALF_MOVEMENT}")
+    breakdown = []
+    if result.kept_lower:
+        breakdown.append(
+            Part(
+                "0 dice left",
+                f"Two d20 rolled ({result.dice[0]}, {result.dice[1]}), the lower is the strike.",
+            )
+        )
+    first = 1
+    for index, target in enumerate(result.targets, start=1):
+        lines = _target_lines(target, first, result.decision.state)
+        first += len(target.strikes)
+        breakdown.append(Part(f"Target {index}", "\n".join(lines)))
+    if natural:
+        verdict, word = Verdict.CRITICAL, "NATURAL 20 · " + ("Hit" if struck else "Miss")
+    else:
+        verdict, word = (Verdict.SUCCESS, "Hit") if struck else (Verdict.FAILURE, "Miss")
+    return RollReply(
+        who=roller,
+        what=f"attack (to hit {result.to_hit}, {result.damage})",
+        verdict=verdict,
+        word=word,
+        total=" + ".join(str(target.damage) for target in result.targets) + " damage",
+        dice="d20: " + ", ".join(str(face) for face in result.dice),
+        breakdown=breakdown,
+        notes=notes,
+    ).embed()
 
 
 def check(result: CheckResult, roller: str, label: str | None = None) -> discord.Embed:
     """Show a single-die roll: both dice and the kept one, against the target if any."""
-    kept = result.result
     faces = ", ".join(str(face) for face in result.dice)
-    what = label or result.kind.value
-    outcome = ""
-    if result.success is not None:
-        outcome = f" vs {result.target}: **{'success' if result.success else 'failure'}**"
-    natural = result.natural_max
-    rolled = f"Rolled {faces} → **{kept}**{outcome}"
-    embed = discord.Embed(
-        title=_check_title(result, roller, what),
-        description="\n".join(_remarks(result.decision, rolled)),
-        colour=Colour.CRITICAL_SUCCESS
-        if natural
-        else (Colour.FAILURE if result.success is False else Colour.SUCCESS),
-    )
-    return embed
+    what = f"{shown(label or result.kind.value)} ({result.die.value})"
+    breakdown = []
+    if result.target is not None:
+        what += f" vs {result.target}"
+        verdict = Verdict.SUCCESS if result.success else Verdict.FAILURE
+        reached = "reached" if result.success else "not reached"
+        breakdown.append(Part("Target", f"{result.target}: {reached} by {result.result}"))
+    else:
+        verdict = Verdict.NONE
+    word = None
+    if result.natural_max:
+        verdict = Verdict.CRITICAL
+        word = f"NATURAL {result.die.value.removeprefix('d')}" + (
+            "" if result.success is None else (" · Success" if result.success else " · Failure")
+        )
+    return RollReply(
+        who=roller,
+        what=what,
+        verdict=verdict,
+        word=word,
+        total=f"result {result.result}",
+        dice=f"{result.die.value}: {faces} → **{result.result}**",
+        breakdown=breakdown,
+        notes=_remarks(result.decision),
+    ).embed()
 
 
 def stealth(result: StealthResult, roller: str) -> discord.Embed:
     faces = ", ".join(str(face) for face in result.dice)
     how = "the lower of two d6" if result.kept_lower else "the d6 summed"
-    return discord.Embed(
-        title=truncate(
-            f"🌫️ {shown(roller)}: stealth → Awareness target {result.total}", TITLE_LIMIT
-        ),
-        description="\n".join(
-            _remarks(result.decision, f"Rolled {faces}: {how} = **{result.total}**")
-        ),
-        colour=Colour.ROLL,
-    )
+    return RollReply(
+        who=roller,
+        what="stealth",
+        verdict=Verdict.NONE,
+        total=f"Awareness target {result.total}",
+        dice=f"d6: {faces}",
+        breakdown=[Part("Awareness target", f"{how} = **{result.total}**")],
+        notes=_remarks(result.decision),
+    ).embed()
 
 
 def spell(result: SpellResult, roller: str) -> discord.Embed:
@@ -185,10 +183,12 @@ def rerolled(
     before: discord.Embed, after: discord.Embed, position: int, old: int, new: int
 ) -> discord.Embed:
     """Show a reroll: which die, before and after, and the roll worked out again."""
-    after.add_field(
-        name=f"Rerolled die {position}",
-        value=f"{old} → **{new}** (once; roll before: {truncate(before.title or '', 200)})",
-        inline=False,
+    add_part(
+        after,
+        Part(
+            f"Rerolled die {position}",
+            f"{old} → **{new}** (once; roll before: {truncate(before.title or '', 200)})",
+        ),
     )
     return after
 

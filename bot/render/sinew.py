@@ -8,6 +8,7 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.numbers import percent
+from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from bot.storage.sinew import (
@@ -75,35 +76,39 @@ def _dice(result: TestResult) -> str:
 
 def headline(result: TestResult) -> tuple[str, discord.Colour]:
     """Return a test's headline and colour; naturals are unmistakable."""
+    verdict, word = _verdict(result)
+    return f"{verdict.value} {word or verdict.word}", verdict.colour
+
+
+def _verdict(result: TestResult) -> tuple[Verdict, str | None]:
     if result.natural_one:
-        return "✨ NATURAL 1: EXTRAORDINARY SUCCESS!", Colour.CRITICAL_SUCCESS
+        return Verdict.CRITICAL, "NATURAL 1: EXTRAORDINARY SUCCESS!"
     if result.natural_twenty:
-        return "💀 NATURAL 20: CATASTROPHE!", Colour.CRITICAL_FAILURE
-    if result.success:
-        return "✅ Success", Colour.SUCCESS
-    return "❌ Failure", Colour.FAILURE
+        return Verdict.FUMBLE, "NATURAL 20: CATASTROPHE!"
+    return (Verdict.SUCCESS if result.success else Verdict.FAILURE), None
 
 
-def describe_test(result: TestResult, score_label: str) -> str:
-    """Return the dice, the kept roll against the score, and the margin."""
+def _roll_part(result: TestResult, score_label: str, who: str | None = None) -> Part:
+    """The kept roll (after any Luck) against the score, and the margin, each named (``who``:
+    the side of a contest, which names the line)."""
     roll = f"{result.roll}" if not result.shifted else f"{result.natural} − {result.shift} Luck"
-    lines = [
-        f"🎲 {_MODE_TEXT[result.mode]}: {_dice(result)}",
-        f"Roll {roll} vs {score_label} {result.score}: margin **{result.margin:+d}**",
-    ]
-    lines.extend(f"⚠️ {reason}" for reason in result.reasons)
-    return "\n".join(lines)
+    value = f"{roll} vs {score_label} {result.score}: margin **{result.margin:+d}**"
+    return Part("Roll", value) if who is None else Part(who, f"Roll {value}")
 
 
 def test_result(result: TestResult, roller: str, what: str, score_label: str) -> discord.Embed:
     """Show a roll-under test: every die, the kept one, the margin, and why the mode."""
-    text, colour = headline(result)
-    embed = discord.Embed(
-        title=truncate(f"{text} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
-        description=describe_test(result, score_label),
-        colour=colour,
-    )
-    return embed
+    verdict, word = _verdict(result)
+    return RollReply(
+        who=roller,
+        what=shown(what),
+        verdict=verdict,
+        word=word,
+        total=f"roll {result.roll}",
+        dice=f"{_MODE_TEXT[result.mode]}: {_dice(result)}",
+        breakdown=[_roll_part(result, score_label)],
+        notes=[f"⚠️ {reason}" for reason in result.reasons],
+    ).embed()
 
 
 test_result.__dict__["__test__"] = False  # not a pytest test
@@ -193,46 +198,61 @@ def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds])
     return embed
 
 
-def _side(result: TestResult, label: str) -> str:
-    text, _ = headline(result)
-    return f"{text}\n{describe_test(result, label)}"
-
-
 def opposed(
     result: OpposedResult,
     attacker: str,
     defender: str,
-    title: str = "⚔️ Opposed roll",
+    what: str = "opposed roll",
     labels: tuple[str, str] = ("score", "score"),
 ) -> discord.Embed:
-    """Show both rolls, both margins, the winner and why (``labels``: what each side rolls
-    under, e.g. "INT", or "score" for a bare score)."""
-    attacker, defender = shown(attacker), shown(defender)
+    """Show both rolls, both margins, the winner and why (``what``: the kind of contest, e.g.
+    "attack after Luck"; ``labels``: what each side rolls under, e.g. "INT", or "score")."""
+    return _contest(result, attacker, defender, what, labels).embed()
+
+
+def _contest(
+    result: OpposedResult,
+    attacker: str,
+    defender: str,
+    what: str,
+    labels: tuple[str, str],
+    more: Sequence[Part] = (),
+    total: str | None = None,
+) -> RollReply:
+    shown_attacker, shown_defender = shown(attacker), shown(defender)
     attacker_won = result.winner is Side.ATTACKER
-    winner = attacker if attacker_won else defender
-    embed = discord.Embed(
-        title=truncate(f"{title} · {attacker} vs {defender}", TITLE_LIMIT),
-        description=f"**{winner} wins**: {result.reason.value}.",
-        colour=Colour.SUCCESS if attacker_won else Colour.FAILURE,
+    sides = (
+        (shown_attacker, result.attacker, labels[0]),
+        (shown_defender, result.defender, labels[1]),
     )
-    embed.add_field(
-        name=truncate(attacker, TITLE_LIMIT), value=_side(result.attacker, labels[0]), inline=False
+    dice = "\n".join(
+        f"{name}: {_MODE_TEXT[side.mode]}: {_dice(side)} ({headline(side)[0]})"
+        for name, side, _ in sides
     )
-    embed.add_field(
-        name=truncate(defender, TITLE_LIMIT), value=_side(result.defender, labels[1]), inline=False
+    notes = [f"{name}: ⚠️ {reason}" for name, side, _ in sides for reason in side.reasons]
+    return RollReply(
+        who=attacker,
+        what=f"{what} vs {shown_defender}",
+        verdict=Verdict.SUCCESS if attacker_won else Verdict.FAILURE,
+        word=f"{shown_attacker if attacker_won else shown_defender} wins",
+        total=total or f"margins {result.attacker.margin:+d} vs {result.defender.margin:+d}",
+        dice=dice,
+        breakdown=[
+            *(_roll_part(side, label, name) for name, side, label in sides),
+            *more,
+        ],
+        notes=[f"Why: {result.reason.value}.", *notes],
     )
-    return embed
 
 
 def attack(
     result: AttackResult,
     attacker: str,
     defender: str,
-    title: str = "🗡️ Attack",
+    what: str = "attack",
     labels: tuple[str, str] = ("score", "score"),
 ) -> discord.Embed:
     """Show an attack: the opposed roll, then damage, soak and damage taken."""
-    embed = opposed(result.contest, attacker, defender, title=title, labels=labels)
     if result.hit:
         parts = [f"{result.base_damage} ({result.edge.value} edge)"]
         if result.extra_damage:
@@ -251,9 +271,17 @@ def attack(
             f"**Damage taken: {result.damage_taken}**"
         )
     else:
-        value = "Miss: no damage."
-    embed.add_field(name="Damage", value=value, inline=False)
-    return embed
+        value = "Miss: 0 damage."
+    reply = _contest(
+        result.contest,
+        attacker,
+        defender,
+        what,
+        labels,
+        more=[Part("Damage", value)],
+        total=f"{result.damage_taken} damage taken",
+    )
+    return reply.embed()
 
 
 def add_defender_stamina(embed: discord.Embed, character: Character[Sheet]) -> None:
@@ -262,7 +290,7 @@ def add_defender_stamina(embed: discord.Embed, character: Character[Sheet]) -> N
     value = f"{sheet.current_stamina}/{sheet.stamina}"
     if sheet.collapsed:
         value += " · **collapsed**"
-    embed.add_field(name=truncate(f"{shown(character.name)}'s Stamina", TITLE_LIMIT), value=value)
+    add_part(embed, Part(f"{shown(character.name)}'s Stamina", value))
 
 
 def collapse_announcement(character: Character[Sheet]) -> discord.Embed:
@@ -477,12 +505,12 @@ def add_pressure_result(
 ) -> None:
     """Add what a tamper test or a cleansing rite did to Pressure to its embed."""
     if change is None:
-        embed.add_field(name="Pressure", value="unchanged", inline=False)
+        add_part(embed, Part("Pressure", "unchanged"))
         return
     value = f"{change.before} → {change.reached}: {step_text}"
     if change.crisis is not None:
         value += f"\n**Crisis!** The track resets to {change.after}."
-    embed.add_field(name="Pressure", value=truncate(value, FIELD_LIMIT), inline=False)
+    add_part(embed, Part("Pressure", value))
 
 
 def defender_button_label(name: str, tokens: int, cost: int, *, turns: str | None) -> str:
@@ -502,16 +530,17 @@ def add_luck_spent(
     """Add what a Luck spend did and cost to the roll's embed (``payer``: a defender who spent
     on their own die; ``given_back``: the Stamina a hit turned into a miss gives back)."""
     if given_back:
-        embed.add_field(
-            name="Stamina given back", value=f"+{given_back}: the hit became a miss", inline=False
-        )
-    embed.add_field(
-        name="Luck spent" if payer is None else truncate(f"Luck spent by {shown(payer)}", 256),
-        value=f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
-        + (
-            f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"
-            if cost > lowered
-            else ""
-        )
-        + f"; {sheet.luck_tokens}/{sheet.luck} left",
+        add_part(embed, Part("Stamina given back", f"+{given_back}: the hit became a miss"))
+    add_part(
+        embed,
+        Part(
+            "Luck spent" if payer is None else f"Luck spent by {shown(payer)}",
+            f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
+            + (
+                f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"
+                if cost > lowered
+                else ""
+            )
+            + f"; {sheet.luck_tokens}/{sheet.luck} left",
+        ),
     )

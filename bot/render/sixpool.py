@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.numbers import percent, signed
+from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from bot.storage import Character
 from bot.storage.sixpool import GroupCheck
@@ -29,6 +30,7 @@ __all__ = [
     "add_damage",
     "character_sheet",
     "contest",
+    "contest_closed",
     "contest_notes",
     "contest_prompt",
     "dc_text",
@@ -91,17 +93,18 @@ def _dice(result: RollResult) -> str:
 
 
 def _modifiers(parts: tuple[Modifier, ...]) -> str:
-    return "\n".join(f"{signed(part.value)} {part.label}" for part in parts) or "none"
+    """Each modifier named, then its value: "3 DEX points spent (Edge 1, option B): +5"."""
+    return "\n".join(f"{part.label}: {signed(part.value)}" for part in parts) or "no modifiers: 0"
 
 
-def headline(result: RollResult) -> str:
-    """Return the result's first words: naturals unmistakable, then the degree."""
+def _verdict(result: RollResult) -> tuple[Verdict, str]:
+    """The verdict and its word: a natural unmistakable, then the degree."""
     text = result.degree.value.capitalize()
     if result.natural_twenty:
-        return f"🌟 NATURAL 20 · {text}"
+        return Verdict.CRITICAL, f"NATURAL 20 · {text}"
     if result.natural_one:
-        return f"💥 NATURAL 1 · {text}"
-    return ("✅ " if result.success else "❌ ") + text
+        return Verdict.FUMBLE, f"NATURAL 1 · {text}"
+    return (Verdict.SUCCESS if result.success else Verdict.FAILURE), text
 
 
 def dc_text(dc: int) -> str:
@@ -120,6 +123,13 @@ def _target(result: RollResult, kind: RollKind) -> str:
     return target
 
 
+def _sum(result: RollResult) -> str:
+    """The total worked out, each number named: the die, the modifiers."""
+    die = f"take {result.take}" if result.take is not None else f"d20 {result.kept}"
+    modifiers = sum(part.value for part in result.modifiers)
+    return f"{die} + modifiers {signed(modifiers)} = **{result.total}**"
+
+
 def roll_result(
     result: RollResult,
     roller: str,
@@ -130,18 +140,24 @@ def roll_result(
 ) -> discord.Embed:
     """Show a roll: the dice, every modifier, the total against the DC (an attack's AC),
     margin and degree."""
-    dc = _target(result, kind)
-    embed = discord.Embed(
-        title=truncate(f"{headline(result)} · {shown(roller)}: {shown(what)}", TITLE_LIMIT),
-        description=(
-            f"🎲 {_dice(result)}\nTotal **{result.total}** vs {dc}: margin {signed(result.margin)}"
-        ),
+    verdict, word = _verdict(result)
+    return RollReply(
+        who=roller,
+        what=shown(what),
+        verdict=verdict,
+        word=word,
+        total=f"total {result.total}",
+        dice=_dice(result),
+        breakdown=[
+            Part("Modifiers", _modifiers(result.modifiers)),
+            Part(
+                "Total",
+                f"{_sum(result)} vs {_target(result, kind)}: margin {signed(result.margin)}",
+            ),
+        ],
+        notes=notes,
         colour=_DEGREE_COLOUR[result.degree],
-    )
-    embed.add_field(name="Modifiers", value=truncate(_modifiers(result.modifiers), FIELD_LIMIT))
-    for note in notes:
-        embed.add_field(name="Note", value=truncate(note, FIELD_LIMIT), inline=False)
-    return embed
+    ).embed()
 
 
 def add_damage(embed: discord.Embed, damage: DamageRoll | None, expression: str | None) -> None:
@@ -149,25 +165,31 @@ def add_damage(embed: discord.Embed, damage: DamageRoll | None, expression: str 
     if expression is None:
         return
     if damage is None:
-        embed.add_field(name="Damage", value=f"none: a miss (`{expression}` not rolled)")
+        add_part(embed, Part("Damage", f"0: a miss (`{expression}` not rolled)"))
         return
     doubled = f" (natural 20: `{expression}` with its dice doubled)" if damage.critical else ""
-    embed.add_field(
-        name="Damage",
-        value=truncate(
+    add_part(
+        embed,
+        Part(
+            "Damage",
             f"**{damage.total}** from `{damage.expression}`{doubled}\n{damage.breakdown}",
-            FIELD_LIMIT,
         ),
-        inline=False,
     )
 
 
-def add_pool_left(embed: discord.Embed, sheet: Sheet, pool: Pool, spent: int) -> None:
-    """Add the points spent and the pool left to a roll's embed."""
+def add_pool_left(
+    embed: discord.Embed, sheet: Sheet, pool: Pool, spent: int, who: str | None = None
+) -> None:
+    """Add the points spent and the pool left to a roll's embed (``who``: whose pool, when a
+    contest shows two)."""
     if spent:
-        embed.add_field(
-            name=f"{pool} pool",
-            value=f"−{spent}: {sheet.points(pool)}/{sheet.maximum(pool)} left",
+        owner = f"{shown(who)}'s " if who else ""
+        add_part(
+            embed,
+            Part(
+                f"{owner}{pool} pool",
+                f"{spent} spent: {sheet.points(pool)}/{sheet.maximum(pool)} left",
+            ),
         )
 
 
@@ -251,27 +273,23 @@ def contest(
     result: ContestResult, attacker: str, defender: str, what: str, notes: tuple[str, ...] = ()
 ) -> discord.Embed:
     """Show both rolls of a contest, both totals, and the winner (a tie goes to the defender)."""
-    attacker, defender = shown(attacker), shown(defender)
-    winner = attacker if result.attacker_wins else defender
+    shown_attacker, shown_defender = shown(attacker), shown(defender)
+    winner = shown_attacker if result.attacker_wins else shown_defender
     reason = "higher total" if result.attacker.total != result.defender.total else "a tie holds"
-    embed = discord.Embed(
-        title=truncate(f"⚔️ Contest · {attacker} vs {defender}: {shown(what)}", TITLE_LIMIT),
-        description=f"**{winner} wins** ({reason}: "
-        f"{result.attacker.total} vs {result.defender.total}).",
-        colour=Colour.SUCCESS if result.attacker_wins else Colour.FAILURE,
-    )
-    for name, side in ((attacker, result.attacker), (defender, result.defender)):
-        embed.add_field(
-            name=truncate(name, TITLE_LIMIT),
-            value=truncate(
-                f"🎲 {_dice(side)}\nTotal **{side.total}**\n{_modifiers(side.modifiers)}",
-                FIELD_LIMIT,
-            ),
-            inline=False,
-        )
-    for note in notes:
-        embed.add_field(name="Note", value=truncate(note, FIELD_LIMIT), inline=False)
-    return embed
+    sides = ((shown_attacker, result.attacker), (shown_defender, result.defender))
+    return RollReply(
+        who=attacker,
+        what=f"contest vs {shown_defender}: {shown(what)}",
+        verdict=Verdict.SUCCESS if result.attacker_wins else Verdict.FAILURE,
+        word=f"{winner} wins ({reason})",
+        total=f"{result.attacker.total} vs {result.defender.total}",
+        dice="\n".join(f"{name}: {_dice(side)}" for name, side in sides),
+        breakdown=[
+            Part(f"{name}'s total", f"{_sum(side)}\n{_modifiers(side.modifiers)}")
+            for name, side in sides
+        ],
+        notes=notes,
+    ).embed()
 
 
 def contest_notes(
@@ -296,6 +314,11 @@ def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> 
         ),
         colour=Colour.WARNING,
     )
+
+
+def contest_closed(text: str) -> discord.Embed:
+    """A contest's prompt once it is settled (rolled or expired): it asks nobody any more."""
+    return discord.Embed(title="⚔️ Contest settled", description=text, colour=Colour.CAMPAIGN)
 
 
 def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed:

@@ -37,9 +37,11 @@ _OPEN_CHALLENGE = (
 
 @dataclass(eq=False)
 class ChallengeNotFound(StorageError):
-    """No open challenge of the campaign has this name."""
+    """No open challenge of the campaign has this name (``ended``: how the latest one of that
+    name ended, when there was one)."""
 
     name: str
+    ended: ChallengeStatus | None = None
 
 
 @dataclass(eq=False)
@@ -49,14 +51,25 @@ class ChallengeNameTaken(StorageError):
     name: str
 
 
-def _found(row: Row | None, name: str) -> Row:
+_LATEST_ENDED = (
+    "SELECT status FROM cosmos_challenges WHERE campaign_id = ?"
+    " AND lower(name) = lower(?) AND status <> 'open' ORDER BY id DESC LIMIT 1"
+)
+
+
+async def _found(connection: Session | Database, row: Row | None, campaign: Campaign,
+                 name: str) -> Row:  # fmt: skip
+    """The open challenge's row, or why there is none: never opened, or already over."""
     if row is None:
-        raise ChallengeNotFound(name.strip())
+        ended = await connection.fetch_one(_LATEST_ENDED, (campaign.id, name.strip()))
+        status = ChallengeStatus(ended["status"]) if ended is not None else None
+        raise ChallengeNotFound(name.strip(), status)
     return row
 
 
 async def _open_row(connection: Session, campaign: Campaign, name: str) -> Row:
-    return _found(await connection.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip())), name)
+    row = await connection.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip()))
+    return await _found(connection, row, campaign, name)
 
 
 async def _save(connection: Session, challenge_id: int, challenge: Challenge) -> None:
@@ -102,7 +115,7 @@ class ChallengeStore:
     async def get_open(self, campaign: Campaign, name: str) -> Challenge:
         """Return the open challenge called ``name`` or explain that there is none."""
         row = await self._database.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip()))
-        return _challenge(_found(row, name))
+        return _challenge(await _found(self._database, row, campaign, name))
 
     async def open_challenges(self, campaign: Campaign) -> list[Challenge]:
         """List the campaign's open challenges, oldest first."""

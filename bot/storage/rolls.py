@@ -301,9 +301,18 @@ class RollLog:
         )
         return None if row is None else _from_row(row)
 
-    async def latest(self, channel_id: int, user_id: int) -> LoggedRoll | None:
-        """Return a user's latest roll in a channel."""
-        return await latest_roll(self._database.reader, channel_id, user_id)
+    async def latest(
+        self, channel_id: int, user_id: int, *, before: int | None = None
+    ) -> LoggedRoll | None:
+        """Return a user's latest roll in a channel (``before``: the latest before that roll)."""
+        if before is None:
+            return await latest_roll(self._database.reader, channel_id, user_id)
+        row = await self._database.fetch_one(
+            f"SELECT {_COLUMNS} FROM rolls WHERE channel_id = ? AND user_id = ? AND id < ?"
+            " ORDER BY id DESC LIMIT 1",
+            (channel_id, user_id, before),
+        )
+        return None if row is None else _from_row(row)
 
     async def set_message(self, roll_id: int, message_id: int) -> None:
         """Remember the public message that shows a roll, for what later edits it in place."""

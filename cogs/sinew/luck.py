@@ -8,7 +8,6 @@ helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which button
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -21,7 +20,7 @@ from discord import app_commands
 
 from bot.access import loaded_cog, postable_channel
 from bot.asker import Asker
-from bot.buttons import RollButton, roll_buttons
+from bot.buttons import RollButton, register_latest_only, roll_buttons
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, CharacterName
 from bot.publish import (
@@ -70,6 +69,10 @@ from rules import sinew
 ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
 # One edit at a time of a roll's message by typed spends, so the last edit shows the last spend.
 _EDITING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+# Luck spends only the roller's latest roll here: their next roll takes its Luck buttons off
+# the message that shows it (the roll it spends on).
+for _kind in SPENDABLE_KINDS:
+    register_latest_only(_kind, luck_root)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +151,11 @@ class LuckCommands(SinewBase):
         None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending
         a contest, who gets their own buttons under a public roll). A natural 1 or 20 is in the
         roll's title, never announced apart (README, "Buttons and announcements"). The
-        roller's previous Sinew roll here loses its Luck buttons: they end with this roll."""
+        roller's previous roll here loses its Luck buttons: they end with this roll (every
+        roll does that, ``bot.buttons.retire_buttons``)."""
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
-        previous = await self.storage.rolls.latest(asker.channel_id, asker.user_id)
         await publish_roll(
             interaction,
             self.storage,
@@ -162,8 +165,6 @@ class LuckCommands(SinewBase):
             change=change,
             extra_buttons=buttons,
         )
-        if previous is not None:
-            await _retire_luck_buttons(interaction, self.storage, previous)
 
     @roll_command
     @LUCK.command(name="spend", description="Spend Luck tokens to lower your latest roll's die")
@@ -306,22 +307,6 @@ async def _deliver_spend(interaction: discord.Interaction, asker: Asker, spent: 
         await spent.announce(interaction)
 
 
-async def _retire_luck_buttons(
-    interaction: discord.Interaction, storage: Storage, previous: LoggedRoll
-) -> None:
-    """Drop the Luck buttons from the message of a public roll its roller has rolled past
-    (Roll again stays); a message that can't be edited keeps them, refused when pressed."""
-    if previous.kind not in SPENDABLE_KINDS or previous.visibility is not Visibility.PUBLIC:
-        return
-    root = await storage.rolls.get(luck_root(previous))
-    channel = postable_channel(interaction)
-    if root is None or root.message_id is None or channel is None:
-        return
-    view = roll_buttons(previous.id, previous.kind, previous.visibility)
-    with contextlib.suppress(discord.HTTPException):
-        await channel.get_partial_message(root.message_id).edit(view=view)
-
-
 async def _deliver_typed_spend(
     interaction: discord.Interaction, asker: Asker, storage: Storage, spent: SpendShown
 ) -> None:
@@ -432,9 +417,9 @@ def _after_luck_embed(
     npc = options.get(NPC_SCORE_OPTION) is not None
     labels = contest_labels(str(options.get("attribute")), options.get("vs_attribute"), npc=npc)
     if isinstance(result, sinew.OpposedResult):
-        title = "⚔️ Opposed roll after Luck"
-        return render.opposed(result, roller, defender_name, title=title, labels=labels)
-    embed = render.attack(result, roller, defender_name, title="🗡️ Attack after Luck", labels=labels)
+        what = "opposed roll after Luck"
+        return render.opposed(result, roller, defender_name, what=what, labels=labels)
+    embed = render.attack(result, roller, defender_name, what="attack after Luck", labels=labels)
     if defender is not None and (result.damage_taken > 0 or hurt is not None):
         render.add_defender_stamina(embed, hurt or defender)
     return embed

@@ -236,7 +236,7 @@ async def _open_contest(
         raise CommandError(f"Only <@{defender.user_id}> declares a spend in this contest.")
     if contest.status == "pending" and contest.expires_at <= time.time():
         await cog.contests.expire(contest_id, time.time())
-        await _close_prompt(interaction, contest, "⌛ Expired: nothing was spent.")
+        await _close_prompt(interaction, contest, "⌛ Expired: nothing was spent, nothing rolled.")
         raise ContestClosed(contest_id, "expired")
     if contest.status != "pending":
         raise ContestClosed(contest_id, contest.status)
@@ -250,7 +250,7 @@ async def _close_prompt(interaction: discord.Interaction, contest: Contest, text
         return
     try:
         message = channel.get_partial_message(contest.message_id)
-        await message.edit(content=text, view=None)
+        await message.edit(content=None, embed=render.contest_closed(text), view=None)
     except discord.HTTPException:  # the prompt was deleted: nothing to tidy
         pass
 
@@ -301,8 +301,8 @@ def _decider(
         what = _what(pool, found.skill, "vs " + _what(defending, found.defender_skill, "").strip())
         notes = render.contest_notes(challenger.name, attack.helped, defender.name, defence.helped)
         embed = render.contest(result, challenger.name, defender.name, what, notes)
-        render.add_pool_left(embed, attack.after, pool, found.spend)
-        render.add_pool_left(embed, defence.after, defending, spend)
+        render.add_pool_left(embed, attack.after, pool, found.spend, challenger.name)
+        render.add_pool_left(embed, defence.after, defending, spend, defender.name)
         entry = Roll(CONTEST_KIND, result, embed).entry(table.asker, Visibility.PUBLIC)
         return ContestOutcome(attack.after, defence.after, entry)
 
@@ -325,6 +325,7 @@ async def pick_spend(
         await interaction.response.edit_message(
             content=f"✅ You spend {spend}. The result is in the channel.", view=None
         )
-        await _close_prompt(interaction, resolved, "⚔️ Both declared: the dice are rolled.")
+        settled = f"Both declared: the dice are rolled (roll #{roll_id}, in the channel)."
+        await _close_prompt(interaction, resolved, settled)
     finally:  # the contest is settled and logged: the channel hears it whatever else fails
         await announce(interaction, embed)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.asker import Asker
-from bot.buttons import Reroller, roll_buttons
+from bot.buttons import Reroller, register_latest_only, retire_rolled_past, roll_buttons
 from bot.errors import CommandError
-from bot.publish import Roll, deliver_roll
+from bot.publish import Roll, deliver_roll, remember_message
 from bot.render import sixpool as render
 from bot.storage import Character, LoggedRoll, RollEntry, Visibility
 from bot.storage.sixpool import NotLatestRoll
@@ -36,6 +36,9 @@ __all__ = [
 ]
 
 ATTACK_KIND = f"sixpool.{RollKind.ATTACK.value}"
+
+for _kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE):  # inspiration: the latest roll only
+    register_latest_only(f"sixpool.{_kind.value}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,7 +136,12 @@ async def roll_asked(
     result = step.rolled[-1].result
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
-    await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
+    message_id = await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
+    await remember_message(cog.storage, logged.id, message_id)
+    # Inspiration rerolls only the latest roll: the previous roll's die buttons go.
+    await retire_rolled_past(
+        interaction, cog.storage, logged.id, logged.kind, asker.channel_id, asker.user_id
+    )
 
 
 def roll_again(cog: SixpoolCog, kind: RollKind) -> Reroller:

@@ -10,6 +10,7 @@ from bot.client import DiceBot
 from rules.aethelgard import PoolRoll, display_lines
 from rules.randomness import new_rng
 from tests.fakediscord.fixtures import settled
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -28,6 +29,10 @@ def block(lines: list[str]) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
+def fields_of(reply: Reply) -> dict[str, str]:
+    return {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+
+
 async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
@@ -38,11 +43,15 @@ async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
         "aethelgard roll", {"pool": 4, "bonus": 2, "penalty": 1, "label": "Hack"}, user="player"
     )
     embed = reply.embeds[0]
-    assert embed["title"] == "🎲 player: Hack (Pool: 5d10)"
-    assert embed["description"] == block(display_lines(PoolRoll(dice)))
-    assert embed["description"].startswith(f"```\nRoll: [{', '.join(map(str, dice))}]\n→ ")
+    rolled = PoolRoll(dice, 1)
+    assert embed["title"] == f"✅ Success · player: Hack vs DC 1 · {rolled.net} net"
+    assert embed["description"] == "🎲 5d10\n" + block(display_lines(rolled))
+    assert embed["description"].startswith(f"🎲 5d10\n```\nRoll: [{', '.join(map(str, dice))}]\n→ ")
     fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert fields["Pool"] == "pool 4 + bonus dice 2 − penalty dice 1 = 5d10"
+    assert fields["Pool"] == "pool: 4 dice + 2 bonus dice − 1 penalty die = 5d10"
+    assert fields["Net vs DC 1"] == (
+        f"{rolled.successes} successes − {rolled.botches} botches = **{rolled.net} net**: Success"
+    )
     assert await dicebot.storage.rolls.get(1) is not None
     await settled(fake_discord, dicebot)  # an announcement would have arrived by now
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
@@ -55,7 +64,7 @@ async def test_rule_aethelgard_fumble_is_in_the_title_and_never_announced(
     dicebot.rng = new_rng(seed)
     reply = await fake_discord.invoke("aethelgard roll", {"pool": 2}, user="player")
     assert "Result: FUMBLE\n\n[!] COGNITIVE GLITCH [!]" in reply.embeds[0]["description"]
-    assert reply.embeds[0]["title"] == "💀 COGNITIVE GLITCH · 🎲 player: pool roll (Pool: 2d10)"
+    assert reply.embeds[0]["title"] == "💀 COGNITIVE GLITCH · player: pool roll vs DC 1 · 0 net"
     await fake_discord.invoke("campaign start", {"system": "aethelgard", "name": "Blight"})
     dicebot.rng = new_rng(seed)
     hidden = await fake_discord.invoke("aethelgard roll", {"pool": 2, "hidden": True}, user="gm")
@@ -78,7 +87,7 @@ async def test_rule_aethelgard_critical_is_in_the_title_without_asterisks(
     # The document's display format keeps its line in the code block (shown as typed there).
     assert reply.embeds[0]["description"].endswith("\n\n*** CRITICAL SUCCESS! ***\n```")
     title = reply.embeds[0]["title"]
-    assert title == "🌟 CRITICAL SUCCESS · 🎲 player: pool roll (Pool: 12d10)"
+    assert title.startswith("✨ CRITICAL SUCCESS · player: pool roll vs DC 2 · ")
     assert "*" not in title
     await settled(fake_discord, dicebot)
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
@@ -89,12 +98,13 @@ async def test_pool_limits_are_refused(fake_discord: FakeDiscord, dicebot: DiceB
     assert too_big.ephemeral and "at most 100 dice" in too_big.content
     floored = await fake_discord.invoke("aethelgard roll", {"pool": 2, "penalty": 5})
     fields = {field["name"]: field["value"] for field in floored.embeds[0]["fields"]}
-    assert fields["Pool"] == "pool 2 − penalty dice 5 = 1d10 (at least 1 die)"
+    assert fields["Pool"] == "pool: 2 dice − 5 penalty dice = 1d10 (at least 1 die)"
 
 
 async def test_opposed_attack_and_craft(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     opposed = await fake_discord.invoke("aethelgard opposed", {"pool": 3, "vs_pool": 3})
-    assert "wins" in opposed.embeds[0]["description"]
+    assert " wins" in opposed.embeds[0]["title"]
+    assert set(fields_of(opposed)) == {"gm's net", "The defender's net"}
     rng = np.random.default_rng(7)
     accuracy = PoolRoll(tuple(int(f) for f in rng.integers(1, 11, size=6)), 1)
     dicebot.rng = new_rng(7)
@@ -102,9 +112,9 @@ async def test_opposed_attack_and_craft(fake_discord: FakeDiscord, dicebot: Dice
         "aethelgard attack", {"accuracy": 6, "defense": 1, "damage": 4, "soak": 1}
     )
     hit = accuracy.success
-    assert attack.embeds[0]["description"].startswith("**Hit**" if hit else "**Miss**")
+    assert attack.embeds[0]["title"].startswith("✅ Hit · " if hit else "❌ Miss · ")
     craft = await fake_discord.invoke("aethelgard craft", {"pool": 6})
-    assert craft.embeds[0]["title"].startswith("🔨 gm: crafting → ")
+    assert " · gm: crafting · " in craft.embeds[0]["title"]
 
 
 async def test_odds_for_a_hundred_dice_with_a_chart(
@@ -149,10 +159,10 @@ async def test_character_sheet_and_a_check_built_from_it(
         user="player",
     )  # fmt: skip
     embed = reply.embeds[0]
-    assert embed["title"] == "🎲 Ysolde: WITS + System Bypass (Pool: 12d10)"
-    assert embed["description"] == block(display_lines(PoolRoll(d10s(seed, 12))))
+    assert " · Ysolde: WITS + System Bypass vs DC 1 · " in embed["title"]
+    assert embed["description"] == "🎲 12d10\n" + block(display_lines(PoolRoll(d10s(seed, 12))))
     fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert fields["Pool"] == "WITS 8 + System Bypass (rank) 3 + bonus dice 1 = 12d10"
+    assert fields["Pool"] == "WITS: 8 dice + System Bypass (rank): 3 dice + 1 bonus die = 12d10"
 
 
 async def test_rule_aethelgard_unknown_skill_is_refused_with_the_nearest_names(
@@ -179,7 +189,7 @@ async def test_rule_aethelgard_unknown_skill_is_refused_with_the_nearest_names(
         "aethelgard check", {"attribute": "WILL", "skill": "rhetoric"}, user="player"
     )
     fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert fields["Pool"] == "WILL 5 + Rhetoric (rank) 0 = 5d10"
+    assert fields["Pool"] == "WILL: 5 dice + Rhetoric (rank): 0 dice = 5d10"
 
 
 async def test_ruling_aethelgard_full_twenty_stress_costs_a_die(
@@ -200,7 +210,9 @@ async def test_ruling_aethelgard_full_twenty_stress_costs_a_die(
     )
     reply = await fake_discord.invoke("aethelgard check", {"attribute": "WITS"}, user="player")
     fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert fields["Pool"] == ("WITS 8 − Psychic Stress 20 1 − Runic Blight Corruption 45 2 = 5d10")
+    assert fields["Pool"] == (
+        "WITS: 8 dice − Psychic Stress 20: 1 die − Runic Blight Corruption 45: 2 dice = 5d10"
+    )
     below = await fake_discord.invoke(
         "aethelgard stress add", {"character": "Ysolde", "amount": -30}, user="gm"
     )
@@ -225,7 +237,7 @@ async def test_hidden_gm_check_for_a_player_and_bad_input(
     hidden = await fake_discord.invoke(
         "aethelgard check", {"attribute": "WILL", "character": "Ysolde", "hidden": True}, user="gm"
     )
-    assert hidden.ephemeral and hidden.embeds[0]["title"].startswith("🎲 Ysolde: WILL")
+    assert hidden.ephemeral and " · Ysolde: WILL" in hidden.embeds[0]["title"]
     bad_skill = await fake_discord.invoke(
         "aethelgard character create",
         {"name": "Other", "might": 1, "finesse": 1, "wits": 1, "will": 1, "sturdiness": 1,

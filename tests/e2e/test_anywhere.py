@@ -94,14 +94,14 @@ async def test_roll_outside_a_server_with_the_bot_is_shown_logged_and_rolled_aga
     first, again = roll_expression("2d6+1", rng), roll_expression("2d6+1", rng)
     reply = await fake.invoke("roll", {"expression": "2d6+1"}, user="player", channel=channel)
     assert not reply.ephemeral
-    assert f"**Total: {first.total}**" in reply.embeds[0]["description"]
+    assert reply.embeds[0]["title"].endswith(f" · total {first.total}")
     logged = await logged_roll(anybot.storage, roll_id_of(reply))
     guild_id = None if context != "foreign_guild" else int(reply.interaction["guild_id"])
     assert (logged.guild_id, logged.channel_id) == (guild_id, channel)
     assert (logged.user_id, logged.visibility) == (fake.users["player"].id, Visibility.PUBLIC)
     assert logged.campaign_id is None
     rolled_again = await fake.click(reply, f"roll:again:{logged.id}", user="player")
-    assert f"**Total: {again.total}**" in rolled_again.embeds[0]["description"]
+    assert rolled_again.embeds[0]["title"].endswith(f" · total {again.total}")
     assert (await logged_roll(anybot.storage, roll_id_of(rolled_again))).channel_id == channel
     assert fake.channel_messages(channel) == []  # everything went through the interactions
 
@@ -139,7 +139,7 @@ async def test_a_personal_macro_saved_in_a_server_rolls_in_a_dm(
     dm = fake.open_dm("player")
     expected = roll_expression("1d12+3", new_rng(DICE_SEED))
     rolled = await fake.invoke("macro roll", {"name": "axe"}, user="player", channel=dm)
-    assert f"**Total: {expected.total}**" in rolled.embeds[0]["description"]
+    assert rolled.embeds[0]["title"].endswith(f" · total {expected.total}")
     logged = await logged_roll(anybot.storage, roll_id_of(rolled))
     assert (logged.guild_id, logged.channel_id) == (None, dm)
     listed = await fake.invoke("macro list", user="player", channel=dm)
@@ -298,7 +298,7 @@ async def test_a_dm_roll_is_logged_without_a_server_on_sqlite_and_postgresql(
     async with run_bot(fake, bot):
         dm = fake.open_dm("player")
         reply = await fake.invoke("roll", {"expression": "3d8"}, user="player", channel=dm)
-        assert f"**Total: {expected.total}**" in reply.embeds[0]["description"]
+        assert reply.embeds[0]["title"].endswith(f" · total {expected.total}")
         logged = await logged_roll(bot.storage, roll_id_of(reply))
         assert (logged.guild_id, logged.channel_id, logged.user_id) == (
             None,

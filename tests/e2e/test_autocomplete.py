@@ -74,7 +74,7 @@ async def test_reveal_suggests_a_gm_the_campaigns_unrevealed_secret_rolls_and_a_
     choices = await fake_discord.autocomplete("campaign reveal", {"roll_id": ""}, "roll_id")
     # Newest first: every secret roll of the campaign a GM may reveal; #1 revealed, #5 public.
     assert [c["value"] for c in choices] == [6, 4, 3, 2]
-    assert choices[2]["name"] == "#3 · 🎲 gm rolls 3d8"
+    assert choices[2]["name"].startswith("#3 · 🎲 gm: 3d8 · total ")
     typed = await fake_discord.autocomplete("campaign reveal", {"roll_id": "2"}, "roll_id")
     assert [c["value"] for c in typed] == [2]
     # A player, even the blind roll's own roller, is shown no outcome at all.

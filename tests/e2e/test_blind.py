@@ -204,7 +204,7 @@ async def test_a_public_crit_is_shown_in_its_roll_and_never_posted_again(
     natural = await fake_discord.invoke(
         "realms check", {"die": "d20", "advantage": 1}, user="player"
     )
-    assert natural.embeds[0]["title"].startswith("🌟 NATURAL 20")  # still in the reply
+    assert natural.embeds[0]["title"].startswith("✨ NATURAL 20")  # still in the reply
     await asyncio.sleep(0.05)
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     info = await fake_discord.invoke("campaign info", {}, user="player")

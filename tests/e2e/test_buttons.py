@@ -69,7 +69,7 @@ async def test_roll_again_works_after_a_restart(
         again = await fake_discord.click(first, "roll:again:1", user="player")
         assert roll_id_of(again) == 2
         expected = roll_expression("3d6", new_rng(5))
-        assert f"**Total: {expected.total}**" in again.embeds[0]["description"]
+        assert again.embeds[0]["title"].endswith(f" · total {expected.total}")
         assert (await logged_roll(bot.storage, 2)).payload["options"] == {"expression": "3d6"}
 
 
@@ -84,7 +84,7 @@ async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
     revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert not revealed.ephemeral
     assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
-    assert "765432" in revealed.embeds[0]["description"]
+    assert revealed.embeds[0]["title"].endswith(" · total 765432")
     assert (await logged_roll(dicebot.storage, 1)).revealed_at is not None
     twice = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert twice.ephemeral and "already revealed" in twice.content
@@ -113,7 +113,7 @@ async def test_cosmos_roll_again_keeps_every_option_and_counts_into_the_challeng
     expected = cosmos.roll(new_rng(7), attribute=5, skill=5, tn=2, advantage=2)
     assert f"= **{expected.roll.total}**" in str(again.embeds[0])
     progress = again.embeds[0]["fields"][-1]
-    assert progress["name"] == "Challenge" and "2/5 rolls used" in progress["value"]
+    assert progress["name"] == "Challenge" and "2 of 5 rolls used" in progress["value"]
 
 
 async def test_opposed_roll_again_keeps_the_defenders_name(
@@ -122,4 +122,4 @@ async def test_opposed_roll_again_keeps_the_defenders_name(
     options = {"attribute": 2, "skill": 1, "vs_attribute": 1, "vs_skill": 2, "vs_name": "Vex"}
     first = await fake_discord.invoke("cosmos opposed", options, user="player")
     again = await fake_discord.click(first, "roll:again:1", user="player")
-    assert again.embeds[0]["title"] == "⚔️ Opposed roll · player vs Vex"
+    assert "· player: opposed roll vs Vex · " in again.embeds[0]["title"]

@@ -192,7 +192,7 @@ async def test_500_concurrent_pool_spends_never_overspend_and_rests_refill_exact
     assert (len(spent), len(refused)) == (8, N - 8)
     assert all("DEX has 0 points left; you asked for 1." in r.content for r in refused)
     lefts = sorted(sixpool_fields(reply)["DEX pool"] for reply in spent)
-    assert lefts == sorted(f"−1: {n}/8 left" for n in range(8))
+    assert lefts == sorted(f"1 spent: {n}/8 left" for n in range(8))
     assert (await sixpool_character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
     assert await dicebot.storage.rolls.get(9) is None  # refused checks rolled nothing
 
@@ -245,11 +245,11 @@ async def test_500_concurrent_challenge_rolls_count_exactly_the_rolls_it_allows(
         await fire(fake_discord, lambda _: fake_discord.send("cosmos roll", options, user="player"))
     )
     # Serially: the first 50 rolls count (1/50 … 50/50 rolls used, each once) and the 50th
-    # loses it; the other 450 find no open challenge and roll nothing.
+    # loses it; the other 450 find it over and roll nothing.
     assert (len(counted), len(refused)) == (50, N - 50)
-    assert all("no open challenge called **Hold**" in r.content for r in refused)
+    assert all("The challenge **Hold** here is over (lost)" in r.content for r in refused)
     progress = [
-        re.search(r"(\d+)/50 rolls used", r.embeds[0]["fields"][-1]["value"]) for r in counted
+        re.search(r"(\d+) of 50 rolls used", r.embeds[0]["fields"][-1]["value"]) for r in counted
     ]
     used = sorted(int(found[1]) for found in progress if found)
     assert used == list(range(1, 51))

@@ -11,7 +11,7 @@ database (read with sqlite3) must hold:
   it showed, and no roll id shown twice;
 * every counter equal to its value at the round's start moved by exactly the changes its roll
   log rows record: each row states the counter after it (Luck "k/10 left", pool "k/8 left",
-  challenge "r/50 rolls used", Pressure "a → b", a Crisis "Stamina a → b"), so the rows must
+  challenge "r of 50 rolls used", Pressure "a → b", a Crisis "Stamina a → b"), so the rows must
   form one unbroken chain from the start to the stored value; a change without its row, or a
   row without its change (half applied), breaks the chain;
 * acknowledged <= applied <= sent for every kind of change.
@@ -349,7 +349,7 @@ def pool_step(payload: dict[str, Any], before: int) -> int | None:
     text = field_value(payload, "DEX pool")
     if text is None:
         return None
-    found = re.fullmatch(r"−(\d+): (\d+)/\d+ left", text)
+    found = re.fullmatch(r"(\d+) spent: (\d+)/\d+ left", text)
     assert found, text
     spent, left = int(found[1]), int(found[2])
     assert left == before - spent, f"pool {before} − {spent} logged as {left} left"
@@ -386,7 +386,7 @@ def challenge_step(name: str) -> Step:
         text = field_value(payload, "Challenge")
         if text is None or f"**{name}**" not in text:
             return None
-        found = re.search(r"(\d+)/\d+ successes, (\d+)/\d+ rolls used", text)
+        found = re.search(r"(\d+) success(?:es)? \(\d+ needed\), (\d+) of \d+ rolls used", text)
         assert found, text
         assert int(found[2]) == before + 1, f"challenge at {before} rolls logged {found[2]}"
         return int(found[2])

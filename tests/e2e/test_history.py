@@ -71,7 +71,10 @@ async def test_history_line_shows_who_what_total_and_verdict(
     for line, roll_id, sides in zip(lines, range(5, 0, -1), range(6, 1, -1), strict=True):
         total = await dice_total(dicebot, roll_id)
         assert 1 <= total <= sides
-        assert line == f"`#{roll_id}` · <@{player}> · 🎲 player rolls 1d{sides} → **{total}**"
+        # The reply's title (README, "Reading a reply") ends with its total; the log shows
+        # what it reads of the title, then the total again (the log's code, not this branch's).
+        what = f"🎲 player: 1d{sides} · total {total}"
+        assert line == f"`#{roll_id}` · <@{player}> · {what} → **{total}**"
 
 
 async def test_history_pages_older_then_newer_back_to_the_first_page_with_ends_disabled(
@@ -167,8 +170,8 @@ async def test_export_csv_has_names_plain_text_totals_and_iso_times(
     for row in rows[:5]:
         total = await dice_total(dicebot, int(row["id"]))
         assert (row["total"], row["verdict"]) == (str(total), "")
-        assert row["title"] == f"player rolls 1d{int(row['id']) + 1}"
-    assert rows[6]["title"] == "gm rolls 1d20+2>=12 Sneak_attack"
+        assert row["title"] == f"player: 1d{int(row['id']) + 1} · total {total}"
+    assert "gm: 1d20+2>=12 Sneak_attack · total " in rows[6]["title"]
     compared = await dicebot.storage.rolls.get(7)
     assert compared is not None
     total = int(compared.payload["result"]["rolls"][0][0]["total"])
@@ -219,10 +222,10 @@ async def test_rule_log_line_shows_a_system_rolls_total_and_verdict_as_its_reply
             verdict = "💀"
         else:
             verdict = "✅" if total >= 15 else "❌"
-        what = f"{'gm' if who == gm else 'player'} vs TN 15 (Hard)"
+        what = f"{'gm' if who == gm else 'player'}: roll vs TN 15 (Hard) · total {total}"
         expected.append(f"`#{roll_id}` · <@{who}> · {what} → **{total}** {verdict}")
     expected[0] += " 🔒 hidden"
-    assert reply.embeds[0]["title"].endswith(expected[1].split(" · ")[-1].split(" → ")[0])
+    assert reply.embeds[0]["title"].endswith(expected[1].split(" · ", 2)[-1].split(" → ")[0])
     gm_page = await fake_discord.invoke("campaign log", {}, user="gm")
     assert gm_page.embeds[0]["description"].splitlines() == expected
     player_page = await fake_discord.invoke("campaign log", {}, user="player")

@@ -56,12 +56,14 @@ async def test_rule_a_macro_holds_anything_roll_reads_labels_semicolons_and_sets
     rolled = await fake_discord.invoke("macro roll", {"name": "Axe"}, user="player")
     assert not rolled.ephemeral
     assert rolled.embeds[0]["description"].splitlines() == [
-        "Greataxe: 1d20 (10) + 7 = **17**",
+        "🎲 Greataxe: 1d20 (10) + 7 = **17**",
         "slashing: 1d12 (7) + 4 = **11**",
     ]
     stats = await fake_discord.invoke("macro roll", {"name": "Stats"}, user="player")
     lines = stats.embeds[0]["description"].splitlines()
-    assert [line[:11] for line in lines] == [f"{n}. 4d6kh3 (" for n in range(1, 7)]
+    assert [line.removeprefix("🎲 ")[:11] for line in lines] == [
+        f"{n}. 4d6kh3 (" for n in range(1, 7)
+    ]
     bad = await fake_discord.invoke(
         "macro save", {"name": "Adv", "expression": "adv 1d20+5"}, user="player"
     )

@@ -128,4 +128,5 @@ async def test_every_systems_state_changes_land_in_postgresql(
     macro_roll = await pgbot.storage.rolls.get(10)
     assert macro_roll is not None
     total = macro_roll.payload["result"]["total"]
-    assert listed.embeds[0]["description"].endswith(f"🎲 player rolls 6d10 → **{total}**")
+    what = f"🎲 player: 6d10 · total {total}"  # the reply's title (README, "Reading a reply")
+    assert listed.embeds[0]["description"].endswith(f"{what} → **{total}**")

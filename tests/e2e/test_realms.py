@@ -44,7 +44,9 @@ async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
         user="player",
     )
     embed = reply.embeds[0]
-    assert embed["description"] == "**Advantage**: 2 advantages → at advantage (they never stack)"
+    assert embed["description"].split("\n")[1:] == [
+        "**Advantage**: 2 advantages → at advantage (they never stack)"
+    ]
     targets = fields(reply)
     assert set(targets) == {"Target 1", "Target 2"}
     assert targets["Target 1"].count("hits") == 2  # the extra die joins the first target
@@ -60,7 +62,7 @@ async def test_ruling_realms_zero_dice_and_half_movement(
         "realms attack", {"dice": 1, "to_hit": 10, "damage": "1d8", "disadvantage": 1}
     )
     embed = reply.embeds[0]
-    assert embed["author"]["name"] == "Disadvantage: half movement this round"
+    assert "\nDisadvantage: half movement this round" in embed["description"]
     assert "the lower is the strike" in fields(reply)["0 dice left"]
 
 
@@ -72,7 +74,7 @@ async def test_hidden_gm_attack_shows_nothing_to_the_channel(
     hidden = await fake_discord.invoke(
         "realms attack", {"dice": 1, "to_hit": 10, "damage": "1d8", "hidden": True}, user="gm"
     )
-    assert hidden.ephemeral and hidden.embeds[0]["title"].startswith("🌟 NATURAL 20")
+    assert hidden.ephemeral and hidden.embeds[0]["title"].startswith("✨ NATURAL 20 · Hit")
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     refused = await fake_discord.invoke(
         "realms attack", {"dice": 1, "to_hit": 10, "damage": "1d8", "hidden": True}, user="player"
@@ -96,8 +98,8 @@ async def test_ruling_realms_check_mix_cancels_and_natural_20_is_in_the_title_on
     natural = await fake_discord.invoke(
         "realms check", {"die": "d20", "target": 15, "advantage": 1}, user="player"
     )
-    assert "success" in natural.embeds[0]["description"]
-    assert natural.embeds[0]["title"].startswith("🌟 NATURAL 20")
+    assert fields(natural)["Target"] == "15: reached by 20"
+    assert natural.embeds[0]["title"].startswith("✨ NATURAL 20 · Success · player: ")
     await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second embed
     wrong = await fake_discord.invoke("realms check", {"die": "d20", "kind": "competition"})
@@ -106,7 +108,7 @@ async def test_ruling_realms_check_mix_cancels_and_natural_20_is_in_the_title_on
 
 async def test_stealth_and_spell(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     pool = await fake_discord.invoke("realms stealth", {"dice": 1, "disadvantage": 1})
-    assert "the lower of two d6" in pool.embeds[0]["description"]
+    assert fields(pool)["Awareness target"].startswith("the lower of two d6 = **")
     cost = await fake_discord.invoke(
         "realms spell", {"kind": "incantation", "cost": 0, "advantage": 1}
     )
@@ -137,6 +139,55 @@ async def test_ruling_realms_reroll_one_die_once_of_your_latest_roll(
     assert twice.ephemeral and "rerolled already" in twice.content
     others = await fake_discord.invoke("realms reroll", {"position": 1}, user="gm")
     assert others.ephemeral  # the GM has no roll of their own here
+
+
+async def test_rule_a_typed_reroll_takes_the_die_buttons_off_the_rolls_message(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Issue 37: a die is rerolled once per roll, so once typed the message's die buttons go;
+    # and a newer roll takes them off the older roll's message (only the latest is rerolled).
+    first = await fake_discord.invoke(
+        "realms check", {"die": "d20", "kind": "save", "advantage": 1}, user="player"
+    )
+    assert first.original.custom_ids() == ["roll:again:1", "realms:reroll:1:1", "realms:reroll:1:2"]
+    typed = await fake_discord.invoke("realms reroll", {"position": 2}, user="player")
+    assert not typed.ephemeral and "Rerolled die 2" in fields(typed)
+    await fake_discord.wait_until(
+        lambda: first.original.custom_ids() == ["roll:again:1"], "roll #1's die buttons to go"
+    )
+    second = await fake_discord.invoke("realms stealth", {"dice": 2}, user="player")
+    assert second.original.custom_ids() == [
+        "roll:again:3",
+        "realms:reroll:3:1",
+        "realms:reroll:3:2",
+    ]
+    third = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert third.original.custom_ids() == ["roll:again:4", "realms:reroll:4:1"]
+    await fake_discord.wait_until(
+        lambda: second.original.custom_ids() == ["roll:again:3"], "roll #3's die buttons to go"
+    )
+    assert third.original.custom_ids() == ["roll:again:4", "realms:reroll:4:1"]  # the latest
+
+
+async def test_concurrent_rolls_leave_die_buttons_only_under_the_latest(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Six rolls at once by one roller: whatever order they are shown in, in the end only the
+    # latest roll's message offers its die (serially: each roll takes them off the one before).
+    replies = await asyncio.gather(
+        *(fake_discord.send("realms check", {"die": "d20"}, user="player") for _ in range(6))
+    )
+    await fake_discord.wait_answered(replies)
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
+    by_id = {
+        int(reply.embeds[0]["footer"]["text"].removeprefix("Roll #")): reply for reply in replies
+    }
+    assert sorted(by_id) == list(range(1, 7))
+    for roll_id, reply in by_id.items():
+        expected = [f"roll:again:{roll_id}"]
+        if roll_id == 6:
+            expected.append("realms:reroll:6:1")
+        assert reply.original.custom_ids() == expected, roll_id
 
 
 async def test_reroll_works_after_a_restart(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
@@ -179,7 +230,7 @@ async def test_rule_realms_bonus_damage_applies_to_the_primary_attack_only(
     secondary = await fake_discord.invoke(
         "realms attack", {**options, "primary": False}, user="player"
     )
-    assert secondary.embeds[0]["description"] == (
+    assert secondary.embeds[0]["description"].split("\n", 1)[1] == (
         "**Advantage**: 1 advantage → at advantage\n"
         "Secondary attack (off-hand, opportunity): no ±2 damage"
     )
@@ -202,12 +253,12 @@ async def test_rule_realms_gm_forces_the_state_over_the_cancel_rule(
     )
     description = forced.embeds[0]["description"]
     assert not forced.ephemeral
-    assert description.startswith(
+    low = min(d20s(seed, 2))
+    assert description == (
+        f"🎲 d20: {', '.join(map(str, d20s(seed, 2)))} → **{low}**\n"
         "**Disadvantage**: forced by the GM, overriding 1 advantage + 1 disadvantage "
         "(a specific effect beats the cancel rule); half movement this round"
     )
-    low = min(d20s(seed, 2))
-    assert f"Rolled {', '.join(map(str, d20s(seed, 2)))} → **{low}**" in description
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.payload["result"]["decision"]["forced"] is True
     attack = await fake_discord.invoke(
@@ -215,7 +266,9 @@ async def test_rule_realms_gm_forces_the_state_over_the_cancel_rule(
         {"dice": 1, "to_hit": 10, "damage": "1d4", "disadvantage": 2, "force": "advantage"},
         user="gm",
     )
-    assert attack.embeds[0]["description"].startswith("**Advantage**: forced by the GM")
+    assert (
+        attack.embeds[0]["description"].split("\n")[1].startswith("**Advantage**: forced by the GM")
+    )
     assert (await logged_roll(dicebot.storage, 2)).payload["result"]["dice"].__len__() == 2
 
 
@@ -254,12 +307,13 @@ async def test_rule_realms_concentration_rolls_as_a_save(
             user="player",
         )
         faces = d20s(seed, 2)
-        title = f"❌ Failure · player: {kind} (d20) → {min(faces)} vs 12"
+        title = f"❌ Failure · player: {kind} (d20) vs 12 · result {min(faces)}"
         assert reply.embeds[0]["title"] == title
         assert reply.embeds[0]["description"] == (
-            "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round\n"
-            f"Rolled {faces[0]}, {faces[1]} → **{min(faces)}** vs 12: **failure**"
+            f"🎲 d20: {faces[0]}, {faces[1]} → **{min(faces)}**\n"
+            "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round"
         )
+        assert fields(reply)["Target"] == f"12: not reached by {min(faces)}"
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "realms.check" and logged.payload["result"]["kind"] == "concentration"
     wrong = await fake_discord.invoke(
@@ -355,17 +409,19 @@ async def test_realms_title_has_the_verdict_and_a_straight_roll_says_nothing_of_
     save = await fake_discord.invoke(
         "realms check", {"die": "d20", "kind": "save", "target": 10}, user="player"
     )
-    assert save.embeds[0]["title"] == f"✅ Success · player: save (d20) → {face} vs 10"
-    assert save.embeds[0]["description"] == f"Rolled {face} → **{face}** vs 10: **success**"
+    assert save.embeds[0]["title"] == f"✅ Success · player: save (d20) vs 10 · result {face}"
+    assert save.embeds[0]["description"] == f"🎲 d20: {face} → **{face}**"
+    assert fields(save) == {"Target": f"10: reached by {face}"}
     dicebot.rng = new_rng(seed)
     plain = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
-    assert plain.embeds[0]["title"] == f"🎲 player: check (d20) → {face}"
+    assert plain.embeds[0]["title"] == f"🎲 player: check (d20) · result {face}"
     dicebot.rng = new_rng(seed_where(1, lambda faces: faces[0] != 20))
     miss = await fake_discord.invoke(
         "realms attack", {"dice": 1, "to_hit": 21, "damage": "1d4"}, user="player"
     )  # only a natural 20 could hit
-    assert miss.embeds[0]["title"] == "❌ Miss · player: attack → 0 damage (to hit 21, 1d4)"
-    assert "description" not in miss.embeds[0]  # a straight roll: no state line
+    assert miss.embeds[0]["title"] == "❌ Miss · player: attack (to hit 21, 1d4) · 0 damage"
+    assert "\n" not in miss.embeds[0]["description"]  # a straight roll: no state line
+    assert not miss.embeds[0]["description"].startswith("🎲 **Normal**")
 
 
 async def test_realms_damage_breakdown_names_every_number(
@@ -384,7 +440,7 @@ async def test_realms_damage_breakdown_names_every_number(
         f"**{first + second} damage**; riders apply.",
     ]
     assert straight.embeds[0]["title"] == (
-        f"✅ Hit · player: attack → {first + second} damage (to hit 11, 1d6+8)"
+        f"✅ Hit · player: attack (to hit 11, 1d6+8) · {first + second} damage"
     )
     # One strike at advantage's extra die... on a split: each target names its +2.
     dicebot.rng = new_rng(seed)
@@ -402,7 +458,7 @@ async def test_realms_damage_breakdown_names_every_number(
         )
         totals.append(rolled + 2)
     assert split.embeds[0]["title"] == (
-        f"✅ Hit · player: attack → {totals[0]} + {totals[1]} damage (to hit 11, 1d6+8)"
+        f"✅ Hit · player: attack (to hit 11, 1d6+8) · {totals[0]} + {totals[1]} damage"
     )
     single = await fake_discord.invoke(
         "realms attack", {"dice": 1, "to_hit": 1, "damage": "1d4"}, user="player"

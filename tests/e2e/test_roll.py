@@ -27,7 +27,8 @@ async def test_ruling_stateless_roll_works_without_campaign_and_is_logged(
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert expected.breakdown in embed["description"]
-    assert f"**Total: {expected.total}**" in embed["description"]
+    assert embed["fields"] == [{"name": "Total", "value": f"**{expected.total}**", "inline": False}]
+    assert embed["title"] == f"🎲 player: 4d6kh3+2 · total {expected.total}"
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
     logged = await dicebot.storage.rolls.get(roll_id)
     assert logged is not None and logged.visibility is Visibility.PUBLIC
@@ -40,8 +41,8 @@ async def test_roll_shows_its_total_once_and_bold_only_on_kept_dice(
     expected = roll_expression("4d6kh3+2", new_rng(DICE_SEED))
     reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
     description = reply.embeds[0]["description"]
-    assert description.count(str(expected.total)) >= 1
-    assert "= `" not in description and description.count("Total") == 1
+    assert reply.embeds[0]["fields"][0]["value"] == f"**{expected.total}**"
+    assert "= `" not in description and "Total" not in description
     # every die is either bold (kept) or struck through (dropped), never both
     faces = description.split("(")[1].split(")")[0].split(", ")
     assert sum(face.startswith("**") for face in faces) == 3
@@ -212,9 +213,10 @@ async def test_roll_sets_several_rolls_and_a_label_in_one_reply(
     reply = await fake_discord.invoke("roll", {"expression": "2 4d6kh3; 1d20+5 ! fireball"})
     embed = reply.embeds[0]
     lines = embed["description"].splitlines()
-    assert len(lines) == 3 and lines[0].startswith("1. 4d6kh3 (") and lines[1].startswith("2. ")
+    assert len(lines) == 3 and lines[0].startswith("🎲 1. 4d6kh3 (") and lines[1].startswith("2. ")
     assert lines[2].startswith("fireball: 1d20 (") and " = **" in lines[2]  # the `;` roll's own
-    assert "fields" not in embed or not embed["fields"]
+    assert [field["name"] for field in embed["fields"]] == ["Totals"]
+    assert embed["title"] == "🎲 gm: 2 4d6kh3; 1d20+5 ! fireball · 3 rolls"
     again = await fake_discord.click(reply, "roll:again:1")
     assert len(again.embeds[0]["description"].splitlines()) == 3
     too_many = await fake_discord.invoke("roll", {"expression": "1d4; 1d6; 1d8; 1d10; 1d12"})
@@ -231,7 +233,7 @@ async def test_rule_each_semicolon_roll_shows_its_own_label_and_is_logged(
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert embed["description"].splitlines() == [
-        "Attack: 1d20 (10) + 5 = **15**",
+        "🎲 Attack: 1d20 (10) + 5 = **15**",
         "Damage: 2d6 (4, 5) + 3 = **12**",
     ]
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
@@ -249,11 +251,13 @@ async def test_rule_advantage_word_and_comparison_show_the_d20s_and_the_outcome(
         "roll", {"expression": "1d20+5>=15 adv Stealth"}, user="player"
     )
     embed = reply.embeds[0]
-    assert embed["description"] == ("2d20kh1 (~~10~~, **11**) + 5 = **16** >=15: ✅ success")
-    assert embed["fields"] == [{"name": "💬", "value": "Stealth", "inline": False}]
+    assert embed["description"] == (
+        "🎲 2d20kh1 (~~10~~, **11**) + 5 = **16** >=15: ✅ success\n💬 Stealth"
+    )
+    assert embed["title"].startswith("✅ Success · ") and embed["title"].endswith(" · total 16")
     dicebot.rng = new_rng(1)
     failed = await fake_discord.invoke("roll", {"expression": "1d20>=15"}, user="player")
-    assert failed.embeds[0]["description"] == "1d20 (10) = **10** >=15: ❌ failure"
+    assert failed.embeds[0]["description"] == "🎲 1d20 (10) = **10** >=15: ❌ failure"
 
 
 async def test_rule_private_prefix_is_refused_naming_the_hidden_option_and_logs_nothing(
@@ -271,9 +275,9 @@ async def test_rule_sort_and_dndstats_show_sorted_dice_and_six_numbered_sets(
     # new_rng(1) draws 3, 4, 5, 6, 1, 1, 5, 6 for eight d6 (tests/rules/test_notation_corpus)
     dicebot.rng = new_rng(1)
     sorted_roll = await fake_discord.invoke("roll", {"expression": "8d6 s"}, user="player")
-    assert sorted_roll.embeds[0]["description"] == "8d6 (1, 1, 3, 4, 5, 5, 6, 6) = **31**"
+    assert sorted_roll.embeds[0]["description"] == "🎲 8d6 (1, 1, 3, 4, 5, 5, 6, 6) = **31**"
     dicebot.rng = new_rng(1)
     stats = await fake_discord.invoke("roll", {"expression": "dndstats"}, user="player")
     lines = stats.embeds[0]["description"].splitlines()
-    assert lines[0] == "1. 4d6kh3 (~~3~~, **4**, **5**, **6**) = **15**"
-    assert [line[:3] for line in lines] == [f"{n}. " for n in range(1, 7)]
+    assert lines[0] == "🎲 1. 4d6kh3 (~~3~~, **4**, **5**, **6**) = **15**"
+    assert [line.removeprefix("🎲 ")[:3] for line in lines] == [f"{n}. " for n in range(1, 7)]

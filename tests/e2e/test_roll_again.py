@@ -68,8 +68,9 @@ async def test_rule_roll_again_under_an_aethelgard_roll_keeps_pool_dc_and_label(
     assert first.original.custom_ids() == ["roll:again:1"]
     dicebot.rng = new_rng(21)
     again = await fake_discord.click(first, "roll:again:1", user="player")
-    assert again.embeds[0]["title"].endswith("🎲 player: Hack (Pool: 5d10)")
-    assert again.embeds[0]["description"] == block(display_lines(PoolRoll(d10s(21, 5), 2)))
+    rolled = PoolRoll(d10s(21, 5), 2)
+    assert again.embeds[0]["title"].endswith(f" · player: Hack vs DC 2 · {rolled.net} net")
+    assert again.embeds[0]["description"] == "🎲 5d10\n" + block(display_lines(rolled))
     assert again.original.custom_ids() == ["roll:again:2"]
 
 
@@ -105,7 +106,8 @@ async def test_rule_roll_again_under_a_realms_check_keeps_target_and_sources(
     dicebot.rng = new_rng(4)
     again = await fake_discord.click(first, "roll:again:1", user="player")
     faces = realms_d20s(4, 2)
-    assert f"Rolled {faces[0]}, {faces[1]} → **{max(faces)}** vs 12" in str(again.embeds[0])
+    assert f"🎲 d20: {faces[0]}, {faces[1]} → **{max(faces)}**" in str(again.embeds[0])
+    assert again.embeds[0]["title"].endswith(f"vs 12 · result {max(faces)}")
     assert again.original.custom_ids()[0] == "roll:again:2"
     logged = await logged_roll(dicebot.storage, 2)
     assert logged.payload["options"]["target"] == 12 and logged.payload["options"]["kind"] == "save"
@@ -119,7 +121,7 @@ async def test_rule_roll_again_under_a_realms_attack_and_stealth(
     )
     again = await fake_discord.click(attack, "roll:again:1", user="player")
     assert (await logged_roll(dicebot.storage, 2)).payload["options"]["split"] == "1,1"
-    assert again.embeds[0]["title"].endswith("(to hit 10, 1d6)")
+    assert ": attack (to hit 10, 1d6) · " in again.embeds[0]["title"]
     stealth = await fake_discord.invoke("realms stealth", {"dice": 3}, user="player")
     pressed = await fake_discord.click(stealth, "roll:again:3", user="player")
     assert "stealth" in pressed.embeds[0]["title"]
@@ -190,7 +192,9 @@ async def test_cosmos_opposed_with_a_blank_defender_name_names_the_defender(
     # field name, which Discord refuses (400).
     options = {"attribute": 2, "skill": 1, "vs_attribute": 1, "vs_skill": 2, "vs_name": "   "}
     reply = await fake_discord.invoke("cosmos opposed", options, user="player")
-    assert not reply.ephemeral and reply.embeds[0]["title"] == "⚔️ Opposed roll · player vs defender"
-    assert [field["name"] for field in reply.embeds[0]["fields"]][1].startswith("Defender")
+    title = reply.embeds[0]["title"]
+    assert not reply.ephemeral and "· player: opposed roll vs the defender · " in title
+    assert all(field["name"].strip() for field in reply.embeds[0]["fields"])
+    assert [field["name"] for field in reply.embeds[0]["fields"]][3].startswith("the defender's")
     again = await fake_discord.click(reply, "roll:again:1", user="player")
-    assert again.embeds[0]["title"] == "⚔️ Opposed roll · player vs defender"
+    assert "· player: opposed roll vs the defender · " in again.embeds[0]["title"]

@@ -19,6 +19,14 @@ from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+
+def reply_text(embed: dict[str, Any]) -> str:
+    """A roll reply's dice and breakdown as one text: the description, then "name value" per
+    field (README, "Reading a reply")."""
+    fields = [f"{field['name']} {field['value']}" for field in embed.get("fields", [])]
+    return "\n".join([embed.get("description", ""), *fields])
+
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Balanced: STR +2 and REF +1 (3 above, owes 6) paid by INT 7 (3) and EMP 7 (3).
 BALANCED = {"str": 12, "ref": 11, "int": 7, "emp": 7, "lck": 10, "sta": 5}
@@ -160,8 +168,8 @@ async def test_ruling_sinew_attribute_test_rolls_under_the_score_with_the_margin
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert ("Success" in embed["title"] or "NATURAL 1" in embed["title"]) == expected.success
-    assert f"vs STR 12: margin **{expected.margin:+d}**" in embed["description"]
-    assert "2d20, keep the lower (advantage)" in embed["description"]
+    assert f"vs STR 12: margin **{expected.margin:+d}**" in reply_text(embed)
+    assert "2d20, keep the lower (advantage)" in reply_text(embed)
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.test" and logged.payload["result"]["dice"] == list(expected.dice)
 
@@ -224,7 +232,7 @@ async def test_ruling_sinew_ref_tests_get_disadvantage_over_six_items_and_say_wh
     dicebot.rng = new_rng(3)
     reply = await fake_discord.invoke("sinew test", {"attribute": "ref"}, user="player")
     expected = sinew.test(new_rng(3), 11, disadvantage=True)
-    description = reply.embeds[0]["description"]
+    description = reply_text(reply.embeds[0])
     assert "2d20, keep the higher (disadvantage)" in description
     assert "Carrying 7 substantial items (more than 6)" in description
     assert f"margin **{expected.margin:+d}**" in description
@@ -237,7 +245,7 @@ async def test_ruling_sinew_luck_test_rolls_under_the_current_tokens(
     await create(fake_discord, "Brakka")
     reply = await fake_discord.invoke("sinew luck test", {}, user="player")
     expected = sinew.test(new_rng(DICE_SEED), 10)
-    assert f"vs Luck tokens 10: margin **{expected.margin:+d}**" in reply.embeds[0]["description"]
+    assert f"vs Luck tokens 10: margin **{expected.margin:+d}**" in reply_text(reply.embeds[0])
     assert (await logged_roll(dicebot.storage, 1)).kind == "sinew.luck_test"
 
 
@@ -361,7 +369,8 @@ async def test_ruling_sinew_opposed_shows_both_rolls_and_the_winner(
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 11)
     winner = "Brakka" if expected.winner is sinew.Side.ATTACKER else "Defender"
     embed = reply.embeds[0]
-    assert embed["description"] == f"**{winner} wins**: {expected.reason.value}."
+    assert embed["title"].startswith(f"{'✅' if winner == 'Brakka' else '❌'} {winner} wins · ")
+    assert f"\nWhy: {expected.reason.value}." in embed["description"]
     assert f"margin **{expected.attacker.margin:+d}**" in embed["fields"][0]["value"]
     assert f"margin **{expected.defender.margin:+d}**" in embed["fields"][1]["value"]
     both = await fake_discord.invoke(
@@ -419,7 +428,7 @@ async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
     # The spender is answered privately; the test's own message shows the spend.
     assert reply.ephemeral and reply.content.startswith("🍀 Luck spent on roll #1: [its message]")
     assert test.embeds[0]["title"].startswith("✅ Success")
-    assert f"{expected.natural} − {needed} Luck" in test.embeds[0]["description"]
+    assert f"{expected.natural} − {needed} Luck" in reply_text(test.embeds[0])
     assert test.original.custom_ids() == ["roll:again:2"]  # succeeded: nothing left to buy
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no copy posted
     sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
@@ -513,8 +522,8 @@ async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
     assert pressed.callback_type == 7 and pressed.message is reply.message
     embed = reply.embeds[0]
     assert embed["title"].startswith("❌ Failure") and embed["footer"]["text"] == "Roll #2"
-    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in embed["description"]
-    assert f"margin **{expected.margin + 1:+d}**" in embed["description"]
+    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in reply_text(embed)
+    assert f"margin **{expected.margin + 1:+d}**" in reply_text(embed)
     assert embed["fields"][-1]["value"].endswith("9/10 left")
     assert reply.original.custom_ids() == ["roll:again:2", "sinew:luck:1:1", "sinew:luck:1:n"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
@@ -523,7 +532,7 @@ async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
     # A spend by command is a step on the same roll: its buttons still work after it.
     await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
     again = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-    assert f"{expected.natural} − 3 Luck" in again.embeds[0]["description"]
+    assert f"{expected.natural} − 3 Luck" in reply_text(again.embeds[0])
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 7
 
 
@@ -535,7 +544,7 @@ async def test_luck_spend_n_button_turns_the_failure_into_a_success(
     assert needed is not None
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
     embed = pressed.embeds[0]
-    assert embed["title"].startswith("✅ Success") and "margin **+0**" in embed["description"]
+    assert embed["title"].startswith("✅ Success") and "margin **+0**" in reply_text(embed)
     assert pressed.original.custom_ids() == ["roll:again:2"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
 
@@ -564,7 +573,7 @@ async def test_rule_typed_luck_spend_edits_the_rolls_message_and_rederives_its_b
     assert "now shows roll #2" in typed.content
     # The one message of the test shows the spend, with buttons priced from the new state.
     assert reply.embeds[0]["footer"]["text"] == "Roll #2"
-    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in reply.embeds[0]["description"]
+    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in reply_text(reply.embeds[0])
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed - 1} (turns it)"]
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second copy
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
@@ -609,6 +618,24 @@ async def test_rule_older_rolls_lose_their_luck_buttons_when_their_roller_rolls_
     )
 
 
+async def test_rule_a_roll_of_any_kind_takes_the_luck_buttons_off_the_rollers_older_message(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Issue 37: buttons are re-derived from the stored state on every message that shows them.
+    # A /roll is the roller's latest roll here too: Luck on the Sinew test before it has ended.
+    reply, _ = await failed_test(fake_discord, dicebot)
+    assert reply.original.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
+    dice = await fake_discord.invoke("roll", {"expression": "1d20"}, user="player")
+    assert not dice.ephemeral and dice.embeds[0]["footer"]["text"] == "Roll #2"
+    await fake_discord.wait_until(
+        lambda: reply.original.custom_ids() == ["roll:again:1"], "the old Luck buttons to go"
+    )
+    refused = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
+    assert refused.ephemeral  # nothing left to spend on: the latest roll is the /roll
+    sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
+    assert sheet.luck_tokens == sheet.luck  # and nothing was spent
+
+
 async def test_typed_luck_spend_on_a_hidden_test_answers_the_gm_privately(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
@@ -643,7 +670,7 @@ async def test_luck_button_works_after_a_restart(
     reply, expected = await failed_test(fake_discord, dicebot)
     async with restarted(fake_discord, dicebot, seed=3) as bot:
         pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-        assert f"{expected.natural} − 1 Luck" in pressed.embeds[0]["description"]
+        assert f"{expected.natural} − 1 Luck" in reply_text(pressed.embeds[0])
         sheet = (await character(fake_discord, bot, "Brakka")).sheet
         assert sheet.luck_tokens == 9
 
@@ -721,13 +748,14 @@ async def test_ruling_sinew_luck_wins_a_lost_opposed_roll_by_button(
     reply = await fake_discord.invoke(
         "sinew opposed", {"attribute": "str", "vs_score": 11}, user="player"
     )
-    assert reply.embeds[0]["description"].startswith("**Defender wins**")
+    assert reply.embeds[0]["title"].startswith("❌ Defender wins · ")
     assert reply.original.custom_ids() == ["roll:again:1", "sinew:luck:1:1", "sinew:luck:1:n"]
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed} (wins it)"]
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
     embed = pressed.embeds[0]
-    assert embed["title"].startswith("⚔️ Opposed roll after Luck · Brakka vs Defender")
-    assert embed["description"].startswith("**Brakka wins**: the attacker succeeded")
+    assert ": opposed roll after Luck vs Defender · " in embed["title"]
+    assert embed["title"].startswith("✅ Brakka wins · ")
+    assert "Why: the attacker succeeded" in embed["description"]
     assert f"Roll {die} − {needed} Luck" in embed["fields"][0]["value"]
     assert pressed.original.custom_ids() == ["roll:again:2"]  # won: nothing left to buy
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
@@ -771,7 +799,7 @@ async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defe
     pressed = await fake_discord.click(reply, "sinew:luck:1:9", user="player")
     embed = pressed.embeds[0]
     fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert embed["title"].startswith("🗡️ Attack after Luck · Brakka vs Vex")
+    assert embed["title"].startswith("✅ Brakka wins · Brakka: attack after Luck vs Vex · ")
     assert (
         "**Damage taken: 2**" in fields["Damage"]
         and "+1 (natural 1 or margin over 10)" in fields["Damage"]
@@ -792,7 +820,7 @@ async def test_luck_spent_by_command_on_an_attack_can_collapse_the_defender(
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     spent = await fake_discord.invoke("sinew luck spend", {"tokens": 9}, user="player")
     assert spent.ephemeral and spent.content.startswith("🍀 Luck spent on roll #1")
-    assert reply.embeds[0]["title"].startswith("🗡️ Attack after Luck")  # edited in place
+    assert ": attack after Luck vs " in reply.embeds[0]["title"]  # edited in place
     fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
     assert fields["Vex's Stamina"] == "0/9 · **collapsed**"
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
@@ -814,13 +842,13 @@ async def test_missed_attack_offers_the_hit_only_when_the_tokens_pay_for_it(
     dicebot.rng = new_rng(seed)
     options = {"attribute": "str", "edge": "light", "vs_score": 10}
     reply = await fake_discord.invoke("sinew attack", options, user="player")
-    assert reply.embeds[0]["fields"][-1]["value"] == "Miss: no damage."
+    assert reply.embeds[0]["fields"][-1]["value"] == "Miss: 0 damage."
     assert labels(reply) == ["Spend 3 → hit, 1 damage"]
     brakka = await character(fake_discord, dicebot, "Brakka")
     await store(dicebot).update(brakka, lambda sheet: replace(sheet, luck_tokens=2))
     dicebot.rng = new_rng(seed)  # Roll again repeats the attack: the same dice
     again = await fake_discord.click(reply, "roll:again:1", user="player")
-    assert again.embeds[0]["fields"][-1]["value"] == "Miss: no damage."
+    assert again.embeds[0]["fields"][-1]["value"] == "Miss: 0 damage."
     assert again.original.custom_ids() == ["roll:again:2"]  # 2 tokens can't buy the hit
     logged = await logged_roll(dicebot.storage, 2)
     assert logged.kind == "sinew.attack" and logged.payload["options"]["vs_score"] == 10
@@ -869,12 +897,14 @@ async def test_roll_again_repeats_a_luck_test_and_an_opposed_roll(
     await create(fake_discord, "Brakka")
     luck = await fake_discord.invoke("sinew luck test", {"advantage": True}, user="player")
     again = await fake_discord.click(luck, "roll:again:1", user="player")
-    assert again.embeds[0]["title"].endswith("Brakka: Luck test")
+    assert again.embeds[0]["title"].endswith(
+        "Brakka: Luck test · roll " + again.embeds[0]["title"].rsplit(" ", 1)[1]
+    )
     assert (await logged_roll(dicebot.storage, 2)).payload["options"]["advantage"] is True
     options = {"attribute": "str", "vs_user": fake_discord.users["gm"], "vs_attribute": "ref"}
     await create(fake_discord, "Vex", TOUGH, user="gm")
     opposed = await fake_discord.invoke("sinew opposed", options, user="player")
     repeated = await fake_discord.click(opposed, "roll:again:3", user="player")
-    assert repeated.embeds[0]["title"].startswith("⚔️ Opposed roll · Brakka vs Vex")
+    assert "· Brakka: opposed roll vs Vex · margins " in repeated.embeds[0]["title"]
     refused = await fake_discord.click(opposed, "roll:again:3", user="gm")
     assert refused.ephemeral

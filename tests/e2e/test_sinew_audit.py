@@ -19,6 +19,7 @@ from tests.e2e.test_sinew import (
     contest_seed,
     create,
     labels,
+    reply_text,
     seed_where,
     start_sinew,
     store,
@@ -151,8 +152,8 @@ async def test_rule_gm_rolls_an_npc_test_by_score(
     options = {"attribute": "int", "score": 14, "hidden": True}
     reply = await fake_discord.invoke("sinew test", options, user="gm")  # the GM has no character
     expected = sinew.test(new_rng(DICE_SEED), 14)
-    assert reply.ephemeral and reply.embeds[0]["title"].endswith("NPC: INT test")
-    assert f"vs INT 14: margin **{expected.margin:+d}**" in reply.embeds[0]["description"]
+    assert reply.ephemeral and f"NPC: INT test · roll {expected.roll}" in reply.embeds[0]["title"]
+    assert f"vs INT 14: margin **{expected.margin:+d}**" in reply_text(reply.embeds[0])
     assert reply.original.custom_ids() == ["roll:reveal:1"]  # an NPC has no Luck to spend
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.test" and logged.payload["options"]["score"] == 14
@@ -203,7 +204,7 @@ async def test_rule_npc_attacks_a_players_character_by_score(
     )
     assert not reply.ephemeral
     embed = reply.embeds[0]
-    assert embed["title"].startswith("🗡️ Attack · NPC vs Brakka")
+    assert " · NPC: attack vs Brakka · " in embed["title"]
     fields = fields_of(embed)
     assert "vs STR 14" in fields["NPC"] and "vs REF 11" in fields["Brakka"]
     after = 5 - expected.damage_taken
@@ -212,7 +213,7 @@ async def test_rule_npc_attacks_a_players_character_by_score(
     npc_opposed = await fake_discord.invoke(
         "sinew opposed", {"attribute": "emp", "score": 9, "vs_score": 12}, user="gm"
     )
-    assert npc_opposed.embeds[0]["title"].startswith("⚔️ Opposed roll · NPC vs Defender")
+    assert " · NPC: opposed roll vs Defender · " in npc_opposed.embeds[0]["title"]
 
 
 # --- The defender's Luck
@@ -253,7 +254,7 @@ async def test_rule_defender_spends_luck_on_their_own_die_by_button(
     needed = contest.defender.roll - (11 - contest.attacker.margin)
     dicebot.rng = new_rng(seed)
     reply = await fake_discord.invoke("sinew opposed", npc_attack_options(fake_discord), user="gm")
-    assert reply.embeds[0]["description"].startswith("**NPC wins**")
+    assert reply.embeds[0]["title"].startswith("✅ NPC wins · ")
     # No roller's buttons (an NPC has no Luck); Brakka's own, which only Brakka may press.
     assert reply.original.custom_ids() == ["roll:again:1", "sinew:dluck:1:1", "sinew:dluck:1:n"]
     assert [b for b in labels_all(reply) if b.startswith("Brakka")] == [
@@ -265,7 +266,7 @@ async def test_rule_defender_spends_luck_on_their_own_die_by_button(
     assert refused.ephemeral and f"Only <@{player_id}>, who defends in roll #1" in refused.content
     pressed = await fake_discord.click(reply, "sinew:dluck:1:n", user="player")
     embed = pressed.embeds[0]
-    assert embed["description"].startswith("**Brakka wins**")
+    assert embed["title"].startswith("❌ Brakka wins · ")
     assert f"Roll {contest.defender.roll} − {needed} Luck vs REF 11" in fields_of(embed)["Brakka"]
     assert fields_of(embed)["Luck spent by Brakka"].endswith(f"{10 - needed}/10 left")
     assert pressed.original.custom_ids() == ["roll:again:2"]  # Brakka wins: nothing left to buy
@@ -324,7 +325,7 @@ async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_on
     assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)
     logged = await logged_roll(dicebot.storage, 2)
     fields = fields_of(logged.payload["embed"])
-    assert fields["Damage"] == "Miss: no damage."
+    assert fields["Damage"] == "Miss: 0 damage."
     assert fields["Stamina given back"] == "+2: the hit became a miss"
     assert fields["Brakka's Stamina"] == "5/5"
     assert await dicebot.storage.rolls.get(3) is None
@@ -472,7 +473,7 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
     )
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 11, defender_disadvantage=True)
     defender = fields_of(blind.embeds[0])["Defender"]
-    assert "2d20, keep the higher (disadvantage)" in defender
+    assert "\nDefender: 2d20, keep the higher (disadvantage)" in blind.embeds[0]["description"]
     assert f"margin **{expected.defender.margin:+d}**" in defender
     assert (await logged_roll(dicebot.storage, 1)).payload["options"]["vs_disadvantage"] is True
     dicebot.rng = new_rng(DICE_SEED)
@@ -489,7 +490,7 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
     )
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 10, defender_advantage=True)
     vex = fields_of(covered.embeds[0])["Vex"]
-    assert "2d20, keep the lower (advantage)" in vex
+    assert "\nVex: 2d20, keep the lower (advantage)" in covered.embeds[0]["description"]
     assert f"margin **{expected.defender.margin:+d}**" in vex
 
 
@@ -522,13 +523,13 @@ async def test_rule_both_sides_spend_on_one_result_in_turn(
     reply = await fake_discord.invoke("sinew attack", options, user="player")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 7
     defended = await fake_discord.click(reply, "sinew:dluck:1:n", user="gm")
-    assert defended.embeds[0]["description"].startswith("**Vex wins**")
+    assert defended.embeds[0]["title"].startswith("❌ Vex wins · ")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == 9
     # Brakka's buttons came back under the miss: one more token beats the tied margin.
     assert "sinew:luck:1:1" in defended.original.custom_ids()
     again = await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
     assert again.ephemeral and again.content.startswith("🍀 Luck spent on roll #1")
-    assert reply.embeds[0]["description"].startswith("**Brakka wins**")  # edited in place
+    assert reply.embeds[0]["title"].startswith("✅ Brakka wins · ")  # edited in place
     logged = await logged_roll(dicebot.storage, 3)
     shifts = logged.payload["result"]["contest"]
     assert (shifts["attacker"]["shift"], shifts["defender"]["shift"]) == (1, needed)
@@ -617,6 +618,6 @@ async def test_defender_luck_button_works_after_a_restart(
     reply, needed = await hit_on_brakka(fake_discord, dicebot)
     async with restarted(fake_discord, dicebot, seed=3) as bot:
         pressed = await fake_discord.click(reply, "sinew:dluck:1:n", user="player")
-        assert fields_of(pressed.embeds[0])["Damage"] == "Miss: no damage."
+        assert fields_of(pressed.embeds[0])["Damage"] == "Miss: 0 damage."
         sheet = (await character(fake_discord, bot, "Brakka")).sheet
         assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)

@@ -12,7 +12,15 @@ from bot.storage import Visibility
 from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
-from tests.e2e.test_sinew import TOUGH, campaign_of, character, create, labels, seed_where
+from tests.e2e.test_sinew import (
+    TOUGH,
+    campaign_of,
+    character,
+    create,
+    labels,
+    reply_text,
+    seed_where,
+)
 from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
@@ -319,7 +327,7 @@ async def test_ruling_sinew_failed_tamper_adds_one_pressure_with_the_announcemen
     reply = await fake_discord.invoke("sinew tamper", {"attribute": "int"}, user="player")
     assert not reply.ephemeral
     embed = reply.embeds[0]
-    assert f"Roll {expected.roll} vs INT 7" in embed["description"]
+    assert f"Roll {expected.roll} vs INT 7" in reply_text(embed)
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert fields["Pressure"] == "0 → 1: **Uneasy whisper** — cosmetic flavour"
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
@@ -352,7 +360,7 @@ async def test_hidden_tamper_keeps_the_dice_secret_and_still_announces_the_press
     dicebot.rng = new_rng(seed)
     options = {"attribute": "int", "character": "Brakka", "hidden": True}
     reply = await fake_discord.invoke("sinew tamper", options, user="gm")
-    assert reply.ephemeral and f"Roll {expected.roll}" in reply.embeds[0]["description"]
+    assert reply.ephemeral and f"Roll {expected.roll}" in reply_text(reply.embeds[0])
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
     text = str(posted)
     assert "🎲" not in text and "Roll " not in text and "INT" not in text

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from bot.client import DiceBot
+from bot.render.numbers import signed
 from bot.storage import Character, CharacterStore
 from cogs.sixpool import SHEET_CODEC
 from rules.randomness import new_rng
@@ -84,13 +85,17 @@ async def test_ruling_sixpool_check_spends_points_whatever_the_result(
     reply = await fake_discord.invoke("sixpool check", options, user="player")
     assert not reply.ephemeral
     total = face + 2 + 2 + 3  # proficiency +2, expert +2, 3 points
-    assert f"Total **{total}** vs DC 30" in reply.embeds[0]["description"]
+    assert fields(reply)["Total"] == (
+        f"d20 {face} + modifiers +7 = **{total}** vs DC 30 (Nearly Impossible): "
+        f"margin {signed(total - 30)}"
+    )
+    assert reply.embeds[0]["title"].endswith(f"· Rin: DEX check (stealth) · total {total}")
     assert fields(reply)["Modifiers"].splitlines() == [
-        "+2 proficiency (stealth)",
-        "+2 expert training",
-        "+3 3 DEX points spent",
+        "proficiency (stealth): +2",
+        "expert training: +2",
+        "3 DEX points spent: +3",
     ]
-    assert fields(reply)["DEX pool"] == "−3: 5/8 left"
+    assert fields(reply)["DEX pool"] == "3 spent: 5/8 left"
     assert reply.embeds[0]["title"].startswith("❌")  # failed, and the points are gone
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 5
     logged = await logged_roll(dicebot.storage, 1)
@@ -163,13 +168,13 @@ async def test_ruling_sixpool_naturals_and_non_stacking_advantage(
     await create(fake_discord)
     dicebot.rng = new_rng(seed_rolling(lambda face: face == 20))
     natural = await fake_discord.invoke("sixpool attack", {"pool": "STR", "ac": 40}, user="player")
-    assert natural.embeds[0]["title"].startswith("🌟 NATURAL 20 · Success")
+    assert natural.embeds[0]["title"].startswith("✨ NATURAL 20 · Success")
     both = await fake_discord.invoke(
         "sixpool check", {"pool": "STR", "dc": 10, "advantage": True, "disadvantage": True},
         user="player",
     )  # fmt: skip
     assert both.embeds[0]["description"].startswith("🎲 1d20:")
-    assert "cancel" in fields(both)["Note"]
+    assert "cancel" in both.embeds[0]["description"].split("\n")[1]
 
 
 async def test_ruling_sixpool_help_gives_advantage_consumed_by_the_next_roll(
@@ -227,7 +232,7 @@ async def test_ruling_sixpool_edge_b_at_campaign_start(
         "sixpool check", {"pool": "DEX", "dc": 10, "spend": 4}, user="player"
     )
     # Edge 2, option B: the first 3 points are worth +2, the fourth +1: +7.
-    assert fields(reply)["Modifiers"] == "+7 4 DEX points spent (Edge 2, option B)"
+    assert fields(reply)["Modifiers"] == "4 DEX points spent (Edge 2, option B): +7"
     info = await fake_discord.invoke("campaign info", {}, user="player")
     assert "Edge option: B" in str(info.embeds[0])
 
@@ -241,7 +246,8 @@ async def test_take_passive_and_rest(fake_discord: FakeDiscord, dicebot: DiceBot
     took = await fake_discord.invoke(
         "sixpool take", {"pool": "WIS", "dc": 22, "value": 20, "skill": "Perception"}, user="player"
     )
-    assert "Total **22** vs DC 22" in took.embeds[0]["description"]
+    assert took.embeds[0]["description"] == "🎲 take 20 (no die rolled)"
+    assert fields(took)["Total"].startswith("take 20 + modifiers +2 = **22** vs DC 22")
     assert took.embeds[0]["title"].startswith("✅ Success")  # not a natural 20
     spending = await fake_discord.invoke(
         "sixpool take", {"pool": "WIS", "dc": 22, "value": 20, "spend": 1}, user="player"
@@ -286,8 +292,8 @@ async def test_hundred_concurrent_spends_never_overspend_one_pool(
     assert sum(not reply.ephemeral for reply in replies) == 8
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
     logged = [await logged_roll(dicebot.storage, n) for n in range(1, 9)]
-    lefts = sorted(roll.payload["embed"]["fields"][1]["value"] for roll in logged)
-    assert lefts == sorted(f"−1: {n}/8 left" for n in range(8))
+    lefts = sorted(roll.payload["embed"]["fields"][2]["value"] for roll in logged)
+    assert lefts == sorted(f"1 spent: {n}/8 left" for n in range(8))
     assert await dicebot.storage.rolls.get(9) is None
 
 
@@ -336,7 +342,7 @@ async def test_contest_against_a_modifier_rolls_both_and_spends(
     ours = int(rng.integers(1, 21, size=1)[0])
     theirs = int(rng.integers(1, 21, size=1)[0])
     winner = "Rin" if ours + 2 > theirs + 4 else "Opponent"
-    assert reply.embeds[0]["description"].startswith(f"**{winner} wins**")
+    assert reply.embeds[0]["title"].startswith(f"{'✅' if winner == 'Rin' else '❌'} {winner} wins")
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 6
 
 
@@ -375,10 +381,20 @@ async def test_ruling_sixpool_contest_defender_declares_privately_then_both_roll
     rng = np.random.default_rng(seed)
     ours, theirs = (int(rng.integers(1, 21, size=1)[0]) for _ in range(2))
     winner = "Rin" if ours + 2 > theirs + 1 else "Vex"  # a tie goes to the defender
-    assert result["description"].startswith(f"**{winner} wins**")
+    assert result["title"].startswith(f"{'✅' if winner == 'Rin' else '❌'} {winner} wins")
+    # Two pools spent: each named by whose it is (issue 37, found 5).
+    names = [field["name"] for field in result["fields"]]
+    assert "Rin's DEX pool" in names and "Vex's WIS pool" in names
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 6
     assert (await character(fake_discord, dicebot, "Vex")).sheet.points(Pool.WIS) == 3
     assert message.custom_ids() == []  # the prompt's button is gone
+    # ... and it no longer asks anyone to declare (issue 37, found 5)
+    [settled_prompt] = message.embeds
+    assert settled_prompt["title"] == "⚔️ Contest settled"
+    assert settled_prompt["description"] == (
+        "Both declared: the dice are rolled (roll #1, in the channel)."
+    )
+    assert not message.content
     again = await fake_discord.click(second, "sixpool:spend:1:3", user="gm", values=["3"])
     assert again.ephemeral and "settled already" in again.content
     assert (await character(fake_discord, dicebot, "Vex")).sheet.points(Pool.WIS) == 3
@@ -485,8 +501,8 @@ async def test_ruling_sixpool_leader_boost_only_before_any_roll(
     assert second.ephemeral and "one leader, one boost" in second.content
     seed = seed_rolling(lambda face: 2 <= face <= 19)
     rolled = await roll_in_group(fake_discord, dicebot, group, "player", seed)
-    assert "+2 the leader's boost" in fields(rolled)["Modifiers"]
-    assert f"Total **{d20s(seed)[0] + 2}**" in rolled.embeds[0]["description"]
+    assert "the leader's boost: +2" in fields(rolled)["Modifiers"]
+    assert rolled.embeds[0]["title"].endswith(f" · total {d20s(seed)[0] + 2}")
 
 
 async def test_boost_after_rolls_began_is_refused_and_nothing_spent(
@@ -531,13 +547,20 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
     assert stranger.ephemeral and "who made roll #1, can reroll" in stranger.content
     reply = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 15}, user="player")
     assert reply.original.custom_ids() == ["roll:again:2", "sixpool:reroll:2:0"]
-    superseded = await fake_discord.click(old, "sixpool:reroll:1:1", user="player")
+    # The older roll's die buttons no longer apply: its message loses them (issue 37).
+    await fake_discord.wait_until(
+        lambda: old.original.custom_ids() == ["roll:again:1"], "roll #1's reroll buttons to go"
+    )
+    from tests.e2e.test_secrecy import forged  # test_secrecy imports this module
+
+    replayed = forged(fake_discord, fake_discord.channel_id, "sixpool:reroll:1:1")
+    superseded = await fake_discord.click(replayed, "sixpool:reroll:1:1", user="player")
     assert superseded.ephemeral and "no longer your latest roll" in superseded.content
     seed = 21
     dicebot.rng = new_rng(seed)
     pressed = await fake_discord.click(reply, "sixpool:reroll:2:0", user="player")
     [new_face] = d20s(seed)
-    note = fields(pressed)["Note"]
+    note = pressed.embeds[0]["description"].split("\n")[1]
     assert note.startswith("Inspiration spent: die 1 rerolled, ") and note.endswith(
         f"→ {new_face}."
     )

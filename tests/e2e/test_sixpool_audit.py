@@ -59,14 +59,16 @@ async def test_rule_contest_adds_proficiency_example_4(
     result = posted[1]["embeds"][0]
     rng = np.random.default_rng(seed)
     bard, noble = (int(rng.integers(1, 21, size=1)[0]) for _ in range(2))
-    assert side(result, 0).endswith(
-        f"Total **{bard + 5}**\n+3 proficiency (persuasion)\n+2 2 CHA points spent"
+    assert side(result, 0) == (
+        f"d20 {bard} + modifiers +5 = **{bard + 5}**\n"
+        "proficiency (persuasion): +3\n2 CHA points spent: +2"
     )
-    assert side(result, 1).endswith(
-        f"Total **{noble + 3}**\n+2 proficiency (persuasion)\n+1 1 CHA point spent"
+    assert side(result, 1) == (
+        f"d20 {noble} + modifiers +3 = **{noble + 3}**\n"
+        "proficiency (persuasion): +2\n1 CHA point spent: +1"
     )
     winner = "Bard" if bard + 5 > noble + 3 else "Noble"
-    assert result["description"].startswith(f"**{winner} wins**")
+    assert result["title"].startswith(f"{'✅' if winner == 'Bard' else '❌'} {winner} wins")
 
 
 async def test_rule_contest_adds_master_training_against_an_npc(
@@ -86,12 +88,13 @@ async def test_rule_contest_adds_master_training_against_an_npc(
     rng = np.random.default_rng(seed)
     carol, npc = (int(rng.integers(1, 21, size=1)[0]) for _ in range(2))
     embed = reply.embeds[0]
-    assert embed["title"] == "⚔️ Contest · Carol vs Opponent: CHA (persuasion) contest"
+    assert ": contest vs Opponent: CHA (persuasion) contest · " in embed["title"]
+    assert embed["title"].endswith(f" · {carol + 10} vs {npc + 5}")
     assert side(embed, 0).endswith(
-        f"Total **{carol + 10}**\n+4 proficiency (persuasion)\n+4 master training\n"
-        "+2 2 CHA points spent"
+        f"**{carol + 10}**\nproficiency (persuasion): +4\nmaster training: +4\n"
+        "2 CHA points spent: +2"
     )
-    assert side(embed, 1).endswith(f"Total **{npc + 5}**\n+5 opponent's modifier")
+    assert side(embed, 1).endswith(f"**{npc + 5}**\nopponent's modifier: +5")
     assert (await character(fake_discord, dicebot, "Carol")).sheet.points(Pool.CHA) == 1
     npc_skill = await fake_discord.invoke(
         "sixpool contest", {"pool": "CHA", "vs_modifier": 5, "vs_skill": "insight"}, user="admin"
@@ -118,8 +121,9 @@ async def test_rule_help_is_used_up_by_a_contest(
     contest = await fake_discord.invoke(
         "sixpool contest", {"pool": "STR", "vs_modifier": 0}, user="player"
     )
-    assert side(contest.embeds[0], 0).startswith("🎲 2d20, keep the higher (advantage)")
-    assert "Bob was helped" in fields(contest)["Note"]
+    dice = contest.embeds[0]["description"].split("\n")
+    assert dice[0].startswith("🎲 Bob: 2d20, keep the higher (advantage)")
+    assert "Bob was helped" in dice[2]
     assert not (await character(fake_discord, dicebot, "Bob")).sheet.helped
     check = await fake_discord.invoke("sixpool check", {"pool": "STR", "dc": 10}, user="player")
     assert check.embeds[0]["description"].startswith("🎲 1d20:")
@@ -145,8 +149,9 @@ async def test_rule_help_is_used_up_by_the_defenders_contest_roll(
     await fake_discord.click(choice, "sixpool:spend:1:5", user="gm", values=["0"])
     posted = await fake_discord.wait_channel_messages(fake_discord.channel_id, 2)
     result = posted[1]["embeds"][0]
-    assert side(result, 0).startswith("🎲 1d20:")
-    assert side(result, 1).startswith("🎲 2d20, keep the higher (advantage)")
+    dice = result["description"].split("\n")
+    assert dice[0].startswith("🎲 Bob: 1d20:")
+    assert dice[1].startswith("Vex: 2d20, keep the higher (advantage)")
     assert not (await character(fake_discord, dicebot, "Vex")).sheet.helped
 
 
@@ -204,7 +209,7 @@ async def test_rule_natural_20_attack_doubles_damage_dice(
     assert int(rng.integers(1, 21, size=1)[0]) == 20
     eights = [int(face) + 1 for face in rng.integers(0, 8, size=2)]  # 2d8: the dice doubled
     embed = reply.embeds[0]
-    assert embed["title"].startswith("🌟 NATURAL 20 · Success")
+    assert embed["title"].startswith("✨ NATURAL 20 · Success")
     assert fields(reply)["Damage"] == (
         f"**{sum(eights) + 3}** from `2d8+3` (natural 20: `1d8+3` with its dice doubled)\n"
         f"2d8 ({eights[0]}, {eights[1]}) + 3"
@@ -231,7 +236,7 @@ async def test_rule_attack_damage_on_a_hit_none_on_a_miss(
     miss = await fake_discord.invoke(
         "sixpool attack", {"pool": "STR", "ac": 40, "damage": "1d8+3"}, user="player"
     )
-    assert fields(miss)["Damage"] == "none: a miss (`1d8+3` not rolled)"
+    assert fields(miss)["Damage"] == "0: a miss (`1d8+3` not rolled)"
 
 
 async def test_rule_bad_damage_is_refused_before_anything_is_rolled_or_spent(
@@ -255,8 +260,8 @@ async def test_rule_attacks_say_ac_never_dc(fake_discord: FakeDiscord, dicebot: 
     await create(fake_discord)
     reply = await fake_discord.invoke("sixpool attack", {"pool": "DEX", "ac": 16}, user="player")
     embed = reply.embeds[0]
-    assert "DEX attack vs AC 16" in embed["title"] and "vs AC 16:" in embed["description"]
-    assert "DC" not in embed["title"] and "DC" not in embed["description"]
+    assert "DEX attack vs AC 16" in embed["title"] and "vs AC 16:" in fields(reply)["Total"]
+    assert "DC" not in str(embed)
 
 
 # --- 4. Trained-only skills, help needs training, DC labels
@@ -298,7 +303,7 @@ async def test_rule_trained_only_skill_refuses_an_untrained_check(
     trained = await fake_discord.invoke(
         "sixpool check", {"pool": "INT", "dc": 10, "skill": "arcana"}, user="player"
     )
-    assert not trained.ephemeral and "+2 proficiency (arcana)" in fields(trained)["Modifiers"]
+    assert not trained.ephemeral and "proficiency (arcana): +2" in fields(trained)["Modifiers"]
     other = await fake_discord.invoke(
         "sixpool check", {"pool": "INT", "dc": 10, "skill": "history"}, user="player"
     )
@@ -344,17 +349,17 @@ async def test_rule_dc_labels_are_shown_with_every_dc(
     await start(fake_discord)
     await create(fake_discord)
     between = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 17}, user="player")
-    assert "vs DC 17 (Medium–Hard): margin" in between.embeds[0]["description"]
+    assert "vs DC 17 (Medium–Hard): margin" in fields(between)["Total"]
     save = await fake_discord.invoke("sixpool save", {"pool": "DEX", "dc": 25}, user="player")
-    assert "vs DC 25 (Very Hard): margin" in save.embeds[0]["description"]
+    assert "vs DC 25 (Very Hard): margin" in fields(save)["Total"]
     situated = await fake_discord.invoke(
         "sixpool check", {"pool": "DEX", "dc": 15, "situation": "unfavorable"}, user="player"
     )
-    assert "vs DC 17 (Medium–Hard) [15 +2 unfavorable]" in situated.embeds[0]["description"]
+    assert "vs DC 17 (Medium–Hard) [15 +2 unfavorable]" in fields(situated)["Total"]
     took = await fake_discord.invoke(
         "sixpool take", {"pool": "DEX", "dc": 30, "value": 10}, user="player"
     )
-    assert "vs DC 30 (Nearly Impossible)" in took.embeds[0]["description"]
+    assert "vs DC 30 (Nearly Impossible)" in fields(took)["Total"]
     group = await fake_discord.invoke("sixpool group", {"dc": 10, "pool": "DEX"}, user="gm")
     assert group.embeds[0]["title"] == "👥 Group check: DEX vs DC 10 (Easy)"
     odds = await fake_discord.invoke("sixpool odds", {"modifier": 2, "dc": 15})
@@ -380,13 +385,13 @@ async def test_rule_attack_adds_proficiency_example_2(
     options = {"pool": "STR", "ac": 16, "spend": 2}
     hit = await roll_seeded(fake_discord, dicebot, 10, "sixpool attack", options)
     assert fields(hit)["Modifiers"].splitlines() == [
-        "+4 proficiency (attack)",
-        "+2 2 STR points spent",
+        "proficiency (attack): +4",
+        "2 STR points spent: +2",
     ]
-    assert "Total **16** vs AC 16: margin 0" in hit.embeds[0]["description"]
+    assert fields(hit)["Total"] == "d20 10 + modifiers +6 = **16** vs AC 16: margin 0"
     assert hit.embeds[0]["title"].startswith("✅ Success")
     miss = await roll_seeded(fake_discord, dicebot, 9, "sixpool attack", options)
-    assert "Total **15** vs AC 16" in miss.embeds[0]["description"]
+    assert "= **15** vs AC 16" in fields(miss)["Total"]
     assert miss.embeds[0]["title"].startswith("❌ Failure")
     assert (await character(fake_discord, dicebot, "Fighter")).sheet.points(Pool.STR) == 2
 
@@ -402,14 +407,14 @@ async def test_rule_saves_example_3_and_proficient_saves_add_proficiency(
     options = {"pool": "CON", "dc": 15, "spend": 4}
     resisted = await roll_seeded(fake_discord, dicebot, 10, "sixpool save", options)
     assert fields(resisted)["Modifiers"].splitlines() == [
-        "+1 CON Edge 1 (option A)",
-        "+4 4 CON points spent",
+        "CON Edge 1 (option A): +1",
+        "4 CON points spent: +4",
     ]
-    assert "Total **15** vs DC 15 (Medium)" in resisted.embeds[0]["description"]
+    assert "= **15** vs DC 15 (Medium)" in fields(resisted)["Total"]
     assert resisted.embeds[0]["title"].startswith("✅ Success")
     await fake_discord.invoke("sixpool rest", {}, user="gm")
     poisoned = await roll_seeded(fake_discord, dicebot, 9, "sixpool save", options)
-    assert "Total **14** vs DC 15" in poisoned.embeds[0]["description"]
+    assert "= **14** vs DC 15" in fields(poisoned)["Total"]
     assert poisoned.embeds[0]["title"].startswith("❌ Failure")
     # Proficient in CON saves at level 5: +3 proficiency joins the Edge.
     await fake_discord.invoke("sixpool character set", {"pool": "CON", "save": "trained"},
@@ -418,10 +423,10 @@ async def test_rule_saves_example_3_and_proficient_saves_add_proficiency(
         fake_discord, dicebot, 9, "sixpool save", {"pool": "CON", "dc": 15}
     )
     assert fields(proficient)["Modifiers"].splitlines() == [
-        "+3 proficiency (CON save)",
-        "+1 CON Edge 1 (option A)",
+        "proficiency (CON save): +3",
+        "CON Edge 1 (option A): +1",
     ]
-    assert "Total **13**" in proficient.embeds[0]["description"]
+    assert "= **13**" in fields(proficient)["Total"]
 
 
 # --- Inspiration and pool points on one roll
@@ -441,9 +446,9 @@ async def test_rule_inspiration_and_pool_points_on_one_roll(
     assert not reply.ephemeral, reply.content
     best = max(d20s(seed, 2))
     assert reply.embeds[0]["description"].startswith("🎲 2d20, keep the higher (advantage)")
-    assert f"Total **{best + 2}**" in reply.embeds[0]["description"]
-    assert fields(reply)["Modifiers"] == "+2 2 DEX points spent"
-    assert fields(reply)["Note"] == "Inspiration spent for advantage."
+    assert f"= **{best + 2}**" in fields(reply)["Total"]
+    assert fields(reply)["Modifiers"] == "2 DEX points spent: +2"
+    assert reply.embeds[0]["description"].endswith("\nInspiration spent for advantage.")
     sheet = (await character(fake_discord, dicebot)).sheet
     assert sheet.points(Pool.DEX) == 6 and not sheet.inspired
 
@@ -458,13 +463,13 @@ async def test_rule_inspiration_reroll_of_an_attack_rolls_its_damage_for_the_new
     missed = await fake_discord.invoke(
         "sixpool attack", {"pool": "STR", "ac": 40, "damage": "1d8+3"}, user="player"
     )
-    assert fields(missed)["Damage"] == "none: a miss (`1d8+3` not rolled)"
+    assert fields(missed)["Damage"] == "0: a miss (`1d8+3` not rolled)"
     seed = seed_rolling(lambda face: face == 20)
     dicebot.rng = new_rng(seed)
     rerolled = await fake_discord.click(missed, "sixpool:reroll:1:0", user="player")
     rng = np.random.default_rng(seed)
     rng.integers(1, 21, size=1)
     eights = [int(face) + 1 for face in rng.integers(0, 8, size=2)]
-    assert rerolled.embeds[0]["title"].startswith("🌟 NATURAL 20")
-    assert "vs AC 40" in rerolled.embeds[0]["description"]
+    assert rerolled.embeds[0]["title"].startswith("✨ NATURAL 20")
+    assert "vs AC 40" in fields(rerolled)["Total"]
     assert fields(rerolled)["Damage"].startswith(f"**{sum(eights) + 3}** from `2d8+3`")

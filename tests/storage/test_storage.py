@@ -426,6 +426,24 @@ async def test_reveal_of_a_roll_made_outside_campaigns_needs_manage_server(
     assert (await storage.rolls.reveal(roll_id, Revealer(1, GM, manages_server=True))).revealed_at
 
 
+async def test_latest_roll_before_a_roll_is_the_rollers_previous_one_in_the_channel(
+    storage: Storage,
+) -> None:
+    # What takes the buttons off a roller's older message (README, "Buttons and announcements").
+    def entry(user: int, channel: int = CHANNEL) -> RollEntry:
+        return RollEntry(None, 1, channel, user, "dice", Visibility.PUBLIC, {"result": {}})
+
+    first = await storage.rolls.record(entry(PLAYER))
+    await storage.rolls.record(entry(GM))  # another roller's
+    await storage.rolls.record(entry(PLAYER, CHANNEL + 1))  # another channel's
+    second = await storage.rolls.record(entry(PLAYER))
+    before = await storage.rolls.latest(CHANNEL, PLAYER, before=second)
+    assert before is not None and before.id == first
+    assert await storage.rolls.latest(CHANNEL, PLAYER, before=first) is None
+    latest = await storage.rolls.latest(CHANNEL, PLAYER)
+    assert latest is not None and latest.id == second
+
+
 async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing_lost(
     tmp_path: Path,
 ) -> None:

@@ -1,0 +1,126 @@
+"""The one layout of a roll's reply, for every system (README, "Reading a reply").
+
+A reply has four parts, always in the same place:
+
+1. the **title**: the verdict's emoji and word, who rolled, what they rolled, and the total
+   ("✅ Success · Alice: Athletics vs TN 14 · total 17");
+2. the **dice** (the description's first line, after 🎲), with any note on how they were
+   rolled under it;
+3. the **breakdown**: one field per named number ("Edge (option B)": "+1");
+4. the **footer**: the roll's id, set when it is published (``bot.publish.set_roll_footer``).
+
+Every system's roll render builds a ``RollReply`` and turns it into its embed with ``embed``;
+what a roll changes later (a Luck spend, damage taken, a challenge's progress) is added as more
+breakdown fields, so it still comes before the footer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+import discord
+
+from bot.render.style import (
+    EMBED_DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    TITLE_LIMIT,
+    Colour,
+    shown,
+    truncate,
+)
+
+__all__ = ["Part", "RollReply", "Verdict", "add_part"]
+
+
+class Verdict(Enum):
+    """How a roll went, as its title's first mark."""
+
+    SUCCESS = "✅"
+    FAILURE = "❌"
+    CRITICAL = "✨"
+    FUMBLE = "💀"
+    NONE = "🎲"  # no target to pass or fail (a bare /roll, stealth, a spell)
+
+    @property
+    def word(self) -> str:
+        """The verdict's default word, after its emoji."""
+        return _WORDS[self]
+
+    @property
+    def colour(self) -> discord.Colour:
+        """The embed's colour: a critical or fumble is unmistakable at a glance."""
+        return _COLOURS[self]
+
+
+_WORDS = {
+    Verdict.SUCCESS: "Success",
+    Verdict.FAILURE: "Failure",
+    Verdict.CRITICAL: "Critical success",
+    Verdict.FUMBLE: "Fumble",
+    Verdict.NONE: "",
+}
+_COLOURS = {
+    Verdict.SUCCESS: Colour.SUCCESS,
+    Verdict.FAILURE: Colour.FAILURE,
+    Verdict.CRITICAL: Colour.CRITICAL_SUCCESS,
+    Verdict.FUMBLE: Colour.CRITICAL_FAILURE,
+    Verdict.NONE: Colour.ROLL,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One line of a breakdown: a name and the number(s) it names."""
+
+    name: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollReply:
+    """A roll's reply before it becomes an embed.
+
+    ``who`` is the roller's name as typed (shown as plain text here); ``what``, ``total``,
+    ``dice``, ``notes`` and the breakdown are markup-safe already (each render passes user
+    text through ``shown``). ``word`` replaces the verdict's default word (e.g. "Hit",
+    "NATURAL 20: CATASTROPHE!"); ``colour`` the verdict's colour.
+    """
+
+    who: str
+    what: str
+    verdict: Verdict
+    total: str
+    dice: str
+    breakdown: Sequence[Part] = ()
+    notes: Sequence[str] = ()
+    word: str | None = None
+    colour: discord.Colour | None = None
+
+    @property
+    def title(self) -> str:
+        """Who, what, the verdict and the total, in that one line."""
+        word = self.verdict.word if self.word is None else self.word
+        head = f"{shown(self.who)}: {self.what}" if self.what else shown(self.who)
+        parts = " · ".join(part for part in (word, head, self.total) if part)
+        return truncate(f"{self.verdict.value} {parts}", TITLE_LIMIT)
+
+    def embed(self) -> discord.Embed:
+        """The reply's embed: title, dice (and notes), then one field per breakdown line."""
+        description = "\n".join([f"🎲 {self.dice}", *self.notes])
+        embed = discord.Embed(
+            title=self.title,
+            description=truncate(description, EMBED_DESCRIPTION_LIMIT),
+            colour=self.colour or self.verdict.colour,
+        )
+        for part in self.breakdown:
+            add_part(embed, part)
+        return embed
+
+
+def add_part(embed: discord.Embed, part: Part) -> None:
+    """Add one more named line to a reply's breakdown (before its footer)."""
+    embed.add_field(
+        name=truncate(part.name, TITLE_LIMIT), value=truncate(part.value, FIELD_LIMIT), inline=False
+    )

@@ -1,0 +1,258 @@
+"""One reply layout for every system (README, "Reading a reply"; issue 37 must 1).
+
+One roll of each kind of each system is rendered from seeded dice, and its parts are checked
+where the layout puts them: the title (verdict emoji, roller, action, total), the dice line,
+a breakdown whose every line names a number, and the footer with the roll id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+import pytest
+
+from bot.publish import set_roll_footer
+from bot.render import aethelgard as aethelgard_render
+from bot.render import cosmos as cosmos_render
+from bot.render import dice as dice_render
+from bot.render import realms as realms_render
+from bot.render import sinew as sinew_render
+from bot.render import sixpool as sixpool_render
+from bot.render.reply import Part, RollReply, Verdict
+from bot.render.style import shown as shown_text
+from bot.storage import Visibility
+from rules import aethelgard, cosmos, realms, sinew, sixpool
+from rules.expressions import roll_expression
+from rules.expressions.request import roll_request
+from rules.randomness import Rng, new_rng
+from rules.realms.damage import parse_damage
+
+VERDICTS = tuple(verdict.value for verdict in Verdict)
+SEED = 7
+
+
+@dataclass(frozen=True)
+class Case:
+    """A roll to render: its embed, who rolled, what the title says they did."""
+
+    embed: Callable[[], discord.Embed]
+    roller: str
+    action: str
+
+
+def _aethelgard_pool() -> aethelgard.Pool:
+    base = (aethelgard.PoolPart("WITS", 8), aethelgard.PoolPart("System Bypass (rank)", 3))
+    return aethelgard.build_pool(base, bonus=1, stress=25)
+
+
+def _sixpool_parts() -> tuple[sixpool.Modifier, ...]:
+    return (
+        sixpool.Modifier("proficiency (stealth)", 2),
+        sixpool.Modifier("2 DEX points spent (Edge 1, option B)", 4),
+    )
+
+
+def _rng() -> Rng:
+    return new_rng(SEED)
+
+
+CASES = {
+    "roll expression": Case(
+        lambda: dice_render.expression_roll(roll_expression("4d6kh3+2", _rng()), "Alice"),
+        "Alice",
+        "4d6kh3+2",
+    ),
+    "roll request": Case(
+        lambda: dice_render.request_roll(
+            roll_request("1d20+5>=15 Stealth", _rng()), "Alice", "1d20+5>=15 Stealth"
+        ),
+        "Alice",
+        "1d20+5>=15 Stealth",
+    ),
+    "cosmos roll": Case(
+        lambda: cosmos_render.roll_result(
+            cosmos.roll(_rng(), attribute=3, skill=2, tn=15, advantage=1), "Alice"
+        ),
+        "Alice",
+        "roll vs TN 15",
+    ),
+    "cosmos opposed": Case(
+        lambda: cosmos_render.opposed(
+            cosmos.opposed(_rng(), attribute=3, skill=2, vs_attribute=2, vs_skill=2),
+            "Alice",
+            "Bob",
+        ),
+        "Alice",
+        "opposed roll vs Bob",
+    ),
+    "realms attack": Case(
+        lambda: realms_render.attack(
+            realms.attack(_rng(), 2, 11, parse_damage("1d6+1"), realms.decide(1, 0)), "Alice"
+        ),
+        "Alice",
+        "attack (to hit 11, 1d6+1)",
+    ),
+    "realms check": Case(
+        lambda: realms_render.check(
+            realms.check(
+                _rng(), realms.SingleDie.D20, realms.CheckKind.SAVE, realms.decide(0, 1), 12
+            ),
+            "Alice",
+        ),
+        "Alice",
+        "save (d20) vs 12",
+    ),
+    "realms stealth": Case(
+        lambda: realms_render.stealth(realms.stealth(_rng(), 2, realms.decide(0, 0)), "Alice"),
+        "Alice",
+        "stealth",
+    ),
+    "sinew test": Case(
+        lambda: sinew_render.test_result(sinew.test(_rng(), 12), "Alice", "STR test", "STR"),
+        "Alice",
+        "STR test",
+    ),
+    "sinew opposed": Case(
+        lambda: sinew_render.opposed(
+            sinew.opposed(_rng(), 12, 11), "Alice", "Bob", labels=("STR", "REF")
+        ),
+        "Alice",
+        "opposed roll vs Bob",
+    ),
+    "sinew attack": Case(
+        lambda: sinew_render.attack(
+            sinew.attack(_rng(), 12, 10, armour=1), "Alice", "Bob", labels=("STR", "REF")
+        ),
+        "Alice",
+        "attack vs Bob",
+    ),
+    "aethelgard pool": Case(
+        lambda: aethelgard_render.roll_result(
+            aethelgard.roll_pool(_rng(), _aethelgard_pool(), 2),
+            _aethelgard_pool(),
+            "Hack",
+            "Alice",
+        ),
+        "Alice",
+        "Hack vs DC 2",
+    ),
+    "aethelgard opposed": Case(
+        lambda: aethelgard_render.opposed(
+            aethelgard.opposed(_rng(), _aethelgard_pool(), _aethelgard_pool()), "Alice"
+        ),
+        "Alice",
+        "opposed roll vs the defender",
+    ),
+    "aethelgard attack": Case(
+        lambda: aethelgard_render.attack(
+            aethelgard.attack(_rng(), _aethelgard_pool(), 1, _aethelgard_pool(), soak=1), "Alice"
+        ),
+        "Alice",
+        "attack vs Defense 1",
+    ),
+    "aethelgard craft": Case(
+        lambda: _craft(),
+        "Alice",
+        "crafting",
+    ),
+    "sixpool check": Case(
+        lambda: sixpool_render.roll_result(
+            sixpool.roll(_rng(), _sixpool_parts(), 15), "Alice", "DEX check (stealth)"
+        ),
+        "Alice",
+        "DEX check (stealth)",
+    ),
+    "sixpool attack": Case(
+        lambda: sixpool_render.roll_result(
+            sixpool.roll(_rng(), _sixpool_parts(), 14),
+            "Alice",
+            "DEX attack vs AC 14",
+            kind=sixpool.RollKind.ATTACK,
+        ),
+        "Alice",
+        "DEX attack vs AC 14",
+    ),
+    "sixpool save": Case(
+        lambda: sixpool_render.roll_result(
+            sixpool.roll(_rng(), _sixpool_parts(), 12),
+            "Alice",
+            "CON save",
+            kind=sixpool.RollKind.SAVE,
+        ),
+        "Alice",
+        "CON save",
+    ),
+    "sixpool contest": Case(
+        lambda: sixpool_render.contest(
+            sixpool.contest(
+                _rng(), _sixpool_parts(), (sixpool.Modifier("opponent's modifier", 3),)
+            ),
+            "Alice",
+            "Bob",
+            "STR contest",
+        ),
+        "Alice",
+        "contest vs Bob: STR contest",
+    ),
+}
+
+
+def _craft() -> discord.Embed:
+    rolled = aethelgard.roll_pool(_rng(), _aethelgard_pool(), 0)
+    tier = aethelgard.craft_tier(rolled)
+    return aethelgard_render.craft(rolled, tier, _aethelgard_pool(), "Alice")
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_rule_every_roll_reply_has_title_dice_named_breakdown_and_footer(kind: str) -> None:
+    case = CASES[kind]
+    embed = case.embed()
+    set_roll_footer(embed, 42, Visibility.PUBLIC)  # as publish_roll does, once it is logged
+    shown = embed.to_dict()
+    title = shown["title"]
+    # The title: the verdict first, then who and what, then the total (a number, named).
+    assert title.startswith(VERDICTS), title
+    assert f"{case.roller}: {shown_text(case.action)}" in title, title
+    total = title.rsplit(" · ", 1)[1]
+    assert re.search(r"\d", total) and re.search(r"[a-z]", total), title
+    # The dice: the description's first line.
+    assert shown["description"].startswith("🎲 "), shown["description"]
+    assert re.search(r"\d", shown["description"].split("\n")[0])
+    # The breakdown: every line has a name and a number.
+    fields = shown.get("fields", [])
+    assert fields, "a roll names at least one number in its breakdown"
+    for field in fields:
+        assert field["name"].strip() and re.search(r"[A-Za-z]", field["name"]), field
+        assert re.search(r"\d", field["name"] + field["value"]), field
+    # No two breakdown lines share a name (two "STR pool" fields read as one).
+    names = [field["name"] for field in fields]
+    assert len(names) == len(set(names)), names
+    # The footer: the roll id.
+    assert shown["footer"]["text"] == "Roll #42"
+
+
+def test_rule_reply_title_puts_verdict_who_what_and_total_in_that_order() -> None:
+    reply = RollReply(
+        who="Alice",
+        what="Athletics vs TN 14",
+        verdict=Verdict.SUCCESS,
+        total="total 17",
+        dice="2d10: **9**, **5**",
+        breakdown=[Part("Attribute + Skill", "2 + 1")],
+    )
+    embed = reply.embed()
+    assert embed.title == "✅ Success · Alice: Athletics vs TN 14 · total 17"
+    assert embed.description == "🎲 2d10: **9**, **5**"
+    assert [(field.name, field.value) for field in embed.fields] == [("Attribute + Skill", "2 + 1")]
+    plain = RollReply(who="Bob", what="stealth", verdict=Verdict.NONE, total="total 8", dice="6")
+    assert plain.title == "🎲 Bob: stealth · total 8"  # no verdict word when there is no target
+
+
+def test_rule_reply_shows_a_roller_name_as_plain_text() -> None:
+    reply = RollReply(
+        who="*Vex*", what="stealth", verdict=Verdict.FUMBLE, total="total 1", dice="1"
+    )
+    assert reply.title == "💀 Fumble · \\*Vex\\*: stealth · total 1"
