@@ -314,9 +314,20 @@ _HEADLINE = re.compile(
 )
 
 
+# A reply's title in the one layout (README, "Reading a reply"): "✅ Success · Rin: DEX check
+# (stealth) · total 19", the verdict's word left out when there is none. No total has a colon,
+# which tells an older title ("✨ NATURAL 1: EXTRAORDINARY SUCCESS! · Brakka: STR test") apart.
+_LAYOUT_TITLE = re.compile(r"^\S+ (?:[^·]+ · )?[^·:]+: (?P<what>.+) · [^·:]+$")
+
+
 def what_was_rolled(roll: LoggedRoll) -> str:
-    """What the roll was, from its reply's title, without a verdict headline."""
+    """What the roll was, from its reply's title: without the verdict, the roller (the log
+    names them) and the total (the log shows it after the arrow). Titles of rolls logged
+    before the one layout lose only a verdict headline."""
     title = str(roll.payload.get("embed", {}).get("title") or roll.kind)
+    laid_out = _LAYOUT_TITLE.match(title)
+    if laid_out is not None:
+        return laid_out["what"]
     return _HEADLINE.sub("", title) or title
 
 

@@ -349,6 +349,23 @@ def test_a_verdict_headline_leaves_the_title_for_the_verdict_after_the_total() -
         assert what_was_rolled(logged("sinew.test", result, title=title)) == what
 
 
+def test_a_title_in_the_one_layout_gives_only_what_was_rolled() -> None:
+    # README, "Reading a reply": verdict and word · who: what · total. The log names the
+    # roller and shows the total after its arrow, so neither is repeated from the title.
+    result = sinew.test(new_rng(1), 12)
+    for title, what in (
+        ("🎲 player: 1d6 · total 6", "1d6"),
+        ("✅ Success · Rin: DEX check (stealth) · total 19", "DEX check (stealth)"),
+        (
+            "💀 NATURAL 20: CATASTROPHE! · gm: roll vs TN 15 (Hard) · total 3",
+            "roll vs TN 15 (Hard)",
+        ),
+        ("❌ Miss · Vex: 2 strikes · to hit 12 · 0 damage", "2 strikes · to hit 12"),
+        ("🎲 pip: 1d20 ! Attack · 2d6 ! Damage · 2 rolls", "1d20 ! Attack · 2d6 ! Damage"),
+    ):
+        assert what_was_rolled(logged("sinew.test", result, title=title)) == what
+
+
 def test_plain_text_drops_markdown_and_emoji_and_names_mentions() -> None:
     text = "**Total: 9** ✅ `2d6` <@42> <@!7> \\*as typed\\* :smile: <:owl:123> ⚔️ hit"
     assert plain_text(text, {42: "Pip"}) == "Total: 9 2d6 Pip 7 *as typed* hit"
