@@ -143,6 +143,18 @@ async def test_recap_chart_draws_the_average_luck_line_at_50_percent() -> None:
     assert not ink[gaps][:, half + 2 : half + 13].any()
 
 
+async def test_recap_chart_cuts_a_long_name_to_fit_left_of_its_bar() -> None:
+    names = {10: "W" * 40, 20: "Bartholomew the Unlucky of Eastmarch"}
+    chart = recap_chart(recap(ROLLS), names)
+    assert chart is not None
+    pixels = await _pixels(chart)
+    rows = slice(recap_render.HEADER, recap_render.HEADER + 3 * recap_render.ROW)
+    white = (pixels[rows] == 255).all(axis=2)
+    assert not white[:, recap_render.PLOT_LEFT // 2].all()  # the names are there
+    assert white[:, : recap_render.MARGIN].all()  # and stop short of the image's edge
+    assert white[:, recap_render.PLOT_LEFT - 12 : recap_render.PLOT_LEFT - 1].all()
+
+
 @pytest.fixture
 def pillow_font_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     """No DejaVu on the system: the charts fall back to the face Pillow ships."""
