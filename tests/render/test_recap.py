@@ -14,6 +14,8 @@ from PIL import Image, ImageFont
 
 from bot.render import raster
 from bot.render import recap as recap_render
+from bot.render.charts import render_png
+from bot.render.odds_charts import cosmos_chart
 from bot.render.recap import (
     LUCKY_COLOUR,
     TABLE_COLOUR,
@@ -24,6 +26,7 @@ from bot.render.recap import (
     recap_chart,
     recap_embed,
 )
+from rules import cosmos
 from rules.recap import RecapRoll, recap
 
 NAMES = {10: "Wren", 20: "Bo"}
@@ -183,6 +186,10 @@ async def test_recap_chart_without_system_fonts_uses_pillows_own_with_a_stroked_
     chart = recap_chart(recap(ROLLS), NAMES)
     assert chart is not None
     assert (await _pixels(chart)).shape[1] == 1000
+    # The odds charts draw with it too.
+    odds = render_png(cosmos_chart(cosmos.odds(3, 2, 15, 2, 0)), cached=False)
+    with Image.open(io.BytesIO(odds)) as image:
+        assert image.size == (1000, 560)
 
 
 def test_charts_use_the_systems_dejavu_sans_when_it_is_installed() -> None:
