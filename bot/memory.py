@@ -1,7 +1,7 @@
 """The garbage collector, tuned for a long-running bot, and a log line for each long pause.
 
 CPython's full collections walk every object the process holds: once the bot is up that is
-over a hundred thousand long-lived objects (discord.py, numpy, matplotlib, the command tree),
+over a hundred thousand long-lived objects (discord.py, numpy, PIL, the command tree),
 and during a burst another ~50 per interaction in flight. Full collections of 57-234 ms
 happened during bursts, and every interaction in flight waited for them. So:
 

@@ -1,17 +1,18 @@
-"""Pixels for the odds charts: bars, text and PNG bytes with numpy and PIL, no matplotlib.
+"""Pixels for the bot's charts (odds and recap): bars, text and PNG bytes with numpy and PIL.
 
-A chart is an RGB numpy array painted in place: rectangles are array slices, text is a bitmap
-rendered once per (string, size, weight) with PIL's ``ImageFont`` and alpha-blended in, and the
-PNG is encoded by PIL at a low compression level. A fresh chart costs a few milliseconds (a
-matplotlib figure cost 15-30 ms), so no figure is kept between charts and nothing is shared
-but the read-only text cache.
+A chart is a palette image painted in place: rectangles are array slices, text is a bitmap
+rendered once per (string, size, weight) with PIL's ``ImageFont`` and blended in, and the PNG
+is encoded by PIL at a low compression level. A fresh chart costs a few milliseconds, so no
+figure is kept between charts and nothing is shared but the read-only text cache.
+
+The type is the system's DejaVu Sans when it is installed, else the FreeType face Pillow
+itself ships (``ImageFont.load_default``), bold drawn with a stroke (README, "Odds charts").
 
 ``encode_png`` is the one PNG encoder of the bot's images (other renderers reuse it).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import threading
 from collections.abc import Sequence
@@ -36,32 +37,30 @@ __all__ = [
     "text_size",
 ]
 
-# The sans-serif face matplotlib ships (a dependency), found without importing matplotlib;
-# the system's DejaVu, then PIL's built-in face, if it is missing.
-_FONT_DIRS = ("mpl-data/fonts/ttf",)
-_SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
+# DejaVu Sans from the system (Debian's fonts-dejavu-core) when present; else Pillow's own
+# scalable face, which has no bold: bold is then that face with a stroke of this share of the
+# size around each glyph.
+SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
+FALLBACK_BOLD_STROKE = 1 / 24
 
 
-def _font_path(bold: bool) -> str | None:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is not None and spec.origin is not None:
-        for folder in _FONT_DIRS:
-            candidate = Path(spec.origin).parent / folder / name
-            if candidate.is_file():
-                return str(candidate)
-    candidate = _SYSTEM_FONTS / name
-    return str(candidate) if candidate.is_file() else None
+@dataclass(frozen=True, slots=True)
+class _Face:
+    """A font at one size, and the stroke (px) that makes it bold when it has no bold."""
+
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    stroke: int = 0
 
 
-@lru_cache(maxsize=16)
-def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+@lru_cache(maxsize=32)
+def _font(size: int, bold: bool) -> _Face:
     from PIL import ImageFont
 
-    path = _font_path(bold)
-    if path is None:
-        return ImageFont.load_default(size)
-    return ImageFont.truetype(path, size)
+    path = SYSTEM_FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    if path.is_file():
+        return _Face(ImageFont.truetype(str(path), size))
+    stroke = max(1, round(size * FALLBACK_BOLD_STROKE)) if bold else 0
+    return _Face(ImageFont.load_default(size), stroke)
 
 
 @lru_cache(maxsize=256)
@@ -75,13 +74,23 @@ def text_bitmap(text: str, size: int, bold: bool = False) -> np.ndarray:
     """Return ``text`` (lines split on newlines, centred) as coverage in 0-1, shape (h, w)."""
     from PIL import Image, ImageDraw
 
-    font = _font(size, bold)
+    face = _font(size, bold)
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))
-    left, top, right, bottom = probe.multiline_textbbox((0, 0), text, font=font, align="center")
+    left, top, right, bottom = probe.multiline_textbbox(
+        (0, 0), text, font=face.font, align="center", stroke_width=face.stroke
+    )
     left, top = int(left), int(top)
     width, height = max(1, int(right) - left), max(1, int(bottom) - top)
     image = Image.new("L", (width, height))
-    ImageDraw.Draw(image).multiline_text((-left, -top), text, fill=255, font=font, align="center")
+    ImageDraw.Draw(image).multiline_text(
+        (-left, -top),
+        text,
+        fill=255,
+        font=face.font,
+        align="center",
+        stroke_width=face.stroke,
+        stroke_fill=255,
+    )
     bitmap = np.asarray(image, dtype=np.float32) / 255.0
     bitmap.setflags(write=False)
     return bitmap
@@ -142,9 +151,10 @@ def _buffer(shape: tuple[int, ...]) -> np.ndarray:
 class Canvas:
     """A palette image being painted: rectangles, dashed lines and anti-aliased text.
 
-    Each pixel is an index into ``palette``; text is blended with the background colour (it is
-    drawn on blank space), in ``TEXT_LEVELS`` shades. A canvas is used on one thread and is
-    done once ``png`` is called (its pixels are that thread's scratch buffer).
+    Each pixel is an index into ``palette``; text is blended, in ``TEXT_LEVELS`` shades, with
+    the background colour (it is drawn on blank space) or the colour it is said to lie on. A
+    canvas is used on one thread and is done once ``png`` is called (its pixels are that
+    thread's scratch buffer).
     """
 
     def __init__(self, width: int, height: int, background: str = "#ffffff") -> None:
@@ -153,7 +163,7 @@ class Canvas:
         self.background = rgb(background)
         self.palette: list[tuple[int, int, int]] = [self.background]
         self._indices: dict[tuple[int, int, int], int] = {self.background: 0}
-        self._shades: dict[str, np.ndarray] = {}
+        self._shades: dict[tuple[str, str | None], np.ndarray] = {}
 
     @property
     def width(self) -> int:
@@ -173,11 +183,13 @@ class Canvas:
             self.palette.append(colour)
         return found
 
-    def _shade_indices(self, colour: str) -> np.ndarray:
-        """Return the palette index of each text shade 0..TEXT_LEVELS of ``colour``."""
-        shades = self._shades.get(colour)
+    def _shade_indices(self, colour: str, on: str | None = None) -> np.ndarray:
+        """Return the palette index of each text shade 0..TEXT_LEVELS of ``colour`` over ``on``
+        (the background if ``None``)."""
+        shades = self._shades.get((colour, on))
         if shades is None:
-            (r, g, b), (pr, pg, pb) = rgb(colour), self.background
+            (r, g, b) = rgb(colour)
+            (pr, pg, pb) = self.background if on is None else rgb(on)
 
             def mixed(level: int) -> tuple[int, int, int]:
                 share = level / TEXT_LEVELS
@@ -191,7 +203,7 @@ class Canvas:
                 [0] + [self.index(mixed(level)) for level in range(1, TEXT_LEVELS + 1)],
                 dtype=np.uint8,
             )
-            self._shades[colour] = shades
+            self._shades[colour, on] = shades
         return shades
 
     def rectangle(self, left: int, top: int, right: int, bottom: int, colour: str) -> None:
@@ -253,8 +265,10 @@ class Canvas:
         colour: str = "#23272a",
         bold: bool = False,
         anchor: str = "lt",
+        on: str | None = None,
     ) -> tuple[int, int]:
-        """Draw ``text`` at (x, y); ``anchor`` is horizontal l/m/r then vertical t/m/b.
+        """Draw ``text`` at (x, y); ``anchor`` is horizontal l/m/r then vertical t/m/b; ``on``
+        is the colour under it when it isn't the background (text over a bar).
 
         Returns the text's (width, height) in pixels.
         """
@@ -267,7 +281,7 @@ class Canvas:
         if x0 < x1 and y0 < y1:
             shade = levels[y0 - top : y1 - top, x0 - left : x1 - left]
             region = self.pixels[y0:y1, x0:x1]
-            np.copyto(region, self._shade_indices(colour)[shade], where=shade > 0)
+            np.copyto(region, self._shade_indices(colour, on)[shade], where=shade > 0)
         return width, height
 
     def rgb(self) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 README, "Campaign recap". The chart is built as a ``RecapChart`` by the pure ``recap_chart``
 (tests check it) and painted by ``draw_recap``: one horizontal bar per player, the table last,
-each as long as its luck score, with the line of average luck at 50%. Big type on a tall
-image, so it reads on a phone. matplotlib's object-oriented API on the Agg canvas, never
-pyplot (its global figure registry is not thread-safe), drawn off the event loop.
+each as long as its luck score, with the line of average luck at 50%. 1000 px wide with
+22-30 px type, as the odds charts, so it reads on a phone; painted with numpy and PIL
+(``bot.render.raster``) in a few milliseconds, off the event loop.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.render.raster import Canvas, text_size
 from bot.render.style import Colour, shown, truncate
 from rules.recap import AVERAGE_LUCK, Recap, RecapRoll, Tally
 
@@ -24,6 +25,8 @@ __all__ = [
     "CHART_FILENAME",
     "ChartBar",
     "RecapChart",
+    "bar_middle",
+    "chart_height",
     "draw_recap",
     "luck_phrase",
     "recap_chart",
@@ -39,11 +42,19 @@ UNLUCKY_COLOUR = f"#{Colour.FAILURE.value:06x}"  # and their grey
 TABLE_COLOUR = "#5865f2"  # Discord's blurple: the table's own bar
 AVERAGE_COLOUR = "#23272a"
 TABLE_NAME = "The table"
-FIGURE_WIDTH = 6.4  # inches at DPI: 640 px wide, Discord's full preview width on a phone
-ROW_INCHES = 0.62
-HEADER_INCHES = 1.0
-DPI = 100
-FONT_SIZE = 15
+INK, GRID, AXIS, ON_BAR = "#23272a", "#dde1e6", "#72767d", "#ffffff"
+# Pixels. Discord shows the image at full width on a phone (~360-400 pt): 1000 px is scaled by
+# ~0.4, so 22 px text stays about 9 pt (the odds charts' sizes, README "Odds charts").
+WIDTH = 1000
+MARGIN = 16
+TITLE_SIZE, NAME_SIZE, BAR_TEXT_SIZE, TICK_SIZE = 30, 24, 24, 22
+MIN_NAME_SIZE = 22
+HEADER = 100  # the title, then the average line's caption above the first bar
+ROW, BAR_HEIGHT = 64, 44
+FOOTER = 56  # the axis and its ticks under the last bar
+PLOT_LEFT, PLOT_RIGHT = 290, WIDTH - 44  # 0% and 100% (room for the names, and "100%")
+BAR_TEXT_GAP = 10
+TICKS = (0, 25, 50, 75, 100)
 LABEL_MAX = 13  # characters of a name beside its bar
 
 
@@ -180,41 +191,78 @@ def recap_chart(made: Recap, names: Mapping[int, str]) -> RecapChart | None:
     return RecapChart("Luck this session (50% = average)", tuple(bars))
 
 
-def _paint(chart: RecapChart) -> bytes:
-    # matplotlib is imported on the first recap (in a worker thread), not at start.
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+def _x(percent: float) -> int:
+    """The x pixel of a luck score on the plot."""
+    return PLOT_LEFT + round(percent / 100 * (PLOT_RIGHT - PLOT_LEFT))
 
+
+def _name_fitted(label: str, width: int) -> tuple[str, int]:
+    """A name cut to ``LABEL_MAX`` characters, then at a size (or cut further) to fit."""
+    if len(label) > LABEL_MAX:
+        label = label[: LABEL_MAX - 1].rstrip() + "…"
+    for size in (NAME_SIZE, MIN_NAME_SIZE):
+        if text_size(label, size)[0] <= width:
+            return label, size
+    while len(label) > 2 and text_size(label, MIN_NAME_SIZE)[0] > width:
+        label = label[:-2].rstrip() + "…"
+    return label, MIN_NAME_SIZE
+
+
+def _axes(canvas: Canvas, bottom: int) -> None:
+    """The grid, the axis under the bars and its percentage ticks."""
+    for tick in TICKS:
+        x = _x(tick)
+        canvas.rectangle(x, HEADER, x + 1, bottom, AXIS if tick == 0 else GRID)
+        canvas.rectangle(x, bottom, x + 2, bottom + 8, AXIS)
+        canvas.text(f"{tick}%", x, bottom + 12, size=TICK_SIZE, anchor="mt")
+    canvas.rectangle(PLOT_LEFT, bottom, PLOT_RIGHT + 1, bottom + 2, AXIS)
+
+
+def _words(canvas: Canvas, bar: ChartBar, middle: int, *, table: bool) -> None:
+    """A row's words: the name left of the plot, and the bar's words at its end (inside the
+    bar when there is no room after it)."""
+    name, size = _name_fitted(bar.label, PLOT_LEFT - MARGIN - 14)
+    canvas.text(name, PLOT_LEFT - 14, middle, size=size, bold=table, anchor="rm")
+    end = _x(bar.percent)
+    width, _ = text_size(bar.text, BAR_TEXT_SIZE, bold=True)
+    if end + BAR_TEXT_GAP + width <= WIDTH - MARGIN:
+        canvas.text(bar.text, end + BAR_TEXT_GAP, middle, size=BAR_TEXT_SIZE, bold=True,
+                    anchor="lm")  # fmt: skip
+    else:
+        canvas.text(bar.text, end - BAR_TEXT_GAP, middle, size=BAR_TEXT_SIZE, bold=True,
+                    anchor="rm", colour=ON_BAR, on=bar.colour)  # fmt: skip
+
+
+def chart_height(rows: int) -> int:
+    """The height in pixels of a recap chart of ``rows`` bars."""
+    return HEADER + rows * ROW + FOOTER
+
+
+def bar_middle(row: int) -> int:
+    """The y pixel through the middle of the ``row``-th bar (0: the top one)."""
+    return HEADER + row * ROW + ROW // 2
+
+
+def _paint(chart: RecapChart) -> bytes:
     rows = len(chart.bars)
-    figure = Figure(figsize=(FIGURE_WIDTH, HEADER_INCHES + ROW_INCHES * rows), dpi=DPI)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    positions = list(range(rows))[::-1]  # the first bar on top
-    axes.barh(positions, [bar.percent for bar in chart.bars], height=0.7,
-              color=[bar.colour for bar in chart.bars])  # fmt: skip
-    axes.axvline(50, color=AVERAGE_COLOUR, linestyle="--", linewidth=1.5)
-    for position, bar in zip(positions, chart.bars, strict=True):
-        inside = bar.percent > 62
-        axes.text(bar.percent + (-1.5 if inside else 1.5), position, bar.text,
-                  va="center", ha="right" if inside else "left", fontsize=FONT_SIZE,
-                  color="white" if inside else AVERAGE_COLOUR, fontweight="bold")  # fmt: skip
-    labels = [bar.label if len(bar.label) <= LABEL_MAX else bar.label[: LABEL_MAX - 1] + "…"
-              for bar in chart.bars]  # fmt: skip
-    axes.set_yticks(positions, labels, fontsize=FONT_SIZE)
-    axes.set_xlim(0, 100)
-    axes.set_xticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"], fontsize=12)
-    axes.set_title(chart.title, fontsize=FONT_SIZE + 1)
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    # Fixed margins in inches (tight_layout would measure every label: most of the time).
-    height = HEADER_INCHES + ROW_INCHES * rows
-    figure.subplots_adjust(left=0.33, right=0.94, top=1 - 0.45 / height, bottom=0.4 / height)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    bottom = HEADER + rows * ROW
+    canvas = Canvas(WIDTH, chart_height(rows))
+    canvas.text(chart.title, WIDTH // 2, 14, size=TITLE_SIZE, bold=True, anchor="mt")
+    _axes(canvas, bottom)
+    half = BAR_HEIGHT // 2
+    for row, bar in enumerate(chart.bars):
+        middle = bar_middle(row)
+        canvas.rectangle(PLOT_LEFT, middle - half, _x(bar.percent), middle + half, bar.colour)
+    # The average line over the bars, the words over everything.
+    average = _x(float(AVERAGE_LUCK * 100))
+    canvas.dashed_vertical(average, HEADER - 6, bottom, AVERAGE_COLOUR)
+    canvas.text("average luck", average, HEADER - 10, size=TICK_SIZE, anchor="mb")
+    for row, bar in enumerate(chart.bars):
+        _words(canvas, bar, bar_middle(row), table=row == rows - 1)
+    return canvas.png()
 
 
 async def draw_recap(chart: RecapChart) -> discord.File:
-    """Paint the chart off the event loop and return it as the embed's attachment."""
+    """Paint the chart in a worker thread (off the event loop) as the embed's attachment."""
     data = await asyncio.to_thread(_paint, chart)
     return discord.File(io.BytesIO(data), filename=CHART_FILENAME)

@@ -7,12 +7,16 @@ calling the recap's own functions (README, "Campaign recap").
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from PIL import Image
+
 from bot.client import DiceBot
+from bot.render import recap as recap_render
 from bot.storage import LoggedRoll
 from rules.randomness import new_rng
 from tests.e2e.test_postgres_bot import pgbot  # noqa: F401 - the bot on PostgreSQL
@@ -127,6 +131,11 @@ async def test_recap_counts_each_player_and_the_table_with_the_exact_luck_score(
     name, data = reply.attachments[0]
     assert name == "recap.png" and data.startswith(PNG_SIGNATURE)
     assert reply.embeds[0]["image"]["url"] == "attachment://recap.png"
+    with Image.open(io.BytesIO(data)) as image:  # two players and the table: three bars
+        assert image.size == (
+            1000,
+            recap_render.HEADER + 3 * recap_render.ROW + recap_render.FOOTER,
+        )
 
 
 async def test_recap_hidden_is_a_gms_private_view_with_the_secret_rolls(

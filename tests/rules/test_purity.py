@@ -16,7 +16,7 @@ import rules
 import rules.cosmos
 import rules.odds
 
-for name in ("discord", "bot", "cogs", "aiosqlite", "matplotlib"):
+for name in ("discord", "bot", "cogs", "aiosqlite", "PIL"):
     assert not any(m == name or m.startswith(name + ".") for m in sys.modules), name
 
 def refuse(*args, **kwargs):
