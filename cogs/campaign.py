@@ -39,7 +39,13 @@ from rules.campaigns import (
     setting_owners,
 )
 from rules.inputs import require_whole
-from rules.recap import MAX_RECAP_ROLLS, challenges_since, parse_since, recap
+from rules.recap import (
+    MAX_RECAP_ROLLS,
+    SINCE_MAX_LENGTH,
+    challenges_since,
+    parse_since,
+    recap,
+)
 from rules.recap_reading import read_roll
 from rules.systems import all_systems, parse_system
 
@@ -313,7 +319,10 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     )
     @app_commands.guild_only()
     async def recap(
-        self, interaction: discord.Interaction, since: str | None = None, hidden: bool = False
+        self,
+        interaction: discord.Interaction,
+        since: app_commands.Range[str, 1, SINCE_MAX_LENGTH] | None = None,
+        hidden: bool = False,
     ) -> None:
         asked = parse_since(since)
         asker = await Asker.of(interaction, self.storage)

@@ -23,6 +23,7 @@ from rules.odds import Distribution
 __all__ = [
     "MAX_RECAP_ROLLS",
     "SESSION_PAUSE",
+    "SINCE_MAX_LENGTH",
     "EndedChallenge",
     "Recap",
     "RecapRoll",
@@ -51,6 +52,10 @@ class Since:
 
     roll_id: int | None = None
     at: datetime | None = None
+
+
+SINCE_MAX_LENGTH = 40
+"""The longest ``since`` Discord lets a user type: "2026-11-20 19:30 UTC" with room to spare."""
 
 
 def parse_since(text: str | None) -> Since:

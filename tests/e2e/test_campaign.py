@@ -38,7 +38,7 @@ async def test_commands_are_synced_to_the_guild(
     assert {"campaign", "roll"} <= names
     campaign = next(c for c in fake_discord.synced_commands(guild=True) if c["name"] == "campaign")
     subcommands = {option["name"] for option in campaign["options"]}
-    assert subcommands == {"start", "info", "gm", "reveal", "end", "log", "settings"}
+    assert subcommands == {"start", "info", "gm", "reveal", "end", "log", "settings", "recap"}
 
     # every option of every command carries help text
     def options(node):

@@ -19,7 +19,7 @@ from bot.metrics import METRIC_NAMES
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED, bot_settings
 from tests.e2e.test_startup import STARTUP_TIMEOUT_SECONDS, start_bot_process, wait_until_ready
-from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.fixtures import run_bot, settled
 from tests.fakediscord.server import FakeDiscord
 
 ROLLS_AT_ONCE = 40
@@ -283,6 +283,7 @@ async def test_a_command_refused_outside_a_server_is_counted_as_refused(
             ),
             "the refusal to be counted",
         )
+        await settled(fake_discord, bot)  # the roll's work after its reply is counted at its end
         samples, _ = await scrape(address)
     assert total(samples, "dicebot_interactions_total", command="roll", outcome="ok") == 1
     assert total(samples, "dicebot_interactions_total") == 2

@@ -128,5 +128,5 @@ async def test_every_systems_state_changes_land_in_postgresql(
     macro_roll = await pgbot.storage.rolls.get(10)
     assert macro_roll is not None
     total = macro_roll.payload["result"]["total"]
-    what = f"🎲 player: 6d10 · total {total}"  # the reply's title (README, "Reading a reply")
-    assert listed.embeds[0]["description"].endswith(f"{what} → **{total}**")
+    # The log line takes what was rolled from the reply's title ("🎲 player: 6d10 · total 31").
+    assert listed.embeds[0]["description"].endswith(f"> · 6d10 → **{total}**")
