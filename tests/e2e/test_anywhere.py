@@ -347,6 +347,7 @@ async def test_a_dm_roll_reaches_shard_zero_of_a_sharded_bot(
     """Discord sends a DM's interactions to shard 0 (they have no server to route by)."""
     fake = fake_discord
     fake.recommended_shards = 2
+    fake.max_concurrency = 2  # both shards identify at once, not 5 s apart
     bot = create_bot(bot_settings(fake, migrated_sqlite, guild_sync=False), rng=new_rng(1))
     async with run_bot(fake, bot):
         await fake.wait_until(lambda: len(fake.connected_shards) == 2, "both shards")
