@@ -140,6 +140,9 @@ async def test_only_the_process_running_shard_0_syncs_the_commands(
         assert fake_discord.sync_count == 1
 
 
+READ_LAG_ALLOWED = 0.15  # seconds; far below the 0.5 s a shard that doesn't wait would miss
+
+
 @pytest.mark.parametrize(("max_concurrency", "waits"), [(1, True), (2, False)])
 async def test_shards_identify_as_fast_as_discords_max_concurrency_allows(
     fake_discord: FakeDiscord,
@@ -161,7 +164,9 @@ async def test_shards_identify_as_fast_as_discords_max_concurrency_allows(
     fake_discord.max_concurrency = max_concurrency
     async with running(fake_discord, shard_settings(fake_discord, tmp_path, Shards(2, (0, 1)))):
         gap = fake_discord.shard_identified_at[1] - fake_discord.shard_identified_at[0]
-    assert gap >= interval if waits else gap < interval
+    # The fake stamps an IDENTIFY when its loop, the test's, reads it: on a busy machine it can
+    # read the first one late, which shortens the gap it sees by that lag.
+    assert gap >= interval - READ_LAG_ALLOWED if waits else gap < interval, gap
 
 
 # -- several processes ----------------------------------------------------------------------
