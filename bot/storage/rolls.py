@@ -316,9 +316,7 @@ class RollLog:
 
     async def set_message(self, roll_id: int, message_id: int) -> None:
         """Remember the public message that shows a roll, for what later edits it in place."""
-        await self._database.write_alone(
-            "UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id)
-        )
+        await self._database.set_by_id("rolls", "message_id", roll_id, message_id)
 
     async def history(
         self,
