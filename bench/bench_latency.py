@@ -551,7 +551,14 @@ async def measure(bench: Bench, settings: Settings, restarts: int, *, ours: bool
     await bench.one_at_a_time(settings.single_rounds)
     if settings.rolls_only:
         await bench.throughput(settings.rolls, settings.in_flight)
-        await bot.stop()
+        try:
+            code: int | str = await bot.stop()
+        except TimeoutError:  # killed: the numbers above stand, the row says so
+            code = "killed after 30 s"
+        # The bare bots, stopped straight after the throughput phase, often miss SIGINT (the
+        # full run stops them later, cleanly): only ours is held to a clean exit here.
+        clean = code == 0 if ours else None
+        bench.add("exit code on SIGINT", str(code), "0" if ours else "", clean)
         return
     if ours:
         await bench.autocompletes(settings.single_rounds)
