@@ -215,6 +215,12 @@ class Database(ABC):
         (``synchronous_commit = off`` for that transaction alone). SQLite ignores it.
         """
 
+    async def set_by_id(self, table: str, column: str, row_id: int, value: object) -> None:
+        """Set one column of one row by its id (``UPDATE table SET column = ? WHERE id = ?``,
+        atomic by itself), committed before it returns. ``table`` and ``column`` are the
+        caller's constants, never user input."""
+        await self.write_alone(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, row_id))
+
     @property
     @abstractmethod
     def reader(self) -> Session:
@@ -290,6 +296,8 @@ class SqliteDatabase(Database):
         # flushing them.
         self._inserts: dict[str, list[tuple[Sequence[object], asyncio.Future[int]]]] = {}
         self._flushes: set[asyncio.Task[None]] = set()
+        # Group commit of ``set_by_id``: the rows waiting, by (table, column).
+        self._updates: dict[tuple[str, str], list[tuple[int, object, asyncio.Future[None]]]] = {}
         self._outage = WriteOutage(log)
         # The one close, shared by every caller: discord.py closes the bot a second time itself
         # (its shards' connections ending), and that close must not wait for the write lock the
@@ -440,6 +448,66 @@ class SqliteDatabase(Database):
         for new_id, (_, future) in zip(sorted(row[0] for row in rows), group, strict=True):
             if not future.done():
                 future.set_result(int(new_id))
+
+    async def set_by_id(self, table: str, column: str, row_id: int, value: object) -> None:
+        """Set one column of one row by id, committed before it returns.
+
+        Group commit, as ``insert``: the updates of one column that arrive while the writer is
+        busy go in together as one ``UPDATE … FROM (VALUES …)`` (one statement, so one atomic
+        commit and one trip to the database thread; under load each `/roll` remembers its
+        message this way). Every caller is answered once its row is committed.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._updates.setdefault((table, column), [])
+        waiting.append((row_id, value, future))
+        if len(waiting) == 1:  # the first to wait starts the flush that takes the whole group
+            flush = asyncio.create_task(
+                self._flush_updates(table, column), name="database-group-update"
+            )
+            self._flushes.add(flush)
+            flush.add_done_callback(self._flushes.discard)
+        await future
+
+    async def _flush_updates(self, table: str, column: str) -> None:
+        async with self._lock:
+            group = self._updates.pop((table, column))
+            try:
+                for start in range(0, len(group), MAX_GROUP):
+                    chunk = group[start : start + MAX_GROUP]
+                    await self._update_group(table, column, chunk)
+                    for _, _, waiter in chunk:
+                        if not waiter.done():
+                            waiter.set_result(None)
+            except BaseException as error:  # every caller not yet answered hears of it
+                for _, _, waiter in group:
+                    if not waiter.done():
+                        waiter.set_exception(error)
+                if not isinstance(error, Exception):
+                    raise
+
+    async def _update_group(
+        self, table: str, column: str, group: list[tuple[int, object, asyncio.Future[None]]]
+    ) -> None:
+        # One value per row: the latest asked for a row wins, as it would one by one.
+        values = {row_id: value for row_id, value, _ in group}
+        if len(values) == 1:
+            [(row_id, value)] = values.items()
+            statement = f"UPDATE {table} SET {column} = ? WHERE id = ?"
+            parameters: list[object] = [value, row_id]
+        else:  # SQLite 3.33+ (UPDATE … FROM); VALUES names its columns column1, column2
+            rows = ", ".join(["(?, ?)"] * len(values))
+            statement = (
+                f"UPDATE {table} SET {column} = v.column2 FROM (VALUES {rows}) AS v"
+                f" WHERE {table}.id = v.column1"
+            )
+            parameters = [item for pair in values.items() for item in pair]
+        try:  # one statement in autocommit: SQLite rolls it back itself when it fails
+            await self._writer.execute(statement, parameters)
+        except sqlite3.OperationalError as error:
+            if (cannot := self._cannot_save(error)) is None:
+                raise
+            raise cannot from error
+        self._outage.saved()
 
     async def write_alone(
         self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True

@@ -201,3 +201,54 @@ async def test_one_bad_row_in_a_group_fails_alone(storage: Storage) -> None:
     for roll_id in ids:
         logged = await storage.rolls.get(roll_id)
         assert logged is not None and logged.campaign_id == campaign.id
+
+
+async def test_concurrent_message_ids_of_many_rolls_each_land_on_their_own_roll(
+    storage: Storage,
+) -> None:
+    ids = succeeded(await fire(N, lambda _: storage.rolls.record(entry(None))))
+    succeeded(await fire(N, lambda n: storage.rolls.set_message(ids[n], 900_000 + n)))
+    for n, roll_id in enumerate(ids):
+        logged = await storage.rolls.get(roll_id)
+        assert logged is not None and logged.message_id == 900_000 + n
+
+
+async def test_concurrent_message_ids_of_one_roll_leave_one_of_them(storage: Storage) -> None:
+    roll_id = await storage.rolls.record(entry(None))
+    other = await storage.rolls.record(entry(None))
+    succeeded(await fire(N, lambda n: storage.rolls.set_message(roll_id, 500 + n)))
+    logged = await storage.rolls.get(roll_id)
+    assert logged is not None and logged.message_id in range(500, 500 + N)
+    untouched = await storage.rolls.get(other)
+    assert untouched is not None and untouched.message_id is None
+
+
+async def test_a_group_of_message_ids_of_one_roll_ends_with_the_last_asked(
+    sqlite_storage: Storage,
+) -> None:
+    roll_id = await sqlite_storage.rolls.record(entry(None))
+    succeeded(await fire(N, lambda n: sqlite_storage.rolls.set_message(roll_id, 500 + n)))
+    logged = await sqlite_storage.rolls.get(roll_id)
+    assert logged is not None and logged.message_id == 500 + N - 1  # as if one after another
+
+
+async def test_group_commit_remembers_concurrent_messages_in_one_statement(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = succeeded(await fire(200, lambda _: sqlite_storage.rolls.record(entry(None))))
+    database = sqlite_storage.database
+    assert isinstance(database, SqliteDatabase)
+    statements: list[str] = []
+    original = database._writer.execute
+
+    def counted(sql, parameters=None):
+        statements.append(sql)
+        return original(sql, parameters)
+
+    monkeypatch.setattr(database._writer, "execute", counted)
+    succeeded(await fire(200, lambda n: sqlite_storage.rolls.set_message(ids[n], 7_000 + n)))
+    # All 200 arrived before the writer was free again: one UPDATE of 200 rows.
+    assert len(statements) == 1 and statements[0].count("(?, ?)") == 200
+    for n, roll_id in enumerate(ids):
+        logged = await sqlite_storage.rolls.get(roll_id)
+        assert logged is not None and logged.message_id == 7_000 + n
