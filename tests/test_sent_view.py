@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
@@ -10,7 +12,7 @@ from bot.storage import Visibility
 from cogs.dice import KIND
 
 
-def laid_out_by_discord_py(button: discord.ui.Item[discord.ui.View]) -> list[dict[str, object]]:
+def laid_out_by_discord_py(button: discord.ui.Item[Any]) -> list[dict[str, object]]:
     view = discord.ui.View(timeout=None)
     view.add_item(button)
     view.stop()
