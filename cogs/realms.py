@@ -366,7 +366,11 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
                 asker.channel_id, asker.user_id, kinds, apply, roll_id
             )
         await self._show_reroll(interaction, asker, new_id, edit=not typed)
-        await retire_buttons(interaction, self.storage, before)
+        if before is not None:
+            # Read again: a roll's message id is stored just after its reply. Either it is here
+            # now, or the roll's own publisher stores it later and then finds this reroll
+            # logged past it (bot.buttons.retire_rolled_past): one of the two takes them off.
+            await retire_buttons(interaction, self.storage, await self.storage.rolls.get(before.id))
 
     async def _show_reroll(
         self, interaction: discord.Interaction, asker: Asker, roll_id: int, *, edit: bool
