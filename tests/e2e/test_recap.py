@@ -52,7 +52,8 @@ def expected_luck(roll: LoggedRoll) -> Fraction:
     if roll.kind == "dice":
         count, sides, score = EXPRESSIONS[result["expression"]]
         outcomes, value, higher = enumerated(count, sides, score), result["total"], True
-    else:  # a Sinew test: roll-under, the lower kept d20 is the luckier
+    else:  # a Sinew test, or an opposed roll's own side: roll-under, a lower kept d20 is luckier
+        result = result["attacker"] if roll.kind == "sinew.opposed" else result
         count, keep = SINEW_MODES[result["mode"]]
         outcomes, value, higher = enumerated(count, 20, keep), keep(tuple(result["dice"])), False
     worse = sum(1 for o in outcomes if (o < value if higher else o > value))
@@ -218,10 +219,11 @@ async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
         f"3 rolls · 🍀 1 Luck spend · 🌀 +1 Pressure · ⚔️ contests {won} won, {1 - won} lost"
         " · 💀 1 Crisis"
     ), player
-    # The luck of the two rolls made: the test (before its Luck shift) and the tamper's test.
-    made = [rolls[0], rolls[2]]
-    luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 2
-    assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player
+    # The luck of the three rolls made: the test (before its Luck shift), the tamper's test and
+    # the roller's own side of the opposed roll.
+    made = [rolls[0], rolls[2], rolls[4]]
+    luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 3
+    assert f"player rolled **{phrase(luck)}** (3 scored rolls)" in player
 
 
 async def test_recap_counts_a_challenge_for_the_roll_that_ended_it(
