@@ -259,3 +259,42 @@ async def test_recap_on_postgresql_counts_the_same_session(
         check_player(lines, name, own)
     check_player(reply.embeds[0]["description"], "The table", rolls)
     assert reply.attachments[0][1].startswith(PNG_SIGNATURE)
+
+
+def sixpool_luck(result: dict[str, Any]) -> Fraction:
+    """The kept d20 among every equally likely roll: the higher of two with advantage, the
+    lower with disadvantage (the modifiers are a constant and change nothing)."""
+    keep: Callable[[tuple[int, ...]], int] = {"advantage": max, "disadvantage": min}.get(
+        result["mode"], lambda faces: faces[0]
+    )
+    outcomes = enumerated(len(result["dice"]), 20, keep)
+    value = keep(tuple(result["dice"]))
+    worse = sum(1 for outcome in outcomes if outcome < value)
+    return Fraction(2 * worse + outcomes.count(value), 2 * len(outcomes))
+
+
+async def test_recap_scores_a_sixpool_check_and_the_rollers_side_of_a_contest(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "sixpool", "name": "Six"}, user="gm")
+    sheet = {"name": "Rin", "level": 1, "primary": "DEX",
+             "str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}  # fmt: skip
+    await fake_discord.invoke("sixpool character create", sheet, user="player")
+    dicebot.rng = new_rng(5)
+    check = {"pool": "DEX", "dc": 12, "advantage": True}
+    await fake_discord.invoke("sixpool check", check, user="player")
+    await fake_discord.invoke("sixpool contest", {"pool": "DEX", "vs_modifier": 4}, user="player")
+    rolls = await logged(dicebot, fake_discord, secret=False)
+    assert [roll.kind for roll in rolls] == ["sixpool.check", "sixpool.contest"]
+    contest = rolls[1].payload["result"]
+
+    def total(side: dict[str, Any]) -> int:
+        kept = max(side["dice"]) if side["mode"] == "advantage" else side["dice"][0]
+        return kept + sum(part["value"] for part in side["modifiers"])
+
+    won = int(total(contest["attacker"]) > total(contest["defender"]))  # a tie: the defender's
+    reply = await fake_discord.invoke("campaign recap", {}, user="player")
+    player = fields(reply)["player"]
+    assert player.startswith(f"2 rolls · ⚔️ contests {won} won, {1 - won} lost"), player
+    luck = (sixpool_luck(rolls[0].payload["result"]) + sixpool_luck(contest["attacker"])) / 2
+    assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player, player
