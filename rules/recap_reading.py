@@ -60,6 +60,7 @@ class _Placed:
     pressure: int = 0
     won: bool | None = None
     biggest: bool = True  # a candidate for the biggest roll (not a sum of separate strikes)
+    parts: tuple[_Placed, ...] = ()  # several rolls in one /roll, each placed alone
 
 
 class _Unscorable(Exception):
@@ -121,13 +122,25 @@ def expression_distribution(expression: str) -> Distribution | None:
         return None
 
 
-def _dice(result: Mapping[str, Any]) -> _Placed | None:
-    expression, total = result.get("expression"), result.get("total")
+def _expression_roll(roll: Mapping[str, Any]) -> _Placed | None:
+    expression, total = roll.get("expression"), roll.get("total")
     if not isinstance(expression, str) or not isinstance(total, int):
-        return None  # several rolls in one request, or a comparison: counted, unscored
-    natural = result.get("natural")
+        return None
+    natural = roll.get("natural")
     return _Placed(("dice", expression), total, critical=natural == Natural.TWENTY.value,
                    fumble=natural == Natural.ONE.value)  # fmt: skip
+
+
+def _dice(result: Mapping[str, Any]) -> _Placed | None:
+    rolls = result.get("rolls")
+    if not isinstance(rolls, list):
+        return _expression_roll(result)  # one plain expression
+    # Several rolls in one request (parts, sets): each placed alone, their luck averaged.
+    placed = [_expression_roll(roll) for part in rolls for roll in part]
+    if len(placed) == 1:
+        return placed[0]
+    parts = tuple(one for one in placed if one is not None)
+    return _Placed(None, 0, parts=parts, biggest=False) if parts else None
 
 
 @lru_cache(maxsize=8)
@@ -337,6 +350,21 @@ def _scored(
     return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
 
 
+def _luck(placed: _Placed) -> tuple[Fraction | None, Fraction | None]:
+    """The luck and the smaller tail of a placed roll; of several, the mean luck of those placed
+    and the smallest tail (its unlikeliest roll)."""
+    if placed.parts:
+        scored = [(luck, chance) for luck, chance in map(_luck, placed.parts) if luck is not None]
+        if not scored:
+            return None, None
+        lucks = [luck for luck, _ in scored]
+        tails = [chance for _, chance in scored if chance is not None]
+        return sum(lucks, Fraction(0)) / len(lucks), min(tails, default=None)
+    if placed.question is None:
+        return None, None
+    return _scored(placed.question, placed.value, placed.higher_is_better)
+
+
 def read_roll(
     roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any], made_at: str = ""
 ) -> RecapRoll:
@@ -361,7 +389,7 @@ def read_roll(
     options = payload.get("options")
     challenge = options.get("challenge") if isinstance(options, Mapping) else None
     question, value, higher = placed.question, placed.value, placed.higher_is_better
-    luck, chance = (None, None) if question is None else _scored(question, value, higher)
+    luck, chance = _luck(placed)
     return RecapRoll(
         roll_id,
         user_id,

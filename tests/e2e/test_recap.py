@@ -298,3 +298,26 @@ async def test_recap_scores_a_sixpool_check_and_the_rollers_side_of_a_contest(
     assert player.startswith(f"2 rolls · ⚔️ contests {won} won, {1 - won} lost"), player
     luck = (sixpool_luck(rolls[0].payload["result"]) + sixpool_luck(contest["attacker"])) / 2
     assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player, player
+
+
+async def test_recap_averages_the_luck_of_a_roll_of_several_parts(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Void"}, user="gm")
+    dicebot.rng = new_rng(11)
+    await fake_discord.invoke("roll", {"expression": "1d20; 2 2d6; 8d6 e6"}, user="player")
+    (roll,) = await logged(dicebot, fake_discord, secret=False)
+    rolls = [one for part in roll.payload["result"]["rolls"] for one in part]
+    placed = [one for one in rolls if one["expression"] in EXPRESSIONS]  # not the exploding one
+    assert [one["expression"] for one in placed] == ["1d20", "2d6", "2d6"]
+    lucks = []
+    for one in placed:
+        count, sides, score = EXPRESSIONS[one["expression"]]
+        outcomes, value = enumerated(count, sides, score), one["total"]
+        worse = sum(1 for outcome in outcomes if outcome < value)
+        lucks.append(Fraction(2 * worse + outcomes.count(value), 2 * len(outcomes)))
+    reply = await fake_discord.invoke("campaign recap", {}, user="player")
+    player = fields(reply)["player"]
+    assert player.startswith("1 roll"), player
+    luck = sum(lucks, Fraction(0)) / 3
+    assert f"player rolled **{phrase(luck)}** (1 scored roll)" in player, player

@@ -381,3 +381,27 @@ def test_rule_recap_aethelgard_craft_and_an_attacks_accuracy_are_placed_by_raw_n
     attack = {"accuracy": {"dice": [8, 1, 1], "dc": 2}, "damage": None, "soak": 0,
               "block": None}  # fmt: skip
     assert read("aethelgard.attack", attack).luck == mid_rank(nets, -1)
+
+
+def request(*parts: list[tuple[str, int]]) -> dict[str, Any]:
+    """A /roll of several parts as the log keeps it: each part's rolls (sets) in order."""
+    rolls = [[expression(text, total, "none") for text, total in part] for part in parts]
+    asked = [{"expression": part[0][0], "sets": len(part), "label": None, "comparison": None,
+              "sort": False} for part in parts]  # fmt: skip
+    return {"request": {"parts": asked, "plain": False}, "rolls": rolls}
+
+
+def test_rule_recap_a_roll_of_several_parts_averages_each_rolls_luck() -> None:
+    d20, sums = rolls_of(1, 20, lambda faces: faces[0] + 5), rolls_of(2, 6, sum)
+    several = read("dice", request([("1d20+5", 22)], [("2d6", 3), ("2d6", 4)], [("8d6 e6", 29)]))
+    # The exploding part counts but is not placed: the mean of the three placed rolls.
+    lucks = [mid_rank(d20, 22), mid_rank(sums, 3), mid_rank(sums, 4)]
+    assert several.luck == sum(lucks, Fraction(0)) / 3
+    assert several.chance == min(smaller_tail(d20, 22), smaller_tail(sums, 3))  # 2d6 of 3: 3/36
+    assert several.total is None and several.made  # no one result: never the biggest
+    # By hand: 17 + 5 beats 16 faces, 3 on 2d6 beats 1 of 36 and ties 2, 4 beats 3 and ties 3.
+    assert lucks == [Fraction(33, 40), Fraction(2, 36), Fraction(9, 72)]
+    one = read("dice", request([("1d20+5", 22)]))  # one roll with a comparison
+    assert one.luck == mid_rank(d20, 22) and one.total == 22
+    unplaced = read("dice", request([("8d6 e6", 29)], [("2d6*2", 8)]))
+    assert unplaced.luck is None and unplaced.chance is None and unplaced.made
