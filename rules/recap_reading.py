@@ -26,10 +26,11 @@ from rules.expressions.terms import Binary, DiceTerm, Group, Natural, Node, Numb
 from rules.odds import Distribution, Keep, die, keep
 from rules.realms.chances import single_die
 from rules.realms.checks import SingleDie
-from rules.realms.rerolls import check_from_dict
-from rules.realms.states import State
+from rules.realms.rerolls import attack_from_dict, check_from_dict, stealth_from_dict
+from rules.realms.states import D20, STEALTH_DIE, State
 from rules.recap import RecapRoll, luck_of, tail_of
-from rules.sixpool.rolls import contest_winner
+from rules.sixpool.characters import DIE_SIDES as SIXPOOL_D20
+from rules.sixpool.rolls import Mode, RollResult, contest_winner
 
 __all__ = ["LUCK_ROOT", "SCORED_KINDS", "expression_distribution", "read_roll"]
 
@@ -58,6 +59,8 @@ class _Placed:
     fumble: bool = False
     pressure: int = 0
     won: bool | None = None
+    biggest: bool = True  # a candidate for the biggest roll (not a sum of separate strikes)
+    parts: tuple[_Placed, ...] = ()  # several rolls in one /roll, each placed alone
 
 
 class _Unscorable(Exception):
@@ -119,13 +122,25 @@ def expression_distribution(expression: str) -> Distribution | None:
         return None
 
 
-def _dice(result: Mapping[str, Any]) -> _Placed | None:
-    expression, total = result.get("expression"), result.get("total")
+def _expression_roll(roll: Mapping[str, Any]) -> _Placed | None:
+    expression, total = roll.get("expression"), roll.get("total")
     if not isinstance(expression, str) or not isinstance(total, int):
-        return None  # several rolls in one request, or a comparison: counted, unscored
-    natural = result.get("natural")
+        return None
+    natural = roll.get("natural")
     return _Placed(("dice", expression), total, critical=natural == Natural.TWENTY.value,
                    fumble=natural == Natural.ONE.value)  # fmt: skip
+
+
+def _dice(result: Mapping[str, Any]) -> _Placed | None:
+    rolls = result.get("rolls")
+    if not isinstance(rolls, list):
+        return _expression_roll(result)  # one plain expression
+    # Several rolls in one request (parts, sets): each placed alone, their luck averaged.
+    placed = [_expression_roll(roll) for part in rolls for roll in part]
+    if len(placed) == 1:
+        return placed[0]
+    parts = tuple(one for one in placed if one is not None)
+    return _Placed(None, 0, parts=parts, biggest=False) if parts else None
 
 
 @lru_cache(maxsize=8)
@@ -199,29 +214,90 @@ def _aethelgard_pool(result: Mapping[str, Any]) -> _Placed:
                    fumble=pool.fumble)  # fmt: skip
 
 
+@lru_cache(maxsize=256)
+def _sixpool_kept(mode: Mode, bonus: int) -> Distribution:
+    if mode is Mode.ADVANTAGE:
+        return keep(2, SIXPOOL_D20, 1, Keep.HIGHEST) + bonus
+    if mode is Mode.DISADVANTAGE:
+        return keep(2, SIXPOOL_D20, 1, Keep.LOWEST) + bonus
+    return die(SIXPOOL_D20) + bonus
+
+
+def _sixpool_roll(result: Mapping[str, Any]) -> _Placed | None:
+    # The kept d20 is the luck; the modifiers are a constant, so the total placed on the kept
+    # die's distribution shifted by them reads the same. A take 10/20 rolled nothing.
+    roll = RollResult(**result)
+    if roll.take is not None:
+        return None
+    return _Placed(("sixpool", roll.mode, roll.bonus), roll.total)
+
+
+@lru_cache(maxsize=128)
+def _realms_pool(count: int, sides: int, kept_lower: bool) -> Distribution:
+    # Each die rolled adds up; at 0 dice left, two were rolled and the lower counts.
+    if kept_lower:
+        return keep(2, sides, 1, Keep.LOWEST)
+    return die(sides).repeated(count)
+
+
+def _realms_dice(dice: tuple[int, ...], sides: int, kept_lower: bool) -> tuple[Hashable, ...]:
+    return ("realms_pool", 2 if kept_lower else len(dice), sides, kept_lower)
+
+
+def _realms_attack(result: Mapping[str, Any]) -> _Placed:
+    # The strikes' d20s summed: one placement for the whole attack (README: Campaign recap).
+    attack = attack_from_dict(result)
+    value = min(attack.dice) if attack.kept_lower else sum(attack.dice)
+    question = _realms_dice(attack.dice, D20, attack.kept_lower)
+    return _Placed(question, value, biggest=False)
+
+
+def _realms_stealth(result: Mapping[str, Any]) -> _Placed:
+    stealth = stealth_from_dict(result)
+    question = _realms_dice(stealth.dice, STEALTH_DIE, stealth.kept_lower)
+    return _Placed(question, stealth.total)
+
+
+def _aethelgard_attack(result: Mapping[str, Any]) -> _Placed:
+    # The attacker's accuracy pool; damage and block are rolled after, for other reasons.
+    return _aethelgard_pool(result["accuracy"])
+
+
+# --- Contests: the roller's (the attacker's) side on its own distribution, and who won.
+
+
+def _roller_side(placed: _Placed | None, won: bool) -> _Placed:
+    if placed is None:
+        return _Placed(None, 0, higher_is_better=False, won=won)
+    return _Placed(placed.question, placed.value, placed.higher_is_better, won=won)
+
+
 def _sinew_opposed(result: Mapping[str, Any]) -> _Placed:
     won = sinew.OpposedResult.from_dict(result).winner is sinew.Side.ATTACKER
-    return _Placed(None, 0, higher_is_better=False, won=won)
+    return _roller_side(_sinew_test(result["attacker"]), won)
 
 
 def _sinew_attack(result: Mapping[str, Any]) -> _Placed:
-    return _Placed(None, 0, higher_is_better=False, won=sinew.AttackResult.from_dict(result).hit)
+    won = sinew.AttackResult.from_dict(result).hit
+    return _roller_side(_sinew_test(result["contest"]["attacker"]), won)
 
 
 def _cosmos_opposed(result: Mapping[str, Any]) -> _Placed:
-    return _Placed(None, 0, higher_is_better=False, won=result["winner"] == Side.ATTACKER.value)
+    won = result["winner"] == Side.ATTACKER.value
+    return _roller_side(_cosmos_roll({"roll": result["attacker"]}), won)
 
 
 def _aethelgard_opposed(result: Mapping[str, Any]) -> _Placed:
     sides = [aethelgard.PoolRoll(tuple(side["dice"]), int(side["dc"]))
              for side in (result["attacker"], result["defender"])]  # fmt: skip
     won = aethelgard.OpposedRoll(*sides).attacker_wins
-    return _Placed(None, 0, higher_is_better=False, won=won)
+    return _roller_side(_aethelgard_pool(result["attacker"]), won)
 
 
 def _sixpool_contest(result: Mapping[str, Any]) -> _Placed:
-    attacker, defender = int(result["attacker"]["total"]), int(result["defender"]["total"])
-    return _Placed(None, 0, higher_is_better=False, won=contest_winner(attacker, defender))
+    attacker, defender = RollResult(**result["attacker"]), RollResult(**result["defender"])
+    won = contest_winner(attacker.total, defender.total)
+    return _roller_side(_sixpool_roll(result["attacker"]), won)
 
 
 _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
@@ -232,17 +308,24 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
     "sinew.rite": _sinew_test,
     "cosmos.roll": _cosmos_roll,
     "realms.check": _realms_check,
+    "realms.attack": _realms_attack,
+    "realms.stealth": _realms_stealth,
     "aethelgard.roll": _aethelgard_pool,
     "aethelgard.check": _aethelgard_pool,
-    # Contests: whether the roller (the attacker) won; no luck score.
+    "aethelgard.craft": _aethelgard_pool,
+    "aethelgard.attack": _aethelgard_attack,
+    "sixpool.check": _sixpool_roll,
+    "sixpool.attack": _sixpool_roll,
+    "sixpool.save": _sixpool_roll,
+    "sixpool.group": _sixpool_roll,
+    # Contests: the roller's (the attacker's) side is scored, and whether it won.
     "sinew.opposed": _sinew_opposed,
     "sinew.attack": _sinew_attack,
     "cosmos.opposed": _cosmos_opposed,
     "aethelgard.opposed": _aethelgard_opposed,
     "sixpool.contest": _sixpool_contest,
 }
-SCORED_KINDS = frozenset(_READERS) - {"sinew.opposed", "sinew.attack", "cosmos.opposed",
-                                      "aethelgard.opposed", "sixpool.contest"}  # fmt: skip
+SCORED_KINDS = frozenset(_READERS)  # "sixpool.take" counts unscored: nothing is rolled
 
 
 _BUILDERS: dict[Hashable, Callable[..., Distribution | None]] = {
@@ -251,6 +334,8 @@ _BUILDERS: dict[Hashable, Callable[..., Distribution | None]] = {
     "cosmos": _cosmos_kept,
     "realms": _realms_die,
     "aethelgard": _aethelgard_net,
+    "sixpool": _sixpool_kept,
+    "realms_pool": _realms_pool,
 }
 
 
@@ -263,6 +348,21 @@ def _scored(
     if distribution is None:
         return None, None
     return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
+
+
+def _luck(placed: _Placed) -> tuple[Fraction | None, Fraction | None]:
+    """The luck and the smaller tail of a placed roll; of several, the mean luck of those placed
+    and the smallest tail (its unlikeliest roll)."""
+    if placed.parts:
+        scored = [(luck, chance) for luck, chance in map(_luck, placed.parts) if luck is not None]
+        if not scored:
+            return None, None
+        lucks = [luck for luck, _ in scored]
+        tails = [chance for _, chance in scored if chance is not None]
+        return sum(lucks, Fraction(0)) / len(lucks), min(tails, default=None)
+    if placed.question is None:
+        return None, None
+    return _scored(placed.question, placed.value, placed.higher_is_better)
 
 
 def read_roll(
@@ -289,12 +389,12 @@ def read_roll(
     options = payload.get("options")
     challenge = options.get("challenge") if isinstance(options, Mapping) else None
     question, value, higher = placed.question, placed.value, placed.higher_is_better
-    luck, chance = (None, None) if question is None else _scored(question, value, higher)
+    luck, chance = _luck(placed)
     return RecapRoll(
         roll_id,
         user_id,
         kind,
-        total=value if higher and question is not None else None,
+        total=value if higher and placed.biggest and question is not None else None,
         luck=luck,
         chance=chance,
         critical=placed.critical,

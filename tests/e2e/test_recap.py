@@ -52,7 +52,8 @@ def expected_luck(roll: LoggedRoll) -> Fraction:
     if roll.kind == "dice":
         count, sides, score = EXPRESSIONS[result["expression"]]
         outcomes, value, higher = enumerated(count, sides, score), result["total"], True
-    else:  # a Sinew test: roll-under, the lower kept d20 is the luckier
+    else:  # a Sinew test, or an opposed roll's own side: roll-under, a lower kept d20 is luckier
+        result = result["attacker"] if roll.kind == "sinew.opposed" else result
         count, keep = SINEW_MODES[result["mode"]]
         outcomes, value, higher = enumerated(count, 20, keep), keep(tuple(result["dice"])), False
     worse = sum(1 for o in outcomes if (o < value if higher else o > value))
@@ -218,10 +219,11 @@ async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
         f"3 rolls · 🍀 1 Luck spend · 🌀 +1 Pressure · ⚔️ contests {won} won, {1 - won} lost"
         " · 💀 1 Crisis"
     ), player
-    # The luck of the two rolls made: the test (before its Luck shift) and the tamper's test.
-    made = [rolls[0], rolls[2]]
-    luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 2
-    assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player
+    # The luck of the three rolls made: the test (before its Luck shift), the tamper's test and
+    # the roller's own side of the opposed roll.
+    made = [rolls[0], rolls[2], rolls[4]]
+    luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 3
+    assert f"player rolled **{phrase(luck)}** (3 scored rolls)" in player
 
 
 async def test_recap_counts_a_challenge_for_the_roll_that_ended_it(
@@ -257,3 +259,65 @@ async def test_recap_on_postgresql_counts_the_same_session(
         check_player(lines, name, own)
     check_player(reply.embeds[0]["description"], "The table", rolls)
     assert reply.attachments[0][1].startswith(PNG_SIGNATURE)
+
+
+def sixpool_luck(result: dict[str, Any]) -> Fraction:
+    """The kept d20 among every equally likely roll: the higher of two with advantage, the
+    lower with disadvantage (the modifiers are a constant and change nothing)."""
+    keep: Callable[[tuple[int, ...]], int] = {"advantage": max, "disadvantage": min}.get(
+        result["mode"], lambda faces: faces[0]
+    )
+    outcomes = enumerated(len(result["dice"]), 20, keep)
+    value = keep(tuple(result["dice"]))
+    worse = sum(1 for outcome in outcomes if outcome < value)
+    return Fraction(2 * worse + outcomes.count(value), 2 * len(outcomes))
+
+
+async def test_recap_scores_a_sixpool_check_and_the_rollers_side_of_a_contest(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "sixpool", "name": "Six"}, user="gm")
+    sheet = {"name": "Rin", "level": 1, "primary": "DEX",
+             "str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}  # fmt: skip
+    await fake_discord.invoke("sixpool character create", sheet, user="player")
+    dicebot.rng = new_rng(5)
+    check = {"pool": "DEX", "dc": 12, "advantage": True}
+    await fake_discord.invoke("sixpool check", check, user="player")
+    await fake_discord.invoke("sixpool contest", {"pool": "DEX", "vs_modifier": 4}, user="player")
+    rolls = await logged(dicebot, fake_discord, secret=False)
+    assert [roll.kind for roll in rolls] == ["sixpool.check", "sixpool.contest"]
+    contest = rolls[1].payload["result"]
+
+    def total(side: dict[str, Any]) -> int:
+        kept = max(side["dice"]) if side["mode"] == "advantage" else side["dice"][0]
+        return kept + sum(part["value"] for part in side["modifiers"])
+
+    won = int(total(contest["attacker"]) > total(contest["defender"]))  # a tie: the defender's
+    reply = await fake_discord.invoke("campaign recap", {}, user="player")
+    player = fields(reply)["player"]
+    assert player.startswith(f"2 rolls · ⚔️ contests {won} won, {1 - won} lost"), player
+    luck = (sixpool_luck(rolls[0].payload["result"]) + sixpool_luck(contest["attacker"])) / 2
+    assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player, player
+
+
+async def test_recap_averages_the_luck_of_a_roll_of_several_parts(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Void"}, user="gm")
+    dicebot.rng = new_rng(11)
+    await fake_discord.invoke("roll", {"expression": "1d20; 2 2d6; 8d6 e6"}, user="player")
+    (roll,) = await logged(dicebot, fake_discord, secret=False)
+    rolls = [one for part in roll.payload["result"]["rolls"] for one in part]
+    placed = [one for one in rolls if one["expression"] in EXPRESSIONS]  # not the exploding one
+    assert [one["expression"] for one in placed] == ["1d20", "2d6", "2d6"]
+    lucks = []
+    for one in placed:
+        count, sides, score = EXPRESSIONS[one["expression"]]
+        outcomes, value = enumerated(count, sides, score), one["total"]
+        worse = sum(1 for outcome in outcomes if outcome < value)
+        lucks.append(Fraction(2 * worse + outcomes.count(value), 2 * len(outcomes)))
+    reply = await fake_discord.invoke("campaign recap", {}, user="player")
+    player = fields(reply)["player"]
+    assert player.startswith("1 roll"), player
+    luck = sum(lucks, Fraction(0)) / 3
+    assert f"player rolled **{phrase(luck)}** (1 scored roll)" in player, player

@@ -7,6 +7,7 @@ under test.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -18,6 +19,9 @@ import pytest
 from rules.errors import RulesError
 from rules.recap import EndedChallenge, RecapRoll, Since, challenges_since, parse_since, recap
 from rules.recap_reading import read_roll
+from rules.sixpool.rolls import Mode as SixpoolMode
+from rules.sixpool.rolls import Modifier
+from rules.sixpool.rolls import RollResult as SixpoolRoll
 
 
 def mid_rank(outcomes: Iterable[int], value: int, *, higher: bool = True) -> Fraction:
@@ -82,7 +86,7 @@ def test_rule_recap_exploding_or_counted_dice_count_and_show_but_are_not_scored(
         roll = read("dice", expression(text, 20))
         assert roll.luck is None and roll.chance is None and not roll.luck_spend
         assert roll.total == 20  # still a candidate for the biggest roll
-    assert read("sixpool.check", {"anything": 1}).luck is None
+    assert read("sixpool.check", {"anything": 1}).luck is None  # an unreadable payload
 
 
 def test_rule_recap_sinew_roll_under_a_lower_die_is_luckier_with_advantage() -> None:
@@ -202,10 +206,12 @@ def test_rule_recap_contests_count_for_the_roller_won_or_lost_by_each_systems_ru
     # Sinew & Steel: the attacker wins only by succeeding with the larger margin (12-5 > 10-8).
     won = read("sinew.opposed", {"attacker": sinew_side(12, 5), "defender": sinew_side(10, 8)})
     tied = read("sinew.opposed", {"attacker": sinew_side(12, 9), "defender": sinew_side(10, 7)})
-    assert (won.won, tied.won) == (True, False) and won.luck is None and won.made
+    assert (won.won, tied.won) == (True, False) and won.made
     # Cosmos Engine: as rolled; six-pool: a tie goes to the defender; Aethelgard: the higher net.
-    assert read("cosmos.opposed", {"winner": "attacker"}).won is True
-    tie = {"attacker": {"total": 14}, "defender": {"total": 14}}
+    cosmos = {"attacker": cosmos_pool([9, 2], 5), "defender": cosmos_pool([3, 3], 4),
+              "winner": "attacker"}  # fmt: skip
+    assert read("cosmos.opposed", cosmos).won is True
+    tie = {"attacker": sixpool_roll([11], 3), "defender": sixpool_roll([12], 2)}  # 14 and 14
     assert read("sixpool.contest", tie).won is False
     nets = {"attacker": {"dice": [8, 9, 1], "dc": 0}, "defender": {"dice": [10, 2], "dc": 0}}
     assert read("aethelgard.opposed", nets).won is False  # 2 - 1 = 1 against 1: a tie
@@ -262,3 +268,140 @@ def test_rule_recap_reads_the_challenge_a_cosmos_roll_counted_towards() -> None:
     roll = read_roll(4, 1, "cosmos.roll", {"result": result, "options": {"challenge": " Vault "}},
                      "2026-11-20T20:00:00.000Z")  # fmt: skip
     assert roll.challenge == "vault" and roll.made_at == "2026-11-20T20:00:00.000Z"
+
+
+def sixpool_roll(dice: list[int], bonus: int, mode: str = "straight") -> dict[str, Any]:
+    """A six-pool roll as the log keeps it: ``dataclasses.asdict`` of its RollResult."""
+    parts = (Modifier("proficiency (trained)", bonus),) if bonus else ()
+    return dataclasses.asdict(SixpoolRoll(SixpoolMode(mode), tuple(dice), parts, 15, 15))
+
+
+def cosmos_pool(kept: list[int], modifier: int, advantage: int = 0) -> dict[str, Any]:
+    dice = [*kept, *([1] * advantage)]
+    return {"attribute": 3, "skill": modifier - 3, "pool": {"advantage": advantage,
+            "disadvantage": 0}, "dice": dice, "kept_indices": [0, 1], "kept": kept,
+            "modifier": modifier, "total": sum(kept) + modifier, "critical_success": False,
+            "critical_failure": False}  # fmt: skip
+
+
+def test_rule_recap_sixpool_places_the_kept_d20_best_or_worst_of_two_plus_the_modifiers() -> None:
+    straight = rolls_of(1, 20, lambda faces: faces[0] + 4)
+    check = read("sixpool.check", sixpool_roll([15], 4))
+    assert check.luck == mid_rank(straight, 19) and check.chance == smaller_tail(straight, 19)
+    assert check.total == 19  # the shown total, a candidate for the biggest roll
+    # By hand: a kept 15 straight beats 14 faces and ties itself: (14 + 1/2) / 20.
+    assert check.luck == Fraction(29, 40)
+    best = rolls_of(2, 20, max)  # advantage keeps the higher d20
+    attack = read("sixpool.attack", sixpool_roll([4, 17], 0, "advantage"))
+    assert attack.luck == mid_rank(best, 17) and attack.total == 17
+    worst = rolls_of(2, 20, lambda faces: min(faces) + 2)  # disadvantage keeps the lower
+    save = read("sixpool.save", sixpool_roll([4, 17], 2, "disadvantage"))
+    assert save.luck == mid_rank(worst, 6)
+    group = read("sixpool.group", sixpool_roll([10], 1))
+    assert group.luck == mid_rank(rolls_of(1, 20, lambda faces: faces[0] + 1), 11)
+
+
+def test_rule_recap_a_sixpool_take_10_rolled_nothing_and_counts_unscored() -> None:
+    taken = dataclasses.asdict(SixpoolRoll(SixpoolMode.STRAIGHT, (), (), 15, 15, take=10))
+    roll = read("sixpool.take", taken)
+    assert roll.made and roll.luck is None and roll.chance is None
+
+
+def test_rule_recap_a_contest_scores_the_rollers_own_side_on_its_own_distribution() -> None:
+    # Sinew & Steel opposed: the attacker's kept d20, roll-under (5 of 20: 15 worse faces).
+    sinew_won = read(
+        "sinew.opposed", {"attacker": sinew_side(12, 5), "defender": sinew_side(10, 8)}
+    )
+    assert sinew_won.luck == mid_rank(rolls_of(1, 20, lambda f: f[0]), 5, higher=False)
+    assert sinew_won.luck == Fraction(31, 40) and sinew_won.total is None and sinew_won.won
+    # A Sinew & Steel attack: the attacker's side of its contest.
+    attack = {"contest": {"attacker": sinew_side(12, 14), "defender": sinew_side(10, 8)},
+              "edge": "standard", "armour": 0, "explosive": False}  # fmt: skip
+    hit = read("sinew.attack", attack)
+    assert hit.luck == mid_rank(rolls_of(1, 20, lambda f: f[0]), 14, higher=False)
+    assert hit.won is False
+    # Cosmos Engine: the attacker's two kept d10 of three (one advantage) plus the modifier.
+    cosmos = {"attacker": cosmos_pool([9, 2], 5, advantage=1),
+              "defender": cosmos_pool([3, 3], 4), "winner": "attacker"}  # fmt: skip
+    kept = rolls_of(3, 10, lambda faces: sum(sorted(faces)[1:]) + 5)
+    assert read("cosmos.opposed", cosmos).luck == mid_rank(kept, 16)
+    # Aethelgard: the attacker's raw net (successes at 8+, minus botches on a 1).
+    nets = {"attacker": {"dice": [8, 9, 1], "dc": 0}, "defender": {"dice": [10, 2], "dc": 0}}
+
+    def raw_net(faces: tuple[int, ...]) -> int:
+        return sum(face >= 8 for face in faces) - sum(face == 1 for face in faces)
+
+    assert read("aethelgard.opposed", nets).luck == mid_rank(rolls_of(3, 10, raw_net), 1)
+    # Six-pool: the attacker's kept d20 (advantage: the higher) plus its modifiers.
+    contest = {"attacker": sixpool_roll([3, 18], 2, "advantage"), "defender": sixpool_roll([9], 1)}
+    six = read("sixpool.contest", contest)
+    assert six.luck == mid_rank(rolls_of(2, 20, lambda f: max(f) + 2), 20) and six.won is True
+
+
+def test_rule_recap_a_luck_spend_on_a_contest_is_still_no_scored_roll() -> None:
+    payload = {"attacker": sinew_side(12, 5, shift=2), "defender": sinew_side(10, 8)}
+    spend = read("sinew.opposed", payload, luck_of=3)
+    assert spend.luck_spend and spend.luck is None and spend.won is True
+
+
+def realms_attack(dice: list[int], kept_lower: bool = False) -> dict[str, Any]:
+    faces = [min(dice)] if kept_lower else dice
+    strikes = [{"face": face, "hit": face >= 11, "damage": 0, "damage_dice": []} for face in faces]
+    state = "disadvantage" if kept_lower else "normal"
+    return {"decision": {"state": state, "reason": "x", "forced": False}, "to_hit": 11,
+            "damage": "1d8", "dice": dice, "kept_lower": kept_lower,
+            "targets": [{"strikes": strikes, "shift": 0}], "primary": True}  # fmt: skip
+
+
+def test_rule_recap_realms_attack_places_the_sum_of_its_strikes_d20s() -> None:
+    sums = rolls_of(3, 20, sum)
+    attack = read("realms.attack", realms_attack([18, 4, 11]))
+    assert attack.luck == mid_rank(sums, 33) and attack.chance == smaller_tail(sums, 33)
+    assert attack.total is None  # a sum of strikes is no result of its own: not the biggest
+    # No die left: two d20 rolled, the lower is the one strike.
+    lower = read("realms.attack", realms_attack([18, 4], kept_lower=True))
+    assert lower.luck == mid_rank(rolls_of(2, 20, min), 4)
+
+
+def test_rule_recap_realms_stealth_places_the_d6_pool_total() -> None:
+    decision = {"state": "normal", "reason": "x", "forced": False}
+    pool = read("realms.stealth", {"decision": decision, "dice": [6, 2, 5], "kept_lower": False})
+    assert pool.luck == mid_rank(rolls_of(3, 6, sum), 13) and pool.total == 13
+    low = read("realms.stealth", {"decision": decision, "dice": [6, 2], "kept_lower": True})
+    assert low.luck == mid_rank(rolls_of(2, 6, min), 2) and low.total == 2
+
+
+def test_rule_recap_aethelgard_craft_and_an_attacks_accuracy_are_placed_by_raw_net() -> None:
+    def raw_net(faces: tuple[int, ...]) -> int:
+        return sum(face >= 8 for face in faces) - sum(face == 1 for face in faces)
+
+    nets = rolls_of(3, 10, raw_net)
+    craft = read("aethelgard.craft", {"dice": [9, 10, 4], "dc": 1})
+    assert craft.luck == mid_rank(nets, 2)
+    attack = {"accuracy": {"dice": [8, 1, 1], "dc": 2}, "damage": None, "soak": 0,
+              "block": None}  # fmt: skip
+    assert read("aethelgard.attack", attack).luck == mid_rank(nets, -1)
+
+
+def request(*parts: list[tuple[str, int]]) -> dict[str, Any]:
+    """A /roll of several parts as the log keeps it: each part's rolls (sets) in order."""
+    rolls = [[expression(text, total, "none") for text, total in part] for part in parts]
+    asked = [{"expression": part[0][0], "sets": len(part), "label": None, "comparison": None,
+              "sort": False} for part in parts]  # fmt: skip
+    return {"request": {"parts": asked, "plain": False}, "rolls": rolls}
+
+
+def test_rule_recap_a_roll_of_several_parts_averages_each_rolls_luck() -> None:
+    d20, sums = rolls_of(1, 20, lambda faces: faces[0] + 5), rolls_of(2, 6, sum)
+    several = read("dice", request([("1d20+5", 22)], [("2d6", 3), ("2d6", 4)], [("8d6 e6", 29)]))
+    # The exploding part counts but is not placed: the mean of the three placed rolls.
+    lucks = [mid_rank(d20, 22), mid_rank(sums, 3), mid_rank(sums, 4)]
+    assert several.luck == sum(lucks, Fraction(0)) / 3
+    assert several.chance == min(smaller_tail(d20, 22), smaller_tail(sums, 3))  # 2d6 of 3: 3/36
+    assert several.total is None and several.made  # no one result: never the biggest
+    # By hand: 17 + 5 beats 16 faces, 3 on 2d6 beats 1 of 36 and ties 2, 4 beats 3 and ties 3.
+    assert lucks == [Fraction(33, 40), Fraction(2, 36), Fraction(9, 72)]
+    one = read("dice", request([("1d20+5", 22)]))  # one roll with a comparison
+    assert one.luck == mid_rank(d20, 22) and one.total == 22
+    unplaced = read("dice", request([("8d6 e6", 29)], [("2d6*2", 8)]))
+    assert unplaced.luck is None and unplaced.chance is None and unplaced.made
