@@ -229,7 +229,11 @@ def _sixpool_roll(result: Mapping[str, Any]) -> _Placed | None:
     roll = RollResult(**result)
     if roll.take is not None:
         return None
-    return _Placed(("sixpool", roll.mode, roll.bonus), roll.total)
+    # A natural 20 always succeeds (an attack's doubles its damage dice), a natural 1 always
+    # fails: the table's crit and fumble, whatever degree the margin gives.
+    natural = roll.kept
+    question = ("sixpool", roll.mode, roll.bonus)
+    return _Placed(question, roll.total, critical=natural == SIXPOOL_D20, fumble=natural == 1)
 
 
 @lru_cache(maxsize=128)
@@ -269,7 +273,9 @@ def _aethelgard_attack(result: Mapping[str, Any]) -> _Placed:
 def _roller_side(placed: _Placed | None, won: bool) -> _Placed:
     if placed is None:
         return _Placed(None, 0, higher_is_better=False, won=won)
-    return _Placed(placed.question, placed.value, placed.higher_is_better, won=won)
+    # The side's crit or fumble is the roller's as the same roll alone would be.
+    return _Placed(placed.question, placed.value, placed.higher_is_better, placed.critical,
+                   placed.fumble, won=won)  # fmt: skip
 
 
 def _sinew_opposed(result: Mapping[str, Any]) -> _Placed:

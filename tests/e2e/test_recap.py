@@ -288,14 +288,23 @@ async def test_recap_scores_a_sixpool_check_and_the_rollers_side_of_a_contest(
     assert [roll.kind for roll in rolls] == ["sixpool.check", "sixpool.contest"]
     contest = rolls[1].payload["result"]
 
+    def kept_face(side: dict[str, Any]) -> int:
+        return int(max(side["dice"]) if side["mode"] == "advantage" else side["dice"][0])
+
     def total(side: dict[str, Any]) -> int:
-        kept = max(side["dice"]) if side["mode"] == "advantage" else side["dice"][0]
-        return kept + sum(part["value"] for part in side["modifiers"])
+        return kept_face(side) + sum(part["value"] for part in side["modifiers"])
 
     won = int(total(contest["attacker"]) > total(contest["defender"]))  # a tie: the defender's
+    # A kept natural 20 is a crit, a kept 1 a fumble: the check's and the roller's side's.
+    kept = [kept_face(side) for side in (rolls[0].payload["result"], contest["attacker"])]
+    naturals = "".join(
+        f" · {emoji} {count} {word}{'s' if count > 1 else ''}"
+        for emoji, word, count in (("✨", "crit", kept.count(20)), ("💥", "fumble", kept.count(1)))
+        if count
+    )
     reply = await fake_discord.invoke("campaign recap", {}, user="player")
     player = fields(reply)["player"]
-    assert player.startswith(f"2 rolls · ⚔️ contests {won} won, {1 - won} lost"), player
+    assert player.startswith(f"2 rolls{naturals} · ⚔️ contests {won} won, {1 - won} lost"), player
     luck = (sixpool_luck(rolls[0].payload["result"]) + sixpool_luck(contest["attacker"])) / 2
     assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player, player
 

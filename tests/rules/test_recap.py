@@ -301,6 +301,19 @@ def test_rule_recap_sixpool_places_the_kept_d20_best_or_worst_of_two_plus_the_mo
     assert group.luck == mid_rank(rolls_of(1, 20, lambda faces: faces[0] + 1), 11)
 
 
+def test_rule_recap_a_sixpool_natural_20_is_a_crit_and_a_natural_1_a_fumble() -> None:
+    # The kept die decides: advantage keeping a 20, disadvantage keeping a 1.
+    crit = read("sixpool.attack", sixpool_roll([3, 20], 2, "advantage"))
+    assert crit.critical and not crit.fumble
+    fumble = read("sixpool.save", sixpool_roll([1, 20], 9, "disadvantage"))
+    assert fumble.fumble and not fumble.critical
+    plain = read("sixpool.check", sixpool_roll([19], 1))  # a total of 20 is no natural 20
+    assert not plain.critical and not plain.fumble
+    # The roller's side of a contest: its crit is the roller's, as the same roll alone.
+    contest = {"attacker": sixpool_roll([20], 0), "defender": sixpool_roll([5], 3)}
+    assert read("sixpool.contest", contest).critical
+
+
 def test_rule_recap_a_sixpool_take_10_rolled_nothing_and_counts_unscored() -> None:
     taken = dataclasses.asdict(SixpoolRoll(SixpoolMode.STRAIGHT, (), (), 15, 15, take=10))
     roll = read("sixpool.take", taken)
