@@ -25,6 +25,7 @@ from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
 from bot.gm_channel import readable_by_players
 from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
+from bot.publish import announce
 from bot.render import campaign as render
 from bot.render import recap as recap_render
 from bot.render.style import shown
@@ -386,8 +387,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         await interaction.response.edit_message(
             content=render.end_answered(EndAnswer.ENDED), view=None
         )
-        assert isinstance(interaction.channel, discord.abc.Messageable)
-        await interaction.channel.send(render.campaign_ended(campaign, asker.user_id))
+        await announce(interaction, content=render.campaign_ended(campaign, asker.user_id))
 
     async def _refuse_if_answered(self, prompt: EndPrompt) -> None:
         """Refuse a click on a prompt already answered (a double click), saying how."""
