@@ -5,6 +5,7 @@ uses up an ally's help for advantage."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -218,11 +219,19 @@ async def _post_prompt(
     defender_user_id: int,
     prompt: discord.Embed,
 ) -> None:
-    """Post the defender's prompt, with its Declare button, to the channel (to edit it later)."""
-    assert isinstance(interaction.channel, discord.abc.Messageable)
-    sent = await interaction.channel.send(
-        content=f"<@{defender_user_id}>", embed=prompt, view=contest_view(contest_id)
-    )
+    """Post the defender's prompt, with its Declare button, to the channel (to edit it later);
+    where the channel refuses the bot, as a public followup to the challenge (README, "Where
+    commands work": nothing depends on the bot being able to post in the channel)."""
+    mention = f"<@{defender_user_id}>"
+    channel = postable_channel(interaction)
+    sent: discord.Message | discord.WebhookMessage | None = None
+    if channel is not None:
+        with contextlib.suppress(discord.Forbidden):
+            sent = await channel.send(content=mention, embed=prompt, view=contest_view(contest_id))
+    if sent is None:
+        sent = await interaction.followup.send(
+            content=mention, embed=prompt, view=contest_view(contest_id), wait=True
+        )
     await cog.contests.set_message(contest_id, sent.id)
 
 

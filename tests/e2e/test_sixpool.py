@@ -570,3 +570,30 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
     assert not (await character(fake_discord, dicebot)).sheet.inspired
     logged = await logged_roll(dicebot.storage, 3)
     assert logged.kind == "sixpool.check" and logged.payload["result"]["dice"] == [new_face]
+
+
+async def test_a_contest_in_a_channel_that_refuses_the_bot_is_played_through_followups(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # Nothing depends on the bot being able to post in the channel (README, "Where commands
+    # work"): the defender's prompt and the result come as public followups instead.
+    fake = fake_discord
+    await start(fake)
+    await create(fake)
+    await create(fake, "Vex", user="gm")
+    fake.muted_channels.add(fake.channel_id)
+    options = {"pool": "DEX", "vs_user": fake.users["gm"], "vs_pool": "WIS", "spend": 2}
+    sent = await fake.invoke("sixpool contest", options, user="player")
+    assert sent.ephemeral and "your spend (2) stays secret" in sent.content
+    [prompt] = await fake.wait_followups(sent)
+    assert not prompt.ephemeral and prompt.content == f"<@{fake.users['gm'].id}>"
+    assert prompt.embeds[0]["title"] == "⚔️ Rin challenges you: DEX vs WIS"
+    choice = await fake.click(prompt, "sixpool:contest:1", user="gm")
+    assert choice.ephemeral and "Effort and your pool allow 3" in choice.content
+    picked = await fake.click(choice, "sixpool:spend:1:3", user="gm", values=["1"])
+    assert "You spend 1" in picked.content
+    [result] = await fake.wait_followups(picked)
+    assert not result.ephemeral and " wins" in result.embeds[0]["title"]
+    assert fake.channel_messages(fake.channel_id) == []
+    assert (await character(fake, dicebot)).sheet.points(Pool.DEX) == 6
+    assert (await character(fake, dicebot, "Vex")).sheet.points(Pool.WIS) == 3
