@@ -22,6 +22,10 @@ that changes one fails there, naming it. The bot pins ``discord.py>=2.7,<3``.
 7. Dynamic items answer a press only while the message the press comes from still carries that
    component (``ViewStore.schedule_dynamic_item_call``): a button the bot removed is silently
    ignored, it never reaches ``from_custom_id``. Relied on, never called: only tested.
+8. ``bot.buttons.SentView``: sending a message with a view, discord.py asks the view only for
+   ``to_components()``, ``has_components_v2()``, ``is_finished()`` and ``is_dispatchable()``,
+   so a roll's one button is sent as a ready payload without a live view. Relied on by that
+   class, tested by ``tests/test_sent_view.py`` (the payload equals discord.py's own layout).
 """
 
 from __future__ import annotations
