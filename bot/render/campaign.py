@@ -208,7 +208,9 @@ def _export_row(roll: LoggedRoll, names: Mapping[int, str]) -> dict[str, object]
         "revealed_at": _iso(roll.revealed_at),
         "title": plain_text(str(embed.get("title", "")), names),
         "total": "" if summary is None else summary.plain_total(),
-        "verdict": "" if summary is None or summary.verdict is None else summary.verdict.word,
+        "verdict": ""
+        if summary is None or summary.verdict is None
+        else summary.verdict.word.lower(),
         "text": plain_text(str(embed.get("description", "")), names),
     }
 

@@ -48,6 +48,16 @@ class Verdict(Enum):
         """The verdict's default word, after its emoji."""
         return _WORDS[self]
 
+    @classmethod
+    def of(cls, success: bool, *, critical: bool = False, fumble: bool = False) -> Verdict:
+        """A fumble or a critical success first, then success or failure (the roll log's
+        summaries, from what each system logged)."""
+        if fumble:
+            return cls.FUMBLE
+        if critical:
+            return cls.CRITICAL
+        return cls.SUCCESS if success else cls.FAILURE
+
     @property
     def colour(self) -> discord.Colour:
         """The embed's colour: a critical or fumble is unmistakable at a glance."""

@@ -12,9 +12,9 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import Enum
 from typing import Any
 
+from bot.render.reply import Verdict
 from bot.storage import LoggedRoll, Visibility
 from rules import aethelgard, sinew, sixpool
 from rules.errors import RulesError
@@ -25,35 +25,11 @@ from rules.realms.rerolls import attack_from_dict, check_from_dict, stealth_from
 __all__ = [
     "Outcome",
     "RollSummary",
-    "Verdict",
     "log_line",
     "plain_text",
     "summarise",
     "what_was_rolled",
 ]
-
-
-class Verdict(Enum):
-    """A roll's verdict, shown with the emoji the roll replies use."""
-
-    CRITICAL_SUCCESS = "✨"
-    SUCCESS = "✅"
-    FAILURE = "❌"
-    CRITICAL_FAILURE = "💀"
-
-    @property
-    def word(self) -> str:
-        """The verdict in words (an export's plain text)."""
-        return self.name.lower().replace("_", " ")
-
-    @classmethod
-    def of(cls, success: bool, *, critical: bool = False, fumble: bool = False) -> Verdict:
-        """A critical success or a fumble first, then success or failure."""
-        if fumble:
-            return cls.CRITICAL_FAILURE
-        if critical:
-            return cls.CRITICAL_SUCCESS
-        return cls.SUCCESS if success else cls.FAILURE
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +65,7 @@ class RollSummary:
     def plain_total(self) -> str:
         """The totals as plain text (an export's total column)."""
         totals = self.joiner.join(
-            str(outcome.total) + (f" ({outcome.verdict.word})" if outcome.verdict else "")
+            str(outcome.total) + (f" ({outcome.verdict.word.lower()})" if outcome.verdict else "")
             for outcome in self.outcomes
         )
         return totals + self._note
@@ -131,8 +107,8 @@ def _dice(result: Mapping[str, Any]) -> RollSummary:
 def _natural(value: str) -> Verdict | None:
     natural = Natural(value)
     if natural is Natural.TWENTY:
-        return Verdict.CRITICAL_SUCCESS
-    return Verdict.CRITICAL_FAILURE if natural is Natural.ONE else None
+        return Verdict.CRITICAL
+    return Verdict.FUMBLE if natural is Natural.ONE else None
 
 
 # --- Sinew (roll-under d20: a natural 1 is extraordinary, a natural 20 a catastrophe)
@@ -208,10 +184,10 @@ def _pool(result: Mapping[str, Any]) -> aethelgard.PoolRoll:
 
 
 _DEGREES = {
-    aethelgard.Degree.CRITICAL: Verdict.CRITICAL_SUCCESS,
+    aethelgard.Degree.CRITICAL: Verdict.CRITICAL,
     aethelgard.Degree.SUCCESS: Verdict.SUCCESS,
     aethelgard.Degree.FAILURE: Verdict.FAILURE,
-    aethelgard.Degree.FUMBLE: Verdict.CRITICAL_FAILURE,
+    aethelgard.Degree.FUMBLE: Verdict.FUMBLE,
 }
 
 

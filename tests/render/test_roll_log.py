@@ -384,7 +384,7 @@ def test_export_csv_names_rollers_and_falls_back_to_the_id() -> None:
         CRIT: "critical success",
         WIN: "success",
         LOSS: "failure",
-        FUMBLE: "critical failure",
+        FUMBLE: "fumble",
     }
     assert rows[0] == {
         "id": "7",
