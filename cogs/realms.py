@@ -360,17 +360,18 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
 
         kinds = tuple(kind.value for kind in RollKind)
         typed = roll_id is None  # the rerolled roll's message keeps its die buttons: take them
-        before = await self.storage.rolls.latest(asker.channel_id, asker.user_id) if typed else None
         with _owner_named(asker):
-            _, new_id = await self.rerolls.reroll(
+            rerolled, new_id = await self.rerolls.reroll(
                 asker.channel_id, asker.user_id, kinds, apply, roll_id
             )
         await self._show_reroll(interaction, asker, new_id, edit=not typed)
-        if before is not None:
+        if typed:
             # Read again: a roll's message id is stored just after its reply. Either it is here
             # now, or the roll's own publisher stores it later and then finds this reroll
             # logged past it (bot.buttons.retire_rolled_past): one of the two takes them off.
-            await retire_buttons(interaction, self.storage, await self.storage.rolls.get(before.id))
+            await retire_buttons(
+                interaction, self.storage, await self.storage.rolls.get(rerolled.id)
+            )
 
     async def _show_reroll(
         self, interaction: discord.Interaction, asker: Asker, roll_id: int, *, edit: bool
