@@ -396,19 +396,22 @@ async def announce(
     embed: discord.Embed | None = None,
     *,
     content: str | None = None,
-) -> None:
-    """Post to the whole channel as a message of its own, never hidden; after the reply.
+    view: discord.ui.View | None = None,
+) -> discord.Message | discord.WebhookMessage:
+    """Post to the whole channel as a message of its own, never hidden; after the reply. Return
+    the message (a six-pool contest's prompt is edited later through its id).
 
     Outside a server channel where the bot is installed (a DM, a group DM, a server where only
     the user installed it), or where the channel refuses the bot, it is a public followup to
     the interaction instead: nothing depends on the bot being able to post in the channel
     (README, "Where commands work")."""
+    missing = discord.utils.MISSING
     channel = postable_channel(interaction)
     if channel is not None and in_server(interaction):
         try:
-            await channel.send(content, embed=embed)  # type: ignore[arg-type]  # discord.py: send() takes embed=None (its default), its overloads omit it
-            return
+            return await channel.send(content, embed=embed or missing, view=view or missing)
         except discord.Forbidden:
             log.info("Can't post in channel %s: announcing in a followup", interaction.channel_id)
-    missing = discord.utils.MISSING
-    await interaction.followup.send(content or missing, embed=embed or missing)
+    return await interaction.followup.send(
+        content or missing, embed=embed or missing, view=view or missing, wait=True
+    )

@@ -5,7 +5,6 @@ uses up an ally's help for advantage."""
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -220,18 +219,10 @@ async def _post_prompt(
     prompt: discord.Embed,
 ) -> None:
     """Post the defender's prompt, with its Declare button, to the channel (to edit it later);
-    where the channel refuses the bot, as a public followup to the challenge (README, "Where
-    commands work": nothing depends on the bot being able to post in the channel)."""
-    mention = f"<@{defender_user_id}>"
-    channel = postable_channel(interaction)
-    sent: discord.Message | discord.WebhookMessage | None = None
-    if channel is not None:
-        with contextlib.suppress(discord.Forbidden):
-            sent = await channel.send(content=mention, embed=prompt, view=contest_view(contest_id))
-    if sent is None:
-        sent = await interaction.followup.send(
-            content=mention, embed=prompt, view=contest_view(contest_id), wait=True
-        )
+    where the channel refuses the bot, as a public followup (``announce``)."""
+    sent = await announce(
+        interaction, prompt, content=f"<@{defender_user_id}>", view=contest_view(contest_id)
+    )
     await cog.contests.set_message(contest_id, sent.id)
 
 
