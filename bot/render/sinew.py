@@ -501,11 +501,12 @@ def attack_offer_label(offer: LuckOffer, cost: int, *, hit_now: bool) -> str:
 
 
 def add_pressure_result(
-    embed: discord.Embed, change: PressureChange | None, step_text: str | None
+    embed: discord.Embed, change: PressureChange | None, step_text: str | None, pressure: int
 ) -> None:
-    """Add what a tamper test or a cleansing rite did to Pressure to its embed."""
+    """Add what a tamper test or a cleansing rite did to Pressure to its embed (``pressure``:
+    the track's value as read before the test, shown when the test leaves it as it was)."""
     if change is None:
-        add_part(embed, Part("Pressure", "unchanged"))
+        add_part(embed, Part("Pressure", f"{pressure} (unchanged)"))
         return
     value = f"{change.before} → {change.reached}: {step_text}"
     if change.crisis is not None:

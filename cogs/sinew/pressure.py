@@ -130,7 +130,7 @@ class Tampering:
             lingering_taint=self.lingering_taint,
         )
         what = f"{self.attribute.value} test to tamper"
-        embed = _test_embed(tampered, self.who.name, what, self.attribute, self.texts)
+        embed = _test_embed(tampered, self.who.name, what, self.attribute, self.texts, read.value)
         roll = Roll(TAMPER_KIND, tampered.result, embed, options=asdict(self.options))
         cause = f"{self.who.name} tampered with forces beyond ken, and failed."
         entries = (roll.entry(self.asker, self.visibility),)
@@ -390,7 +390,8 @@ class PressureCommands(SinewBase):
         def rite(read: PressureRead) -> PressureMove:
             assert read.owner is not None and isinstance(read.owner.sheet, Sheet)
             done = sinew_pressure.cleansing_rite(rng, read.owner.sheet, read.value, tested)
-            embed = _test_embed(done, who.name, f"{tested.value} cleansing rite", tested, texts)
+            what = f"{tested.value} cleansing rite"
+            embed = _test_embed(done, who.name, what, tested, texts, read.value)
             roll = Roll(RITE_KIND, done.result, embed, options=options)
             cause = f"{who.name}'s cleansing rite succeeded."
             entries = (roll.entry(asker, Visibility.PUBLIC),)  # public: Pressure is announced
@@ -424,10 +425,12 @@ def _test_embed(
     what: str,
     attribute: sinew.Score,
     texts: render_pressure.Texts,
+    pressure: int,
 ) -> discord.Embed:
-    """Return a tamper's or a rite's test, with what it did to Pressure."""
+    """Return a tamper's or a rite's test, with what it did to Pressure (``pressure``: the
+    track as the transaction read it)."""
     embed = render.test_result(tested.result, who, what, score_label(attribute))
-    render.add_pressure_result(embed, tested.change, _step_text(texts, tested.change))
+    render.add_pressure_result(embed, tested.change, _step_text(texts, tested.change), pressure)
     return embed
 
 

@@ -338,16 +338,20 @@ async def test_ruling_sinew_failed_tamper_adds_one_pressure_with_the_announcemen
     assert (await logged_roll(dicebot.storage, 1)).kind == "sinew.tamper"
 
 
-async def test_passed_tamper_changes_nothing(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
+async def test_passed_tamper_changes_nothing_and_shows_the_pressure_it_leaves(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
     await start(fake_discord)
     await create(fake_discord, "Brakka")  # STR 12
+    await add(fake_discord, 2, "Brakka")
+    [_] = await fake_discord.wait_channel_messages(fake_discord.channel_id)  # 0 → 2, announced
     dicebot.rng = new_rng(seed_where(lambda r: r.success and not r.natural_one, 12))
     reply = await fake_discord.invoke("sinew tamper", {"attribute": "str"}, user="player")
     fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert fields["Pressure"] == "unchanged"
+    assert fields["Pressure"] == "2 (unchanged)"  # the track's value, every number named
     await asyncio.sleep(0.05)
-    assert fake_discord.channel_messages(fake_discord.channel_id) == []
-    assert await pressure_of(fake_discord, dicebot, "Brakka") == 0
+    assert len(fake_discord.channel_messages(fake_discord.channel_id)) == 1  # nothing more
+    assert await pressure_of(fake_discord, dicebot, "Brakka") == 2
 
 
 async def test_hidden_tamper_keeps_the_dice_secret_and_still_announces_the_pressure(
@@ -429,7 +433,7 @@ async def test_ruling_sinew_cleansing_rite_once_per_downtime_renewed_by_thorough
     dicebot.rng = new_rng(seed_where(lambda r: not r.success, 7))
     failed = await fake_discord.invoke("sinew purge", rite, user="player")
     fields = {field["name"]: field["value"] for field in failed.embeds[0]["fields"]}
-    assert fields["Pressure"] == "unchanged"
+    assert fields["Pressure"] == "2 (unchanged)"
     assert await pressure_of(fake_discord, dicebot, "Brakka") == 2
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.rite_used
     stamina = await fake_discord.invoke(
