@@ -3,13 +3,17 @@
 ``RollLog.get`` and ``CampaignStore.active`` answer None for a missing row; a test that expects
 the row reads it through ``logged_roll`` / ``active_campaign``, so a missing one fails the test
 where it is read. ``unchecked`` marks a value of the wrong type given on purpose (to test the
-code's own checks); ``as_rng`` hands a scripted stand-in to rules that take numpy's Generator.
+code's own checks); ``as_rng`` hands a scripted stand-in to rules that take numpy's Generator;
+``revealed_line`` reads a revealed roll's reveal line, which the test expects.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from bot.render.campaign import REVEALED
+from bot.render.reply import Verdict
 from bot.storage import Campaign, LoggedRoll, Storage
 from rules.randomness import Rng
 
@@ -26,6 +30,16 @@ async def active_campaign(storage: Storage, channel_id: int) -> Campaign:
     campaign = await storage.campaigns.active(channel_id)
     assert campaign is not None, f"no campaign runs in channel {channel_id}"
     return campaign
+
+
+def revealed_line(embed: Mapping[str, Any]) -> str:
+    """Return a revealed roll's reveal line, which the test expects: the reply's layout kept
+    (README, "Reading a reply": the title starts with the verdict), then its last field says a GM
+    revealed it ("Rolled in secret …")."""
+    assert embed["title"].startswith(tuple(verdict.value for verdict in Verdict)), embed["title"]
+    last = embed["fields"][-1]
+    assert last["name"] == REVEALED, embed["fields"]
+    return str(last["value"])
 
 
 def unchecked(value: object) -> Any:

@@ -24,6 +24,7 @@ from bot.storage.errors import EndAnswer
 
 __all__ = [
     "END_ANSWERS",
+    "REVEALED",
     "campaign_ended",
     "campaign_info",
     "campaign_started",
@@ -140,17 +141,26 @@ def discord_time(iso_utc: str) -> str:
     return f"<t:{epoch}:f> (<t:{epoch}:R>)"
 
 
+REVEALED = "🔓 Revealed by the GM"
+"""The name of a revealed roll's last breakdown line (README, "Reading a reply")."""
+
+
 def revealed_roll(roll: LoggedRoll) -> discord.Embed:
-    """Re-show a secret roll to the table exactly as the GM saw it, and when it was rolled."""
+    """Re-show a secret roll to the table exactly as the GM saw it, in the one reply layout:
+    its title (verdict first), dice and breakdown unchanged, then a line saying a GM revealed
+    it and when it was rolled, and its id in the footer."""
     embed = discord.Embed.from_dict(roll.payload["embed"])
-    embed.title = truncate(f"🔓 Revealed: {embed.title or 'secret roll'}", 256)
-    embed.add_field(name="Rolled in secret", value=discord_time(roll.created_at), inline=False)
     how = (
         "a blind roll, seen by the GMs only"
         if roll.visibility is Visibility.BLIND
-        else ("a hidden roll of a GM's")
+        else "a hidden roll of a GM's"
     )
-    embed.set_footer(text=f"Roll #{roll.id}, {how}")
+    embed.add_field(
+        name=REVEALED,
+        value=f"Rolled in secret {discord_time(roll.created_at)}: {how}",
+        inline=False,
+    )
+    embed.set_footer(text=f"Roll #{roll.id}")
     return embed
 
 

@@ -12,7 +12,7 @@ from bot.storage import Visibility
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
-from tests.expect import logged_roll
+from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -61,7 +61,7 @@ async def test_reveal_from_the_gm_log_channel_posts_in_the_campaign_channel(
     revealed = await fake_discord.click(message, "roll:reveal:1", user="gm")
     assert revealed.ephemeral and f"in <#{fake_discord.channel_id}>" in revealed.content
     [shown] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
-    assert shown["embeds"][0]["title"].startswith("🔓 Revealed")
+    assert revealed_line(shown["embeds"][0]).endswith("a blind roll, seen by the GMs only")
 
 
 async def test_hidden_gm_roll_is_also_posted_to_the_gm_log_channel(

@@ -11,7 +11,7 @@ from rules import cosmos
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_cosmos import open_challenge, start_campaign
-from tests.expect import logged_roll
+from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
@@ -83,7 +83,7 @@ async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
     assert refused.ephemeral and "Only a GM of the campaign" in refused.content
     revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert not revealed.ephemeral
-    assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
+    assert revealed_line(revealed.embeds[0]).endswith("a hidden roll of a GM's")
     assert revealed.embeds[0]["title"].endswith(" · total 765432")
     assert (await logged_roll(dicebot.storage, 1)).revealed_at is not None
     twice = await fake_discord.click(secret, "roll:reveal:1", user="gm")
@@ -97,7 +97,7 @@ async def test_reveal_button_works_after_a_restart(
     secret = await fake_discord.invoke("roll", {"expression": "2d6", "hidden": True})
     async with restarted(fake_discord, dicebot, seed=1) as bot:
         revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
-        assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
+        assert revealed_line(revealed.embeds[0]).startswith("Rolled in secret")
         assert (await logged_roll(bot.storage, 1)).revealed_at is not None
 
 

@@ -11,7 +11,7 @@ from bot.storage import Visibility
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
-from tests.expect import logged_roll
+from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -96,11 +96,13 @@ async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
 
     revealed = await fake_discord.invoke("campaign reveal", {"roll_id": roll_id}, user="gm")
     assert not revealed.ephemeral
-    assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
+    assert revealed.embeds[0]["title"] == reply.embeds[0]["title"]  # the verdict first, as rolled
     assert reply.embeds[0]["description"] == revealed.embeds[0]["description"]
-    [when] = [f for f in revealed.embeds[0]["fields"] if f["name"] == "Rolled in secret"]
-    rolled_at = datetime.fromisoformat(logged.created_at).timestamp()
-    assert when["value"] == f"<t:{int(rolled_at)}:f> (<t:{int(rolled_at)}:R>)"
+    rolled_at = int(datetime.fromisoformat(logged.created_at).timestamp())
+    assert revealed_line(revealed.embeds[0]) == (
+        f"Rolled in secret <t:{rolled_at}:f> (<t:{rolled_at}:R>): a hidden roll of a GM's"
+    )
+    assert revealed.embeds[0]["footer"]["text"] == f"Roll #{roll_id}"
     assert "UTC" not in str(revealed.embeds[0])
     assert (await logged_roll(dicebot.storage, roll_id)).revealed_at is not None
 
@@ -146,7 +148,7 @@ async def test_a_roll_outside_campaigns_is_revealed_by_manage_server_only_in_its
         f"🔓 Revealed roll #1 in <#{fake_discord.other_channel_id}>."
     )
     [shown] = await fake_discord.wait_channel_messages(fake_discord.other_channel_id)
-    assert shown["embeds"][0]["title"].startswith("🔓 Revealed")
+    assert revealed_line(shown["embeds"][0]).startswith("Rolled in secret")
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
@@ -204,7 +206,7 @@ async def test_hidden_roll_in_a_thread_reveals_in_the_thread(
     revealed = await fake_discord.invoke(
         "campaign reveal", {"roll_id": 1}, user="gm", channel=thread
     )
-    assert revealed.embeds[0]["title"].startswith("🔓 Revealed:")
+    assert revealed_line(revealed.embeds[0]).startswith("Rolled in secret")
 
 
 async def test_roll_sets_several_rolls_and_a_label_in_one_reply(

@@ -25,7 +25,7 @@ from tests.e2e.test_aethelgard import create as create_aethelgard
 from tests.e2e.test_sinew import create as create_sinew
 from tests.e2e.test_sinew import seed_where
 from tests.e2e.test_sixpool import create as create_sixpool
-from tests.expect import logged_roll
+from tests.expect import logged_roll, revealed_line
 from tests.fakediscord import payloads
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import FakeMessage, Reply
@@ -197,7 +197,8 @@ async def check_secret_everywhere(
     assert revealed.ephemeral and f"Revealed roll #{roll_id}" in revealed.content
     await servers.settled()
     shown = fake.channel_messages(fake.channel_id)[-1]
-    assert shown["embeds"][0]["title"] == f"🔓 Revealed: {logged.payload['embed']['title']}"
+    assert shown["embeds"][0]["title"] == logged.payload["embed"]["title"]  # verdict first
+    assert revealed_line(shown["embeds"][0]).startswith("Rolled in secret")
     history = await fake.invoke("campaign log", {}, user="player")
     assert f"`#{roll_id}`" in history.embeds[0]["description"]
     return logged
