@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -149,7 +150,8 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
     """Re-show a secret roll to the table exactly as the GM saw it, in the one reply layout:
     its title (verdict first), dice and breakdown unchanged, then a line saying a GM revealed
     it and when it was rolled, and its id in the footer."""
-    embed = discord.Embed.from_dict(roll.payload["embed"])
+    # A copy: from_dict keeps the payload's lists, which the reveal line would be added to.
+    embed = discord.Embed.from_dict(copy.deepcopy(roll.payload["embed"]))
     how = (
         "a blind roll, seen by the GMs only"
         if roll.visibility is Visibility.BLIND

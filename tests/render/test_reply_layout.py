@@ -21,10 +21,11 @@ from bot.render import dice as dice_render
 from bot.render import realms as realms_render
 from bot.render import sinew as sinew_render
 from bot.render import sixpool as sixpool_render
+from bot.render.campaign import revealed_roll
 from bot.render.reply import Part, RollReply, Verdict
 from bot.render.style import shown as shown_text
-from bot.storage import Visibility
-from rules import aethelgard, cosmos, realms, sinew, sixpool
+from bot.storage import LoggedRoll, Visibility
+from rules import aethelgard, cosmos, realms, sinew, sinew_pressure, sixpool
 from rules.expressions import roll_expression
 from rules.expressions.request import roll_request
 from rules.randomness import Rng, new_rng
@@ -129,6 +130,8 @@ CASES = {
         "Alice",
         "attack vs Bob",
     ),
+    "sinew tamper": Case(lambda: _pressure_test(rite=False), "Alice", "STR test to tamper"),
+    "sinew rite": Case(lambda: _pressure_test(rite=True), "Alice", "STR cleansing rite"),
     "aethelgard pool": Case(
         lambda: aethelgard_render.roll_result(
             aethelgard.roll_pool(_rng(), _aethelgard_pool(), 2),
@@ -200,6 +203,19 @@ CASES = {
 }
 
 
+def _pressure_test(*, rite: bool) -> discord.Embed:
+    """A tamper (seed 7: failed, Pressure 3 → 4) or a cleansing rite (failed: Pressure stays at
+    3, and the reply still names the number), rendered as the Sinew & Steel cog renders them."""
+    sheet = sinew.create_sheet(strength=10, reflex=10, intellect=10, empathy=10, luck=10, stamina=5)
+    test = sinew_pressure.cleansing_rite if rite else sinew_pressure.tamper
+    tested = test(_rng(), sheet, 3, sinew.Score.STR)
+    what = "STR cleansing rite" if rite else "STR test to tamper"
+    embed = sinew_render.test_result(tested.result, "Alice", what, "STR")
+    step = None if tested.change is None else "**Eldritch tremor**"
+    sinew_render.add_pressure_result(embed, tested.change, step, 3)
+    return embed
+
+
 def _craft() -> discord.Embed:
     rolled = aethelgard.roll_pool(_rng(), _aethelgard_pool(), 0)
     tier = aethelgard.craft_tier(rolled)
@@ -232,6 +248,44 @@ def test_rule_every_roll_reply_has_title_dice_named_breakdown_and_footer(kind: s
     assert len(names) == len(set(names)), names
     # The footer: the roll id.
     assert shown["footer"]["text"] == "Roll #42"
+
+
+def test_rule_sinew_pressure_left_unchanged_is_named_with_its_number() -> None:
+    tamper, rite = (
+        {field.name: field.value for field in _pressure_test(rite=rite).fields}
+        for rite in (False, True)
+    )
+    assert tamper["Pressure"] == "3 → 4: **Eldritch tremor**"  # seed 7: the STR 10 test fails
+    assert rite["Pressure"] == "3 (unchanged)"
+
+
+def test_rule_revealed_roll_keeps_the_layout_with_a_reveal_line_last() -> None:
+    embed = CASES["sixpool check"].embed()
+    set_roll_footer(embed, 42, Visibility.HIDDEN)  # as the GM saw it
+    logged = LoggedRoll(
+        id=42,
+        campaign_id=1,
+        channel_id=1,
+        user_id=1,
+        kind="sixpool.check",
+        visibility=Visibility.BLIND,
+        payload={"embed": embed.to_dict()},
+        created_at="2026-11-20T19:30:00",
+        revealed_at=None,
+    )
+    revealed = revealed_roll(logged).to_dict()
+    shown = embed.to_dict()
+    assert revealed["title"] == shown["title"]  # the verdict first, as rolled
+    assert revealed["description"] == shown["description"]
+    assert revealed["fields"][:-1] == shown["fields"]
+    epoch = 1_795_203_000  # 2026-11-20 19:30 UTC
+    assert revealed["fields"][-1] == {
+        "name": "🔓 Revealed by the GM",
+        "value": f"Rolled in secret <t:{epoch}:f> (<t:{epoch}:R>): a blind roll, seen by the "
+        "GMs only",
+        "inline": False,
+    }
+    assert revealed["footer"]["text"] == "Roll #42"
 
 
 def test_rule_reply_title_puts_verdict_who_what_and_total_in_that_order() -> None:
