@@ -31,7 +31,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.asker import Asker
 from bot.buttons import register_reroll, roll_buttons
 from bot.publish import set_roll_footer
-from bot.render.raster import SYSTEM_FONTS, _font
+from bot.render.raster import SYSTEM_FONTS, font_face
 from bot.storage import Character, Visibility
 from cogs.sixpool.buttons import reroll_buttons
 from cogs.sixpool.rolls import _RollStep
@@ -147,7 +147,7 @@ def _face(style: Style) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, i
         mono = SYSTEM_FONTS / "DejaVuSansMono.ttf"
         if mono.is_file():
             return ImageFont.truetype(str(mono), style.size - 2), 0
-    face = _font(style.size, style.bold)
+    face = font_face(style.size, style.bold)
     return face.font, face.stroke
 
 

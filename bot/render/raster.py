@@ -32,6 +32,7 @@ __all__ = [
     "Canvas",
     "encode_indexed_png",
     "encode_png",
+    "font_face",
     "rgb",
     "text_bitmap",
     "text_size",
@@ -53,7 +54,9 @@ class _Face:
 
 
 @lru_cache(maxsize=32)
-def _font(size: int, bold: bool) -> _Face:
+def font_face(size: int, bold: bool) -> _Face:
+    """Return DejaVu Sans at ``size`` px (bold or not), or PIL's own font drawn thicker for bold
+    where DejaVu is missing."""
     from PIL import ImageFont
 
     path = SYSTEM_FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
@@ -74,7 +77,7 @@ def text_bitmap(text: str, size: int, bold: bool = False) -> np.ndarray:
     """Return ``text`` (lines split on newlines, centred) as coverage in 0-1, shape (h, w)."""
     from PIL import Image, ImageDraw
 
-    face = _font(size, bold)
+    face = font_face(size, bold)
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))
     left, top, right, bottom = probe.multiline_textbbox(
         (0, 0), text, font=face.font, align="center", stroke_width=face.stroke

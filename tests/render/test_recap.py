@@ -163,7 +163,7 @@ def pillow_font_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterato
     """No DejaVu on the system: the charts fall back to the face Pillow ships."""
 
     def forget() -> None:
-        for cached in (raster._font, raster._cached_shades, raster._recent_long_shades):
+        for cached in (raster.font_face, raster._cached_shades, raster._recent_long_shades):
             cached.cache_clear()
 
     monkeypatch.setattr(raster, "SYSTEM_FONTS", tmp_path)
@@ -175,7 +175,7 @@ def pillow_font_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterato
 
 @pytest.mark.usefixtures("pillow_font_only")
 async def test_recap_chart_without_system_fonts_uses_pillows_own_with_a_stroked_bold() -> None:
-    regular, bold = raster._font(24, False), raster._font(24, True)
+    regular, bold = raster.font_face(24, False), raster.font_face(24, True)
     assert isinstance(regular.font, ImageFont.FreeTypeFont)  # scalable, not the old bitmap
     assert regular.font.getname() == ("Aileron", "Regular") and bold.font is not regular.font
     assert (regular.stroke, bold.stroke) == (0, 1)
@@ -195,7 +195,7 @@ async def test_recap_chart_without_system_fonts_uses_pillows_own_with_a_stroked_
 def test_charts_use_the_systems_dejavu_sans_when_it_is_installed() -> None:
     if not (raster.SYSTEM_FONTS / "DejaVuSans-Bold.ttf").is_file():
         pytest.skip("no DejaVu Sans on this system")
-    bold = raster._font(24, True).font
+    bold = raster.font_face(24, True).font
     assert isinstance(bold, ImageFont.FreeTypeFont)
     assert bold.getname() == ("DejaVu Sans", "Bold")
-    assert raster._font(22, False).stroke == 0
+    assert raster.font_face(22, False).stroke == 0
