@@ -8,9 +8,12 @@ kind (``register_reroll``), which repeats the command with the options it logged
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
@@ -25,18 +28,25 @@ from bot.storage.errors import RollNotFound
 
 __all__ = [
     "PersistentItem",
+    "Rebuilder",
     "Reroller",
     "RevealButton",
     "RollAgainButton",
     "RollButton",
     "SentView",
     "answer_component",
+    "done_showing",
+    "editing",
+    "refresh_latest_buttons",
     "register_latest_only",
     "register_reroll",
     "retire_buttons",
     "retire_rolled_past",
     "reveal_roll",
     "roll_buttons",
+    "showing",
+    "shows_buttons_of",
+    "until_shown",
 ]
 
 # Repeats a logged roll for the user who pressed Roll again, with the options it logged and as
@@ -53,18 +63,87 @@ class RerollHost(Protocol):
     rerollers: dict[str, Reroller]
 
 
+# A system's own buttons under a roll of its (the roller's latest roll here, or a spend on it),
+# derived from what is stored now (None: leave the message as it is). The same code builds them
+# when the roll is shown.
+Rebuilder = Callable[
+    [discord.Interaction, LoggedRoll], Awaitable[Sequence[discord.ui.Item[Any]] | None]
+]
+
+
+@dataclass(frozen=True, slots=True)
+class _LatestOnly:
+    """How a kind of roll shows buttons that act on its roller's latest roll only: the roll
+    whose message shows them, and how to derive them anew from the stored state."""
+
+    shown_on: Callable[[LoggedRoll], int]
+    rebuild: Rebuilder | None = None
+
+
 # The kinds of roll whose own buttons (a Luck spend, a die reroll, inspiration) act only on their
 # roller's latest roll here, each with the roll whose message shows them (a Luck spend shows on
 # the roll it spends on): when the roller rolls again, those buttons no longer apply.
-_latest_only: dict[str, Callable[[LoggedRoll], int]] = {}
+_latest_only: dict[str, _LatestOnly] = {}
+# One edit at a time of a roll's message (by id), so the last edit shows the last state.
+_EDITING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+# The rolls being shown (by id): what edits their message waits until it is known (an Event
+# made only when someone waits). See ``showing``.
+_being_shown: dict[int, asyncio.Event | None] = {}
+# Whose latest roll here shows buttons of another user (a defender's Luck under an attacker's
+# contest), by (channel, that user): their rolls and state changes re-derive those messages too.
+# Kept in memory: after a restart such a button is refused when pressed, and removed then.
+_shown_for: dict[tuple[int, int], set[int]] = {}
 
 
 def register_latest_only(
-    kind: str, shown_on: Callable[[LoggedRoll], int] = lambda roll: roll.id
+    kind: str,
+    shown_on: Callable[[LoggedRoll], int] = lambda roll: roll.id,
+    rebuild: Rebuilder | None = None,
 ) -> None:
     """Declare that a public roll of ``kind`` loses its system's buttons (not Roll again) once its
-    roller rolls again in the channel (README, "Buttons and announcements")."""
-    _latest_only[kind] = shown_on
+    roller rolls again in the channel, and (``rebuild``) how its buttons are derived anew when
+    the state they depend on changes (README, "Buttons and announcements")."""
+    _latest_only[kind] = _LatestOnly(shown_on, rebuild)
+
+
+def editing(message_id: int) -> asyncio.Lock:
+    """Return the lock that orders the edits of a roll's message (hold it while reading the
+    state the edit shows, so that the last edit shows the last state)."""
+    lock = _EDITING.get(message_id)
+    if lock is None:
+        lock = _EDITING[message_id] = asyncio.Lock()
+    return lock
+
+
+def shows_buttons_of(channel_id: int, user_id: int, roller_id: int) -> None:
+    """Note that ``roller_id``'s latest roll here shows buttons of ``user_id`` (a defender's
+    Luck): ``user_id``'s next roll or state change re-derives that message as well."""
+    _shown_for.setdefault((channel_id, user_id), set()).add(roller_id)
+
+
+def showing(roll_id: int) -> None:
+    """Note that roll ``roll_id`` is being sent and its message remembered (``publish_roll``,
+    until ``done_showing``): meanwhile what edits that message (a typed Luck spend) waits for it
+    (``until_shown``) instead of finding no message yet. Cheap: an Event is made only when
+    someone waits."""
+    _being_shown[roll_id] = None
+
+
+def done_showing(roll_id: int) -> None:
+    """Roll ``roll_id``'s message is sent and remembered (or failed): wake what waits for it."""
+    event = _being_shown.pop(roll_id, None)
+    if event is not None:
+        event.set()
+
+
+async def until_shown(roll_id: int) -> None:
+    """Wait until roll ``roll_id``'s message is sent and remembered, if it is being shown now."""
+    if roll_id not in _being_shown:
+        return
+    event = _being_shown[roll_id]
+    if event is None:
+        event = _being_shown[roll_id] = asyncio.Event()
+    await event.wait()
 
 
 async def retire_buttons(
@@ -75,20 +154,64 @@ async def retire_buttons(
     message that can't be edited keeps them, refused when pressed."""
     if previous is None or previous.visibility is not Visibility.PUBLIC:
         return
-    shown_on = _latest_only.get(previous.kind)
-    if shown_on is None:
+    latest_only = _latest_only.get(previous.kind)
+    if latest_only is None:
         return
-    root = (
-        previous
-        if shown_on(previous) == previous.id
-        else await storage.rolls.get(shown_on(previous))
-    )
+    root = await _shown_on(storage, previous, latest_only)
     channel = postable_channel(interaction)
     if root is None or root.message_id is None or channel is None:
         return
     view = roll_buttons(previous.id, previous.kind, previous.visibility)
-    with contextlib.suppress(discord.HTTPException):
-        await channel.get_partial_message(root.message_id).edit(view=view)
+    async with editing(root.message_id):
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(root.message_id).edit(view=view)
+
+
+async def _shown_on(
+    storage: Storage, roll: LoggedRoll, latest_only: _LatestOnly
+) -> LoggedRoll | None:
+    """Return the roll whose message shows ``roll``'s buttons (itself, or the roll spent on)."""
+    root_id = latest_only.shown_on(roll)
+    return roll if root_id == roll.id else await storage.rolls.get(root_id)
+
+
+async def refresh_latest_buttons(
+    interaction: discord.Interaction, storage: Storage, channel_id: int, user_id: int
+) -> None:
+    """Re-derive from the stored state the buttons of ``user_id``'s latest roll here, and of the
+    rolls here that show buttons of theirs (a defender's Luck): called after a state change
+    they depend on (Luck tokens, Pressure, inspiration), so a newly payable spend appears and an
+    unpayable one goes (README, "Buttons and announcements")."""
+    await _rederive(interaction, storage, channel_id, user_id)
+    for roller_id in sorted(_shown_for.pop((channel_id, user_id), ())):
+        if roller_id != user_id:
+            await _rederive(interaction, storage, channel_id, roller_id)
+
+
+async def _rederive(
+    interaction: discord.Interaction, storage: Storage, channel_id: int, user_id: int
+) -> None:
+    """Edit the view of ``user_id``'s latest roll here to what its system derives now."""
+    latest = await storage.rolls.latest(channel_id, user_id)
+    latest_only = None if latest is None else _latest_only.get(latest.kind)
+    if latest is None or latest_only is None or latest_only.rebuild is None:
+        return
+    root = await _shown_on(storage, latest, latest_only)
+    channel = postable_channel(interaction)
+    if latest.visibility is not Visibility.PUBLIC or channel is None or root is None:
+        return
+    if root.message_id is None:
+        return  # not shown yet: its publisher derives its buttons from this state
+    async with editing(root.message_id):  # read under the lock: the last edit shows the last state
+        now = await storage.rolls.latest(channel_id, user_id)
+        if now is None or now.kind != latest.kind or latest_only.shown_on(now) != root.id:
+            return  # rolled past meanwhile: that roll took the buttons off
+        extra = await latest_only.rebuild(interaction, now)
+        if extra is None:
+            return
+        view = roll_buttons(now.id, now.kind, now.visibility, extra=extra)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(root.message_id).edit(view=view)
 
 
 async def retire_rolled_past(
@@ -102,17 +225,22 @@ async def retire_rolled_past(
     """Once roll ``roll_id``'s message is shown and remembered: the roller's roll before it here
     loses the buttons that act on the latest roll, and so does ``roll_id`` itself (of ``kind``)
     when a newer roll of theirs has landed meanwhile (two rolls at once: whichever is shown
-    last, only the latest keeps them)."""
+    last, only the latest keeps them). Rolls here showing buttons of the roller's (a defender's
+    Luck) are derived anew: those end with this roll."""
     await retire_buttons(
         interaction, storage, await storage.rolls.latest(channel_id, user_id, before=roll_id)
     )
+    others = _shown_for.pop((channel_id, user_id), None)
+    for roller_id in sorted(others or ()):
+        if roller_id != user_id:
+            await _rederive(interaction, storage, channel_id, roller_id)
     if kind not in _latest_only:
         return  # its own buttons don't depend on being the latest
     latest = await storage.rolls.latest(channel_id, user_id)
     if latest is None or latest.id == roll_id:
         return
-    shown_on = _latest_only.get(latest.kind)
-    if shown_on is not None and shown_on(latest) == roll_id:
+    latest_only = _latest_only.get(latest.kind)
+    if latest_only is not None and latest_only.shown_on(latest) == roll_id:
         return  # a Luck spend on this very roll: it shows on this roll's message
     await retire_buttons(interaction, storage, await storage.rolls.get(roll_id))
 

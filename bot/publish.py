@@ -32,7 +32,7 @@ from discord import app_commands
 from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
-from bot.buttons import retire_rolled_past, roll_buttons
+from bot.buttons import done_showing, retire_rolled_past, roll_buttons, showing
 from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
@@ -162,6 +162,7 @@ async def publish_roll(
         changed = await change.apply(log)
         assert changed.roll_id is not None
         roll_id = changed.roll_id
+    showing(roll_id)  # until its message is known, a typed Luck spend on it waits (bot.buttons)
     try:
         message_id = await deliver_roll(
             interaction,
@@ -183,6 +184,7 @@ async def publish_roll(
             interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
         )
     finally:
+        done_showing(roll_id)
         # What the channel must hear happened, whether or not the roller's reply got through.
         # (``changed`` is only ever set with a ``change``.)
         announcement = None if change is None or changed is None else change.announce(changed.after)

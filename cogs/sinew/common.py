@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.asker import Asker
+from bot.buttons import refresh_latest_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
@@ -237,3 +238,15 @@ class SinewBase(_CogPart):
     ) -> tuple[Character[Sheet], Character[Sheet]]:
         changed = await self.characters.update(character, change)
         return changed.before, changed.after
+
+    async def refresh_luck(
+        self, interaction: discord.Interaction, *characters: Character[Sheet]
+    ) -> None:
+        """Derive anew the Luck buttons that ``characters``' tokens and Pressure price, after
+        they changed: under their players' latest rolls here, the asker's (a GM rolling for
+        one) and the contests they defend (README, "Buttons and announcements")."""
+        channel_id = interaction.channel_id
+        if channel_id is None:
+            return
+        for user_id in sorted({interaction.user.id, *(c.user_id for c in characters)}):
+            await refresh_latest_buttons(interaction, self.storage, channel_id, user_id)

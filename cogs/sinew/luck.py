@@ -7,9 +7,7 @@ helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which button
 
 from __future__ import annotations
 
-import asyncio
 import re
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
@@ -20,7 +18,15 @@ from discord import app_commands
 
 from bot.access import loaded_cog, postable_channel
 from bot.asker import Asker
-from bot.buttons import RollButton, register_latest_only, roll_buttons
+from bot.buttons import (
+    RollButton,
+    editing,
+    refresh_latest_buttons,
+    register_latest_only,
+    roll_buttons,
+    shows_buttons_of,
+    until_shown,
+)
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, CharacterName
 from bot.publish import (
@@ -36,9 +42,11 @@ from bot.publish import (
 from bot.render import sinew as render
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
-from bot.storage.errors import RollNotFound
+from bot.storage.errors import CharacterNotFound, RollNotFound, WhichCharacter
 from bot.storage.sinew import (
+    DEFENDER_OPTION,
     NPC_SCORE_OPTION,
+    DefenderMovedOn,
     LuckApplied,
     LuckContext,
     LuckSpend,
@@ -67,12 +75,18 @@ from cogs.sinew.common import (
 from rules import sinew
 
 ATTACK_OFFERS_SHOWN = 4  # Luck buttons under an attack; with Roll again, one row of five
-# One edit at a time of a roll's message by typed spends, so the last edit shows the last spend.
-_EDITING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+async def _buttons_now(interaction: discord.Interaction, logged: LoggedRoll) -> list[RollButton]:
+    cog = loaded_cog(interaction, LuckCommands, COG_NAME, sinew.SYSTEM.display_name)
+    return await cog.luck_buttons_now(logged)
+
+
 # Luck spends only the roller's latest roll here: their next roll takes its Luck buttons off
-# the message that shows it (the roll it spends on).
+# the message that shows it (the roll it spends on); a change of tokens or Pressure derives
+# them anew (``bot.buttons.refresh_latest_buttons``).
 for _kind in SPENDABLE_KINDS:
-    register_latest_only(_kind, luck_root)
+    register_latest_only(_kind, luck_root, _buttons_now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +97,7 @@ class SpendShown:
     logged: LoggedRoll
     view: discord.ui.View | None
     root_id: int  # the roll the spends started from: its message shows them all
+    payer: Character[Sheet]  # whose tokens paid (their other buttons are derived anew)
     collapse: discord.Embed | None = None
 
     async def announce(self, interaction: discord.Interaction) -> None:
@@ -156,6 +171,8 @@ class LuckCommands(SinewBase):
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
+        if defender is not None and visibility is Visibility.PUBLIC:  # their Luck shows on it
+            shows_buttons_of(asker.channel_id, defender.user_id, asker.user_id)
         await publish_roll(
             interaction,
             self.storage,
@@ -183,6 +200,7 @@ class LuckCommands(SinewBase):
             await _deliver_typed_spend(interaction, asker, self.storage, spent)
         finally:  # the spend is saved: the channel hears it even if the reply is lost
             await spent.announce(interaction)
+        await self.refresh_luck(interaction, spent.payer)
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
@@ -195,6 +213,7 @@ class LuckCommands(SinewBase):
             await self._refuse_superseded(interaction, asker, roll_id, error)
             return
         await _deliver_spend(interaction, asker, spent)
+        await self.refresh_luck(interaction, spent.payer)
 
     async def _refuse_superseded(
         self,
@@ -214,6 +233,16 @@ class LuckCommands(SinewBase):
             ) from None
         await interaction.response.edit_message(view=None)
         await interaction.followup.send(f"❌ {describe(error)}", ephemeral=True)
+
+    async def _refuse_moved_on(
+        self, interaction: discord.Interaction, asker: Asker, error: DefenderMovedOn
+    ) -> None:
+        """Refuse a defender's press after they rolled again here, and take their buttons off
+        the roll (its buttons derived anew; after a restart, only a press finds them)."""
+        await interaction.response.send_message(f"❌ {describe(error)}", ephemeral=True)
+        roll = await self.storage.rolls.get(error.roll_id)
+        if roll is not None:
+            await refresh_latest_buttons(interaction, self.storage, asker.channel_id, roll.user_id)
 
     async def _spend(
         self, asker: Asker, campaign: Campaign, tokens: int | None, *, roll_id: int | None = None
@@ -252,8 +281,12 @@ class LuckCommands(SinewBase):
             refusal = render.defender_luck_ended(error.roll_id)
             await interaction.followup.send(f"❌ {refusal}", ephemeral=True)
             return
+        except DefenderMovedOn as error:  # they rolled again: their own buttons are gone
+            await self._refuse_moved_on(interaction, asker, error)
+            return
         shown = await self._spend_shown(campaign, spent)
         await _deliver_spend(interaction, asker, shown)
+        await self.refresh_luck(interaction, shown.payer)  # the defender's own latest roll
 
     async def _luck_offers(
         self,
@@ -282,17 +315,45 @@ class LuckCommands(SinewBase):
         """Return a stored spend's roll, its buttons, and a defender's collapse to announce."""
         logged = await self.storage.rolls.get(spent.roll_id)
         assert logged is not None
-        payer, other = spent.character, spent.other
-        roller, defender = (other, payer) if spent.by_defender else (payer, other)
-        result = logged_result(logged)
-        offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
-        view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=offers(spent.root_id))
+        extra = await self.luck_buttons_now(logged)
+        view = roll_buttons(logged.id, logged.kind, logged.visibility, extra=extra)
         collapse = None
         if spent.defender is not None:
             before, after = spent.defender
             if not before.sheet.collapsed and after.sheet.collapsed:
                 collapse = render.collapse_announcement(after)
-        return SpendShown(logged, view, spent.root_id, collapse)
+        return SpendShown(logged, view, spent.root_id, spent.character, collapse)
+
+    async def luck_buttons_now(self, logged: LoggedRoll) -> list[RollButton]:
+        """Return the Luck buttons under ``logged`` (its roller's latest roll here, or a spend
+        on it) from what is stored now, as a roll shows them: the roller's, and a defending
+        player's own until they roll again here (README, "Buttons and announcements")."""
+        campaign = await self.storage.campaigns.active(logged.channel_id)
+        if campaign is None or campaign.id != logged.campaign_id:
+            return []
+        root_id, options = luck_root(logged), logged.payload.get("options", {})
+        roller = None
+        if options.get(NPC_SCORE_OPTION) is None:
+            name = options.get("character")
+            roller = await self._character_or_none(campaign, None if name else logged.user_id, name)
+        defender, defending = None, options.get(DEFENDER_OPTION)
+        if isinstance(defending, int):
+            mine = await self.storage.rolls.latest(logged.channel_id, defending)
+            if mine is None or mine.id < root_id or luck_root(mine) == root_id:  # not moved on
+                defender = await self._character_or_none(campaign, defending, None)
+                if logged.visibility is Visibility.PUBLIC:
+                    shows_buttons_of(logged.channel_id, defending, logged.user_id)
+        result = logged_result(logged)
+        offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
+        return offers(root_id)
+
+    async def _character_or_none(
+        self, campaign: Campaign, user_id: int | None, name: str | None
+    ) -> Character[Sheet] | None:
+        try:
+            return await self.characters.find(campaign, user_id=user_id, name=name)
+        except (CharacterNotFound, WhichCharacter):
+            return None  # gone since: nobody's Luck to offer
 
 
 async def _deliver_spend(interaction: discord.Interaction, asker: Asker, spent: SpendShown) -> None:
@@ -316,14 +377,14 @@ async def _deliver_typed_spend(
     edits that copy (README, "Buttons and announcements")."""
     logged = spent.logged
     embed = discord.Embed.from_dict(logged.payload["embed"])
+    await until_shown(spent.root_id)  # typed at once: the roll's message is being sent
     root = await storage.rolls.get(spent.root_id)
     channel = postable_channel(interaction)
     if logged.visibility is Visibility.PUBLIC and root and root.message_id and channel:
         set_roll_footer(embed, logged.id, logged.visibility)
         message = channel.get_partial_message(root.message_id)
-        lock = _EDITING.setdefault(root.message_id, asyncio.Lock())
         try:
-            async with lock:  # a later spend's edit, if any, is the one that must stay
+            async with editing(root.message_id):  # a later spend's edit is the one that stays
                 latest = await storage.rolls.latest(logged.channel_id, logged.user_id)
                 if latest is not None and latest.id == logged.id:
                     await message.edit(embed=embed, view=spent.view)

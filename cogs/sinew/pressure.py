@@ -7,7 +7,7 @@ written in one transaction, then the channel hears the change, any Crisis and an
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -15,10 +15,17 @@ import discord
 from discord import app_commands
 
 from bot.asker import Asker
-from bot.buttons import roll_buttons
+from bot.buttons import retire_rolled_past, roll_buttons
 from bot.errors import CommandError
 from bot.options import CharacterName, choices_of
-from bot.publish import Roll, announce, deliver_roll, roll_command, set_roll_footer
+from bot.publish import (
+    Roll,
+    announce,
+    deliver_roll,
+    remember_message,
+    roll_command,
+    set_roll_footer,
+)
 from bot.render import sinew as render
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, Visibility
@@ -84,6 +91,8 @@ class PressureShown:
     before: int
     roll_ids: tuple[int, ...]
     announcements: tuple[discord.Embed, ...]
+    # Derives anew the Luck buttons the change prices (every character's on the party track).
+    refresh: Callable[[discord.Interaction], Awaitable[None]]
 
     async def announce(self, interaction: discord.Interaction) -> None:
         for embed in self.announcements:
@@ -102,6 +111,7 @@ class PressureShown:
             )
         finally:  # the change is saved: the channel hears it even if the GM's reply is lost
             await self.announce(interaction)
+        await self.refresh(interaction)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -162,7 +172,13 @@ class PressureCommands(SinewBase):
         written = await self.pressure_store.change(campaign, write, character_id=character_id)
         last = decided[-1]
         announcements = await self._announcements(last, written, texts, owner_name)
-        return PressureShown(last.move, written.read.value, written.roll_ids, announcements)
+
+        async def refresh(interaction: discord.Interaction) -> None:
+            await self.refresh_luck(interaction, *written.read.characters)
+
+        return PressureShown(
+            last.move, written.read.value, written.roll_ids, announcements, refresh
+        )
 
     async def _announcements(
         self, decided: Decided, written: PressureWritten, texts: render_pressure.Texts, owner: str
@@ -414,9 +430,17 @@ class PressureCommands(SinewBase):
         embed = discord.Embed.from_dict(logged.payload["embed"])
         view = roll_buttons(roll_id, logged.kind, visibility)
         try:
-            await deliver_roll(interaction, asker, roll_id, visibility, embed, view=view)
+            message_id = await deliver_roll(
+                interaction, asker, roll_id, visibility, embed, view=view
+            )
+            await remember_message(self.storage, roll_id, message_id)
+            # A roll too: the roller's Luck on their roll before it has ended.
+            await retire_rolled_past(
+                interaction, self.storage, roll_id, logged.kind, asker.channel_id, asker.user_id
+            )
         finally:  # the Pressure is saved: the channel hears it even if the reply is lost
             await shown.announce(interaction)
+        await shown.refresh(interaction)
 
 
 def _test_embed(

@@ -166,6 +166,7 @@ class SheetCommands(SinewBase):
             after.sheet.current_stamina - before.sheet.current_stamina,
         )
         await interaction.response.send_message(embed=embed)
+        await self.refresh_luck(interaction, after)  # a calm rest's token
 
     @app_commands.command(
         name="milestone", description="Give a milestone: +2 build points, Luck refilled (GM)"
@@ -182,6 +183,7 @@ class SheetCommands(SinewBase):
             after.sheet.luck_tokens - before.sheet.luck_tokens,
         )
         await interaction.response.send_message(embed=embed)
+        await self.refresh_luck(interaction, after)  # Luck refilled
 
     @app_commands.command(name="advance", description="Spend 2 build points to raise a score")
     @app_commands.describe(score="The score to raise (+1, or +2 below baseline up to it)")
@@ -199,6 +201,7 @@ class SheetCommands(SinewBase):
             before.sheet.build_points - after.sheet.build_points,
         )
         await interaction.response.send_message(embed=embed)
+        await self.refresh_luck(interaction, after)  # a raised LCK adds tokens
 
     @ITEM.command(name="add", description="Carry one more substantial item")
     @app_commands.describe(name=f"The item (up to {sinew.ITEM_NAME_MAX} characters)")
@@ -301,3 +304,4 @@ class SheetCommands(SinewBase):
             render.luck_granted_note(after, granted[-1]), ephemeral=True
         )
         await announce(interaction, render.luck_granted(after, granted[-1]))
+        await self.refresh_luck(interaction, after)
