@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.access import loaded_cog
 from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
-from bot.buttons import register_reroll
+from bot.buttons import refresh_latest_buttons, register_latest_only, register_reroll
 from bot.client import DiceBot
 from bot.options import (
     BLIND_HELP,
@@ -33,11 +34,11 @@ from bot.render import odds_charts
 from bot.render import sixpool as render
 from bot.render.charts import draw_spec
 from bot.render.style import shown
-from bot.storage import Campaign, CharacterStore
+from bot.storage import Campaign, CharacterStore, LoggedRoll
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
 from bot.suggestions import sheet_being_typed_for
 from cogs.sixpool import contests, groups, rolls, training
-from cogs.sixpool.buttons import group_view
+from cogs.sixpool.buttons import RerollButton, group_view
 from cogs.sixpool.options import (
     COG_NAME,
     DAMAGE_HELP,
@@ -491,6 +492,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         await interaction.response.send_message(
             embed=render.sheet_changed(changed.after, "inspired ✨ (spend it for advantage)")
         )
+        for user_id in sorted({asker.user_id, target.user_id}):  # their latest roll: rerolls
+            await refresh_latest_buttons(interaction, self.storage, asker.channel_id, user_id)
 
     @app_commands.command(name="rest", description="Refill pools to their maxima (GM)")
     @app_commands.describe(character="The character who rests (default: every character)")
@@ -566,3 +569,14 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
 
 
 assert SixpoolCog.__cog_name__ == COG_NAME  # the persistent buttons find the cog by this name
+
+
+async def _rerolls_now(interaction: discord.Interaction, logged: LoggedRoll) -> list[RerollButton]:
+    cog = loaded_cog(interaction, SixpoolCog, COG_NAME, sixpool.SYSTEM.display_name)
+    return await rolls.rerolls_now(cog, logged)
+
+
+# Inspiration rerolls a die of the latest roll only: the roller's next roll takes them off;
+# inspiration awarded derives them anew (``bot.buttons.refresh_latest_buttons``).
+for _kind in rolls.LATEST_ONLY_KINDS:
+    register_latest_only(_kind, rebuild=_rerolls_now)

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.asker import Asker
-from bot.buttons import Reroller, register_latest_only, retire_rolled_past, roll_buttons
+from bot.buttons import Reroller, retire_rolled_past, roll_buttons
 from bot.errors import CommandError
 from bot.publish import Roll, deliver_roll, remember_message
 from bot.render import sixpool as render
 from bot.storage import Character, LoggedRoll, RollEntry, Visibility
+from bot.storage.errors import CharacterNotFound, WhichCharacter
 from bot.storage.sixpool import NotLatestRoll
-from cogs.sixpool.buttons import reroll_buttons
+from cogs.sixpool.buttons import RerollButton, reroll_buttons
 from rules import sixpool
 from rules.randomness import Rng
 from rules.sixpool import DamageRoll, EdgeOption, RollAsked, RollKind, RollResult, Sheet
@@ -27,18 +28,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTACK_KIND",
+    "LATEST_ONLY_KINDS",
     "RollFor",
     "hit_damage",
     "logged_roll",
     "reroll_die",
+    "rerolls_now",
     "roll_again",
     "roll_asked",
 ]
 
 ATTACK_KIND = f"sixpool.{RollKind.ATTACK.value}"
 
-for _kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE):  # inspiration: the latest roll only
-    register_latest_only(f"sixpool.{_kind.value}")
+# Inspiration rerolls a die of these only while they are their roller's latest roll here (the
+# cog registers them with ``bot.buttons.register_latest_only``, and ``rerolls_now``).
+_INSPIRED_KINDS = (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE)
+LATEST_ONLY_KINDS = tuple(f"sixpool.{kind.value}" for kind in _INSPIRED_KINDS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,8 +200,29 @@ async def reroll_die(
             ) from None
         raise
     logged, embed = await logged_roll(cog, new_id)
-    view = roll_buttons(new_id, logged.kind, logged.visibility)
-    await deliver_roll(interaction, asker, new_id, logged.visibility, embed, view=view, edit=True)
+    rerolls = await rerolls_now(cog, logged)  # none, unless inspired again since
+    view = roll_buttons(new_id, logged.kind, logged.visibility, extra=rerolls)
+    message_id = await deliver_roll(
+        interaction, asker, new_id, logged.visibility, embed, view=view, edit=True
+    )
+    await remember_message(cog.storage, new_id, message_id)  # inspired again: its buttons here
+
+
+async def rerolls_now(cog: SixpoolCog, logged: LoggedRoll) -> list[RerollButton]:
+    """Return the inspiration rerolls under ``logged`` (its roller's latest roll here) from what
+    is stored now: one per die while the rolling character holds inspiration (README,
+    "Buttons and announcements")."""
+    campaign = await cog.storage.campaigns.active(logged.channel_id)
+    if campaign is None or campaign.id != logged.campaign_id:
+        return []
+    name = logged.payload.get("options", {}).get("character")
+    owner = None if name else logged.user_id
+    try:
+        who = await cog.characters.find(campaign, user_id=owner, name=name)
+    except (CharacterNotFound, WhichCharacter):
+        return []  # gone since: no inspiration to spend
+    result = sixpool.RollResult(**logged.payload["result"])
+    return reroll_buttons(logged.id, result) if who.sheet.inspired else []
 
 
 def _rerolled(asker: Asker, rng: Rng, index: int) -> Rerolled:
