@@ -21,6 +21,7 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
+from bot.storage.errors import CharacterNotFound, WhichCharacter
 from bot.storage.sinew import DEFENDER_OPTION, NPC_SCORE_OPTION, LuckStore, PressureStore
 from rules import sinew, sinew_pressure
 
@@ -240,13 +241,28 @@ class SinewBase(_CogPart):
         return changed.before, changed.after
 
     async def refresh_luck(
-        self, interaction: discord.Interaction, *characters: Character[Sheet]
+        self,
+        interaction: discord.Interaction,
+        *characters: Character[Sheet],
+        skip_asker: bool = False,
     ) -> None:
         """Derive anew the Luck buttons that ``characters``' tokens and Pressure price, after
         they changed: under their players' latest rolls here, the asker's (a GM rolling for
-        one) and the contests they defend (README, "Buttons and announcements")."""
+        one; ``skip_asker``: it was just shown) and the contests they defend (README, "Buttons
+        and announcements")."""
         channel_id = interaction.channel_id
-        if channel_id is None:
-            return
-        for user_id in sorted({interaction.user.id, *(c.user_id for c in characters)}):
+        users = {interaction.user.id, *(character.user_id for character in characters)}
+        if skip_asker:
+            users.discard(interaction.user.id)
+        for user_id in sorted(users):
+            assert channel_id is not None  # a Sinew table is a channel's campaign
             await refresh_latest_buttons(interaction, self.storage, channel_id, user_id)
+
+    async def character_or_none(
+        self, campaign: Campaign, user_id: int | None, name: str | None
+    ) -> Character[Sheet] | None:
+        """Return a character as ``CharacterStore.find`` does, or None when it is gone."""
+        try:
+            return await self.characters.find(campaign, user_id=user_id, name=name)
+        except (CharacterNotFound, WhichCharacter):
+            return None

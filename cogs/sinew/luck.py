@@ -42,7 +42,7 @@ from bot.publish import (
 from bot.render import sinew as render
 from bot.render.errors import describe
 from bot.storage import Campaign, Character, LoggedRoll, Storage, Visibility
-from bot.storage.errors import CharacterNotFound, RollNotFound, WhichCharacter
+from bot.storage.errors import RollNotFound
 from bot.storage.sinew import (
     DEFENDER_OPTION,
     NPC_SCORE_OPTION,
@@ -200,7 +200,7 @@ class LuckCommands(SinewBase):
             await _deliver_typed_spend(interaction, asker, self.storage, spent)
         finally:  # the spend is saved: the channel hears it even if the reply is lost
             await spent.announce(interaction)
-        await self.refresh_luck(interaction, spent.payer)
+        await self.refresh_luck(interaction, spent.payer, skip_asker=True)
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
@@ -213,7 +213,7 @@ class LuckCommands(SinewBase):
             await self._refuse_superseded(interaction, asker, roll_id, error)
             return
         await _deliver_spend(interaction, asker, spent)
-        await self.refresh_luck(interaction, spent.payer)
+        await self.refresh_luck(interaction, spent.payer, skip_asker=True)
 
     async def _refuse_superseded(
         self,
@@ -335,25 +335,17 @@ class LuckCommands(SinewBase):
         roller = None
         if options.get(NPC_SCORE_OPTION) is None:
             name = options.get("character")
-            roller = await self._character_or_none(campaign, None if name else logged.user_id, name)
+            roller = await self.character_or_none(campaign, None if name else logged.user_id, name)
         defender, defending = None, options.get(DEFENDER_OPTION)
         if isinstance(defending, int):
             mine = await self.storage.rolls.latest(logged.channel_id, defending)
             if mine is None or mine.id < root_id or luck_root(mine) == root_id:  # not moved on
-                defender = await self._character_or_none(campaign, defending, None)
+                defender = await self.character_or_none(campaign, defending, None)
                 if logged.visibility is Visibility.PUBLIC:
                     shows_buttons_of(logged.channel_id, defending, logged.user_id)
         result = logged_result(logged)
         offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
         return offers(root_id)
-
-    async def _character_or_none(
-        self, campaign: Campaign, user_id: int | None, name: str | None
-    ) -> Character[Sheet] | None:
-        try:
-            return await self.characters.find(campaign, user_id=user_id, name=name)
-        except (CharacterNotFound, WhichCharacter):
-            return None  # gone since: nobody's Luck to offer
 
 
 async def _deliver_spend(interaction: discord.Interaction, asker: Asker, spent: SpendShown) -> None:
