@@ -14,6 +14,7 @@ import discord
 
 from bot.access import postable_channel
 from bot.asker import Asker
+from bot.buttons import retire_rolled_past
 from bot.errors import CommandError
 from bot.publish import Roll, announce, deliver_roll
 from bot.render import sixpool as render
@@ -153,7 +154,11 @@ async def contest_npc(
     changed = await cog.characters.update(challenger.who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
     logged, embed = await logged_roll(cog, changed.roll_id)
-    await deliver_roll(interaction, challenger.asker, logged.id, Visibility.PUBLIC, embed)
+    asker = challenger.asker
+    await deliver_roll(interaction, asker, logged.id, Visibility.PUBLIC, embed)
+    # A roll of theirs: inspiration's rerolls under their roll before it have ended.
+    await retire_rolled_past(interaction, cog.storage, logged.id, logged.kind, asker.channel_id,
+                             asker.user_id)  # fmt: skip
 
 
 async def contest_player(
@@ -329,3 +334,6 @@ async def pick_spend(
         await _close_prompt(interaction, resolved, settled)
     finally:  # the contest is settled and logged: the channel hears it whatever else fails
         await announce(interaction, embed)
+    # Logged as the defender's roll: inspiration's rerolls under their roll before it ended.
+    await retire_rolled_past(interaction, cog.storage, roll_id, CONTEST_KIND, asker.channel_id,
+                             asker.user_id)  # fmt: skip

@@ -12,6 +12,7 @@ import discord
 
 from bot.access import postable_channel
 from bot.asker import Asker
+from bot.buttons import retire_rolled_past
 from bot.errors import CommandError
 from bot.publish import Roll, announce
 from bot.render import sixpool as render
@@ -141,6 +142,9 @@ async def pick_spend(
     embed.set_footer(text=f"Roll #{roll_id}")
     await interaction.response.edit_message(content=None, embed=embed, view=None)
     await refresh(interaction, group)
+    # A roll of theirs: inspiration's rerolls under their roll before it have ended.
+    await retire_rolled_past(interaction, cog.storage, roll_id, GROUP_KIND, asker.channel_id,
+                             asker.user_id)  # fmt: skip
 
 
 async def close(cog: SixpoolCog, interaction: discord.Interaction, group_id: int) -> None:

@@ -282,6 +282,22 @@ async def test_rule_inspiration_awarded_after_a_roll_offers_its_die_rerolls(
     )
 
 
+async def test_rule_a_contest_roll_takes_the_die_rerolls_off_the_rollers_older_message(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await six.start(fake_discord)
+    await six.create(fake_discord)
+    await fake_discord.invoke("sixpool inspire", {"user": fake_discord.users["player"]}, user="gm")
+    check = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 15}, user="player")
+    assert check.original.custom_ids() == ["roll:again:1", "sixpool:reroll:1:0"]
+    contest = {"pool": "DEX", "vs_modifier": 4, "spend": 0}
+    await fake_discord.invoke("sixpool contest", contest, user="player")  # the latest roll now
+    await fake_discord.wait_until(
+        lambda: check.original.custom_ids() == ["roll:again:1"], "roll 1's rerolls to go"
+    )
+    assert (await six.character(fake_discord, dicebot)).sheet.inspired  # still held
+
+
 # --- Concurrency
 
 
