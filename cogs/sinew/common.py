@@ -241,20 +241,13 @@ class SinewBase(_CogPart):
         return changed.before, changed.after
 
     async def refresh_luck(
-        self,
-        interaction: discord.Interaction,
-        *characters: Character[Sheet],
-        skip_asker: bool = False,
+        self, interaction: discord.Interaction, *characters: Character[Sheet]
     ) -> None:
         """Derive anew the Luck buttons that ``characters``' tokens and Pressure price, after
         they changed: under their players' latest rolls here, the asker's (a GM rolling for
-        one; ``skip_asker``: it was just shown) and the contests they defend (README, "Buttons
-        and announcements")."""
+        one) and the contests they defend (README, "Buttons and announcements")."""
         channel_id = interaction.channel_id
-        users = {interaction.user.id, *(character.user_id for character in characters)}
-        if skip_asker:
-            users.discard(interaction.user.id)
-        for user_id in sorted(users):
+        for user_id in sorted({interaction.user.id, *(c.user_id for c in characters)}):
             assert channel_id is not None  # a Sinew table is a channel's campaign
             await refresh_latest_buttons(interaction, self.storage, channel_id, user_id)
 

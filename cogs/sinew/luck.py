@@ -200,7 +200,7 @@ class LuckCommands(SinewBase):
             await _deliver_typed_spend(interaction, asker, self.storage, spent)
         finally:  # the spend is saved: the channel hears it even if the reply is lost
             await spent.announce(interaction)
-        await self.refresh_luck(interaction, spent.payer, skip_asker=True)
+        await self.refresh_luck(interaction, spent.payer)  # read again: a change meanwhile
 
     async def press_luck(
         self, interaction: discord.Interaction, roll_id: int, tokens: int | None
@@ -212,8 +212,8 @@ class LuckCommands(SinewBase):
         except RollSuperseded as error:
             await self._refuse_superseded(interaction, asker, roll_id, error)
             return
-        await _deliver_spend(interaction, asker, spent)
-        await self.refresh_luck(interaction, spent.payer, skip_asker=True)
+        await _deliver_spend(interaction, asker, self.storage, spent)
+        await self.refresh_luck(interaction, spent.payer)  # read again: a change meanwhile
 
     async def _refuse_superseded(
         self,
@@ -285,7 +285,7 @@ class LuckCommands(SinewBase):
             await self._refuse_moved_on(interaction, asker, error)
             return
         shown = await self._spend_shown(campaign, spent)
-        await _deliver_spend(interaction, asker, shown)
+        await _deliver_spend(interaction, asker, self.storage, shown)
         await self.refresh_luck(interaction, shown.payer)  # the defender's own latest roll
 
     async def _luck_offers(
@@ -348,14 +348,24 @@ class LuckCommands(SinewBase):
         return offers(root_id)
 
 
-async def _deliver_spend(interaction: discord.Interaction, asker: Asker, spent: SpendShown) -> None:
-    """Show a spend made by a button in place under it, then announce a defender's collapse."""
-    logged = spent.logged
+async def _deliver_spend(
+    interaction: discord.Interaction, asker: Asker, storage: Storage, spent: SpendShown
+) -> None:
+    """Show a spend made by a button in place under it, then announce a defender's collapse.
+    A newer spend on the roll already shown stays (it includes this one): the spender is told
+    privately."""
+    logged, message = spent.logged, interaction.message
     embed = discord.Embed.from_dict(logged.payload["embed"])
     try:
-        await deliver_roll(
-            interaction, asker, logged.id, logged.visibility, embed, view=spent.view, edit=True
-        )
+        async with editing(message.id if message else 0):  # one edit at a time, as typed spends
+            latest = await storage.rolls.latest(logged.channel_id, logged.user_id)
+            if latest and message and latest.id > logged.id and luck_root(latest) == spent.root_id:
+                note = render.luck_spent_in_place(spent.root_id, latest.id, message.jump_url)
+                await interaction.response.send_message(note, ephemeral=True)
+                return
+            await deliver_roll(
+                interaction, asker, logged.id, logged.visibility, embed, view=spent.view, edit=True
+            )
     finally:  # the spend is saved: the channel hears it even if the reply is lost
         await spent.announce(interaction)
 

@@ -319,3 +319,26 @@ async def test_concurrent_grants_and_rests_end_with_the_buttons_of_the_serial_re
     await settled(fake_discord, dicebot)
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == needed == 5
     assert labels(reply) == ["Spend 1 Luck", "Spend 5 (turns it)"]
+
+
+async def test_concurrent_spends_and_grants_end_with_the_roll_and_buttons_of_the_serial_result(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply, needed = await brakka_fails(fake_discord, dicebot, 3, lambda n: n == 5)
+    assert labels(reply) == ["Spend 1 Luck"]  # 3 tokens don't turn a 5
+    # Serially, in any order: two spends of 1 (always payable from 3) and two grants of 1 leave
+    # 3 tokens and a die 2 lower, which 3 tokens turn; the message shows the second spend.
+    grant = {"character": "Brakka", "tokens": 1, "reason": "fortune"}
+    changes = [
+        fake_discord.send("sinew luck grant", grant, user="gm"),
+        fake_discord.send("sinew luck spend", {"tokens": 1}, user="player"),
+        fake_discord.click(reply, "sinew:luck:1:1", user="player", stale_client=True),
+        fake_discord.send("sinew luck grant", grant, user="gm"),
+    ]
+    replies = await asyncio.gather(*changes)
+    await fake_discord.wait_answered(list(replies))
+    await settled(fake_discord, dicebot)
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 3
+    assert reply.embeds[0]["footer"]["text"] == "Roll #3"
+    assert f"− 2 Luck vs STR {STR}" in str(reply.embeds[0])
+    assert labels(reply) == ["Spend 1 Luck", f"Spend {needed - 2} (turns it)"]
