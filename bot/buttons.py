@@ -200,8 +200,11 @@ async def _rederive(
     channel = postable_channel(interaction)
     if latest.visibility is not Visibility.PUBLIC or channel is None or root is None:
         return
-    if root.message_id is None:
-        return  # not shown yet: its publisher derives its buttons from this state
+    if root.message_id is None:  # being shown, maybe with buttons derived before the change
+        await until_shown(root.id)
+        root = await storage.rolls.get(root.id)
+        if root is None or root.message_id is None:
+            return  # never shown in the channel: nothing to edit
     async with editing(root.message_id):  # read under the lock: the last edit shows the last state
         now = await storage.rolls.latest(channel_id, user_id)
         if now is None or now.kind != latest.kind or latest_only.shown_on(now) != root.id:

@@ -82,6 +82,35 @@ async def test_rule_gm_luck_grant_rederives_the_latest_rolls_luck_buttons_in_pla
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 7 - needed
 
 
+async def test_rule_a_grant_while_the_rolls_message_is_being_sent_still_shows_on_it(
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The roll's buttons are derived before its message is sent; a grant stored meanwhile
+    # finds no message id yet: it waits for the message, then derives them anew.
+    rolls = dicebot.storage.rolls
+    remember = rolls.set_message
+
+    def waited_for() -> bool:
+        return buttons._being_shown.get(1) is not None
+
+    async def held(roll_id: int, message_id: int) -> None:
+        await fake_discord.wait_until(waited_for, "the grant to wait for the roll's message")
+        await remember(roll_id, message_id)
+
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await set_sheet(fake_discord, dicebot, "Brakka", luck_tokens=2)
+    monkeypatch.setattr(rolls, "set_message", held)
+    seed = seed_where(lambda r: not r.success and not r.natural_twenty and r.roll - STR == 4, STR)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
+    assert labels(reply) == ["Spend 1 Luck"]  # derived from 2 tokens
+    grant = {"character": "Brakka", "tokens": 2, "reason": "a lucky find"}
+    await fake_discord.invoke("sinew luck grant", grant, user="gm")
+    turning = ["Spend 1 Luck", "Spend 4 (turns it)"]
+    await fake_discord.wait_until(lambda: labels(reply) == turning, "the turning spend to show")
+
+
 @pytest.mark.parametrize(
     ("command", "options", "user", "build_points", "expected"),
     [
