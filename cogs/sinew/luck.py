@@ -24,7 +24,6 @@ from bot.buttons import (
     refresh_latest_buttons,
     register_latest_only,
     roll_buttons,
-    shows_buttons_of,
     until_shown,
 )
 from bot.errors import CommandError
@@ -70,6 +69,7 @@ from cogs.sinew.common import (
     Sheet,
     SinewBase,
     contest_labels,
+    note_luck_shown,
     score_label,
 )
 from rules import sinew
@@ -171,8 +171,7 @@ class LuckCommands(SinewBase):
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
-        if defender is not None and visibility is Visibility.PUBLIC:  # their Luck shows on it
-            shows_buttons_of(asker.channel_id, defender.user_id, asker.user_id)
+        note_luck_shown(asker.channel_id, asker.user_id, visibility, who, defender)
         await publish_roll(
             interaction,
             self.storage,
@@ -341,8 +340,7 @@ class LuckCommands(SinewBase):
             mine = await self.storage.rolls.latest(logged.channel_id, defending)
             if mine is None or mine.id < root_id or luck_root(mine) == root_id:  # not moved on
                 defender = await self.character_or_none(campaign, defending, None)
-                if logged.visibility is Visibility.PUBLIC:
-                    shows_buttons_of(logged.channel_id, defending, logged.user_id)
+        note_luck_shown(logged.channel_id, logged.user_id, logged.visibility, roller, defender)
         result = logged_result(logged)
         offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
         return offers(root_id)

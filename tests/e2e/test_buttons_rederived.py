@@ -175,6 +175,22 @@ async def test_rule_a_defenders_spend_rederives_the_buttons_of_their_own_latest_
     await fake_discord.wait_until(lambda: labels(test) == ["Spend 1 Luck"], "roll 1's to go")
 
 
+async def test_rule_a_players_rest_rederives_the_gms_roll_for_their_character(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    await set_sheet(fake_discord, dicebot, "Brakka", luck_tokens=3)
+    seed = seed_where(lambda r: not r.success and not r.natural_twenty and r.roll - STR == 4, STR)
+    dicebot.rng = new_rng(seed)
+    options = {"attribute": "str", "character": "Brakka"}
+    reply = await fake_discord.invoke("sinew test", options, user="gm")  # Brakka's Luck pays
+    assert labels(reply) == ["Spend 1 Luck"]
+    await fake_discord.invoke("sinew rest", {"kind": "calm"}, user="player")  # 4 tokens
+    turning = ["Spend 1 Luck", "Spend 4 (turns it)"]
+    await fake_discord.wait_until(lambda: labels(reply) == turning, "the GM's roll to offer it")
+
+
 async def attack_brakka(fake: FakeDiscord, bot: DiceBot) -> tuple[Reply, int]:
     """The GM's NPC hits Brakka (REF 11) in a campaign already started: the reply and the
     defender's tokens that make it a miss (4 to 7)."""
