@@ -358,7 +358,11 @@ def pool_step(payload: dict[str, Any], before: int) -> int | None:
 
 def pressure_step(payload: dict[str, Any], before: int) -> int | None:
     text = field_value(payload, "Pressure")
-    if text is None or text == "unchanged":
+    if text is None:
+        return None
+    unchanged = re.fullmatch(r"(\d+) \(unchanged\)", text)
+    if unchanged:
+        assert int(unchanged[1]) == before, f"Pressure shown as {unchanged[1]}, but was {before}"
         return None
     found = re.match(r"(\d+) → (\d+):", text)
     assert found, text
@@ -459,7 +463,7 @@ def check_round(table: Table, started: Round, shown: Counter[int]) -> dict[str, 
                 acknowledged -= {
                     roll_id
                     for roll_id, payload in rows_in("sinew", "sinew.tamper")
-                    if field_value(payload, "Pressure") == "unchanged"
+                    if str(field_value(payload, "Pressure")).endswith("(unchanged)")
                 }
             # A Crisis comes from a tamper: bound it by the tampers sent.
             number_sent = sum(
