@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import overload
 
-__all__ = ["by_chance", "float_mean", "more_values", "percent", "signed"]
+from rules.modular import ExactChances
+
+__all__ = [
+    "ChancesOf",
+    "by_chance",
+    "chance_floats",
+    "float_mean",
+    "more_values",
+    "percent",
+    "ranked",
+    "signed",
+]
 
 # Below 0.001 % a decimal has too many zeros to read at a glance: say "1 in N" instead.
 _TINY = Fraction(1, 10**5)
@@ -82,15 +94,47 @@ def more_values(dropped: Sequence[Fraction], together: Fraction) -> str | None:
     )
 
 
+def chance_floats(chances: Mapping[int, Fraction]) -> list[tuple[int, float]]:
+    """Return (value, chance as a float) pairs in the mapping's order: a correctly rounded
+    division per chance, or the floats an ``ExactChances`` holds already (no Fraction built)."""
+    if isinstance(chances, ExactChances):
+        return chances.float_items()
+    return [(value, chance.numerator / chance.denominator) for value, chance in chances.items()]
+
+
+def ranked(chances: Mapping[int, Fraction]) -> list[int]:
+    """Return the values, most likely first (ties by value), ordered by the chances as floats:
+    comparing a thousand 200-bit Fractions exactly is milliseconds, and chances a float can't
+    tell apart are as good as equal in a list rounded to two decimals."""
+    return [value for value, _ in sorted(chance_floats(chances), key=lambda i: (-i[1], i[0]))]
+
+
 def by_chance(chances: Mapping[int, Fraction]) -> list[tuple[int, Fraction]]:
-    """Return (value, chance) pairs, most likely first (ties by value), ordered by the chances
-    as floats: comparing a thousand 200-bit Fractions exactly is milliseconds, and chances a
-    float can't tell apart are as good as equal in a list rounded to two decimals."""
-    return sorted(
-        chances.items(), key=lambda item: (-(item[1].numerator / item[1].denominator), item[0])
-    )
+    """Return (value, chance) pairs, most likely first (ties by value): see ``ranked``."""
+    return [(value, chances[value]) for value in ranked(chances)]
 
 
 def float_mean(chances: Mapping[int, Fraction]) -> float:
     """Return the mean value as a float (for display; no Fraction sum of big integers)."""
-    return sum(value * (chance.numerator / chance.denominator) for value, chance in chances.items())
+    return sum(value * chance for value, chance in chance_floats(chances))
+
+
+class ChancesOf(Sequence[Fraction]):
+    """The chances of some values, each read from ``chances`` only when asked for (an exact
+    chance of ``ExactChances`` is built on reading: a list dropping a thousand values reads
+    only its first and last)."""
+
+    def __init__(self, values: Sequence[int], chances: Mapping[int, Fraction]) -> None:
+        self._values, self._chances = values, chances
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> Fraction: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Fraction]: ...
+    def __getitem__(self, index: int | slice) -> Fraction | Sequence[Fraction]:
+        if isinstance(index, slice):
+            return ChancesOf(self._values[index], self._chances)
+        return self._chances[self._values[index]]

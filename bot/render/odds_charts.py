@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from bot.render.charts import OUTCOME_COLOURS, Bar, ChartSheet, ChartSpec, Kind, chart_spec
 from bot.render.cosmos import describe_pool
-from bot.render.numbers import percent
+from bot.render.numbers import chance_floats, percent
 from bot.render.sinew import mode_text
 from bot.render.sixpool import dc_text
 from rules.aethelgard import CRITICAL_NET
@@ -205,9 +205,9 @@ def attack_chart(result: AttackOdds, dice: int, to_hit: int, damage: str) -> Cha
     for strikes, numbers in groups.items():
         target = result.targets[numbers[0] - 1]
         each = " each" if len(numbers) > 1 else ""
-        bars = tuple(
-            Bar(value, _share(chance), None, kind=DAMAGE if value else NO_DAMAGE)
-            for value, chance in target.damage.items()
+        bars = tuple(  # the chances as floats: no Fraction for each of a thousand bars
+            Bar(value, chance * 100, None, kind=DAMAGE if value else NO_DAMAGE)
+            for value, chance in chance_floats(target.damage)
         )
         panels.append(
             ChartSpec(

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.numbers import by_chance, float_mean, more_values, percent
+from bot.render.numbers import ChancesOf, float_mean, more_values, percent, ranked
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
 from rules.realms import (
@@ -228,13 +228,15 @@ def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> disc
         value="\n".join(f"{hits}: {percent(chance)}" for hits, chance in result.hits.items()),
     )
     for index, target in enumerate(result.targets, start=1):
-        ranked = by_chance(target.damage)
-        likely, rest = ranked[:SHOWN_DAMAGE], ranked[SHOWN_DAMAGE:]
+        # Exact chances only for what is written: the listed values and the dropped ones'
+        # first and last (a chart of 11 strikes has over a thousand values).
+        values = ranked(target.damage)
+        likely, rest = sorted(values[:SHOWN_DAMAGE]), values[SHOWN_DAMAGE:]
         mean = float_mean(target.damage)
         lines = [f"Missed: {percent(target.missed)} · mean damage {mean:.2f}"]
-        lines += [f"{value} damage: {percent(chance)}" for value, chance in sorted(likely)]
-        listed = sum((chance for _, chance in likely), Fraction(0))
-        dropped = more_values([chance for _, chance in rest], 1 - listed)
+        lines += [f"{value} damage: {percent(target.damage[value])}" for value in likely]
+        listed = sum((target.damage[value] for value in likely), Fraction(0))
+        dropped = more_values(ChancesOf(rest, target.damage), 1 - listed)
         lines += [dropped] if dropped else []
         embed.add_field(
             name=f"Target {index} ({target.strikes} strike{'s' if target.strikes != 1 else ''})",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+import numpy as np
+
 from rules.inputs import require_whole
+from rules.modular import ExactChances, Residues, moduli_above, power
 from rules.odds import Distribution, Keep, die, keep
 from rules.realms.attacks import plan_attack, strike_hits
 from rules.realms.checks import SingleDie
@@ -57,7 +61,7 @@ class TargetOdds:
 
     strikes: int
     missed: Fraction
-    damage: dict[int, Fraction]
+    damage: Mapping[int, Fraction]  # rules.modular.ExactChances: exact, read lazily
 
     @property
     def mean(self) -> Fraction:
@@ -93,7 +97,11 @@ def attack_odds(
     hit_chance = Fraction(counts.hit, counts.total)
     hits = _binomial(max(plan.strikes, 1), hit_chance)
     per_hit = damage.distribution()
-    targets = tuple(_target_odds(share, counts, per_hit, plan.shift) for share in plan.shares)
+    by_strikes: dict[int, TargetOdds] = {}  # targets with the same strikes: the same odds
+    for share in plan.shares:
+        if share not in by_strikes:
+            by_strikes[share] = _target_odds(share, counts, per_hit, plan.shift)
+    targets = tuple(by_strikes[share] for share in plan.shares)
     return AttackOdds(decision, hits, targets, primary)
 
 
@@ -110,74 +118,56 @@ def _binomial(count: int, chance: Fraction) -> dict[int, Fraction]:
     return {k: comb(count, k) * chance**k * (1 - chance) ** (count - k) for k in range(count + 1)}
 
 
-class _PackedSums:
-    """The k-fold sums of one hit's damage, k = 1, 2, ..., as exact integer weights.
-
-    Each sum is one more convolution with the damage of a hit. The weights outgrow int64 after
-    a few hits, and numpy's convolution of Python integers ran at Python speed (most of an
-    11-strike query). Here both polynomials are packed into one Python integer each, ``width``
-    bytes per coefficient (Kronecker substitution), so a convolution is one big-integer product
-    in C and unpacking is a slice per coefficient. The k-th sum's weights are at most the total
-    weight to the power k, so ``width`` grows with k and no coefficient overflows into the next.
-    """
-
-    def __init__(self, per_hit: Distribution) -> None:
-        self.step_offset = per_hit.min_value
-        self.step_weights = [int(weight) for weight in per_hit.weights.tolist()]
-        self.total = per_hit.total_weight
-        self.weights = [1]  # the 0-fold sum: value 0 with weight 1
-        self.count = 0
-
-    def next(self) -> tuple[int, list[int]]:
-        """Return the next sum's smallest value and its weights, one per value upwards."""
-        self.count += 1
-        width = ((self.total**self.count).bit_length() + 8) // 8
-
-        def packed(weights: list[int]) -> int:
-            data = b"".join(weight.to_bytes(width, "little") for weight in weights)
-            return int.from_bytes(data, "little")
-
-        product = packed(self.weights) * packed(self.step_weights)
-        length = len(self.weights) + len(self.step_weights) - 1
-        data = product.to_bytes(length * width, "little")
-        self.weights = [
-            int.from_bytes(data[index : index + width], "little")
-            for index in range(0, length * width, width)
-        ]
-        return self.step_offset * self.count, self.weights
-
-
 def _target_odds(
     strikes: int, counts: _StrikeCounts, per_hit: Distribution, shift: int
 ) -> TargetOdds:
-    """One target's damage, exactly, as integer numerators over (strike total · damage total)
-    to the power of the strikes: by the number of hits k (binomial), the k-fold damage sum
-    (integer convolution), and whether a natural 20 is among the k hits (zero-damage rule)."""
+    """One target's damage, exactly, as integer counts over (strike total · damage total) to
+    the power of the strikes.
+
+    A strike misses (``miss`` of the strike total, no damage: weight miss · T, T the damage's
+    total weight) or hits (``hit`` of it, times the damage's weights D), so by the binomial
+    theorem the raw damage sums of every number of hits are the coefficients of
+    (miss·T + hit·D(x)) ** strikes; its constant (miss·T) ** strikes is no hit at all (0 damage,
+    not shifted). The ±2 shifts every other sum once. A shifted sum of 0 or less is 1 damage if
+    a hit was a natural 20, else 0: those without a natural 20 are the same power with only the
+    plain hits, (miss·T + plain·D(x)) ** strikes. The counts exceed int64 (about 2^238 for 11
+    strikes of 4d20), so the powers are taken modulo a few primes in numpy (rules.modular).
+    """
     hit, plain = counts.hit, counts.hit - counts.natural_20
-    miss = counts.total - hit
-    damage_total = per_hit.total_weight
-    denominator = (counts.total * damage_total) ** strikes
-    numerators: dict[int, int] = {0: (miss * damage_total) ** strikes}
-    sums = _PackedSums(per_hit)
-    for k in range(1, strikes + 1):
-        if hit == 0:
-            break
-        base = comb(strikes, k) * (miss * damage_total) ** (strikes - k)
-        offset, weights = sums.next()  # the k-fold sum, one convolution at a time
-        factor = base * hit**k
-        at_most_zero = 0
-        for raw, weight in enumerate(weights, start=offset + shift):
-            if raw > 0:
-                numerators[raw] = numerators.get(raw, 0) + factor * weight
-            else:
-                at_most_zero += weight
-        if at_most_zero:  # hits that came to nothing: 1 damage if one was a natural 20
-            with_natural = base * (hit**k - plain**k) * at_most_zero
-            numerators[NATURAL_20_DAMAGE] = numerators.get(NATURAL_20_DAMAGE, 0) + with_natural
-            numerators[0] += base * plain**k * at_most_zero
-    damage = {
-        value: Fraction(numerator, denominator)
-        for value, numerator in sorted(numerators.items())
-        if numerator
-    }
+    miss_weight = (counts.total - hit) * per_hit.total_weight
+    denominator = (counts.total * per_hit.total_weight) ** strikes
+    moduli = moduli_above(denominator)
+    column = np.array(moduli, dtype=np.int64).reshape(-1, 1)
+    no_hit = np.array([miss_weight**strikes % prime for prime in moduli], dtype=np.int64)
+    weights = [int(weight) for weight in per_hit.weights.tolist()]
+    lowest = per_hit.min_value
+
+    def sums(hitting: int) -> tuple[int, np.ndarray]:
+        """The lowest raw sum, and the weights of every raw sum from it (residues, one row per
+        prime) when ``hitting`` faces of the strike total hit; no hit at all left out."""
+        terms = {lowest + index: hitting * weight for index, weight in enumerate(weights)}
+        terms[0] = terms.get(0, 0) + miss_weight
+        low, found = power(terms, strikes, moduli)
+        values = found.values
+        values[:, -low] = (values[:, -low] - no_hit) % column[:, 0]
+        return low, values
+
+    top = 0  # the largest damage
+    if hit:
+        low, raw = sums(hit)
+        top = max(low + raw.shape[1] - 1 + shift, NATURAL_20_DAMAGE)
+    counts_by_value = np.zeros((len(moduli), top + 1), dtype=np.int64)
+    counts_by_value[:, 0] = no_hit
+    if hit:
+        first = max(1 - shift - low, 0)  # the first raw sum whose shifted value is positive
+        if first < raw.shape[1]:
+            counts_by_value[:, low + first + shift :] = raw[:, first:]
+        if first:  # hits that came to nothing: 1 damage if one was a natural 20
+            nothing = raw[:, :first].sum(axis=1)
+            # The same exponents (terms) with only the plain hits: the same lowest sum.
+            without = sums(plain)[1][:, :first].sum(axis=1) if plain else 0
+            counts_by_value[:, 0] += without
+            counts_by_value[:, NATURAL_20_DAMAGE] += nothing - without
+            counts_by_value %= column
+    damage = ExactChances(np.arange(top + 1), Residues(moduli, counts_by_value), denominator)
     return TargetOdds(strikes, damage.get(0, Fraction(0)), damage)

@@ -252,6 +252,85 @@ def test_attack_odds_equal_brute_force(base: int, advantages: int, disadvantages
     assert target.missed == target.damage[0]
 
 
+def _enumerate_target(
+    strikes: int,
+    faces: list[int],
+    to_hit: int,
+    dice: list[tuple[int, int]],
+    modifier: int,
+    shift: int,
+) -> dict[int, Fraction]:
+    """One target's damage by hand: every d20 face of every strike (``faces``: one entry per
+    equally likely face, e.g. the lower of each pair of d20s), every face of every damage die
+    (``dice``: (sides, sign) per die) of the strikes that hit, the ±2 once and the zero-damage
+    rule. Misses roll no damage: each weighs as many damage outcomes as a hit, so every path
+    has equal weight."""
+    damage_totals: dict[int, int] = {}
+    for rolled in product(*(range(1, sides + 1) for sides, _ in dice)):
+        total = modifier + sum(sign * face for face, (_, sign) in zip(rolled, dice, strict=True))
+        damage_totals[total] = damage_totals.get(total, 0) + 1
+    outcomes = sum(damage_totals.values())
+    taken: dict[int, int] = {}
+    for strike_faces in product(faces, repeat=strikes):
+        hitting = [face for face in strike_faces if face == 20 or face >= to_hit]
+        unrolled = outcomes ** (strikes - len(hitting))
+        for sums in product(damage_totals.items(), repeat=len(hitting)):
+            weight = unrolled
+            for _, ways in sums:
+                weight *= ways
+            raw = sum(total for total, _ in sums) + shift
+            if not hitting:
+                value = 0
+            elif raw > 0:
+                value = raw
+            else:
+                value = 1 if 20 in hitting else 0
+            taken[value] = taken.get(value, 0) + weight
+    whole = sum(taken.values())
+    return {value: Fraction(weight, whole) for value, weight in sorted(taken.items()) if weight}
+
+
+D20_FACES = list(range(1, 21))
+LOWER_OF_TWO = [min(a, b) for a, b in product(D20_FACES, repeat=2)]
+
+
+@pytest.mark.parametrize(
+    ("query", "strikes", "faces", "to_hit", "dice", "modifier", "shift"),
+    [
+        # Two strikes, 1d4-3: most hits come to nothing; a natural 20 among them deals 1.
+        ((2, 15, "1d4-3", 0, 0, None), (2,), D20_FACES, 15, [(4, 1)], -3, 0),
+        # Advantage: three strikes, +2; to hit 21, only a natural 20 hits (no plain hit).
+        ((2, 21, "1d6", 1, 0, None), (3,), D20_FACES, 21, [(6, 1)], 0, 2),
+        # Disadvantage with a split: two targets of one strike each, −2 on each.
+        ((3, 11, "1d3+1", 0, 1, "1,1"), (1, 1), D20_FACES, 11, [(3, 1)], 1, -2),
+        # One die at disadvantage: the lower of two d20s, one strike, −2; two dice of damage.
+        ((1, 11, "2d2-1", 0, 1, None), (1,), LOWER_OF_TWO, 11, [(2, 1), (2, 1)], -1, -2),
+        # A subtracted die and three targets of different strikes.
+        ((4, 8, "5-1d4", 0, 0, "2,1,1"), (2, 1, 1), D20_FACES, 8, [(4, -1)], 5, 0),
+    ],
+)
+def test_rule_realms_attack_odds_fast_path_equals_hand_enumeration(
+    query: tuple[int, int, str, int, int, str | None],
+    strikes: tuple[int, ...],
+    faces: list[int],
+    to_hit: int,
+    dice: list[tuple[int, int]],
+    modifier: int,
+    shift: int,
+) -> None:
+    base, to_hit_asked, damage, advantages, disadvantages, split = query
+    result = attack_odds(
+        base, to_hit_asked, parse_damage(damage), decide(advantages, disadvantages), split
+    )
+    assert tuple(target.strikes for target in result.targets) == strikes
+    for target in result.targets:
+        expected = _enumerate_target(target.strikes, faces, to_hit, dice, modifier, shift)
+        assert dict(target.damage.items()) == expected
+        assert list(target.damage) == list(expected)  # every possible value, in order
+        assert target.missed == expected.get(0, Fraction(0))
+        assert sum(target.damage.values()) == 1
+
+
 # --- After the rules audit: the primary attack's ±2, the GM's forced state, concentration
 
 
