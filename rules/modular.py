@@ -120,7 +120,7 @@ def _transform(moduli: tuple[int, ...], size: int) -> _Transform:
 
 
 def _transformed(
-    values: np.ndarray, twiddles: tuple[np.ndarray, ...], moduli: np.ndarray
+    values: np.ndarray, twiddles: tuple[np.ndarray, ...], moduli: np.ndarray, used: int = 0
 ) -> np.ndarray:
     """Return the number-theoretic transform of each row (natural order in and out), each
     value below (stages + 1) · p: reduced lazily, the caller takes the remainder once.
@@ -132,11 +132,18 @@ def _transformed(
     are fewer rows, then as (columns, rows), so numpy's inner loops run along the longer side.
     Only the twiddle's product is reduced: a stage's outputs are below its inputs' bound plus
     p (x + t and x + p - t, t < p), and with p < 2^29 a product stays below 2^62.
+
+    When only the first ``used`` inputs can be non-zero, the stages whose right half of the
+    columns is all zeros only copy the left half into each row: they are skipped.
     """
     primes, size = values.shape
     split = (len(twiddles) + 1) // 2  # the stages with fewer rows than columns
-    blocks = values.reshape(primes, 1, size)  # (primes, rows, columns)
-    for factor in twiddles[:split]:
+    skipped = 0
+    while used and skipped < split and size >> (skipped + 1) >= used:
+        skipped += 1
+    columns = size >> skipped
+    blocks = np.broadcast_to(values[:, None, :columns], (primes, 1 << skipped, columns))
+    for factor in twiddles[skipped:split]:
         rows, half = factor.shape[1], blocks.shape[2] // 2
         merged = np.empty((primes, 2 * rows, half), dtype=np.int64)
         turned = blocks[:, :, half:] * factor
@@ -187,15 +194,19 @@ def _radices(moduli: tuple[int, ...]) -> tuple[int, ...]:
 
 def _garner(residues: Residues, indices: np.ndarray | None = None) -> np.ndarray:
     """Return the mixed-radix digits d (one row per prime) with x = d0 + d1·p0 + d2·p0·p1 + ...,
-    each digit below its prime, of every integer (or those at ``indices``)."""
+    each digit below its prime, of every integer (or those at ``indices``): digit j is final
+    once the earlier ones are taken out, and it is taken out of all later rows at once."""
     values = residues.values if indices is None else residues.values[:, indices]
+    digits = values.copy()
     moduli = residues.moduli
-    digits = np.empty_like(values)
-    for i, prime in enumerate(moduli):
-        digit = values[i].copy()
-        for j in range(i):
-            digit = (digit - digits[j]) % prime * pow(moduli[j], -1, prime) % prime
-        digits[i] = digit
+    for j, prime in enumerate(moduli[:-1]):
+        later = np.array(moduli[j + 1 :], dtype=np.int64).reshape(-1, 1)
+        inverses = np.array([pow(prime, -1, other) for other in moduli[j + 1 :]], dtype=np.int64)
+        rest = digits[j + 1 :]
+        rest -= digits[j]
+        rest %= later
+        rest *= inverses.reshape(-1, 1)
+        rest %= later
     return digits
 
 
@@ -212,9 +223,11 @@ def power(terms: Mapping[int, int], exponent: int, moduli: tuple[int, ...]) -> t
     transform = _transform(moduli, size)
     moduli_column = transform.moduli[:, :, 0]
     coefficients = np.zeros((len(moduli), size), dtype=np.int64)
-    for at, weight in terms.items():
-        coefficients[:, at - low] = [weight % prime for prime in moduli]
-    spectrum = _transformed(coefficients, transform.forward, transform.moduli) % moduli_column
+    coefficients[:, np.fromiter(terms, dtype=np.int64) - low] = np.array(
+        [[weight % prime for weight in terms.values()] for prime in moduli]
+    )
+    spectrum = _transformed(coefficients, transform.forward, transform.moduli, span)
+    spectrum %= moduli_column
     result = np.ones_like(spectrum)
     base, remaining = spectrum, exponent
     while remaining:
