@@ -2,8 +2,9 @@
 
 A chart is a palette image painted in place: rectangles are array slices, text is a bitmap
 rendered once per (string, size, weight) with PIL's ``ImageFont`` and blended in, and the PNG
-is encoded by PIL at a low compression level. A fresh chart costs a few milliseconds, so no
-figure is kept between charts and nothing is shared but the read-only text cache.
+is written with zlib at a low compression level (two pixels a byte when the palette allows).
+A fresh chart costs a few milliseconds, so no figure is kept between charts and nothing is
+shared but the read-only text cache.
 
 The type is the system's DejaVu Sans when it is installed, else the FreeType face Pillow
 itself ships (``ImageFont.load_default``), bold drawn with a stroke (README, "Odds charts").
@@ -14,7 +15,9 @@ itself ships (``ImageFont.load_default``), bold drawn with a stroke (README, "Od
 from __future__ import annotations
 
 import io
+import struct
 import threading
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -321,11 +324,37 @@ def encode_png(pixels: np.ndarray) -> bytes:
 
 
 def encode_indexed_png(indices: np.ndarray, palette: list[tuple[int, int, int]]) -> bytes:
-    """Encode an (h, w) array of palette indices and its (r, g, b) palette as PNG."""
-    if indices.dtype != np.uint8 or not 0 < len(palette) <= 256:
-        raise ValueError("expected (h, w) uint8 indices and 1-256 palette colours")
-    from PIL import Image
+    """Encode an (h, w) array of palette indices and its (r, g, b) palette as PNG.
 
-    image = Image.fromarray(np.ascontiguousarray(indices), "P")
-    image.putpalette([channel for colour in palette for channel in colour])
-    return _saved(image)
+    Written here rather than by PIL: a chart has a dozen colours, so two pixels share a byte
+    (bit depth 4) when the palette has at most 16, every row unfiltered, zlib level 1; PIL
+    writes a byte a pixel, and encoding a 1000×800 chart took it twice as long (3.8 ms against
+    1.7, the file larger too).
+    """
+    if indices.dtype != np.uint8 or indices.ndim != 2 or not 0 < len(palette) <= 256:
+        raise ValueError("expected (h, w) uint8 indices and 1-256 palette colours")
+    height, width = indices.shape
+    depth = 4 if len(palette) <= 16 else 8
+    if depth == 4:
+        pairs = indices if width % 2 == 0 else np.pad(indices, ((0, 0), (0, 1)))
+        packed = pairs[:, 0::2] << 4
+        packed |= pairs[:, 1::2]
+    else:
+        packed = indices
+    rows = np.zeros((height, packed.shape[1] + 1), dtype=np.uint8)  # filter byte 0: none
+    rows[:, 1:] = packed
+    header = struct.pack(">IIBBBBB", width, height, depth, 3, 0, 0, 0)  # 3: palette colour
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _png_chunk(b"IHDR", header),
+            _png_chunk(b"PLTE", bytes(channel for colour in palette for channel in colour)),
+            _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)),
+            _png_chunk(b"IEND", b""),
+        )
+    )
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    """Return one PNG chunk: length, type, data and the CRC of type and data."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

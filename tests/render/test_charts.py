@@ -26,7 +26,7 @@ from bot.render.charts import (
     encode_png,
 )
 from bot.render.numbers import percent
-from bot.render.raster import rgb
+from bot.render.raster import encode_indexed_png, rgb
 from bot.render.style import Colour
 from rules import cosmos
 from rules.odds import Distribution, Keep, Outcome
@@ -246,6 +246,24 @@ def test_encode_png_round_trips_rgb_and_rgba_pixels() -> None:
         with Image.open(io.BytesIO(encode_png(pixels))) as image:
             assert image.mode == mode
             assert np.array_equal(np.asarray(image), pixels)
+
+
+@pytest.mark.parametrize(("colours", "width"), [(1, 8), (2, 53), (16, 53), (17, 52), (256, 37)])
+def test_encode_indexed_png_round_trips_every_pixel_and_the_palette(
+    colours: int, width: int
+) -> None:
+    # At most 16 colours pack two pixels a byte (an odd width pads the last); more take a byte.
+    generator = np.random.default_rng(colours)
+    indices = generator.integers(0, colours, size=(29, width), dtype=np.uint8)
+    palette = [(i, 255 - i, (7 * i) % 256) for i in range(colours)]
+    png = encode_indexed_png(indices, palette)
+    assert png[24] == (4 if colours <= 16 else 8)  # IHDR's bit depth
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.mode == "P" and image.size == (width, 29)
+        assert np.array_equal(np.asarray(image), indices)
+        flat = image.getpalette()
+        assert flat is not None
+        assert [tuple(flat[i : i + 3]) for i in range(0, 3 * colours, 3)] == palette
 
 
 def _draw_in_new_thread(specs: list[ChartSpec]) -> list[bytes]:
