@@ -335,14 +335,13 @@ def encode_indexed_png(indices: np.ndarray, palette: list[tuple[int, int, int]])
         raise ValueError("expected (h, w) uint8 indices and 1-256 palette colours")
     height, width = indices.shape
     depth = 4 if len(palette) <= 16 else 8
+    row_bytes = (width + 1) // 2 if depth == 4 else width
+    rows = np.zeros((height, row_bytes + 1), dtype=np.uint8)  # first byte: filter 0 (none)
     if depth == 4:
-        pairs = indices if width % 2 == 0 else np.pad(indices, ((0, 0), (0, 1)))
-        packed = pairs[:, 0::2] << 4
-        packed |= pairs[:, 1::2]
+        np.left_shift(indices[:, 0::2], 4, out=rows[:, 1:])
+        rows[:, 1 : 1 + width // 2] |= indices[:, 1::2]
     else:
-        packed = indices
-    rows = np.zeros((height, packed.shape[1] + 1), dtype=np.uint8)  # filter byte 0: none
-    rows[:, 1:] = packed
+        rows[:, 1:] = indices
     header = struct.pack(">IIBBBBB", width, height, depth, 3, 0, 0, 0)  # 3: palette colour
     return b"".join(
         (
