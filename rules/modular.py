@@ -14,14 +14,14 @@ count into a ``Fraction`` only when it is read, and gives every chance as a floa
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["ExactChances", "Residues", "moduli_above", "power"]
+__all__ = ["ExactChances", "Residues", "moduli_above", "power", "powers"]
 
 _TWO_ADIC = 21  # every prime is c · 2^21 + 1: transforms of up to 2^21 points
 _PRIME_LIMIT = 2**29  # residues below 2^29: see _transformed
@@ -94,7 +94,7 @@ def _root_powers(roots: list[int], moduli: np.ndarray, count: int) -> np.ndarray
     return powers[:, :count]
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _transform(moduli: tuple[int, ...], size: int) -> _Transform:
     roots = []
     for prime in moduli:
@@ -214,31 +214,66 @@ def power(terms: Mapping[int, int], exponent: int, moduli: tuple[int, ...]) -> t
     """Return the lowest exponent of ``(sum of weight · x^e for e, weight in terms) ** exponent``
     and its coefficients, one per exponent upwards, modulo ``moduli`` (exact when every
     coefficient is below their product: see ``moduli_above``). Weights are non-negative."""
-    low = min(terms)
-    span = max(terms) - low + 1
-    length = exponent * (span - 1) + 1
+    return powers([terms], [exponent], moduli)[0][0]
+
+
+def powers(
+    polynomials: Sequence[Mapping[int, int]], exponents: Sequence[int], moduli: tuple[int, ...]
+) -> list[list[tuple[int, Residues]]]:
+    """Return ``power(polynomial, exponent, moduli)`` for each polynomial (outer list) and each
+    exponent (inner list), from one transform of all the polynomials and one transform back
+    of all their powers: the numpy calls are shared (a Realms split has a power per target).
+    The lowest exponent is the exponent times the lowest of all the polynomials' exponents
+    (a polynomial that starts higher has zeros first)."""
+    low = min(min(terms) for terms in polynomials)
+    span = max(max(terms) for terms in polynomials) - low + 1
+    length = max(exponents) * (span - 1) + 1
     size = max(2, 1 << (length - 1).bit_length())  # no wrap-around: size >= length
     if size > 2**_TWO_ADIC:
         raise ValueError(f"a power of {length} coefficients is beyond these primes' transforms")
-    transform = _transform(moduli, size)
-    moduli_column = transform.moduli[:, :, 0]
-    coefficients = np.zeros((len(moduli), size), dtype=np.int64)
-    coefficients[:, np.fromiter(terms, dtype=np.int64) - low] = np.array(
-        [[weight % prime for weight in terms.values()] for prime in moduli]
-    )
-    spectrum = _transformed(coefficients, transform.forward, transform.moduli, span)
-    spectrum %= moduli_column
+    primes = len(moduli)
+    forward = _transform(moduli * len(polynomials), size)
+    coefficients = np.zeros((primes * len(polynomials), size), dtype=np.int64)
+    for i, terms in enumerate(polynomials):
+        coefficients[i * primes : (i + 1) * primes, np.fromiter(terms, dtype=np.int64) - low] = (
+            np.array([[weight % prime for weight in terms.values()] for prime in moduli])
+        )
+    spectrum = _transformed(coefficients, forward.forward, forward.moduli, span)
+    column = forward.moduli[:, :, 0]
+    spectrum %= column
+    raised = [_pointwise_power(spectrum, exponent, column) for exponent in exponents]
+    backward = _transform(moduli * (len(polynomials) * len(exponents)), size)
+    back = _transformed(np.concatenate(raised), backward.inverse, backward.moduli)
+    counts = back % backward.moduli[:, :, 0] * backward.size_inverse % backward.moduli[:, :, 0]
+    rows = primes * len(polynomials)
+    return [
+        [
+            (
+                exponent * low,
+                Residues(
+                    moduli,
+                    counts[j * rows + i * primes : j * rows + (i + 1) * primes][
+                        :, : exponent * (span - 1) + 1
+                    ],
+                ),
+            )
+            for j, exponent in enumerate(exponents)
+        ]
+        for i in range(len(polynomials))
+    ]
+
+
+def _pointwise_power(spectrum: np.ndarray, exponent: int, column: np.ndarray) -> np.ndarray:
+    """Return each entry to the power ``exponent`` modulo its row's prime (square and multiply)."""
     result = np.ones_like(spectrum)
     base, remaining = spectrum, exponent
     while remaining:
         if remaining & 1:
-            result = result * base % moduli_column
+            result = result * base % column
         remaining >>= 1
         if remaining:
-            base = base * base % moduli_column
-    back = _transformed(result, transform.inverse, transform.moduli)
-    counts = back[:, :length] % moduli_column * transform.size_inverse % moduli_column
-    return exponent * low, Residues(moduli, counts)
+            base = base * base % column
+    return result
 
 
 class ExactChances(Mapping[int, Fraction]):

@@ -10,7 +10,7 @@ from math import comb, gcd
 import numpy as np
 
 from rules.inputs import require_whole
-from rules.modular import ExactChances, Residues, moduli_above, power
+from rules.modular import ExactChances, Residues, moduli_above, powers
 from rules.odds import Distribution, Keep, die, keep
 from rules.realms.attacks import plan_attack, strike_hits
 from rules.realms.checks import SingleDie
@@ -97,10 +97,8 @@ def attack_odds(
     hit_chance = Fraction(counts.hit, counts.total)
     hits = _binomial(max(plan.strikes, 1), hit_chance)
     per_hit = damage.distribution()
-    by_strikes: dict[int, TargetOdds] = {}  # targets with the same strikes: the same odds
-    for share in plan.shares:
-        if share not in by_strikes:
-            by_strikes[share] = _target_odds(share, counts, per_hit, plan.shift)
+    # Targets with the same strikes have the same odds: each number of strikes once.
+    by_strikes = _targets_odds(sorted(set(plan.shares)), counts, per_hit, plan.shift)
     targets = tuple(by_strikes[share] for share in plan.shares)
     return AttackOdds(decision, hits, targets, primary)
 
@@ -118,11 +116,11 @@ def _binomial(count: int, chance: Fraction) -> dict[int, Fraction]:
     return {k: comb(count, k) * chance**k * (1 - chance) ** (count - k) for k in range(count + 1)}
 
 
-def _target_odds(
-    strikes: int, counts: _StrikeCounts, per_hit: Distribution, shift: int
-) -> TargetOdds:
-    """One target's damage, exactly, as integer counts over (strike total · damage total) to
-    the power of the strikes.
+def _targets_odds(
+    strikes: list[int], counts: _StrikeCounts, per_hit: Distribution, shift: int
+) -> dict[int, TargetOdds]:
+    """Each target's damage for each number of strikes, exactly, as integer counts over
+    (strike total · damage total) to the power of the strikes.
 
     A strike misses (``miss`` of the strike total, no damage: weight miss · T, T the damage's
     total weight) or hits (``hit`` of it, times the damage's weights D), so by the binomial
@@ -132,49 +130,58 @@ def _target_odds(
     a hit was a natural 20, else 0: those without a natural 20 are the same power with only the
     plain hits, (miss·T + plain·D(x)) ** strikes. The counts exceed int64 (about 2^238 for 11
     strikes of 4d20), so the powers are taken modulo a few primes in numpy (rules.modular),
-    after dividing every weight by their greatest common divisor (fewer primes: the counts of
-    11 strikes that all hit are 20^11 times smaller).
+    every power of the query from one transform, after dividing every weight by their greatest
+    common divisor (fewer primes: the counts of 11 strikes that all hit are 20^11 times smaller).
     """
     hit, plain = counts.hit, counts.hit - counts.natural_20
     weights = [int(weight) for weight in per_hit.weights.tolist()]
     lowest = per_hit.min_value
-    first = max(1 - shift - strikes * min(lowest, 0), 0)  # raw sums below it come to nothing
+    # Whether some hits can come to nothing (the least raw sum of the most strikes, shifted):
+    # then the plain hits' power is needed as well.
+    nothing_possible = hit > 0 and min(lowest, max(strikes) * lowest) + shift <= 0
     common = gcd(
         (counts.total - hit) * per_hit.total_weight,
         hit * gcd(*weights),
-        plain * gcd(*weights) if first else 0,  # the plain hits' power is needed as well
+        plain * gcd(*weights) if nothing_possible else 0,
     )
     miss_weight = (counts.total - hit) * per_hit.total_weight // common
-    denominator = (counts.total * per_hit.total_weight // common) ** strikes
-    moduli = moduli_above(denominator)
+    outcome_weight = counts.total * per_hit.total_weight // common  # of one strike, all told
+    moduli = moduli_above(outcome_weight ** max(strikes))
     column = np.array(moduli, dtype=np.int64).reshape(-1, 1)
-    no_hit = np.array([miss_weight**strikes % prime for prime in moduli], dtype=np.int64)
 
-    def sums(hitting: int) -> tuple[int, np.ndarray]:
-        """The lowest raw sum, and the weights of every raw sum from it (residues, one row per
-        prime) when ``hitting`` faces of the strike total hit; no hit at all left out."""
+    def polynomial(hitting: int) -> dict[int, int]:
         terms = {lowest + i: hitting * weight // common for i, weight in enumerate(weights)}
         terms[0] = terms.get(0, 0) + miss_weight
-        low, found = power(terms, strikes, moduli)
-        values = found.values
-        values[:, -low] = (values[:, -low] - no_hit) % column[:, 0]
-        return low, values
+        return terms
 
-    top = 0  # the largest damage
+    found: list[list[tuple[int, Residues]]] = []  # [hit or plain][strikes]: (low, counts)
     if hit:
-        low, raw = sums(hit)
-        top = max(low + raw.shape[1] - 1 + shift, NATURAL_20_DAMAGE)
-    counts_by_value = np.zeros((len(moduli), top + 1), dtype=np.int64)
-    counts_by_value[:, 0] = no_hit
-    if hit:  # low is strikes · min(lowest, 0): raw sum low + first is the first shifted above 0
-        if first < raw.shape[1]:
-            counts_by_value[:, low + first + shift :] = raw[:, first:]
-        if first:  # hits that came to nothing: 1 damage if one was a natural 20
-            nothing = raw[:, :first].sum(axis=1)
-            # The same exponents (terms) with only the plain hits: the same lowest sum.
-            without = sums(plain)[1][:, :first].sum(axis=1) if plain else 0
-            counts_by_value[:, 0] += without
-            counts_by_value[:, NATURAL_20_DAMAGE] += nothing - without
-            counts_by_value %= column
-    damage = ExactChances(np.arange(top + 1), Residues(moduli, counts_by_value), denominator)
-    return TargetOdds(strikes, damage.get(0, Fraction(0)), damage)
+        found = powers(
+            [polynomial(hit), *([polynomial(plain)] if nothing_possible else [])], strikes, moduli
+        )
+    odds: dict[int, TargetOdds] = {}
+    for j, count in enumerate(strikes):
+        no_hit = np.array([pow(miss_weight, count, prime) for prime in moduli], dtype=np.int64)
+        top = 0  # the largest damage
+        if hit:
+            low, raw = found[0][j][0], found[0][j][1].values
+            raw[:, -low] = (raw[:, -low] - no_hit) % column[:, 0]  # no hit at all: apart
+            top = max(low + raw.shape[1] - 1 + shift, NATURAL_20_DAMAGE)
+        counts_by_value = np.zeros((len(moduli), top + 1), dtype=np.int64)
+        counts_by_value[:, 0] = no_hit
+        if hit:
+            first = max(1 - shift - low, 0)  # raw sum low + first is the first above 0 shifted
+            if first < raw.shape[1]:
+                counts_by_value[:, low + first + shift :] = raw[:, first:]
+            if first and nothing_possible:  # hits that came to nothing: 1 if a natural 20
+                nothing = raw[:, :first].sum(axis=1)
+                plain_raw = found[1][j][1].values  # the same exponents: the same lowest sum
+                plain_raw[:, -low] = (plain_raw[:, -low] - no_hit) % column[:, 0]
+                without = plain_raw[:, :first].sum(axis=1)
+                counts_by_value[:, 0] += without
+                counts_by_value[:, NATURAL_20_DAMAGE] += nothing - without
+                counts_by_value %= column
+        denominator = outcome_weight**count
+        damage = ExactChances(np.arange(top + 1), Residues(moduli, counts_by_value), denominator)
+        odds[count] = TargetOdds(count, damage.get(0, Fraction(0)), damage)
+    return odds
