@@ -281,23 +281,33 @@ class ExactChances(Mapping[int, Fraction]):
 
     Reading a chance builds its ``Fraction``; ``floats`` has every chance as a float already
     (from the mixed-radix digits: within a few units in the last place), for charts and for
-    ranking. Outcomes with count zero are left out; outcomes iterate in increasing order.
+    ranking, and ``float_array`` / ``outcome_array`` the same as numpy arrays. Outcomes with
+    count zero are left out; outcomes iterate in increasing order.
     """
 
-    __slots__ = ("_digits", "_fractions", "_index", "_moduli", "denominator", "floats", "outcomes")
+    __slots__ = (
+        "_digits",
+        "_fractions",
+        "_index",
+        "_moduli",
+        "denominator",
+        "float_array",
+        "floats",
+        "outcome_array",
+        "outcomes",
+    )
 
     def __init__(self, outcomes: np.ndarray, counts: Residues, denominator: int) -> None:
         digits = _garner(counts)
         nonzero = np.flatnonzero(digits.any(axis=0))
         self._moduli = counts.moduli
         self._digits = digits[:, nonzero]
-        self.outcomes: tuple[int, ...] = tuple(outcomes[nonzero].tolist())
+        self.outcome_array: np.ndarray = outcomes[nonzero]
+        self.outcomes: tuple[int, ...] = tuple(self.outcome_array.tolist())
         self.denominator = denominator
         radices = np.array([float(radix) for radix in _radices(counts.moduli)])
-        # Largest digit last: sum from the smallest terms up, then one division.
-        self.floats: tuple[float, ...] = tuple(
-            (radices @ self._digits.astype(np.float64) / float(denominator)).tolist()
-        )
+        self.float_array: np.ndarray = radices @ self._digits.astype(np.float64) / denominator
+        self.floats: tuple[float, ...] = tuple(self.float_array.tolist())
         self._index = {outcome: i for i, outcome in enumerate(self.outcomes)}
         self._fractions: dict[int, Fraction] = {}
 

@@ -206,7 +206,7 @@ def attack_chart(result: AttackOdds, dice: int, to_hit: int, damage: str) -> Cha
         target = result.targets[numbers[0] - 1]
         each = " each" if len(numbers) > 1 else ""
         bars = tuple(  # the chances as floats: no Fraction for each of a thousand bars
-            Bar(value, chance * 100, None, kind=DAMAGE if value else NO_DAMAGE)
+            Bar(value, chance * 100, None, DAMAGE if value else NO_DAMAGE)
             for value, chance in chance_floats(target.damage)
         )
         panels.append(

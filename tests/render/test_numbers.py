@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.render.numbers import percent, signed
-from rules import cosmos
+from bot.render.numbers import by_chance, float_mean, percent, ranked, signed
+from rules import cosmos, realms
+from rules.modular import ExactChances
 
 
 @pytest.mark.parametrize(
@@ -92,3 +93,18 @@ def test_percent_of_cosmos_criticals_with_five_extra_dice() -> None:
 
 def test_signed_uses_a_true_minus() -> None:
     assert (signed(2), signed(0), signed(-1)) == ("+2", "0", "−1")
+
+
+def test_ranked_and_mean_of_exact_chances_match_those_of_the_same_fractions() -> None:
+    # Realms' damage odds (an ExactChances, floats precomputed) rank and average as a dict of
+    # the same Fractions does: most likely first, ties by value.
+    result = realms.attack_odds(3, 11, realms.parse_damage("1d4+1"), realms.decide(0, 1))
+    [target] = result.targets
+    exact = target.damage
+    assert isinstance(exact, ExactChances)
+    fractions = dict(exact.items())
+    assert ranked(exact) == ranked(fractions) == [value for value, _ in by_chance(fractions)]
+    assert float_mean(exact) == pytest.approx(float_mean(fractions), rel=1e-12)
+    assert float_mean(exact) == pytest.approx(
+        float(sum(value * chance for value, chance in fractions.items())), rel=1e-12
+    )
