@@ -42,7 +42,7 @@ import numpy as np
 # Runnable as a plain script from anywhere: make the project importable.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules import aethelgard, cosmos, odds, realms, sinew, sixpool
+from rules import aethelgard, cosmos, modular, odds, realms, sinew, sixpool
 from rules.odds import keep
 
 SOURCES = range(0, 8)
@@ -695,6 +695,10 @@ def _clear_our_caches() -> None:
         odds.keep,
         cosmos._kept_sum_outcomes,
         aethelgard.net_distribution,
+        modular._primes,
+        modular.moduli_above,
+        modular._transform,
+        modular._radices,
     ):
         cached.cache_clear()
 
