@@ -336,13 +336,20 @@ def encode_indexed_png(indices: np.ndarray, palette: list[tuple[int, int, int]])
     height, width = indices.shape
     depth = 4 if len(palette) <= 16 else 8
     row_bytes = (width + 1) // 2 if depth == 4 else width
-    rows = np.zeros((height, row_bytes + 1), dtype=np.uint8)  # first byte: filter 0 (none)
+    # Scratch arrays of this thread, reused (fresh ones cost page faults: see _buffer).
+    rows = _buffer((height, row_bytes + 1))
+    rows[:, 0] = 0  # each row's filter byte: none
     if depth == 4:
         pairs = indices if width % 2 == 0 else np.pad(indices, ((0, 0), (0, 1)))
         # Each two pixels read as one little-endian uint16 (contiguous: fast, where every other
         # byte of a uint8 row is not): first pixel in the low byte, second in the high.
         both = np.ascontiguousarray(pairs).view("<u2")
-        rows[:, 1:] = ((both & 0x0F) << 4 | both >> 8).astype(np.uint8)
+        first, second = _buffer((2, height, 2 * row_bytes)).view("<u2")
+        np.bitwise_and(both, 0x0F, out=first)
+        first <<= 4
+        np.right_shift(both, 8, out=second)
+        first |= second
+        np.copyto(rows[:, 1:], first, casting="unsafe")  # each value fits a byte
     else:
         rows[:, 1:] = indices
     header = struct.pack(">IIBBBBB", width, height, depth, 3, 0, 0, 0)  # 3: palette colour
