@@ -7,7 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from rules.modular import ExactChances, Residues, moduli_above, power
+from rules import modular
+from rules.modular import ExactChances, Residues, moduli_above, power, powers
 
 
 def _power_by_hand(terms: dict[int, int], exponent: int) -> dict[int, int]:
@@ -34,7 +35,11 @@ def _power_by_hand(terms: dict[int, int], exponent: int) -> dict[int, int]:
         ({0: 3_200_000, **{50 + face: 20 * (face % 7 + 1) for face in range(4, 81)}}, 11),
     ],
 )
-def test_power_equals_multiplication_by_hand(terms: dict[int, int], exponent: int) -> None:
+@pytest.mark.parametrize("small_power_bits", [0, 10**9])  # transforms always; big integers
+def test_power_equals_multiplication_by_hand(
+    terms: dict[int, int], exponent: int, small_power_bits: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(modular, "SMALL_POWER_BITS", small_power_bits)
     by_hand = _power_by_hand(terms, exponent)
     bound = sum(terms.values()) ** exponent
     low, found = power(terms, exponent, moduli_above(bound))
@@ -74,3 +79,23 @@ def test_exact_chances_read_exact_fractions_and_leave_out_impossible_values() ->
         assert close == pytest.approx(float(exact), rel=1e-15), outcome
     with pytest.raises(KeyError):
         chances[2]
+
+
+@pytest.mark.parametrize("small_power_bits", [0, 10**9])
+def test_powers_of_several_polynomials_equal_each_power_alone(
+    small_power_bits: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As a Realms split asks: two polynomials with the same exponents (all hits, plain hits),
+    # several exponents (the targets' strikes); each as multiplied by hand.
+    monkeypatch.setattr(modular, "SMALL_POWER_BITS", small_power_bits)
+    polynomials = [{-3: 5, 0: 7, 2: 1}, {-3: 4, 0: 7, 2: 1}]
+    exponents = [1, 2, 5]
+    moduli = moduli_above(13**5)
+    found = powers(polynomials, exponents, moduli)
+    for terms, row in zip(polynomials, found, strict=True):
+        for exponent, (low, residues) in zip(exponents, row, strict=True):
+            assert low == -3 * exponent
+            counts = residues.integers()
+            assert {low + i: count for i, count in enumerate(counts) if count} == {
+                at: weight for at, weight in _power_by_hand(terms, exponent).items() if weight
+            }

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from rules import RulesError, realms
+from rules import RulesError, modular, realms
 from rules.randomness import Rng
 from rules.realms import (
     AttackResult,
@@ -309,6 +309,7 @@ LOWER_OF_TWO = [min(a, b) for a, b in product(D20_FACES, repeat=2)]
         ((4, 8, "5-1d4", 0, 0, "2,1,1"), (2, 1, 1), D20_FACES, 8, [(4, -1)], 5, 0),
     ],
 )
+@pytest.mark.parametrize("small_power_bits", [0, 10**9])  # numpy's transforms; big integers
 def test_rule_realms_attack_odds_fast_path_equals_hand_enumeration(
     query: tuple[int, int, str, int, int, str | None],
     strikes: tuple[int, ...],
@@ -317,7 +318,10 @@ def test_rule_realms_attack_odds_fast_path_equals_hand_enumeration(
     dice: list[tuple[int, int]],
     modifier: int,
     shift: int,
+    small_power_bits: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(modular, "SMALL_POWER_BITS", small_power_bits)
     base, to_hit_asked, damage, advantages, disadvantages, split = query
     result = attack_odds(
         base, to_hit_asked, parse_damage(damage), decide(advantages, disadvantages), split
