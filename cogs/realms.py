@@ -451,9 +451,9 @@ async def _attack_odds(
     """Return the embed and chart of an attack's exact odds."""
     realms.parse_damage(query.damage)  # bad input is refused here, before the worker
     plan_attack(query.dice, query.to_hit, decision, query.split, query.primary)
-    # 11 strikes of 4d20 are milliseconds of big-integer sums, Fractions to sort and format
-    # and a chart of hundreds of bars: pure Python, so in a worker process (bot.offload), where
-    # it holds neither the event loop nor its GIL.
+    # 11 strikes of 4d20 are milliseconds of exact counts (numpy and Python), text and a chart
+    # of a thousand bars, much of it Python: so in a worker process (bot.offload), where it
+    # holds neither the event loop nor its GIL.
     embed, png = await offload.in_process(_attack_reply, query, decision)
     return discord.Embed.from_dict(embed), png
 
