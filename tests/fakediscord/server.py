@@ -448,6 +448,10 @@ class FakeDiscord:
         """
         return [message.raw_with_data() for message in self._channel_messages.get(channel_id, [])]
 
+    def posted_count(self, channel_id: int) -> int:
+        """How many messages the bot posted to a channel (``channel_messages`` without copies)."""
+        return len(self._channel_messages.get(channel_id, []))
+
     def dm_messages(self, user: str | FakeUser) -> list[JSON]:
         """Return the direct messages the bot sent to a user."""
         person = self._person(user)
