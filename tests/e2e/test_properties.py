@@ -232,17 +232,6 @@ def _key(option: JSON) -> str:
     return json.dumps(option, sort_keys=True)
 
 
-def _keyed(declared: list[JSON]) -> list[tuple[JSON, str]]:
-    """Each option of a command with its ``_key``, worked out once per command's options."""
-    found = _KEYED.get(id(declared))
-    if found is None or found[0] is not declared:
-        found = _KEYED[id(declared)] = declared, [(option, _key(option)) for option in declared]
-    return found[1]
-
-
-_KEYED: dict[int, tuple[list[JSON], list[tuple[JSON, str]]]] = {}
-
-
 @functools.lru_cache(maxsize=1024)
 def _text_of(option: str, hostile: bool) -> st.SearchStrategy[Any]:
     return _text(json.loads(option), hostile)
@@ -289,7 +278,7 @@ def _integer(option: JSON, hostile: bool) -> st.SearchStrategy[int]:
     return st.integers(-5, 50)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=1024)  # cleared when the module's fake Discord stops
 def _value_of(fake: FakeDiscord, option: str) -> st.SearchStrategy[tuple[Any, JSON]]:
     return _value(fake, json.loads(option), option)
 
@@ -333,16 +322,19 @@ class Invocation:
 
 
 @st.composite
-def invocations(draw: st.DrawFn, fake: FakeDiscord, path: str, declared: list[JSON]) -> Invocation:
-    """Draw one invocation of the command ``path`` whose synced options are ``declared``."""
+def invocations(
+    draw: st.DrawFn, fake: FakeDiscord, path: str, declared: list[tuple[JSON, str]]
+) -> Invocation:
+    """Draw one invocation of the command ``path`` whose synced options are ``declared`` (each
+    with its ``_key``)."""
     wire: list[JSON] = []
     resolved: JSON = {}
-    for option, key in _keyed(declared):
+    for option, option_key in declared:
         if not option.get("required") and draw(_COIN):
             continue
         if option.get("required") and draw(_ONE_IN_50) == 0:
             continue  # a missing required option: an outdated client
-        value, extra = draw(_value_of(fake, key))
+        value, extra = draw(_value_of(fake, option_key))
         for key, entries in extra.items():
             resolved.setdefault(key, {}).update(entries)
         wire.append({"name": option["name"], "type": option["type"], "value": value})
@@ -391,14 +383,18 @@ class Table:
     refusals: int = 0
     answers: int = 0
     watch: StateWatch = field(init=False)
-    # Each synced command's declared options (the synced commands don't change in the module).
-    declared: dict[str, list[JSON]] = field(init=False)
+    # Each synced command's declared options, each with its _key (a hashable copy, for the
+    # strategy caches); the synced commands don't change in the module.
+    declared: dict[str, list[tuple[JSON, str]]] = field(init=False)
     # Each command's invocation strategy, built on first use.
     strategies: dict[str, st.SearchStrategy[Invocation]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.watch = StateWatch(self.database)
-        self.declared = dict(every_command(self.fake))
+        self.declared = {
+            path: [(option, _key(option)) for option in options]
+            for path, options in every_command(self.fake)
+        }
 
     def invocations(self, command: str) -> st.SearchStrategy[Invocation]:
         if command not in self.strategies:
@@ -431,6 +427,7 @@ async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table
             _report(table)
             table.watch.close()
     finally:
+        _value_of.cache_clear()  # its strategies hold the fake
         await fake.stop()
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = original
     fake.check_clean()
