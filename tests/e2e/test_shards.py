@@ -204,13 +204,12 @@ async def stop(process: asyncio.subprocess.Process) -> str:
 
 
 async def test_two_processes_with_shards_0_and_1_serve_their_own_guild_and_survive_a_kill(
-    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path
+    fake_discord: FakeDiscord, second_guild: FakeGuild, tmp_path: Path, migrated_sqlite: Path
 ) -> None:
-    database = tmp_path / "shared.db"
+    database = migrated_sqlite  # already migrated: a first start's migrations aren't the subject
     north = fake_discord.channel_id  # guild A, shard 0
     south = second_guild.channel_id  # guild B, shard 1
-    # One after the other: two processes migrating a fresh SQLite file at the same moment is
-    # not what this test is about (tests/storage covers concurrent migration).
+    # One after the other, shard 0 first (concurrent migration is tests/storage's subject).
     process_a = await start_shard_process(fake_discord, tmp_path, database, "0")
     process_b: asyncio.subprocess.Process | None = None
     restarted: asyncio.subprocess.Process | None = None
@@ -392,12 +391,13 @@ async def test_a_users_roll_limit_is_one_across_the_processes_of_the_bot(
     tmp_path: Path,
     backend: str,
     request: pytest.FixtureRequest,
+    migrated_sqlite: Path,
 ) -> None:
     # ROLL_RATE_LIMIT is the bot's: a user rolling in guilds served by two processes gets
     # 4 rolls a minute in all, not 4 from each.
     fake = fake_discord
     north, south = fake.channel_id, second_guild.channel_id  # shard 0's guild, shard 1's
-    database = tmp_path / "shared.db"
+    database = migrated_sqlite
     shared = (
         {"DATABASE_URL": request.getfixturevalue("migrated_postgres_url")}
         if backend == "postgresql"
@@ -405,7 +405,7 @@ async def test_a_users_roll_limit_is_one_across_the_processes_of_the_bot(
     )
     processes: list[asyncio.subprocess.Process] = []
     try:
-        for ids in ("0", "1"):  # one after the other: the first migrates a fresh SQLite file
+        for ids in ("0", "1"):  # one after the other, shard 0 first
             process = await start_bot_process(
                 fake, tmp_path, fake.token, database,
                 SHARD_COUNT="2", SHARD_IDS=ids, GUILD_ID="", ROLL_RATE_LIMIT="4/60", **shared,

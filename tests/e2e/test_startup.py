@@ -90,9 +90,10 @@ async def wait_until_ready(fake: FakeDiscord) -> None:
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM])
 async def test_stop_under_load_answers_every_interaction_received_then_exits_0(
-    fake_discord: FakeDiscord, tmp_path: Path, stop_signal: signal.Signals
+    fake_discord: FakeDiscord, tmp_path: Path, migrated_sqlite: Path, stop_signal: signal.Signals
 ) -> None:
-    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token)
+    # On a migrated copy (tmp_path / "bot.db"): a first start's migrations are not the subject.
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token, migrated_sqlite)
     try:
         await wait_until_ready(fake_discord)
         await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Load"})
@@ -123,8 +124,10 @@ async def test_stop_under_load_answers_every_interaction_received_then_exits_0(
     assert len(shown) + len(restarting) == len(replies)
 
 
-async def test_a_second_signal_stops_at_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token)
+async def test_a_second_signal_stops_at_once(
+    fake_discord: FakeDiscord, tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token, migrated_sqlite)
     try:
         await wait_until_ready(fake_discord)
         for _ in range(50):
@@ -160,9 +163,11 @@ async def test_closing_gives_up_the_answers_in_flight_before_the_connection_clos
 
 
 async def test_debug_log_carries_no_interaction_token(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, migrated_sqlite: Path
 ) -> None:
-    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token, LOG_LEVEL="DEBUG")
+    process = await start_bot_process(
+        fake_discord, tmp_path, fake_discord.token, migrated_sqlite, LOG_LEVEL="DEBUG"
+    )
     try:
         await wait_until_ready(fake_discord)
         reply = await fake_discord.invoke("roll", {"expression": "2d6"}, user="player")

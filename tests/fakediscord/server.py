@@ -71,7 +71,6 @@ failures set with ``fail_next`` that no request ever met.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 import json
 import logging
@@ -178,6 +177,8 @@ def snowflake_on_shard(shard_id: int, shard_count: int) -> int:
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RATE_LIMIT_MESSAGE = "You are being rate limited."
+# How often wait_until checks a condition that may turn on the bot's side (nothing wakes it).
+POLL_SECONDS = 0.01
 
 
 class FakeDiscord:
@@ -265,7 +266,11 @@ class FakeDiscord:
         self.identified_shards: list[tuple[int, int]] = []  # each IDENTIFY's [id, count]
         self.shard_identified_at: dict[int, float] = {}  # shard id -> perf_counter of its latest
         self.undeliverable: list[str] = []  # events of a guild no connected shard owns
-        self._changed = asyncio.Event()
+        # What wait_until waits on: each waiter's future, resolved by the next fake-side change;
+        # the pollers' also by the next poll tick (their condition may turn on the bot's side).
+        self._waiters: list[asyncio.Future[None]] = []
+        self._pollers: list[asyncio.Future[None]] = []
+        self._poll_tick: tuple[asyncio.AbstractEventLoop, asyncio.TimerHandle] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._port = 0
@@ -447,6 +452,10 @@ class FakeDiscord:
         Each is the message as Discord returns it; each attachment also holds its ``data``.
         """
         return [message.raw_with_data() for message in self._channel_messages.get(channel_id, [])]
+
+    def posted_count(self, channel_id: int) -> int:
+        """How many messages the bot posted to a channel (``channel_messages`` without copies)."""
+        return len(self._channel_messages.get(channel_id, []))
 
     def dm_messages(self, user: str | FakeUser) -> list[JSON]:
         """Return the direct messages the bot sent to a user."""
@@ -631,7 +640,9 @@ class FakeDiscord:
             return settled == len(replies)
 
         await self.wait_until(
-            all_settled, f"the bot to answer {len(replies)} interactions (answered {settled})"
+            all_settled,
+            f"the bot to answer {len(replies)} interactions (answered {settled})",
+            fake_side=True,
         )
 
     def forget(self, replies: list[Reply]) -> None:
@@ -640,24 +651,62 @@ class FakeDiscord:
         for reply in replies:
             self._replies.pop(reply.interaction["token"], None)
 
-    async def wait_until(self, predicate: Callable[[], object], what: str) -> None:
-        """Wait until ``predicate()`` is true; raise TimeoutError naming ``what`` otherwise."""
+    async def wait_until(
+        self, predicate: Callable[[], object], what: str, *, fake_side: bool = False
+    ) -> None:
+        """Wait until ``predicate()`` is true; raise TimeoutError naming ``what`` otherwise.
+
+        Fake-side changes (a request the bot made, a connection, an ERROR logged) wake the wait
+        at once; a short poll (every POLL_SECONDS) covers conditions that turn on the bot's
+        side. ``fake_side=True`` says the condition can only turn with a fake-side change (a
+        reply answered, a message posted): then there is no poll, which matters when hundreds
+        wait at once (a poll would wake each of them a hundred times a second).
+        """
+        if predicate():
+            return
         loop = asyncio.get_running_loop()
+        waiting: list[asyncio.Future[None]] = []  # this wait's current future, for the timer
+
+        def time_up() -> None:
+            if waiting and not waiting[0].done():
+                waiting[0].set_result(None)
+
         deadline = loop.time() + self.timeout
-        while not predicate():
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise TimeoutError(
-                    f"timed out after {self.timeout} s waiting for {what}{self._diagnosis()}"
-                )
-            changed = self._changed
-            # Fake-side changes wake us at once; the short poll covers bot-side conditions.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(remaining, 0.01))
+        timer = loop.call_at(deadline, time_up)
+        try:
+            while not predicate():
+                if loop.time() >= deadline:
+                    raise TimeoutError(
+                        f"timed out after {self.timeout} s waiting for {what}{self._diagnosis()}"
+                    )
+                future = loop.create_future()
+                waiting[:] = [future]
+                if fake_side:
+                    self._waiters.append(future)
+                else:
+                    self._pollers.append(future)
+                    if self._poll_tick is None or self._poll_tick[0] is not loop:
+                        self._poll_tick = loop, loop.call_later(POLL_SECONDS, self._poll)
+                await future
+        finally:
+            timer.cancel()
+
+    def _poll(self) -> None:
+        self._poll_tick = None
+        self._wake(self._pollers)
+        self._pollers = []
+
+    @staticmethod
+    def _wake(futures: list[asyncio.Future[None]]) -> None:
+        for future in futures:
+            if not future.done():
+                future.set_result(None)
 
     async def wait_followups(self, reply: Reply, count: int = 1) -> list[FakeMessage]:
         """Wait until the reply has ``count`` followups; return them."""
-        await self.wait_until(lambda: len(reply.followups) >= count, f"{count} followup(s)")
+        await self.wait_until(
+            lambda: len(reply.followups) >= count, f"{count} followup(s)", fake_side=True
+        )
         return list(reply.followups)
 
     async def wait_channel_messages(self, channel_id: int, count: int = 1) -> list[JSON]:
@@ -665,6 +714,7 @@ class FakeDiscord:
         await self.wait_until(
             lambda: len(self._channel_messages.get(channel_id, [])) >= count,
             f"{count} message(s) in channel {channel_id}",
+            fake_side=True,
         )
         return self.channel_messages(channel_id)
 
@@ -890,7 +940,9 @@ class FakeDiscord:
         return reply
 
     async def _wait_settled(self, reply: Reply, what: str, wait_deferred: bool) -> None:
-        await self.wait_until(lambda: reply.settled(wait_deferred), f"the bot to answer {what}")
+        await self.wait_until(
+            lambda: reply.settled(wait_deferred), f"the bot to answer {what}", fake_side=True
+        )
 
     # -- gateway ---------------------------------------------------------------------------
 
@@ -1266,8 +1318,11 @@ class FakeDiscord:
         return message
 
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        """A fake-side change: wake every wait_until, to check its condition again."""
+        waiters, pollers = self._waiters, self._pollers
+        self._waiters, self._pollers = [], []
+        self._wake(waiters)
+        self._wake(pollers)
 
     def _record_error(self, text: str) -> None:
         self.error_logs.append(text)

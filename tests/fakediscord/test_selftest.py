@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 
@@ -343,3 +344,25 @@ async def test_dms_group_dms_and_servers_without_the_bot_carry_their_context(
             await fake.invoke("serverish", user="player", channel=dm)
         stale = await fake.invoke("serverish", user="player", channel=dm, stale_client=True)
         assert stale.content == "in a server"  # discord.py runs what Discord delivers
+
+
+async def test_wait_until_polls_a_condition_the_fake_does_not_see_change() -> None:
+    fake = FakeDiscord()  # waits need no server: nothing is sent
+    flag = asyncio.Event()
+    asyncio.get_running_loop().call_later(0.05, flag.set)  # changes nothing on the fake's side
+    await fake.wait_until(flag.is_set, "the flag")
+    assert flag.is_set()
+
+
+async def test_a_fake_side_wait_wakes_on_the_fakes_change_and_times_out_naming_it() -> None:
+    fake = FakeDiscord(timeout=0.2)
+    seen: list[str] = []
+
+    def change() -> None:  # as the fake's handlers do: change its state, then notify
+        seen.append("posted")
+        fake._notify()
+
+    asyncio.get_running_loop().call_later(0.05, change)
+    await fake.wait_until(lambda: seen, "the change", fake_side=True)
+    with pytest.raises(TimeoutError, match=r"timed out after 0\.2 s waiting for what never comes"):
+        await fake.wait_until(lambda: False, "what never comes", fake_side=True)

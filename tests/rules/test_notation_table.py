@@ -10,6 +10,7 @@ each term, with `mi`/`ma`, keep and drop applied by sorting and successes counte
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -54,24 +55,25 @@ def rolled_distribution(expression: str) -> dict[int, Fraction]:
 
 def enumerated(roll: Callable[[Rng], T]) -> dict[T, Fraction]:
     """Every outcome ``roll`` can give and its exact chance, by enumerating every dice path."""
-    totals: Counter[T] = Counter()
-    chances: dict[T, Fraction] = {}
+    # A path's chance is 1 over the product of its draws' radices: count the paths of each
+    # outcome by that product, and add the fractions up once at the end (exact all the same).
+    paths: Counter[tuple[T, int]] = Counter()
     prefix: list[int] = []
     while True:
         path = _Path(prefix)
         total = roll(as_rng(path))
-        chance = Fraction(1)
-        for radix in path.radices:
-            chance /= radix
-        chances[total] = chances.get(total, Fraction(0)) + chance
-        totals[total] += 1
+        paths[total, math.prod(path.radices)] += 1
         # Next path: the last draw that can still grow grows; everything after it restarts.
         position = len(path.values) - 1
         while position >= 0 and path.values[position] == path.radices[position] - 1:
             position -= 1
         if position < 0:
-            return chances
+            break
         prefix = [*path.values[:position], path.values[position] + 1]
+    chances: dict[T, Fraction] = {}
+    for (total, ways), count in paths.items():
+        chances[total] = chances.get(total, Fraction(0)) + Fraction(count, ways)
+    return chances
 
 
 _TERM = re.compile(
