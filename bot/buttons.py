@@ -34,6 +34,7 @@ __all__ = [
     "RollAgainButton",
     "RollButton",
     "SentView",
+    "acts_on_latest",
     "answer_component",
     "done_showing",
     "editing",
@@ -42,6 +43,7 @@ __all__ = [
     "register_reroll",
     "retire_buttons",
     "retire_rolled_past",
+    "retires_past",
     "reveal_roll",
     "roll_buttons",
     "showing",
@@ -215,6 +217,23 @@ async def _rederive(
         view = roll_buttons(now.id, now.kind, now.visibility, extra=extra)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(root.message_id).edit(view=view)
+
+
+def acts_on_latest(kind: str | None) -> bool:
+    """Whether a public roll of ``kind`` has buttons that act only on its roller's latest roll
+    (``register_latest_only``): only then does rolling past it, or being it, retire any."""
+    return kind in _latest_only
+
+
+def retires_past(kind: str, previous_kind: str | None, channel_id: int, user_id: int) -> bool:
+    """Whether ``retire_rolled_past`` has anything to do for a roll of ``kind`` whose roller's
+    roll before it here is a public one of ``previous_kind`` (None: none, or a secret one):
+    either has buttons acting on the latest roll, or a roll here shows buttons of the roller's."""
+    return (
+        acts_on_latest(kind)
+        or acts_on_latest(previous_kind)
+        or ((channel_id, user_id) in _shown_for)
+    )
 
 
 async def retire_rolled_past(

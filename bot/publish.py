@@ -20,7 +20,6 @@ roller only that they rolled in secret.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,13 @@ from discord import app_commands
 from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
-from bot.buttons import done_showing, retire_rolled_past, roll_buttons, showing
+from bot.buttons import (
+    done_showing,
+    retire_rolled_past,
+    retires_past,
+    roll_buttons,
+    showing,
+)
 from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
@@ -99,7 +104,9 @@ class Roll:
             kind=self.kind,
             visibility=visibility,
             payload={
-                "result": dataclasses.asdict(self.result),
+                # The dataclass itself: the roll log writes it as ``asdict`` would give it
+                # (bot.storage.rolls), without copying it into dicts first.
+                "result": self.result,
                 "embed": self.embed.to_dict(),
                 "options": dict(self.options),
             },
@@ -150,9 +157,13 @@ async def publish_roll(
     roll shows it in its title, and a secret one is nobody else's business (README, "Buttons
     and announcements").
     """
+    # Whether the roller's roll before this one may need its buttons retired (unknown with a
+    # state change: its transaction logs the roll).
+    retire = True
     if change is None:
-        roll_id = await storage.rolls.record(roll.entry(asker, visibility))
-        changed = None
+        recorded = await storage.rolls.record_noting_previous(roll.entry(asker, visibility))
+        roll_id, changed = recorded.id, None
+        retire = retires_past(roll.kind, recorded.previous_kind, asker.channel_id, asker.user_id)
     else:
 
         def log(state: S) -> RollEntry:
@@ -180,9 +191,10 @@ async def publish_roll(
         )
         await remember_message(storage, roll_id, message_id)
         # The roller's roll before this one: its buttons that act on the latest roll end here.
-        await retire_rolled_past(
-            interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
-        )
+        if retire:
+            await retire_rolled_past(
+                interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
+            )
     finally:
         done_showing(roll_id)
         # What the channel must hear happened, whether or not the roller's reply got through.

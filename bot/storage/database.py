@@ -140,6 +140,10 @@ def utc_now(ago: timedelta = timedelta()) -> str:
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
 
+def _first(row: Row) -> Any:
+    return row[0]
+
+
 class ConstraintViolated(Exception):
     """A write broke a unique, foreign-key or check constraint (whatever the driver)."""
 
@@ -197,9 +201,17 @@ class Database(ABC):
     def transaction(self) -> AbstractAsyncContextManager[Session]:
         """One write transaction; its session is valid inside the block only."""
 
-    @abstractmethod
     async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
         """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, committed."""
+        return int((await self.insert_returning(sql, parameters))["id"])
+
+    @abstractmethod
+    async def insert_returning(
+        self, sql: str, parameters: Sequence[object] = (), returning: str = ""
+    ) -> Row:
+        """``insert``, returning the new row: its ``id`` and the named expressions ``returning``
+        (``expression AS name, …``: the new row's columns, or a scalar subquery over them),
+        computed in the same statement (one trip to the database, not a read after it)."""
 
     @abstractmethod
     async def write_alone(
@@ -294,7 +306,8 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         # Group commit: single-row inserts waiting for the writer, by statement, and the tasks
         # flushing them.
-        self._inserts: dict[str, list[tuple[Sequence[object], asyncio.Future[int]]]] = {}
+        self._inserts: dict[tuple[str, str], list[tuple[Sequence[object], asyncio.Future[Row]]]]
+        self._inserts = {}  # by (statement, returning)
         self._flushes: set[asyncio.Task[None]] = set()
         # Group commit of ``set_by_id``: the rows waiting, by (table, column).
         self._updates: dict[tuple[str, str], list[tuple[int, object, asyncio.Future[None]]]] = {}
@@ -382,36 +395,41 @@ class SqliteDatabase(Database):
         with contextlib.suppress(sqlite3.OperationalError):
             await asyncio.shield(self._writer.execute("ROLLBACK"))
 
-    async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
-        """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, once committed.
+    async def insert_returning(
+        self, sql: str, parameters: Sequence[object] = (), returning: str = ""
+    ) -> Row:
+        """Run one single-row ``INSERT … VALUES (…)`` and return the new row (its id and
+        ``returning``), once committed.
 
         Group commit: inserts of one statement that arrive while the writer is busy wait
         together and then go in as one multi-row INSERT (one statement, so one atomic commit,
         and one trip to the database thread instead of one each). Every caller still gets its
         answer only after its row is committed, so durability is as with one INSERT each.
         """
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        waiting = self._inserts.setdefault(sql, [])
+        future: asyncio.Future[Row] = asyncio.get_running_loop().create_future()
+        key = (sql, returning)
+        waiting = self._inserts.setdefault(key, [])
         waiting.append((parameters, future))
         if len(waiting) == 1:  # the first to wait starts the flush that takes the whole group
-            flush = asyncio.create_task(self._flush_inserts(sql), name="database-group-commit")
+            flush = asyncio.create_task(self._flush_inserts(key), name="database-group-commit")
             self._flushes.add(flush)
             flush.add_done_callback(self._flushes.discard)
         return await future
 
-    async def _flush_inserts(self, sql: str) -> None:
+    async def _flush_inserts(self, key: tuple[str, str]) -> None:
+        sql, returning = key
         async with self._lock:
-            group = self._inserts.pop(sql)
+            group = self._inserts.pop(key)
             try:
                 for start in range(0, len(group), MAX_GROUP):
                     chunk = group[start : start + MAX_GROUP]
                     try:
-                        await self._insert_group(sql, chunk)
+                        await self._insert_group(sql, returning, chunk)
                     except ConstraintViolated:
                         if len(chunk) == 1:
                             raise
                         for row in chunk:  # one bad row must not refuse the others
-                            await self._insert_one(sql, row)
+                            await self._insert_one(sql, returning, row)
             except BaseException as error:  # every caller hears of it; nothing was written
                 for _, future in group:
                     if not future.done():
@@ -420,19 +438,20 @@ class SqliteDatabase(Database):
                     raise
 
     async def _insert_one(
-        self, sql: str, row: tuple[Sequence[object], asyncio.Future[int]]
+        self, sql: str, returning: str, row: tuple[Sequence[object], asyncio.Future[Row]]
     ) -> None:
         try:
-            await self._insert_group(sql, [row])
+            await self._insert_group(sql, returning, [row])
         except ConstraintViolated as error:
             if not row[1].done():
                 row[1].set_exception(error)
 
     async def _insert_group(
-        self, sql: str, group: list[tuple[Sequence[object], asyncio.Future[int]]]
+        self, sql: str, returning: str, group: list[tuple[Sequence[object], asyncio.Future[Row]]]
     ) -> None:
         values = sql[sql.upper().rindex("VALUES") + len("VALUES") :].strip()
-        statement = f"{sql}{f', {values}' * (len(group) - 1)} RETURNING rowid"
+        extra = f", {returning}" if returning else ""
+        statement = f"{sql}{f', {values}' * (len(group) - 1)} RETURNING rowid AS id{extra}"
         parameters = [value for row, _ in group for value in row]
         try:  # one statement in autocommit: SQLite rolls it back itself when it fails
             rows = await self._writer.execute_fetchall(statement, parameters)
@@ -445,9 +464,9 @@ class SqliteDatabase(Database):
         self._outage.saved()
         # The rows are inserted in the order of their VALUES, taking rowids in ascending order
         # (RETURNING itself promises no order).
-        for new_id, (_, future) in zip(sorted(row[0] for row in rows), group, strict=True):
+        for new, (_, future) in zip(sorted(rows, key=_first), group, strict=True):
             if not future.done():
-                future.set_result(int(new_id))
+                future.set_result(new)
 
     async def set_by_id(self, table: str, column: str, row_id: int, value: object) -> None:
         """Set one column of one row by id, committed before it returns.

@@ -162,13 +162,16 @@ class PostgresDatabase(Database):
             await connection.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
             yield PostgresSession(connection)
 
-    async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
+    async def insert_returning(
+        self, sql: str, parameters: Sequence[object] = (), returning: str = ""
+    ) -> Row:
         """One INSERT in its own (implicit) transaction: its id comes from the table's identity
         sequence, so it needs no write lock; committed before it returns."""
+        extra = f", {returning}" if returning else ""
         async with self._writing():
-            row = await self._reading.fetch_one(f"{sql} RETURNING id", parameters)
+            row = await self._reading.fetch_one(f"{sql} RETURNING id{extra}", parameters)
         assert row is not None
-        return int(row["id"])
+        return row
 
     async def write_alone(
         self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True

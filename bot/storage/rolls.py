@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, Generic, TypedDict, TypeVar
@@ -24,6 +25,7 @@ from rules.recap import MAX_RECAP_ROLLS, SESSION_PAUSE
 __all__ = [
     "Change",
     "LoggedRoll",
+    "Recorded",
     "Revealer",
     "RollEntry",
     "RollLog",
@@ -182,6 +184,24 @@ _INSERT_ROLL = (
 )
 
 
+# The kind of the roller's roll before the new one in its channel, when that one is public (a
+# subquery of the INSERT's RETURNING, on the rolls_latest_by_user index: no read after it).
+_PREVIOUS_PUBLIC_KIND = (
+    "(SELECT CASE WHEN p.visibility = 'public' THEN p.kind END FROM rolls AS p"
+    " WHERE p.channel_id = rolls.channel_id AND p.user_id = rolls.user_id AND p.id < rolls.id"
+    " ORDER BY p.id DESC LIMIT 1) AS previous_kind"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A roll just logged: its id, and the kind of its roller's roll before it in the same
+    channel when that one is public (None: there is none, or it is secret)."""
+
+    id: int
+    previous_kind: str | None
+
+
 def _roll_values(entry: RollEntry) -> tuple[object, ...]:
     return (
         entry.campaign_id,
@@ -192,7 +212,11 @@ def _roll_values(entry: RollEntry) -> tuple[object, ...]:
         entry.visibility.value,
         # orjson (~6x json's speed on a roll's payload): the same JSON values as json.dumps,
         # non-ASCII written as UTF-8 rather than \u escapes; int keys as strings, as json does.
-        orjson.dumps(entry.payload, default=_json_default, option=orjson.OPT_NON_STR_KEYS).decode(),
+        orjson.dumps(
+            entry.payload,
+            default=_json_default,
+            option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS,
+        ).decode(),
     )
 
 
@@ -222,11 +246,20 @@ async def insert_roll(connection: Session, entry: RollEntry) -> int:
 def _json_default(value: object) -> object:
     # Rules results are dataclasses of plain values and enums; store an enum as its value (orjson
     # does so itself) and a named tuple as a list (as json.dumps did; orjson leaves it to us).
+    # A dataclass (a payload may hold a rules result as it is) becomes the dict of its fields,
+    # as ``dataclasses.asdict`` gives it (orjson's own would skip fields named with a `_`).
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple):
         return list(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return {name: getattr(value, name) for name in _field_names(type(value))}
     raise TypeError(f"{type(value).__name__} can't be stored in the roll log")
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(each.name for each in fields(kind))
 
 
 async def _is_gm_of(connection: Session, campaign_id: int | None, user_id: int) -> bool:
@@ -300,6 +333,14 @@ class RollLog:
     async def record(self, entry: RollEntry) -> int:
         """Log a roll (one INSERT, its own transaction) and return its id."""
         return await self._database.insert(_INSERT_ROLL, _roll_values(entry))
+
+    async def record_noting_previous(self, entry: RollEntry) -> Recorded:
+        """``record``, also saying what the roller's roll before it here was (in the same
+        statement: a roll whose buttons act on the latest roll is retired only when needed)."""
+        row = await self._database.insert_returning(
+            _INSERT_ROLL, _roll_values(entry), _PREVIOUS_PUBLIC_KIND
+        )
+        return Recorded(int(row["id"]), row["previous_kind"])
 
     async def get(self, roll_id: int) -> LoggedRoll | None:
         """Return a logged roll by id."""

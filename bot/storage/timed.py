@@ -65,10 +65,12 @@ class TimedDatabase(Database):
         finally:
             self._timer(DatabaseOperation.TRANSACTION, time.perf_counter() - started)
 
-    async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
+    async def insert_returning(
+        self, sql: str, parameters: Sequence[object] = (), returning: str = ""
+    ) -> Row:
         started = time.perf_counter()
         try:
-            return await self.inner.insert(sql, parameters)
+            return await self.inner.insert_returning(sql, parameters, returning)
         finally:
             self._timer(DatabaseOperation.STATEMENT, time.perf_counter() - started)
 

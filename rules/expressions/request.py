@@ -120,8 +120,12 @@ def parse_request(text: str) -> RollRequest:
     return _parsed_request(text)[0]
 
 
-def _parsed_request(text: str) -> tuple[RollRequest, list[Expression]]:
-    """``parse_request``, and each part's parsed expression (so nothing is parsed twice)."""
+@functools.lru_cache(maxsize=1024)
+def _parsed_request(text: str) -> tuple[RollRequest, tuple[Expression, ...]]:
+    """``parse_request``, and each part's parsed expression (so nothing is parsed twice).
+
+    Cached (pure, and its results are frozen): a table rolls the same few requests again and
+    again, so a roll only rolls. A refusal is not cached; it is worked out anew each time."""
     text = text.strip()
     if not text:
         raise RulesError("Give a dice expression, for example `1d20+5` or `4d6kh3`.")
@@ -137,7 +141,7 @@ def _parsed_request(text: str) -> tuple[RollRequest, list[Expression]]:
         labelled = bool(read) and read[-1][0].label is not None
         read.append(_part(piece, pieces[index - 1] if labelled else None))
     parts = [part for part, _ in read]
-    parsed = [expression for _, expression in read]
+    parsed = tuple(expression for _, expression in read)
     check_dice_asked(sum(part.sets * each.dice for part, each in zip(parts, parsed, strict=True)))
     plain = len(parts) == 1 and parts[0] == RequestPart(text)
     return RollRequest(tuple(parts), plain), parsed

@@ -203,6 +203,45 @@ async def test_one_bad_row_in_a_group_fails_alone(storage: Storage) -> None:
         assert logged is not None and logged.campaign_id == campaign.id
 
 
+async def test_concurrent_rolls_noting_the_previous_each_log_once_and_name_a_real_kind(
+    storage: Storage,
+) -> None:
+    kinds = [f"kind{n}" for n in range(N)]
+    recorded = succeeded(
+        await fire(
+            N, lambda n: storage.rolls.record_noting_previous(replace(entry(None), kind=kinds[n]))
+        )
+    )
+    assert len({each.id for each in recorded}) == N
+    kind_of = {}
+    for each in recorded:
+        logged = await storage.rolls.get(each.id)
+        assert logged is not None and logged.kind in kinds
+        kind_of[each.id] = logged.kind
+    for each in recorded:
+        # Only a roll logged before it can be its previous one (PostgreSQL's concurrent
+        # statements may not see each other's rows: then an older one, or none).
+        older = {kind_of[other] for other in kind_of if other < each.id}
+        assert each.previous_kind is None or each.previous_kind in older
+
+
+async def test_a_group_of_rolls_noting_the_previous_ends_as_one_after_another(
+    sqlite_storage: Storage,
+) -> None:
+    recorded = succeeded(
+        await fire(
+            N,
+            lambda n: sqlite_storage.rolls.record_noting_previous(
+                replace(entry(None), kind=f"kind{n}")
+            ),
+        )
+    )
+    ordered = sorted(recorded, key=lambda each: each.id)
+    logged = [await sqlite_storage.rolls.get(each.id) for each in ordered]
+    kinds = [None, *(roll.kind for roll in logged if roll is not None)][:-1]
+    assert [each.previous_kind for each in ordered] == kinds  # the serial result
+
+
 async def test_concurrent_message_ids_of_many_rolls_each_land_on_their_own_roll(
     storage: Storage,
 ) -> None:

@@ -444,6 +444,28 @@ async def test_latest_roll_before_a_roll_is_the_rollers_previous_one_in_the_chan
     assert latest is not None and latest.id == second
 
 
+async def test_recording_a_roll_names_the_rollers_previous_public_roll_here(
+    storage: Storage,
+) -> None:
+    # What says whether a /roll must retire an older message's buttons (README, "Buttons and
+    # announcements"): the kind of the roller's previous roll in the channel, if public.
+    def entry(kind: str, user: int = PLAYER, channel: int = CHANNEL, secret: bool = False):
+        visibility = Visibility.HIDDEN if secret else Visibility.PUBLIC
+        return RollEntry(None, 1, channel, user, kind, visibility, {"result": {}})
+
+    first = await storage.rolls.record_noting_previous(entry("sinew.test"))
+    assert first.previous_kind is None  # the roller's first roll here
+    await storage.rolls.record(entry("cosmos.roll", user=GM))  # another roller's
+    await storage.rolls.record(entry("cosmos.roll", channel=CHANNEL + 1))  # another channel's
+    second = await storage.rolls.record_noting_previous(entry("dice"))
+    assert second.previous_kind == "sinew.test" and second.id > first.id
+    logged = await storage.rolls.get(second.id)
+    assert logged is not None and logged.kind == "dice" and logged.user_id == PLAYER
+    await storage.rolls.record(entry("realms.check", secret=True))
+    after_secret = await storage.rolls.record_noting_previous(entry("dice"))
+    assert after_secret.previous_kind is None  # a secret roll shows no buttons to retire
+
+
 async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing_lost(
     tmp_path: Path,
 ) -> None:
