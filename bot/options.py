@@ -13,6 +13,7 @@ import functools
 import inspect
 import logging
 import math
+import weakref
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from enum import Enum
 from typing import Any, Optional, ParamSpec, TypeVar
@@ -254,6 +255,21 @@ def _leaf(
     return command, options
 
 
+# A command's parameters by the name Discord sends: discord.py builds its ``parameters`` list
+# anew on each access, and a command's options never change once it is in the tree.
+_PARAMETERS: weakref.WeakKeyDictionary[
+    app_commands.Command[Any, ..., Any], dict[str, app_commands.Parameter]
+] = weakref.WeakKeyDictionary()
+
+
+def _parameters(command: app_commands.Command[Any, ..., Any]) -> dict[str, app_commands.Parameter]:
+    parameters = _PARAMETERS.get(command)
+    if parameters is None:
+        parameters = {parameter.display_name: parameter for parameter in command.parameters}
+        _PARAMETERS[command] = parameters
+    return parameters
+
+
 def check_payload(tree: app_commands.CommandTree[Any], interaction: discord.Interaction) -> None:
     """Refuse a slash command whose options Discord's client would not have sent.
 
@@ -270,7 +286,7 @@ def check_payload(tree: app_commands.CommandTree[Any], interaction: discord.Inte
     if command is None or not isinstance(options, list):
         raise StaleCommand()
     leaf, options = _leaf(command, options)
-    parameters = {parameter.display_name: parameter for parameter in leaf.parameters}
+    parameters = _parameters(leaf)
     resolved = data.get("resolved")
     resolved = resolved if isinstance(resolved, dict) else {}
     seen: set[str] = set()

@@ -189,7 +189,10 @@ async def publish_roll(
                 extra=extra_buttons(roll_id) if extra_buttons else (),
             ),
         )
-        await remember_message(storage, roll_id, message_id)
+        if acts_on_latest(roll.kind):  # its message is edited as its roller rolls on
+            await remember_message(storage, roll_id, message_id)
+        elif message_id is not None:  # kept for the record: nothing waits for it
+            storage.rolls.set_message_soon(roll_id, message_id)
         # The roller's roll before this one: its buttons that act on the latest roll end here.
         if retire:
             await retire_rolled_past(

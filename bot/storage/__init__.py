@@ -94,5 +94,8 @@ class Storage:
         )
 
     async def close(self) -> None:
-        """Close the database."""
-        await self.database.close()
+        """Close the database, once the roll log's waiting writes are done."""
+        try:
+            await self.rolls.flush()
+        finally:
+            await self.database.close()
