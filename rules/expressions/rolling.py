@@ -155,7 +155,14 @@ def _show(rolled: _Rolled, term: DiceTerm, dropped_any: bool) -> str:
     """One die: ~~rerolled~~ faces first, `!` when it exploded; **bold** kept (where some were
     dropped) or a success, __underlined__ a failure, ~~struck~~ dropped."""
     die = term.die
-    shown = [f"~~{die.show(face)}~~" for face in rolled.faces[:-1]]
+    faces = rolled.faces
+    if len(faces) == 1 and not rolled.exploded and not term.counts and rolled.value == faces[0]:
+        # The usual die (not rerolled, exploded, forced or counted): the cases below, in short.
+        current = die.show(faces[0])
+        if not rolled.kept:
+            return f"~~{current}~~"
+        return f"**{current}**" if dropped_any else current
+    shown = [f"~~{die.show(face)}~~" for face in faces[:-1]]
     current = die.show(rolled.face)
     if rolled.value != rolled.face:  # forced by mi / ma
         shown.append(f"~~{current}~~")
