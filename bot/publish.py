@@ -32,6 +32,7 @@ from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
 from bot.buttons import (
+    acts_on_latest,
     done_showing,
     retire_rolled_past,
     retires_past,
