@@ -32,7 +32,6 @@ from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
 from bot.buttons import (
-    acts_on_latest,
     done_showing,
     retire_rolled_past,
     retires_past,
@@ -190,10 +189,7 @@ async def publish_roll(
                 extra=extra_buttons(roll_id) if extra_buttons else (),
             ),
         )
-        if acts_on_latest(roll.kind):  # its message is edited as its roller rolls on
-            await remember_message(storage, roll_id, message_id)
-        elif message_id is not None:  # kept for the record: nothing waits for it
-            storage.rolls.set_message_soon(roll_id, message_id)
+        await remember_message(storage, roll_id, message_id)
         # The roller's roll before this one: its buttons that act on the latest roll end here.
         if retire:
             await retire_rolled_past(

@@ -94,8 +94,5 @@ class Storage:
         )
 
     async def close(self) -> None:
-        """Close the database, once the roll log's waiting writes are done."""
-        try:
-            await self.rolls.flush()
-        finally:
-            await self.database.close()
+        """Close the database."""
+        await self.database.close()

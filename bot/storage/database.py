@@ -7,7 +7,7 @@ import contextlib
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -232,11 +232,6 @@ class Database(ABC):
         atomic by itself), committed before it returns. ``table`` and ``column`` are the
         caller's constants, never user input."""
         await self.write_alone(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, row_id))
-
-    async def set_by_ids(self, table: str, column: str, values: Mapping[int, object]) -> None:
-        """``set_by_id`` for several rows (row id -> value), committed before it returns."""
-        for row_id, value in values.items():
-            await self.set_by_id(table, column, row_id, value)
 
     @property
     @abstractmethod
@@ -492,23 +487,13 @@ class SqliteDatabase(Database):
             flush.add_done_callback(self._flushes.discard)
         await future
 
-    async def set_by_ids(self, table: str, column: str, values: Mapping[int, object]) -> None:
-        """``set_by_id`` for several rows: one ``UPDATE … FROM (VALUES …)`` (per MAX_GROUP rows)
-        and one trip to the database thread."""
-        rows = list(values.items())
-        async with self._lock:
-            for start in range(0, len(rows), MAX_GROUP):
-                await self._update_group(table, column, dict(rows[start : start + MAX_GROUP]))
-
     async def _flush_updates(self, table: str, column: str) -> None:
         async with self._lock:
             group = self._updates.pop((table, column))
             try:
                 for start in range(0, len(group), MAX_GROUP):
                     chunk = group[start : start + MAX_GROUP]
-                    # One value per row: the latest asked for a row wins, as one by one.
-                    values = {row_id: value for row_id, value, _ in chunk}
-                    await self._update_group(table, column, values)
+                    await self._update_group(table, column, chunk)
                     for _, _, waiter in chunk:
                         if not waiter.done():
                             waiter.set_result(None)
@@ -519,7 +504,11 @@ class SqliteDatabase(Database):
                 if not isinstance(error, Exception):
                     raise
 
-    async def _update_group(self, table: str, column: str, values: Mapping[int, object]) -> None:
+    async def _update_group(
+        self, table: str, column: str, group: list[tuple[int, object, asyncio.Future[None]]]
+    ) -> None:
+        # One value per row: the latest asked for a row wins, as it would one by one.
+        values = {row_id: value for row_id, value, _ in group}
         if len(values) == 1:
             [(row_id, value)] = values.items()
             statement = f"UPDATE {table} SET {column} = ? WHERE id = ?"

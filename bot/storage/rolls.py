@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import json
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
@@ -17,7 +14,6 @@ import orjson
 
 from bot.storage.database import Database, Row, Session, utc_now
 from bot.storage.errors import (
-    CannotSave,
     RevealNotAllowed,
     RollAlreadyRevealed,
     RollInAnotherServer,
@@ -120,7 +116,6 @@ def _from_row(row: Row) -> LoggedRoll:
 
 
 S = TypeVar("S")
-log = logging.getLogger(__name__)
 
 _SESSION_PAGE = 500  # rows per step of the backwards walk to a session's start
 _NEWEST = 2**63 - 1  # above every id: where the backwards walk begins
@@ -329,18 +324,11 @@ class _HistoryQuery:
         return rolls if after is None else rolls[::-1]
 
 
-# A message id remembered without waiting (``RollLog.set_message_soon``) is written at most this
-# long after it is given, with every other given meanwhile, in one statement.
-SET_MESSAGE_WITHIN_SECONDS = 0.05
-
-
 class RollLog:
     """Named operations on the roll log."""
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._messages: dict[int, int] = {}  # roll id -> message id, waiting to be written
-        self._writing_messages: asyncio.Task[None] | None = None
 
     async def record(self, entry: RollEntry) -> int:
         """Log a roll (one INSERT, its own transaction) and return its id."""
@@ -377,40 +365,6 @@ class RollLog:
     async def set_message(self, roll_id: int, message_id: int) -> None:
         """Remember the public message that shows a roll, for what later edits it in place."""
         await self._database.set_by_id("rolls", "message_id", roll_id, message_id)
-
-    def set_message_soon(self, roll_id: int, message_id: int) -> None:
-        """``set_message`` without waiting for it: within SET_MESSAGE_WITHIN_SECONDS, together
-        with the others given meanwhile (one statement). For a message nothing edits in place
-        soon after (its roll has no button acting on the latest roll): a crash in between loses
-        that id alone, and a write that fails is logged, as ``set_message``'s caller does."""
-        self._messages[roll_id] = message_id
-        if self._writing_messages is None:
-            self._writing_messages = asyncio.create_task(
-                self._set_messages_later(), name="roll-log-message-ids"
-            )
-
-    async def _set_messages_later(self) -> None:
-        await asyncio.sleep(SET_MESSAGE_WITHIN_SECONDS)
-        self._writing_messages = None
-        await self._write_messages()
-
-    async def _write_messages(self) -> None:
-        messages, self._messages = self._messages, {}
-        if not messages:
-            return
-        try:
-            await self._database.set_by_ids("rolls", "message_id", messages)
-        except CannotSave:
-            log.warning("Could not remember the messages of %d rolls", len(messages))
-
-    async def flush(self) -> None:
-        """Write the message ids still waiting (``set_message_soon``) now: before closing."""
-        waiting, self._writing_messages = self._writing_messages, None
-        if waiting is not None:
-            waiting.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await waiting
-        await self._write_messages()
 
     async def history(
         self,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
 from bot.storage.database import Database, Row, Session
@@ -80,13 +80,6 @@ class TimedDatabase(Database):
         started = time.perf_counter()
         try:
             return await self.inner.write_alone(sql, parameters, durable=durable)
-        finally:
-            self._timer(DatabaseOperation.STATEMENT, time.perf_counter() - started)
-
-    async def set_by_ids(self, table: str, column: str, values: Mapping[int, object]) -> None:
-        started = time.perf_counter()
-        try:
-            await self.inner.set_by_ids(table, column, values)
         finally:
             self._timer(DatabaseOperation.STATEMENT, time.perf_counter() - started)
 

@@ -148,12 +148,12 @@ async def test_closing_gives_up_the_answers_in_flight_before_the_connection_clos
     # and log a traceback (the fake fails the test on any ERROR logged).
     waiting = asyncio.Event()
 
-    async def never_logged(sql: str, parameters: object = ()) -> int:
+    async def never_logged(sql: str, parameters: object = (), returning: str = "") -> object:
         waiting.set()
         await asyncio.Event().wait()  # until cancelled
         raise AssertionError("a stuck roll log went on")
 
-    monkeypatch.setattr(dicebot.storage.database, "insert", never_logged)
+    monkeypatch.setattr(dicebot.storage.database, "insert_returning", never_logged)
     reply = await fake_discord.send("roll", {"expression": "1d6"}, user="player")
     await fake_discord.wait_until(waiting.is_set, "the roll to wait for its log entry")
     assert dicebot.in_flight == 1

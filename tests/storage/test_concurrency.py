@@ -6,7 +6,6 @@ every await and lose updates or let two callers both pass a check.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 import pytest
@@ -21,7 +20,6 @@ from bot.storage.errors import (
     NotCoGM,
     RollAlreadyRevealed,
 )
-from bot.storage.rolls import SET_MESSAGE_WITHIN_SECONDS
 from rules import cosmos
 from rules.campaigns import CampaignSettings
 from tests.expect import active_campaign
@@ -242,43 +240,6 @@ async def test_a_group_of_rolls_noting_the_previous_ends_as_one_after_another(
     logged = [await sqlite_storage.rolls.get(each.id) for each in ordered]
     kinds = [None, *(roll.kind for roll in logged if roll is not None)][:-1]
     assert [each.previous_kind for each in ordered] == kinds  # the serial result
-
-
-async def test_message_ids_given_without_waiting_all_land_in_one_statement(
-    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ids = succeeded(await fire(N, lambda _: sqlite_storage.rolls.record(entry(None))))
-    database = sqlite_storage.database
-    assert isinstance(database, SqliteDatabase)
-    statements: list[str] = []
-    original = database._writer.execute
-
-    def counted(sql, parameters=None):
-        statements.append(sql)
-        return original(sql, parameters)
-
-    monkeypatch.setattr(database._writer, "execute", counted)
-    for n, roll_id in enumerate(ids):  # N replies shown at once, none waiting for its id
-        sqlite_storage.rolls.set_message_soon(roll_id, 8_000 + n)
-    sqlite_storage.rolls.set_message_soon(ids[0], 9_999)  # the latest given for a roll wins
-    await asyncio.sleep(SET_MESSAGE_WITHIN_SECONDS * 2)
-    assert len(statements) == 1 and statements[0].count("(?, ?)") == N
-    for n, roll_id in enumerate(ids):
-        logged = await sqlite_storage.rolls.get(roll_id)
-        assert logged is not None and logged.message_id == (9_999 if n == 0 else 8_000 + n)
-
-
-async def test_message_ids_given_without_waiting_end_as_one_after_another(
-    storage: Storage,
-) -> None:
-    ids = succeeded(await fire(N, lambda _: storage.rolls.record(entry(None))))
-    for n, roll_id in enumerate(ids):
-        storage.rolls.set_message_soon(roll_id, 6_000 + n)
-    storage.rolls.set_message_soon(ids[-1], 6_999)
-    await storage.rolls.flush()  # what closing does, and the wait does by itself
-    for n, roll_id in enumerate(ids):
-        logged = await storage.rolls.get(roll_id)
-        assert logged is not None and logged.message_id == (6_999 if n == N - 1 else 6_000 + n)
 
 
 async def test_concurrent_message_ids_of_many_rolls_each_land_on_their_own_roll(

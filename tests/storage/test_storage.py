@@ -466,24 +466,6 @@ async def test_recording_a_roll_names_the_rollers_previous_public_roll_here(
     assert after_secret.previous_kind is None  # a secret roll shows no buttons to retire
 
 
-async def test_a_message_id_given_without_waiting_is_written_by_close_at_the_latest(
-    tmp_path: Path,
-) -> None:
-    # A /roll's message id is kept for the record without the reply waiting for it
-    # (bot.publish): closing the bot writes what is still waiting, so none is lost on a stop.
-    storage = await Storage.open(tmp_path / "bot.db")
-    entry = RollEntry(None, 1, CHANNEL, PLAYER, "dice", Visibility.PUBLIC, {"result": {}})
-    roll_id = await storage.rolls.record(entry)
-    storage.rolls.set_message_soon(roll_id, 4242)
-    await storage.close()  # well within the wait
-    storage = await Storage.open(tmp_path / "bot.db")
-    try:
-        logged = await storage.rolls.get(roll_id)
-        assert logged is not None and logged.message_id == 4242
-    finally:
-        await storage.close()
-
-
 async def test_a_database_of_the_oldest_migration_upgrades_at_start_with_nothing_lost(
     tmp_path: Path,
 ) -> None:
