@@ -28,6 +28,9 @@ class Natural(Enum):
 # ===== The terms of an expression =====
 
 
+_FATE_FACES = {-1: "-", 0: "0", 1: "+"}
+
+
 @dataclass(frozen=True, slots=True)
 class Die:
     """One kind of die: the faces low..high and how the notation names it."""
@@ -41,9 +44,9 @@ class Die:
         return self.high - self.low + 1
 
     def show(self, face: int) -> str:
-        if self.name == "F":
-            return {-1: "-", 0: "0", 1: "+"}[face]
-        return str(face)
+        if self.name == "F" and face in _FATE_FACES:
+            return _FATE_FACES[face]
+        return str(face)  # a number face, or a value `mi`/`ma` forced past a Fate die's faces
 
 
 @dataclass(frozen=True, slots=True)

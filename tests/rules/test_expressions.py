@@ -24,6 +24,15 @@ def test_seeded_keep_highest_gives_known_dice() -> None:
     assert roll.breakdown == "4d6kh3 (**6**, ~~4~~, **5**, **6**) + 2"  # bold: kept
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_fate_die_forced_past_its_faces_shows_the_forced_number(seed: int) -> None:
+    # Every face of dF (-1, 0, +1) is below 2, so `mi2` forces each to 2: the face is struck,
+    # then the number it became (a value no Fate face has a symbol for).
+    roll = roll_expression("dFmi2", new_rng(seed))
+    assert roll.total == 2
+    assert re.fullmatch(r"1dFmi2 \(~~[-0+]~~ 2\)", roll.breakdown), roll.breakdown
+
+
 def test_seeded_keep_lowest_of_two_d20() -> None:
     rng = new_rng(7)
     roll_expression("4d6kh3+2", rng)
