@@ -1,7 +1,8 @@
 """Heavy pure-Python work in a worker process, off the event loop and off its GIL.
 
-A worker thread keeps the event loop's thread waiting for the GIL for as long as it runs pure
-Python (big-integer sums, thousands of Fractions): the loop's callbacks stall in 5 ms slices.
+A worker thread keeps the event loop's thread waiting for the GIL for as long as it runs Python
+between short numpy calls (Realms' attack odds: a transform per prime, the Chinese remainder
+digits, then the exact Fractions the reply lists): the loop's callbacks stall in 5 ms slices.
 ``in_process`` runs such a function in one forked worker process instead; only its arguments
 and result cross (pickled). The worker is forked on first use (a fork of the running bot:
 everything already imported, ~10-30 ms once) and serves the bot's lifetime; queries queue.

@@ -34,7 +34,7 @@ from bot.publish import set_roll_footer
 from bot.render.raster import SYSTEM_FONTS, font_face
 from bot.storage import Character, Visibility
 from cogs.sixpool.buttons import reroll_buttons
-from cogs.sixpool.rolls import _RollStep
+from cogs.sixpool.rolls import RollStep
 from rules import sixpool
 from rules.randomness import new_rng
 from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind, Sheet, Training
@@ -84,7 +84,7 @@ def example() -> tuple[discord.Embed, list[dict[str, Any]]]:
         guild_id=1, channel_id=1, user_id=1, campaign=None, is_gm=False, manages_server=False
     )
     asked = RollAsked(kind=kind, pool=Pool.DEX, dc=15, spend=2, skill="stealth", inspiration=True)
-    step = _RollStep(
+    step = RollStep(
         new_rng(SEED), asked, EdgeOption.B, asker, Visibility.PUBLIC, ROLLER, character=None
     )
     after = step.spend_and_roll(_rin())

@@ -30,6 +30,7 @@ __all__ = [
     "ATTACK_KIND",
     "LATEST_ONLY_KINDS",
     "RollFor",
+    "RollStep",
     "hit_damage",
     "logged_roll",
     "reroll_die",
@@ -70,7 +71,7 @@ class _Rolled:
 
 
 @dataclass(slots=True)
-class _RollStep:
+class RollStep:
     """The roll's two steps inside the sheet's transaction: decide and roll, then log."""
 
     rng: Rng
@@ -133,7 +134,7 @@ async def roll_asked(
     who = await asker.own_or_named(cog.characters, campaign, rolling.character, "roll")
     option = campaign.settings.get(sixpool.EDGE_OPTION)
     trained_only = await cog.trained_only.skills(campaign)
-    step = _RollStep(cog.bot.rng, asked, option, asker, visibility, who.name, rolling.character,
+    step = RollStep(cog.bot.rng, asked, option, asker, visibility, who.name, rolling.character,
                      trained_only)  # fmt: skip
     changed = await cog.characters.update(who, step.spend_and_roll, step.log)
     assert changed.roll_id is not None
