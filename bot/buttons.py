@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import re
 import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
@@ -36,7 +36,7 @@ __all__ = [
     "SentView",
     "acts_on_latest",
     "answer_component",
-    "done_showing",
+    "being_shown",
     "editing",
     "refresh_latest_buttons",
     "register_latest_only",
@@ -46,7 +46,6 @@ __all__ = [
     "retires_past",
     "reveal_roll",
     "roll_buttons",
-    "showing",
     "shows_buttons_of",
     "until_shown",
 ]
@@ -89,7 +88,7 @@ _latest_only: dict[str, _LatestOnly] = {}
 # One edit at a time of a roll's message (by id), so the last edit shows the last state.
 _EDITING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 # The rolls being shown (by id): what edits their message waits until it is known (an Event
-# made only when someone waits). See ``showing``.
+# made only when someone waits). See ``being_shown``.
 _being_shown: dict[int, asyncio.Event | None] = {}
 # Whose latest roll here shows buttons of another user (a defender's Luck under an attacker's
 # contest), by (channel, that user): their rolls and state changes re-derive those messages too.
@@ -123,19 +122,18 @@ def shows_buttons_of(channel_id: int, user_id: int, roller_id: int) -> None:
     _shown_for.setdefault((channel_id, user_id), set()).add(roller_id)
 
 
-def showing(roll_id: int) -> None:
-    """Note that roll ``roll_id`` is being sent and its message remembered (``publish_roll``,
-    until ``done_showing``): meanwhile what edits that message (a typed Luck spend) waits for it
-    (``until_shown``) instead of finding no message yet. Cheap: an Event is made only when
-    someone waits."""
+@contextlib.contextmanager
+def being_shown(roll_id: int) -> Iterator[None]:
+    """While roll ``roll_id`` is being sent and its message remembered (``publish_roll``), what
+    edits that message (a typed Luck spend, inspiration awarded) waits for it (``until_shown``)
+    instead of finding no message yet. Cheap: an Event is made only when someone waits."""
     _being_shown[roll_id] = None
-
-
-def done_showing(roll_id: int) -> None:
-    """Roll ``roll_id``'s message is sent and remembered (or failed): wake what waits for it."""
-    event = _being_shown.pop(roll_id, None)
-    if event is not None:
-        event.set()
+    try:
+        yield
+    finally:  # sent and remembered, or failed: wake what waits
+        event = _being_shown.pop(roll_id, None)
+        if event is not None:
+            event.set()
 
 
 async def until_shown(roll_id: int) -> None:

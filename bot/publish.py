@@ -31,13 +31,7 @@ from discord import app_commands
 from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
-from bot.buttons import (
-    done_showing,
-    retire_rolled_past,
-    retires_past,
-    roll_buttons,
-    showing,
-)
+from bot.buttons import being_shown, retire_rolled_past, retires_past, roll_buttons
 from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
@@ -173,30 +167,30 @@ async def publish_roll(
         changed = await change.apply(log)
         assert changed.roll_id is not None
         roll_id = changed.roll_id
-    showing(roll_id)  # until its message is known, a typed Luck spend on it waits (bot.buttons)
     try:
-        message_id = await deliver_roll(
-            interaction,
-            asker,
-            roll_id,
-            visibility,
-            roll.embed,
-            files=roll.files,
-            view=roll_buttons(
+        # Until its message is known, a typed Luck spend on it waits (bot.buttons).
+        with being_shown(roll_id):
+            message_id = await deliver_roll(
+                interaction,
+                asker,
                 roll_id,
-                roll.kind,
                 visibility,
-                extra=extra_buttons(roll_id) if extra_buttons else (),
-            ),
-        )
-        await remember_message(storage, roll_id, message_id)
-        # The roller's roll before this one: its buttons that act on the latest roll end here.
-        if retire:
-            await retire_rolled_past(
-                interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
+                roll.embed,
+                files=roll.files,
+                view=roll_buttons(
+                    roll_id,
+                    roll.kind,
+                    visibility,
+                    extra=extra_buttons(roll_id) if extra_buttons else (),
+                ),
             )
+            await remember_message(storage, roll_id, message_id)
+            # The roller's roll before this one: its buttons that act on the latest roll end here.
+            if retire:
+                await retire_rolled_past(
+                    interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
+                )
     finally:
-        done_showing(roll_id)
         # What the channel must hear happened, whether or not the roller's reply got through.
         # (``changed`` is only ever set with a ``change``.)
         announcement = None if change is None or changed is None else change.announce(changed.after)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.asker import Asker
-from bot.buttons import Reroller, done_showing, retire_rolled_past, roll_buttons, showing
+from bot.buttons import Reroller, being_shown, retire_rolled_past, roll_buttons
 from bot.errors import CommandError
 from bot.publish import Roll, deliver_roll, remember_message
 from bot.render import sixpool as render
@@ -142,12 +142,9 @@ async def roll_asked(
     result = step.rolled[-1].result
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
-    showing(logged.id)  # until its message is known, inspiration awarded meanwhile waits for it
-    try:
+    with being_shown(logged.id):  # until its message is known, inspiration awarded waits for it
         message_id = await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
         await remember_message(cog.storage, logged.id, message_id)
-    finally:
-        done_showing(logged.id)
     # Inspiration rerolls only the latest roll: the previous roll's die buttons go.
     await retire_rolled_past(
         interaction, cog.storage, logged.id, logged.kind, asker.channel_id, asker.user_id
