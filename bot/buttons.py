@@ -43,6 +43,7 @@ __all__ = [
     "register_reroll",
     "retire_buttons",
     "retire_rolled_past",
+    "retired_view",
     "retires_past",
     "reveal_roll",
     "roll_buttons",
@@ -161,10 +162,15 @@ async def retire_buttons(
     channel = postable_channel(interaction)
     if root is None or root.message_id is None or channel is None:
         return
-    view = roll_buttons(previous.id, previous.kind, previous.visibility)
     async with editing(root.message_id):
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(root.message_id).edit(view=view)
+            await channel.get_partial_message(root.message_id).edit(view=retired_view(previous))
+
+
+def retired_view(roll: LoggedRoll) -> discord.ui.View | None:
+    """Return the buttons a roll keeps once its roller has rolled past it: Roll again (or
+    Reveal) only. A refused press shows the same, so whichever edit lands last agrees."""
+    return roll_buttons(roll.id, roll.kind, roll.visibility)
 
 
 async def _shown_on(

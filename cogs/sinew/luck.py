@@ -23,6 +23,7 @@ from bot.buttons import (
     editing,
     refresh_latest_buttons,
     register_latest_only,
+    retired_view,
     roll_buttons,
     until_shown,
 )
@@ -221,8 +222,8 @@ class LuckCommands(SinewBase):
         roll_id: int,
         error: RollSuperseded,
     ) -> None:
-        """Refuse a press under a roll that is no longer its roller's latest, dropping the
-        buttons; only the roller's own latest roll can match, so who pressed is checked now."""
+        """Refuse a press under a roll that is no longer its roller's latest, leaving Roll
+        again only; only the roller's own latest roll can match, so who pressed is checked now."""
         named = await self.storage.rolls.get(roll_id)
         if named is None:
             raise RollNotFound(roll_id) from None
@@ -230,7 +231,7 @@ class LuckCommands(SinewBase):
             raise CommandError(
                 f"Only <@{named.user_id}>, who made roll #{roll_id}, can spend Luck on it."
             ) from None
-        await interaction.response.edit_message(view=None)
+        await interaction.response.edit_message(view=retired_view(named))
         await interaction.followup.send(f"❌ {describe(error)}", ephemeral=True)
 
     async def _refuse_moved_on(
@@ -275,8 +276,10 @@ class LuckCommands(SinewBase):
             spent = await self.luck_store.spend_as_defender(
                 campaign, asker.channel_id, asker.user_id, CONTEST_KINDS, apply, roll_id=roll_id
             )
-        except RollSuperseded as error:  # the roller rolled again: every button is dead
-            await interaction.response.edit_message(view=None)
+        except RollSuperseded as error:  # the roller rolled again: every Luck button is dead
+            superseded = await self.storage.rolls.get(error.roll_id)
+            view = None if superseded is None else retired_view(superseded)
+            await interaction.response.edit_message(view=view)
             refusal = render.defender_luck_ended(error.roll_id)
             await interaction.followup.send(f"❌ {refusal}", ephemeral=True)
             return
