@@ -8,6 +8,7 @@ system's commands in turn (tests/e2e/test_properties.py), from the system a test
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -71,6 +72,22 @@ def _skip_the_system_certificates() -> None:
 _keep_temporary_files_in_memory()
 _cache_bytecode_outside_the_tree()
 _skip_the_system_certificates()
+
+
+# Each test builds and drops a bot, a fake Discord and their connections: millions of short-lived
+# objects, many in reference cycles. With CPython's default thresholds (700, 10, 10) a worker
+# spent 15-25% of its CPU in the garbage collector; collecting young objects less often, and
+# the whole heap far less often, keeps memory bounded all the same.
+TEST_GC_THRESHOLDS = (20_000, 20, 100)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In each worker, once the tests are collected: freeze what collection built (every test
+    module, discord.py, numpy, Hypothesis) out of the collector's sight, as the bot does after
+    its start, and collect less often (``TEST_GC_THRESHOLDS``)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*TEST_GC_THRESHOLDS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -13,13 +13,17 @@ from bot import memory
 
 @pytest.fixture
 def collector() -> Iterator[None]:
-    """Give each test CPython's collector settings back, whatever it changed."""
+    """Give each test the collector's settings back, whatever it changed (tests/conftest.py
+    freezes the collected heap: frozen again afterwards)."""
     thresholds = gc.get_threshold()
     callbacks = list(gc.callbacks)
+    frozen = gc.get_freeze_count() > 0
     yield
     gc.unfreeze()
     gc.set_threshold(*thresholds)
     gc.callbacks[:] = callbacks
+    if frozen:
+        gc.freeze()
 
 
 def young_collections(count: int) -> None:

@@ -1099,12 +1099,18 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         guild = request.match_info.get("guild")
         guild_id = int(guild) if guild else None
-        commands = [self._registered(command, guild_id) for command in await request.json()]
-        self._synced[guild_id] = commands
+        return _json(self.register_commands(guild_id, await request.json()))
+
+    def register_commands(self, guild_id: int | None, commands: list[JSON]) -> list[JSON]:
+        """Register ``commands`` for the guild (None: globally) as a sync does, without the
+        bot sending them: for a test whose bot syncs exactly what an earlier one did (the e2e
+        ``dicebot`` fixture). Return them as Discord answers the sync."""
+        registered = [self._registered(command, guild_id) for command in commands]
+        self._synced[guild_id] = registered
         self.sync_count += 1
         self.synced_at = time.perf_counter()
         self._notify()
-        return _json(commands)
+        return registered
 
     async def _get_commands(self, request: web.Request) -> web.Response:
         guild = request.match_info.get("guild")
