@@ -30,41 +30,42 @@ def bot_settings(fake: FakeDiscord, database_path: Path, *, guild_sync: bool = T
     )
 
 
-# The commands the `dicebot` fixture's bot synced at its first start in this worker process.
-_first_sync: list[JSON] = []
+# What the first bot of each kind (where it syncs, its extra systems, its commands) synced in
+# this worker process: a later bot of the same kind syncs the very same commands.
+_first_syncs: dict[tuple[object, ...], list[JSON]] = {}
 
 
-def sync_as_the_first_start_did(
-    bot: DiceBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Let ``bot`` sync for real at the worker's first start, then register the same commands
-    on each later fake directly. Every start of the fixture's bot syncs the same commands, and
-    discord.py building ~400 option objects from the sync's answer was a third of a test's
-    start-up; the sync itself is tested by each worker's first start and tests/e2e/test_startup.py.
+def sync_as_the_first_start_did(bot: DiceBot, fake: FakeDiscord) -> None:
+    """Let ``bot`` sync for real if it is the first of its kind in this worker, else register
+    the commands that first one synced on ``fake`` directly (as its sync would have).
+
+    discord.py building ~400 option objects from each sync's answer was a third of an e2e
+    test's start-up. The sync itself is still tested by each worker's first start of each kind
+    and by tests/e2e/test_startup.py.
     """
+    guild_id = bot.settings.guild_id
     original = bot.sync_commands
-    if not _first_sync:
 
-        async def sync_and_keep() -> None:
+    async def sync_or_register() -> None:
+        names = sorted(command.qualified_name for command in bot.tree.walk_commands())
+        kind = (guild_id is None, bot.settings.system_packages, *names)
+        first = _first_syncs.get(kind)
+        if first is None:
             await original()
-            _first_sync.extend(fake.synced_commands(guild=True))
+            _first_syncs[kind] = fake.synced_commands(guild=guild_id is not None)
+            return
+        if guild_id is not None:
+            bot.tree.copy_global_to(guild=discord.Object(guild_id))  # as sync_commands does
+        fake.register_commands(guild_id, first)
 
-        monkeypatch.setattr(bot, "sync_commands", sync_and_keep)
-        return
-
-    async def register_again() -> None:
-        bot.tree.copy_global_to(guild=discord.Object(fake.guild_id))  # as sync_commands does
-        fake.register_commands(fake.guild_id, _first_sync)
-
-    monkeypatch.setattr(bot, "sync_commands", register_again)
+    # On this bot only, not its class (an instance attribute, which mypy calls a method-assign).
+    setattr(bot, "sync_commands", sync_or_register)  # noqa: B010
 
 
 @pytest.fixture
-async def dicebot(
-    fake_discord: FakeDiscord, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[DiceBot]:
+async def dicebot(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterator[DiceBot]:
     bot = create_bot(bot_settings(fake_discord, migrated_sqlite), rng=new_rng(DICE_SEED))
-    sync_as_the_first_start_did(bot, fake_discord, monkeypatch)
+    sync_as_the_first_start_did(bot, fake_discord)
     async with run_bot(fake_discord, bot):
         yield bot
         # What a command still does after its reply (a blind roll's DMs to the GMs, an

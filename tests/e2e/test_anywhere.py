@@ -21,7 +21,7 @@ from rules import cosmos
 from rules.campaigns import CampaignSettings
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED, bot_settings
+from tests.e2e.conftest import DICE_SEED, bot_settings, sync_as_the_first_start_did
 from tests.expect import logged_roll
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import Reply
@@ -38,6 +38,7 @@ async def anybot(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncItera
     bot = create_bot(bot_settings(fake_discord, migrated_sqlite, guild_sync=False),
                      rng=new_rng(DICE_SEED))  # fmt: skip
     bot.tree.add_command(_natural_twenty)
+    sync_as_the_first_start_did(bot, fake_discord)
     async with run_bot(fake_discord, bot):
         yield bot
         await fake_discord.wait_until(lambda: not bot.in_flight, "the bot to finish its work")

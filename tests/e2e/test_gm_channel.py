@@ -16,7 +16,7 @@ import pytest
 
 from bot.client import DiceBot, create_bot
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED, bot_settings
+from tests.e2e.conftest import DICE_SEED, bot_settings, sync_as_the_first_start_did
 from tests.fakediscord import payloads
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -55,6 +55,7 @@ async def table(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterat
         "stewards", [hidden, payloads.overwrite(stewards, allow=VIEW)]
     )
     bot = create_bot(bot_settings(fake, migrated_sqlite), rng=new_rng(DICE_SEED))
+    sync_as_the_first_start_did(bot, fake)
     async with run_bot(fake, bot):
         found = Table(fake, bot, players, stewards, players_see, player_sees, stewards_see)
         await fake.invoke("campaign start", {"system": "cosmos", "name": "Far Stars"})

@@ -20,7 +20,7 @@ import pytest
 from bot.client import DiceBot, create_bot
 from bot.storage import LoggedRoll, Visibility
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED, bot_settings
+from tests.e2e.conftest import DICE_SEED, bot_settings, sync_as_the_first_start_did
 from tests.e2e.test_aethelgard import create as create_aethelgard
 from tests.e2e.test_sinew import create as create_sinew
 from tests.e2e.test_sinew import seed_where
@@ -67,6 +67,7 @@ async def servers(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIter
     # No GUILD_ID: commands sync globally, so the clients in both servers see them.
     settings = bot_settings(fake_discord, migrated_sqlite, guild_sync=False)
     bot = create_bot(settings, rng=new_rng(DICE_SEED))
+    sync_as_the_first_start_did(bot, fake_discord)
     async with run_bot(fake_discord, bot):
         found = Servers(fake_discord, bot, rival)
         yield found
