@@ -39,7 +39,7 @@ from cogs.sinew.common import (
     TestOptions,
 )
 from cogs.sinew.contests import ContestCommands
-from cogs.sinew.luck import DefenderLuckButton, LuckButton
+from cogs.sinew.luck_buttons import DefenderLuckButton, LuckButton
 from cogs.sinew.pressure import PressureCommands
 from cogs.sinew.rolls import TestCommands
 from cogs.sinew.sheets import SheetCommands
