@@ -24,6 +24,7 @@ from bot.buttons import (
     register_reroll,
     retire_buttons,
     roll_buttons,
+    until_shown,
 )
 from bot.client import DiceBot
 from bot.errors import CommandError
@@ -366,9 +367,8 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             )
         await self._show_reroll(interaction, asker, new_id, edit=not typed)
         if typed:
-            # Read again: a roll's message id is stored just after its reply. Either it is here
-            # now, or the roll's own publisher stores it later and then finds this reroll
-            # logged past it (bot.buttons.retire_rolled_past): one of the two takes them off.
+            # The rerolled roll may still be being sent: its message id is stored once it is.
+            await until_shown(rerolled.id)
             await retire_buttons(
                 interaction, self.storage, await self.storage.rolls.get(rerolled.id)
             )
