@@ -34,10 +34,9 @@ __all__ = [
     "RollAgainButton",
     "RollButton",
     "SentView",
+    "ShownMessages",
     "acts_on_latest",
     "answer_component",
-    "being_shown",
-    "editing",
     "refresh_latest_buttons",
     "register_latest_only",
     "register_reroll",
@@ -47,8 +46,7 @@ __all__ = [
     "retires_past",
     "reveal_roll",
     "roll_buttons",
-    "shows_buttons_of",
-    "until_shown",
+    "shown_messages",
 ]
 
 # Repeats a logged roll for the user who pressed Roll again, with the options it logged and as
@@ -86,15 +84,6 @@ class _LatestOnly:
 # roller's latest roll here, each with the roll whose message shows them (a Luck spend shows on
 # the roll it spends on): when the roller rolls again, those buttons no longer apply.
 _latest_only: dict[str, _LatestOnly] = {}
-# One edit at a time of a roll's message (by id), so the last edit shows the last state.
-_EDITING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-# The rolls being shown (by id): what edits their message waits until it is known (an Event
-# made only when someone waits). See ``being_shown``.
-_being_shown: dict[int, asyncio.Event | None] = {}
-# Whose latest roll here shows buttons of another user (a defender's Luck under an attacker's
-# contest), by (channel, that user): their rolls and state changes re-derive those messages too.
-# Kept in memory: after a restart such a button is refused when pressed, and removed then.
-_shown_for: dict[tuple[int, int], set[int]] = {}
 
 
 def register_latest_only(
@@ -108,43 +97,79 @@ def register_latest_only(
     _latest_only[kind] = _LatestOnly(shown_on, rebuild)
 
 
-def editing(message_id: int) -> asyncio.Lock:
-    """Return the lock that orders the edits of a roll's message (hold it while reading the
-    state the edit shows, so that the last edit shows the last state)."""
-    lock = _EDITING.get(message_id)
-    if lock is None:
-        lock = _EDITING[message_id] = asyncio.Lock()
-    return lock
+class ShownMessages:
+    """What one bot keeps in memory about its rolls' messages. Each bot has its own
+    (``DiceBot.shown_messages``): roll and message ids are unique only within one bot's
+    database and Discord, and a process may run several bots (the tests do)."""
+
+    def __init__(self) -> None:
+        # One edit at a time of a roll's message (by id), so the last edit shows the last state.
+        self._editing: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        # The rolls being shown (by id): what edits their message waits until it is known (an
+        # Event made only when someone waits). See ``being_shown``.
+        self._sending: dict[int, asyncio.Event | None] = {}
+        # Whose latest roll here shows buttons of another user (a defender's Luck under an
+        # attacker's contest), by (channel, that user): their rolls and state changes re-derive
+        # those messages too. After a restart such a button is refused when pressed, and
+        # removed then.
+        self._shown_for: dict[tuple[int, int], set[int]] = {}
+
+    def editing(self, message_id: int) -> asyncio.Lock:
+        """Return the lock that orders the edits of a roll's message (hold it while reading
+        the state the edit shows, so that the last edit shows the last state)."""
+        lock = self._editing.get(message_id)
+        if lock is None:
+            lock = self._editing[message_id] = asyncio.Lock()
+        return lock
+
+    def shows_buttons_of(self, channel_id: int, user_id: int, roller_id: int) -> None:
+        """Note that ``roller_id``'s latest roll here shows buttons of ``user_id`` (a defender's
+        Luck): ``user_id``'s next roll or state change re-derives that message as well."""
+        self._shown_for.setdefault((channel_id, user_id), set()).add(roller_id)
+
+    def shows_any_of(self, channel_id: int, user_id: int) -> bool:
+        """Whether a roll here shows buttons of ``user_id`` (``shows_buttons_of``)."""
+        return (channel_id, user_id) in self._shown_for
+
+    def take_shown_for(self, channel_id: int, user_id: int) -> list[int]:
+        """Return, and forget, the rollers whose latest roll here shows buttons of ``user_id``:
+        the caller derives those messages anew."""
+        return sorted(self._shown_for.pop((channel_id, user_id), ()))
+
+    @contextlib.contextmanager
+    def being_shown(self, roll_id: int) -> Iterator[None]:
+        """While roll ``roll_id`` is being sent and its message remembered (``publish_roll``),
+        what edits that message (a typed Luck spend, inspiration awarded) waits for it
+        (``until_shown``) instead of finding no message yet. Cheap: an Event is made only when
+        someone waits."""
+        self._sending[roll_id] = None
+        try:
+            yield
+        finally:  # sent and remembered, or failed: wake what waits
+            event = self._sending.pop(roll_id, None)
+            if event is not None:
+                event.set()
+
+    def awaited(self, roll_id: int) -> bool:
+        """Whether something waits (``until_shown``) for roll ``roll_id``'s message now."""
+        return self._sending.get(roll_id) is not None
+
+    async def until_shown(self, roll_id: int) -> None:
+        """Wait until roll ``roll_id``'s message is sent and remembered, if it is being shown
+        now."""
+        if roll_id not in self._sending:
+            return
+        event = self._sending[roll_id]
+        if event is None:
+            event = self._sending[roll_id] = asyncio.Event()
+        await event.wait()
 
 
-def shows_buttons_of(channel_id: int, user_id: int, roller_id: int) -> None:
-    """Note that ``roller_id``'s latest roll here shows buttons of ``user_id`` (a defender's
-    Luck): ``user_id``'s next roll or state change re-derives that message as well."""
-    _shown_for.setdefault((channel_id, user_id), set()).add(roller_id)
-
-
-@contextlib.contextmanager
-def being_shown(roll_id: int) -> Iterator[None]:
-    """While roll ``roll_id`` is being sent and its message remembered (``publish_roll``), what
-    edits that message (a typed Luck spend, inspiration awarded) waits for it (``until_shown``)
-    instead of finding no message yet. Cheap: an Event is made only when someone waits."""
-    _being_shown[roll_id] = None
-    try:
-        yield
-    finally:  # sent and remembered, or failed: wake what waits
-        event = _being_shown.pop(roll_id, None)
-        if event is not None:
-            event.set()
-
-
-async def until_shown(roll_id: int) -> None:
-    """Wait until roll ``roll_id``'s message is sent and remembered, if it is being shown now."""
-    if roll_id not in _being_shown:
-        return
-    event = _being_shown[roll_id]
-    if event is None:
-        event = _being_shown[roll_id] = asyncio.Event()
-    await event.wait()
+def shown_messages(interaction: discord.Interaction) -> ShownMessages:
+    """Return what the bot that received ``interaction`` keeps about its rolls' messages."""
+    return dice_bot(interaction).shown_messages
 
 
 async def retire_buttons(
@@ -162,7 +187,7 @@ async def retire_buttons(
     channel = postable_channel(interaction)
     if root is None or root.message_id is None or channel is None:
         return
-    async with editing(root.message_id):
+    async with shown_messages(interaction).editing(root.message_id):
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(root.message_id).edit(view=retired_view(previous))
 
@@ -189,7 +214,7 @@ async def refresh_latest_buttons(
     they depend on (Luck tokens, Pressure, inspiration), so a newly payable spend appears and an
     unpayable one goes (README, "Buttons and announcements")."""
     await _rederive(interaction, storage, channel_id, user_id)
-    for roller_id in sorted(_shown_for.pop((channel_id, user_id), ())):
+    for roller_id in shown_messages(interaction).take_shown_for(channel_id, user_id):
         if roller_id != user_id:
             await _rederive(interaction, storage, channel_id, roller_id)
 
@@ -206,12 +231,14 @@ async def _rederive(
     channel = postable_channel(interaction)
     if latest.visibility is not Visibility.PUBLIC or channel is None or root is None:
         return
+    shown = shown_messages(interaction)
     if root.message_id is None:  # being shown, maybe with buttons derived before the change
-        await until_shown(root.id)
+        await shown.until_shown(root.id)
         root = await storage.rolls.get(root.id)
         if root is None or root.message_id is None:
             return  # never shown in the channel: nothing to edit
-    async with editing(root.message_id):  # read under the lock: the last edit shows the last state
+    # Read under the lock: the last edit shows the last state.
+    async with shown.editing(root.message_id):
         now = await storage.rolls.latest(channel_id, user_id)
         if now is None or now.kind != latest.kind or latest_only.shown_on(now) != root.id:
             return  # rolled past meanwhile: that roll took the buttons off
@@ -229,14 +256,20 @@ def acts_on_latest(kind: str | None) -> bool:
     return kind in _latest_only
 
 
-def retires_past(kind: str, previous_kind: str | None, channel_id: int, user_id: int) -> bool:
+def retires_past(
+    interaction: discord.Interaction,
+    kind: str,
+    previous_kind: str | None,
+    channel_id: int,
+    user_id: int,
+) -> bool:
     """Whether ``retire_rolled_past`` has anything to do for a roll of ``kind`` whose roller's
     roll before it here is a public one of ``previous_kind`` (None: none, or a secret one):
     either has buttons acting on the latest roll, or a roll here shows buttons of the roller's."""
     return (
         acts_on_latest(kind)
         or acts_on_latest(previous_kind)
-        or ((channel_id, user_id) in _shown_for)
+        or shown_messages(interaction).shows_any_of(channel_id, user_id)
     )
 
 
@@ -256,8 +289,7 @@ async def retire_rolled_past(
     await retire_buttons(
         interaction, storage, await storage.rolls.latest(channel_id, user_id, before=roll_id)
     )
-    others = _shown_for.pop((channel_id, user_id), None)
-    for roller_id in sorted(others or ()):
+    for roller_id in shown_messages(interaction).take_shown_for(channel_id, user_id):
         if roller_id != user_id:
             await _rederive(interaction, storage, channel_id, roller_id)
     if kind not in _latest_only:

@@ -18,7 +18,7 @@ from discord.ext import commands
 import cogs
 from bot.anywhere import refuse_outside_server, server_contexts, server_installs
 from bot.asker import apply_default_visibility
-from bot.buttons import Reroller, RevealButton, RollAgainButton
+from bot.buttons import Reroller, RevealButton, RollAgainButton, ShownMessages
 from bot.config import Settings
 from bot.discord_private import GatedCommandTree, set_endpoints
 from bot.errors import RESTARTING_MESSAGE, CommandError, Outcome, reply_ephemeral, report_error
@@ -168,6 +168,7 @@ class DiceBot(commands.AutoShardedBot):
         self.draining = False
         self.shutdown_task: asyncio.Task[None] | None = None
         self.rerollers: dict[str, Reroller] = {}  # by roll kind, from the cogs (bot.buttons)
+        self.shown_messages = ShownMessages()  # its rolls' messages being sent and edited
         self.metrics: Metrics | None = None
         if settings.metrics is not None:
             from bot.metrics import Metrics  # prometheus_client: loaded only when asked for

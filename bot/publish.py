@@ -31,7 +31,7 @@ from discord import app_commands
 from bot.access import postable_channel, storage_of
 from bot.anywhere import in_server
 from bot.asker import Asker
-from bot.buttons import being_shown, retire_rolled_past, retires_past, roll_buttons
+from bot.buttons import retire_rolled_past, retires_past, roll_buttons, shown_messages
 from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
@@ -157,7 +157,9 @@ async def publish_roll(
     if change is None:
         recorded = await storage.rolls.record_noting_previous(roll.entry(asker, visibility))
         roll_id, changed = recorded.id, None
-        retire = retires_past(roll.kind, recorded.previous_kind, asker.channel_id, asker.user_id)
+        retire = retires_past(
+            interaction, roll.kind, recorded.previous_kind, asker.channel_id, asker.user_id
+        )
     else:
 
         def log(state: S) -> RollEntry:
@@ -169,7 +171,7 @@ async def publish_roll(
         roll_id = changed.roll_id
     try:
         # Until its message is known, a typed Luck spend on it waits (bot.buttons).
-        with being_shown(roll_id):
+        with shown_messages(interaction).being_shown(roll_id):
             message_id = await deliver_roll(
                 interaction,
                 asker,

@@ -24,7 +24,6 @@ from bot.buttons import (
     register_reroll,
     retire_buttons,
     roll_buttons,
-    until_shown,
 )
 from bot.client import DiceBot
 from bot.errors import CommandError
@@ -368,7 +367,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         await self._show_reroll(interaction, asker, new_id, edit=not typed)
         if typed:
             # The rerolled roll may still be being sent: its message id is stored once it is.
-            await until_shown(rerolled.id)
+            await self.bot.shown_messages.until_shown(rerolled.id)
             await retire_buttons(
                 interaction, self.storage, await self.storage.rolls.get(rerolled.id)
             )

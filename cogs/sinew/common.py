@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.asker import Asker
-from bot.buttons import refresh_latest_buttons, shows_buttons_of
+from bot.buttons import ShownMessages, refresh_latest_buttons
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
@@ -182,16 +182,20 @@ assert DEFENDER_OPTION in AttackOptions.__dataclass_fields__
 
 
 def note_luck_shown(
-    channel_id: int, roller_id: int, visibility: Visibility, *payers: Character[Sheet] | None
+    shown: ShownMessages,
+    channel_id: int,
+    roller_id: int,
+    visibility: Visibility,
+    *payers: Character[Sheet] | None,
 ) -> None:
     """Note that ``roller_id``'s public roll here shows Luck buttons that another player's
     character pays for (a defender's own; a GM's roll for a player's character): that player's
-    changes and rolls re-derive it too (``bot.buttons.shows_buttons_of``)."""
+    changes and rolls re-derive it too (``ShownMessages.shows_buttons_of``)."""
     if visibility is not Visibility.PUBLIC:
         return
     for payer in payers:
         if payer is not None and payer.user_id != roller_id:
-            shows_buttons_of(channel_id, payer.user_id, roller_id)
+            shown.shows_buttons_of(channel_id, payer.user_id, roller_id)
 
 
 def member_id(member: discord.Member | None) -> int | None:

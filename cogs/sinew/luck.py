@@ -19,12 +19,11 @@ from bot.access import loaded_cog, postable_channel
 from bot.asker import Asker
 from bot.buttons import (
     RollButton,
-    editing,
     refresh_latest_buttons,
     register_latest_only,
     retired_view,
     roll_buttons,
-    until_shown,
+    shown_messages,
 )
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, CharacterName
@@ -170,7 +169,8 @@ class LuckCommands(SinewBase):
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
-        note_luck_shown(asker.channel_id, asker.user_id, visibility, who, defender)
+        shown = self.bot.shown_messages
+        note_luck_shown(shown, asker.channel_id, asker.user_id, visibility, who, defender)
         await publish_roll(
             interaction,
             self.storage,
@@ -341,7 +341,14 @@ class LuckCommands(SinewBase):
             mine = await self.storage.rolls.latest(logged.channel_id, defending)
             if mine is None or mine.id < root_id or luck_root(mine) == root_id:  # not moved on
                 defender = await self.character_or_none(campaign, defending, None)
-        note_luck_shown(logged.channel_id, logged.user_id, logged.visibility, roller, defender)
+        note_luck_shown(
+            self.bot.shown_messages,
+            logged.channel_id,
+            logged.user_id,
+            logged.visibility,
+            roller,
+            defender,
+        )
         result = logged_result(logged)
         offers = await self._luck_offers(campaign, result, roller, defender, logged.visibility)
         return offers(root_id)
@@ -356,7 +363,8 @@ async def _deliver_spend(
     logged, message = spent.logged, interaction.message
     embed = discord.Embed.from_dict(logged.payload["embed"])
     try:
-        async with editing(message.id if message else 0):  # one edit at a time, as typed spends
+        # One edit at a time, as typed spends.
+        async with shown_messages(interaction).editing(message.id if message else 0):
             latest = await storage.rolls.latest(logged.channel_id, logged.user_id)
             if latest and message and latest.id > logged.id and luck_root(latest) == spent.root_id:
                 note = render.luck_spent_in_place(spent.root_id, latest.id, message.jump_url)
@@ -378,14 +386,16 @@ async def _deliver_typed_spend(
     edits that copy (README, "Buttons and announcements")."""
     logged = spent.logged
     embed = discord.Embed.from_dict(logged.payload["embed"])
-    await until_shown(spent.root_id)  # typed at once: the roll's message is being sent
+    # Typed at once: the roll's message may still be being sent.
+    await shown_messages(interaction).until_shown(spent.root_id)
     root = await storage.rolls.get(spent.root_id)
     channel = postable_channel(interaction)
     if logged.visibility is Visibility.PUBLIC and root and root.message_id and channel:
         set_roll_footer(embed, logged.id, logged.visibility)
         message = channel.get_partial_message(root.message_id)
         try:
-            async with editing(root.message_id):  # a later spend's edit is the one that stays
+            # A later spend's edit is the one that stays.
+            async with shown_messages(interaction).editing(root.message_id):
                 latest = await storage.rolls.latest(logged.channel_id, logged.user_id)
                 if latest is not None and latest.id == logged.id:
                     await message.edit(embed=embed, view=spent.view)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.asker import Asker
-from bot.buttons import Reroller, being_shown, retire_rolled_past, roll_buttons
+from bot.buttons import Reroller, retire_rolled_past, roll_buttons, shown_messages
 from bot.errors import CommandError
 from bot.publish import Roll, deliver_roll, remember_message
 from bot.render import sixpool as render
@@ -142,7 +142,8 @@ async def roll_asked(
     result = step.rolled[-1].result
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
-    with being_shown(logged.id):  # until its message is known, inspiration awarded waits for it
+    # Until its message is known, inspiration awarded waits for it.
+    with shown_messages(interaction).being_shown(logged.id):
         message_id = await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
         await remember_message(cog.storage, logged.id, message_id)
     # Inspiration rerolls only the latest roll: the previous roll's die buttons go.

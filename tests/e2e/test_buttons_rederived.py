@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bot import buttons
 from bot.client import DiceBot
 from cogs.sinew.luck import LuckCommands
 from rules import sinew
@@ -91,7 +90,7 @@ async def test_rule_a_grant_while_the_rolls_message_is_being_sent_still_shows_on
     remember = rolls.set_message
 
     def waited_for() -> bool:
-        return buttons._being_shown.get(1) is not None
+        return dicebot.shown_messages.awaited(1)
 
     async def held(roll_id: int, message_id: int) -> None:
         await fake_discord.wait_until(waited_for, "the grant to wait for the roll's message")
@@ -233,11 +232,10 @@ async def test_rule_defenders_luck_buttons_go_when_the_attacker_rolls_again(
 
 
 async def test_rule_defenders_buttons_kept_over_a_restart_go_when_pressed_too_late(
-    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
+    fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     reply, _ = await hit_on_brakka(fake_discord, dicebot)
     async with restarted(fake_discord, dicebot, seed=5) as bot:
-        monkeypatch.setattr("bot.buttons._shown_for", {})  # a new process remembers nothing
         # What the bot kept in memory is gone: the defender's roll can't find the message...
         await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
         await settled(fake_discord, bot)
@@ -264,7 +262,7 @@ async def test_rule_typed_luck_spend_before_the_rolls_message_is_stored_edits_it
     spent, looked = asyncio.Event(), asyncio.Event()
 
     def looking() -> bool:
-        return looked.is_set() or buttons._being_shown.get(1) is not None
+        return looked.is_set() or dicebot.shown_messages.awaited(1)
 
     async def held(roll_id: int, message_id: int) -> None:
         await fake_discord.wait_until(looking, "the spend to look for the roll's message")
