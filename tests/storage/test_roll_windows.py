@@ -132,7 +132,7 @@ async def test_the_roll_count_alone_commits_without_waiting_for_the_wal_on_postg
         # The insert, then the upsert's BEFORE INSERT and BEFORE UPDATE: all off.
         noted = await storage.database.fetch_all("SELECT setting FROM seen")
         assert [row["setting"] for row in noted] == ["off", "off", "off"]
-        # Every connection of the pool (the count's included) is back to on afterwards.
+        # Every connection of the pool the other writes use says on (the count has its own).
         shown = await asyncio.gather(
             *(storage.database.fetch_all("SHOW synchronous_commit") for _ in range(20))
         )
