@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 # The advisory lock every write transaction holds: any 64-bit number the bot alone uses.
 WRITE_LOCK = 0x44696365426F74  # "DiceBot"
 POOL_SIZE = 10  # connections per bot process
+# And for the writes that needn't wait for the disk (the roll-limit count): one statement
+# each, well under a millisecond on the server, so a few connections keep up with the rest.
+UNSYNCED_POOL_SIZE = 4
 CLOSE_TIMEOUT_SECONDS = 2.0
 LOCK_TIMEOUT = "5s"  # as SQLite's busy timeout: past it, the write is refused, not hung
 
@@ -123,6 +126,7 @@ class PostgresDatabase(Database):
         Raises DatabaseUnusable, naming DATABASE_URL (never its password), when the server
         can't be reached or refuses the bot.
         """
+        pool: asyncpg.Pool | None = None
         try:
             applied = await asyncio.to_thread(apply_postgres_migrations, url)
             if applied:
@@ -139,12 +143,14 @@ class PostgresDatabase(Database):
             # so such a write is one statement, with no BEGIN, SET LOCAL and COMMIT around it.
             unsynced = await asyncpg.create_pool(
                 url,
-                min_size=0,
-                max_size=POOL_SIZE,
+                min_size=1,
+                max_size=UNSYNCED_POOL_SIZE,
                 server_settings={"lock_timeout": LOCK_TIMEOUT, "synchronous_commit": "off"},
                 reset=_keep_session,
             )
         except Exception as error:  # psycopg's, asyncpg's, the network's: say which, not the URL
+            if pool is not None:
+                pool.terminate()
             raise DatabaseUnusable(
                 f"DATABASE_URL can't be used: {type(error).__name__}"
                 f"{': ' + _first_line(error) if _safe_to_show(error) else ''}."
