@@ -47,7 +47,13 @@ class RollWindowStore:
         return RollWindow(int(row["window_start_ms"]), int(row["rolls"]))
 
     async def forget_ended(self, now_ms: int, window_ms: int) -> None:
-        """Drop the windows that have passed (a user's next roll would start afresh anyway)."""
+        """Drop the windows that have passed (a user's next roll would start afresh anyway).
+
+        Not durable either: a delete lost in a server crash leaves windows that have passed,
+        which count as none and go with the next one (README, Several processes: "Shared
+        state"). A roll command that runs it (one a window per process) waits for no disk."""
         await self._database.write_alone(
-            "DELETE FROM roll_limits WHERE window_start_ms <= ?", (now_ms - window_ms,)
+            "DELETE FROM roll_limits WHERE window_start_ms <= ?",
+            (now_ms - window_ms,),
+            durable=False,
         )

@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 # The advisory lock every write transaction holds: any 64-bit number the bot alone uses.
 WRITE_LOCK = 0x44696365426F74  # "DiceBot"
 POOL_SIZE = 10  # connections per bot process
+# And for the writes that needn't wait for the disk (the roll-limit count): one statement
+# each, well under a millisecond on the server, so a few connections keep up with the rest.
+UNSYNCED_POOL_SIZE = 4
 CLOSE_TIMEOUT_SECONDS = 2.0
 LOCK_TIMEOUT = "5s"  # as SQLite's busy timeout: past it, the write is refused, not hung
 
@@ -109,9 +112,11 @@ class PostgresSession(Session):
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, unsynced_pool: asyncpg.Pool) -> None:
         self._pool = pool
         self._reading = PostgresSession(pool)
+        self._unsynced_pool = unsynced_pool  # sessions with synchronous_commit = off
+        self._unsynced = PostgresSession(unsynced_pool)
         self._outage = WriteOutage(log)
 
     @classmethod
@@ -121,6 +126,7 @@ class PostgresDatabase(Database):
         Raises DatabaseUnusable, naming DATABASE_URL (never its password), when the server
         can't be reached or refuses the bot.
         """
+        pool: asyncpg.Pool | None = None
         try:
             applied = await asyncio.to_thread(apply_postgres_migrations, url)
             if applied:
@@ -130,21 +136,35 @@ class PostgresDatabase(Database):
                 min_size=1,
                 max_size=POOL_SIZE,
                 server_settings={"lock_timeout": LOCK_TIMEOUT},
+                reset=_keep_session,
+            )
+            # Writes whose loss in a server crash is harmless (``write_alone(durable=False)``):
+            # their own connections, whose sessions commit without waiting for the WAL flush,
+            # so such a write is one statement, with no BEGIN, SET LOCAL and COMMIT around it.
+            unsynced = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=UNSYNCED_POOL_SIZE,
+                server_settings={"lock_timeout": LOCK_TIMEOUT, "synchronous_commit": "off"},
+                reset=_keep_session,
             )
         except Exception as error:  # psycopg's, asyncpg's, the network's: say which, not the URL
+            if pool is not None:
+                pool.terminate()
             raise DatabaseUnusable(
                 f"DATABASE_URL can't be used: {type(error).__name__}"
                 f"{': ' + _first_line(error) if _safe_to_show(error) else ''}."
             ) from None
-        assert pool is not None
-        return cls(pool)
+        assert pool is not None and unsynced is not None
+        return cls(pool, unsynced)
 
     async def close(self) -> None:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(CLOSE_TIMEOUT_SECONDS):
-                await self._pool.close()
+                await asyncio.gather(self._pool.close(), self._unsynced_pool.close())
                 return
         self._pool.terminate()
+        self._unsynced_pool.terminate()
 
     @property
     def reader(self) -> Session:
@@ -176,20 +196,13 @@ class PostgresDatabase(Database):
     async def write_alone(
         self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True
     ) -> Row | None:
-        if durable:
-            async with self._writing():  # autocommit; PostgreSQL's row locks make it atomic
-                return await self._reading.fetch_one(sql, parameters)
-        # Not waiting for the WAL flush at commit: a server crash may lose this write (the
-        # last fraction of a second's), never half of it, and no other transaction's
-        # durability changes. SET LOCAL ends with the transaction, so the pooled connection
-        # goes back as it was.
-        async with (
-            self._writing(),
-            self._pool.acquire() as connection,
-            connection.transaction(),
-        ):
-            await connection.execute("SET LOCAL synchronous_commit = off")
-            return await PostgresSession(connection).fetch_one(sql, parameters)
+        # One statement in its own implicit transaction (PostgreSQL's row locks make it
+        # atomic). Not durable: on a connection of the pool whose sessions don't wait for the
+        # WAL flush at commit, so a server crash may lose this write (the last fraction of a
+        # second's), never half of it; no other transaction's durability changes.
+        session = self._reading if durable else self._unsynced
+        async with self._writing():
+            return await session.fetch_one(sql, parameters)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
@@ -206,8 +219,18 @@ class PostgresDatabase(Database):
                 # A server restarted, failed over or made read-only: the pool's connections are
                 # stale; the next write gets fresh ones, so the bot recovers by itself.
                 await self._pool.expire_connections()
+                await self._unsynced_pool.expire_connections()
             raise self._outage.cannot_save(fault, _first_line(error)) from error
         self._outage.saved()
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What a connection going back to the pool needs beyond asyncpg's own rollback of an
+    unfinished transaction: nothing. asyncpg's default reset (``RESET ALL``, ``CLOSE ALL``,
+    ``UNLISTEN *``, ``pg_advisory_unlock_all()``) would be one more round trip per statement
+    run on the pool, undoing what the bot never does: its settings are the pool's own
+    (``server_settings``) or ``SET LOCAL``, its advisory lock is transaction-level, and it
+    opens no cursor outside a transaction and listens to nothing."""
 
 
 def _first_line(error: BaseException) -> str:

@@ -51,6 +51,19 @@ async def test_500_concurrent_rolls_of_one_user_are_each_counted_once(storage: S
     assert {window.start_ms for window in counted} == {1_000}
 
 
+async def test_concurrent_rolls_at_the_limit_let_exactly_the_limit_through(
+    storage: Storage,
+) -> None:
+    # 30 rolls of one user at once against a limit of 20 in the window: one after another the
+    # first 20 pass and the last 10 are refused until the window ends (10 s from 100 s); at
+    # once the same, and every roll is counted.
+    limiter = SharedRollLimiter(RollLimit(20, 10), storage.roll_windows, Clock(100.0))
+    answers = await asyncio.gather(*(limiter.count(ALICE) for _ in range(30)))
+    assert sorted(answers, key=lambda wait: wait is not None) == [None] * 20 + [10.0] * 10
+    row = await storage.database.fetch_one("SELECT window_start_ms, rolls FROM roll_limits")
+    assert row is not None and tuple(row) == (100_000, 30)
+
+
 class Clock:
     """Wall-clock seconds the test sets."""
 
@@ -99,11 +112,11 @@ async def test_a_database_that_cannot_save_lets_rolls_go_unlimited(
     assert await limiter.count(ALICE) == 10.0
 
 
-async def test_the_roll_count_alone_commits_without_waiting_for_the_wal_on_postgresql(
+async def test_the_roll_limits_writes_alone_commit_without_waiting_for_the_wal_on_postgresql(
     migrated_postgres_url: str,
 ) -> None:
-    """Issue 38: the count's own transaction has ``synchronous_commit = off`` (a count lost in a
-    server crash is harmless); every other transaction on the same pool keeps ``on``."""
+    """Issue 38: the count and the pruning of ended windows run with ``synchronous_commit =
+    off`` (lost in a server crash, they are harmless); every other write keeps ``on``."""
     import psycopg  # the PostgreSQL extra, as the fixture's
     import psycopg.sql
 
@@ -132,7 +145,7 @@ async def test_the_roll_count_alone_commits_without_waiting_for_the_wal_on_postg
         # The insert, then the upsert's BEFORE INSERT and BEFORE UPDATE: all off.
         noted = await storage.database.fetch_all("SELECT setting FROM seen")
         assert [row["setting"] for row in noted] == ["off", "off", "off"]
-        # Every connection of the pool (the count's included) is back to on afterwards.
+        # Every connection of the pool the other writes use says on (the count has its own).
         shown = await asyncio.gather(
             *(storage.database.fetch_all("SHOW synchronous_commit") for _ in range(20))
         )
@@ -140,9 +153,14 @@ async def test_the_roll_count_alone_commits_without_waiting_for_the_wal_on_postg
         async with storage.database.transaction() as session:
             row = await session.fetch_one("SHOW synchronous_commit")
             assert row is not None and row["synchronous_commit"] == "on"
-        # Forgetting ended windows is an ordinary durable write.
+        # Forgetting ended windows doesn't wait for the disk either (a lost delete leaves
+        # windows that have passed, as good as none); any other write does.
         await windows.forget_ended(20_000, WINDOW_MS)
+        await storage.database.write_alone(
+            "INSERT INTO roll_limits (user_id, window_start_ms, rolls) VALUES (?, ?, ?)",
+            (BOB, 30_000, 1),
+        )
         noted = await storage.database.fetch_all("SELECT setting FROM seen")
-        assert [row["setting"] for row in noted] == ["off", "off", "off", "on"]
+        assert [row["setting"] for row in noted] == ["off", "off", "off", "off", "on"]
     finally:
         await storage.close()
