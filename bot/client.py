@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.anywhere import refuse_outside_server, server_contexts, server_installs
+from bot.anywhere import in_server, refuse_outside_server, server_contexts, server_installs
 from bot.asker import apply_default_visibility
 from bot.buttons import Reroller, RevealButton, RollAgainButton, ShownMessages
 from bot.config import Settings
@@ -100,6 +100,8 @@ class DiceTree(GatedCommandTree["DiceBot"]):
 async def _works_here(interaction: discord.Interaction) -> bool:
     """Refuse, in one line, a command that needs a server with the bot used anywhere else (a
     DM, a group DM, a server where only the user installed it); suggest nothing there."""
+    if in_server(interaction):  # the usual case: no need to find the command (discord.py will)
+        return True
     try:
         refuse_outside_server(interaction, interaction.command)
     except CommandError as refusal:

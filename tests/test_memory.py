@@ -33,7 +33,7 @@ def young_collections(count: int) -> None:
 
 def test_after_start_full_collections_no_longer_start_by_themselves(collector: None) -> None:
     memory.freeze_after_start()
-    assert gc.get_threshold() == (700, 10, memory.NEVER)
+    assert gc.get_threshold() == (*memory.YOUNG_THRESHOLDS, memory.NEVER)
     assert gc.get_freeze_count() > 0
     young_collections(memory.OVERDUE + 5)
     assert gc.get_count()[2] == memory.OVERDUE + 5  # no full collection reset the count

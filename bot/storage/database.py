@@ -18,6 +18,15 @@ from yoyo import get_backend, read_migrations
 
 from bot.config import PROJECT_ROOT
 from bot.storage.errors import CannotSave, WriteFault
+from bot.storage.sqlite_batch import (
+    PendingInsert,
+    PendingUpdate,
+    answer_inserted,
+    insert_statement,
+    run_in_transaction,
+    run_on_connection,
+    update_statement,
+)
 
 __all__ = [
     "MIGRATIONS_DIRECTORY",
@@ -138,10 +147,6 @@ def utc_now(ago: timedelta = timedelta()) -> str:
     gives), so stored times compare as text."""
     moment = datetime.now(UTC) - ago
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
-
-
-def _first(row: Row) -> Any:
-    return row[0]
 
 
 class ConstraintViolated(Exception):
@@ -306,11 +311,11 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         # Group commit: single-row inserts waiting for the writer, by statement, and the tasks
         # flushing them.
-        self._inserts: dict[tuple[str, str], list[tuple[Sequence[object], asyncio.Future[Row]]]]
-        self._inserts = {}  # by (statement, returning)
+        self._inserts: dict[tuple[str, str], list[PendingInsert]] = {}  # (statement, returning)
         self._flushes: set[asyncio.Task[None]] = set()
         # Group commit of ``set_by_id``: the rows waiting, by (table, column).
-        self._updates: dict[tuple[str, str], list[tuple[int, object, asyncio.Future[None]]]] = {}
+        self._updates: dict[tuple[str, str], list[PendingUpdate]] = {}
+        self._flush_scheduled = False  # a flush will take what waits (``_flush``)
         self._outage = WriteOutage(log)
         # The one close, shared by every caller: discord.py closes the bot a second time itself
         # (its shards' connections ending), and that close must not wait for the write lock the
@@ -407,51 +412,110 @@ class SqliteDatabase(Database):
         answer only after its row is committed, so durability is as with one INSERT each.
         """
         future: asyncio.Future[Row] = asyncio.get_running_loop().create_future()
-        key = (sql, returning)
-        waiting = self._inserts.setdefault(key, [])
-        waiting.append((parameters, future))
-        if len(waiting) == 1:  # the first to wait starts the flush that takes the whole group
-            flush = asyncio.create_task(self._flush_inserts(key), name="database-group-commit")
-            self._flushes.add(flush)
-            flush.add_done_callback(self._flushes.discard)
+        self._inserts.setdefault((sql, returning), []).append((parameters, future))
+        self._schedule_flush()
         return await future
 
-    async def _flush_inserts(self, key: tuple[str, str]) -> None:
-        sql, returning = key
+    def _schedule_flush(self) -> None:
+        """Start the flush that takes every insert and update waiting, unless one is due."""
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            flush = asyncio.create_task(self._flush(), name="database-group-commit")
+            self._flushes.add(flush)
+            flush.add_done_callback(self._flushes.discard)
+
+    async def _flush(self) -> None:
+        """Write what waits once the writer is free: the inserts and updates that arrived
+        meanwhile, each caller answered once its row is committed.
+
+        When both inserts and updates wait (under load: the rolls just made, and the message
+        ids of those just shown), they go in together, as one transaction in one trip to the
+        database thread (``_write_together``); otherwise, and whenever that fails, each group
+        as one statement of its own, in its own commit.
+        """
         async with self._lock:
-            group = self._inserts.pop(key)
+            self._flush_scheduled = False  # what arrives from now on waits for the next flush
+            inserts, self._inserts = self._inserts, {}
+            updates, self._updates = self._updates, {}
             try:
-                for start in range(0, len(group), MAX_GROUP):
-                    chunk = group[start : start + MAX_GROUP]
-                    try:
-                        await self._insert_group(sql, returning, chunk)
-                    except ConstraintViolated:
-                        if len(chunk) == 1:
-                            raise
-                        for row in chunk:  # one bad row must not refuse the others
-                            await self._insert_one(sql, returning, row)
-            except BaseException as error:  # every caller hears of it; nothing was written
-                for _, future in group:
+                if inserts and updates and await self._write_together(inserts, updates):
+                    return
+                for (table, column), waiting in updates.items():
+                    await self._flush_updates(table, column, waiting)
+                for (sql, returning), group in inserts.items():
+                    await self._flush_inserts(sql, returning, group)
+            except BaseException as error:  # every caller not yet answered hears of it
+                pending: list[asyncio.Future[Any]] = [
+                    *(future for group in inserts.values() for _, future in group),
+                    *(future for group in updates.values() for _, _, future in group),
+                ]
+                for future in pending:
                     if not future.done():
                         future.set_exception(error)
                 if not isinstance(error, Exception):
                     raise
 
-    async def _insert_one(
-        self, sql: str, returning: str, row: tuple[Sequence[object], asyncio.Future[Row]]
-    ) -> None:
+    async def _write_together(
+        self,
+        inserts: dict[tuple[str, str], list[PendingInsert]],
+        updates: dict[tuple[str, str], list[PendingUpdate]],
+    ) -> bool:
+        """Write every group waiting as one transaction, in one trip to the database thread
+        (the trip and the commit are most of what a group's write costs the bot); answer its
+        callers and return True. When anything in it fails, SQLite rolls it all back and this
+        returns False: the groups then go in one by one (``_flush``), which gives each caller
+        the answer it would have had without this (a bad row fails alone, a full disk refuses).
+        """
+        statements: list[tuple[str, Sequence[object]]] = []
+        for (table, column), waiting in updates.items():
+            for start in range(0, len(waiting), MAX_GROUP):
+                chunk = waiting[start : start + MAX_GROUP]
+                statements.append(update_statement(table, column, chunk))
+        chunks: list[list[PendingInsert]] = []
+        for (sql, returning), group in inserts.items():
+            for start in range(0, len(group), MAX_GROUP):
+                rows = group[start : start + MAX_GROUP]
+                chunks.append(rows)
+                parameters = [value for row, _ in rows for value in row]
+                statements.append((insert_statement(sql, returning, len(rows)), parameters))
+        try:
+            results = await run_on_connection(self._writer, run_in_transaction, statements)
+        except Exception:  # sqlite3.Error, or the connection closed: as the groups alone say
+            return False
+        self._outage.saved()
+        for waiting in updates.values():
+            for _, _, waiter in waiting:
+                if not waiter.done():
+                    waiter.set_result(None)
+        for rows, inserted in zip(chunks, results[len(statements) - len(chunks) :], strict=True):
+            answer_inserted(rows, inserted)
+        return True
+
+    async def _flush_inserts(self, sql: str, returning: str, group: list[PendingInsert]) -> None:
+        try:
+            for start in range(0, len(group), MAX_GROUP):
+                chunk = group[start : start + MAX_GROUP]
+                try:
+                    await self._insert_group(sql, returning, chunk)
+                except ConstraintViolated:
+                    if len(chunk) == 1:
+                        raise
+                    for row in chunk:  # one bad row must not refuse the others
+                        await self._insert_one(sql, returning, row)
+        except Exception as error:  # every caller hears of it; nothing was written
+            for _, future in group:
+                if not future.done():
+                    future.set_exception(error)
+
+    async def _insert_one(self, sql: str, returning: str, row: PendingInsert) -> None:
         try:
             await self._insert_group(sql, returning, [row])
         except ConstraintViolated as error:
             if not row[1].done():
                 row[1].set_exception(error)
 
-    async def _insert_group(
-        self, sql: str, returning: str, group: list[tuple[Sequence[object], asyncio.Future[Row]]]
-    ) -> None:
-        values = sql[sql.upper().rindex("VALUES") + len("VALUES") :].strip()
-        extra = f", {returning}" if returning else ""
-        statement = f"{sql}{f', {values}' * (len(group) - 1)} RETURNING rowid AS id{extra}"
+    async def _insert_group(self, sql: str, returning: str, group: list[PendingInsert]) -> None:
+        statement = insert_statement(sql, returning, len(group))
         parameters = [value for row, _ in group for value in row]
         try:  # one statement in autocommit: SQLite rolls it back itself when it fails
             rows = await self._writer.execute_fetchall(statement, parameters)
@@ -462,11 +526,7 @@ class SqliteDatabase(Database):
                 raise
             raise cannot from error
         self._outage.saved()
-        # The rows are inserted in the order of their VALUES, taking rowids in ascending order
-        # (RETURNING itself promises no order).
-        for new, (_, future) in zip(sorted(rows, key=_first), group, strict=True):
-            if not future.done():
-                future.set_result(new)
+        answer_inserted(group, rows)
 
     async def set_by_id(self, table: str, column: str, row_id: int, value: object) -> None:
         """Set one column of one row by id, committed before it returns.
@@ -474,52 +534,29 @@ class SqliteDatabase(Database):
         Group commit, as ``insert``: the updates of one column that arrive while the writer is
         busy go in together as one ``UPDATE … FROM (VALUES …)`` (one statement, so one atomic
         commit and one trip to the database thread; under load each `/roll` remembers its
-        message this way). Every caller is answered once its row is committed.
+        message this way, in the same trip as the rolls logged meanwhile). Every caller is
+        answered once its row is committed.
         """
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = self._updates.setdefault((table, column), [])
-        waiting.append((row_id, value, future))
-        if len(waiting) == 1:  # the first to wait starts the flush that takes the whole group
-            flush = asyncio.create_task(
-                self._flush_updates(table, column), name="database-group-update"
-            )
-            self._flushes.add(flush)
-            flush.add_done_callback(self._flushes.discard)
+        self._updates.setdefault((table, column), []).append((row_id, value, future))
+        self._schedule_flush()
         await future
 
-    async def _flush_updates(self, table: str, column: str) -> None:
-        async with self._lock:
-            group = self._updates.pop((table, column))
-            try:
-                for start in range(0, len(group), MAX_GROUP):
-                    chunk = group[start : start + MAX_GROUP]
-                    await self._update_group(table, column, chunk)
-                    for _, _, waiter in chunk:
-                        if not waiter.done():
-                            waiter.set_result(None)
-            except BaseException as error:  # every caller not yet answered hears of it
-                for _, _, waiter in group:
+    async def _flush_updates(self, table: str, column: str, group: list[PendingUpdate]) -> None:
+        try:
+            for start in range(0, len(group), MAX_GROUP):
+                chunk = group[start : start + MAX_GROUP]
+                await self._update_group(table, column, chunk)
+                for _, _, waiter in chunk:
                     if not waiter.done():
-                        waiter.set_exception(error)
-                if not isinstance(error, Exception):
-                    raise
+                        waiter.set_result(None)
+        except Exception as error:  # every caller not yet answered hears of it
+            for _, _, waiter in group:
+                if not waiter.done():
+                    waiter.set_exception(error)
 
-    async def _update_group(
-        self, table: str, column: str, group: list[tuple[int, object, asyncio.Future[None]]]
-    ) -> None:
-        # One value per row: the latest asked for a row wins, as it would one by one.
-        values = {row_id: value for row_id, value, _ in group}
-        if len(values) == 1:
-            [(row_id, value)] = values.items()
-            statement = f"UPDATE {table} SET {column} = ? WHERE id = ?"
-            parameters: list[object] = [value, row_id]
-        else:  # SQLite 3.33+ (UPDATE … FROM); VALUES names its columns column1, column2
-            rows = ", ".join(["(?, ?)"] * len(values))
-            statement = (
-                f"UPDATE {table} SET {column} = v.column2 FROM (VALUES {rows}) AS v"
-                f" WHERE {table}.id = v.column1"
-            )
-            parameters = [item for pair in values.items() for item in pair]
+    async def _update_group(self, table: str, column: str, group: list[PendingUpdate]) -> None:
+        statement, parameters = update_statement(table, column, group)
         try:  # one statement in autocommit: SQLite rolls it back itself when it fails
             await self._writer.execute(statement, parameters)
         except sqlite3.OperationalError as error:

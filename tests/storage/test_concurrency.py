@@ -6,6 +6,7 @@ every await and lose updates or let two callers both pass a check.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -291,3 +292,86 @@ async def test_group_commit_remembers_concurrent_messages_in_one_statement(
     for n, roll_id in enumerate(ids):
         logged = await sqlite_storage.rolls.get(roll_id)
         assert logged is not None and logged.message_id == 7_000 + n
+
+
+async def _rolls_and_messages_at_once(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, *, bad: int | None = None
+) -> tuple[list[int | BaseException], list[BaseException | None], list[str], list[int]]:
+    """Hold the writer while N rolls are logged and N earlier rolls get their message ids (as
+    under load: the rolls just made, the messages of those just shown); then let it go.
+
+    Returns the outcomes of both, the name of every function run on the writer's thread after
+    the writer was let go, and the earlier rolls' ids. ``bad``: that roll names no campaign
+    that exists (the roll log's foreign key refuses it)."""
+    campaign = await start(storage)
+    earlier = succeeded(await fire(N, lambda _: storage.rolls.record(entry(campaign.id))))
+    database = storage.database
+    assert isinstance(database, SqliteDatabase)
+    writer = database._writer
+    original = writer._execute
+    trips: list[str] = []
+
+    def counted(function, *arguments):
+        trips.append(getattr(function, "__name__", repr(function)))
+        return original(function, *arguments)
+
+    monkeypatch.setattr(writer, "_execute", counted)
+
+    def roll(n: int) -> RollEntry:
+        return entry(campaign.id + 1000 if n == bad else campaign.id, payload={"result": {"n": n}})
+
+    async with database.transaction():  # the writer is busy while both arrive
+        rolls = [asyncio.ensure_future(storage.rolls.record(roll(n))) for n in range(N)]
+        messages = [
+            asyncio.ensure_future(storage.rolls.set_message(earlier[n], 800_000 + n))
+            for n in range(N)
+        ]
+        await asyncio.sleep(0)
+        trips.clear()  # from here: the COMMIT, then what waited
+    logged = await asyncio.gather(*rolls, return_exceptions=True)
+    remembered = await asyncio.gather(*messages, return_exceptions=True)
+    return logged, remembered, trips[1:], earlier
+
+
+async def test_group_commit_writes_waiting_rolls_and_message_ids_in_one_trip(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logged, remembered, trips, earlier = await _rolls_and_messages_at_once(
+        sqlite_storage, monkeypatch
+    )
+    ids = succeeded(logged)
+    assert succeeded(remembered) == [None] * N
+    # One trip to the database thread for both groups: one transaction, committed before any
+    # caller was answered.
+    assert trips == ["run_in_transaction"]
+    # The serial result: each roll logged once with its own id and payload, each message id
+    # on its own roll.
+    assert len(set(ids)) == N and min(ids) > max(earlier)
+    for n, roll_id in enumerate(ids):
+        logged_roll = await sqlite_storage.rolls.get(roll_id)
+        assert logged_roll is not None and logged_roll.payload == {"result": {"n": n}}
+        assert logged_roll.message_id is None
+    for n, roll_id in enumerate(earlier):
+        earlier_roll = await sqlite_storage.rolls.get(roll_id)
+        assert earlier_roll is not None and earlier_roll.message_id == 800_000 + n
+
+
+async def test_one_bad_roll_among_waiting_rolls_and_message_ids_fails_alone(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logged, remembered, trips, earlier = await _rolls_and_messages_at_once(
+        sqlite_storage, monkeypatch, bad=5
+    )
+    # The transaction of both was rolled back whole, then each group went in alone: the bad
+    # row fails alone, as it does without the message ids beside it.
+    assert trips[0] == "run_in_transaction" and len(trips) > 2
+    failed = [n for n, outcome in enumerate(logged) if isinstance(outcome, BaseException)]
+    assert failed == [5] and isinstance(logged[5], ConstraintViolated)
+    ids = [outcome for outcome in logged if isinstance(outcome, int)]
+    assert len(set(ids)) == N - 1
+    for roll_id in ids:
+        assert await sqlite_storage.rolls.get(roll_id) is not None
+    assert succeeded(remembered) == [None] * N
+    for n, roll_id in enumerate(earlier):
+        earlier_roll = await sqlite_storage.rolls.get(roll_id)
+        assert earlier_roll is not None and earlier_roll.message_id == 800_000 + n
