@@ -94,20 +94,27 @@ def test_the_line_formatter_writes_exactly_discord_pys_lines(style: str) -> None
     original = _discord_formatters()[style]
     fast = PrefixCachingFormatter(_discord_formatters()[style])
     start = 1_795_000_000.25
-    records = [
+    # (logger, level, when, message, its arguments)
+    records: list[tuple[str, int, float, object, tuple[object, ...]]] = [
         # The per-command line, many in one second, then the next second, other loggers/levels.
         *(
-            ("bot.client", logging.INFO, start + step / 10, "/%s by %s in %.1f ms", "roll", 7, 1.25)
+            (
+                "bot.client",
+                logging.INFO,
+                start + step / 10,
+                "/%s by %s in %.1f ms",
+                ("roll", 7, 1.25),
+            )
             for step in range(25)
         ),
-        ("bot.memory", logging.INFO, start + 0.5, "Garbage collection took %.1f ms", 12.0),
-        ("bot.publish", logging.WARNING, start + 0.6, "Could not remember roll #%d", 3),
-        ("discord.http", logging.DEBUG, start + 0.7, "plain %% text"),
-        ("bot.client", logging.ERROR, start + 3, {"not": "a string"}),
-        ("bot.client", logging.INFO, start + 86_400, "a day later"),
-        ("custom", 25, start, "a level of its own"),
+        ("bot.memory", logging.INFO, start + 0.5, "Garbage collection took %.1f ms", (12.0,)),
+        ("bot.publish", logging.WARNING, start + 0.6, "Could not remember roll #%d", (3,)),
+        ("discord.http", logging.DEBUG, start + 0.7, "plain %% text", ()),
+        ("bot.client", logging.ERROR, start + 3, {"not": "a string"}, ()),
+        ("bot.client", logging.INFO, start + 86_400, "a day later", ()),
+        ("custom", 25, start, "a level of its own", ()),
     ]
-    for name, level, created, msg, *args in records:
+    for name, level, created, msg, args in records:
         assert fast.format(_record(name, level, created, msg, *args)) == original.format(
             _record(name, level, created, msg, *args)
         )
