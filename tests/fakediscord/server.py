@@ -958,7 +958,7 @@ class FakeDiscord:
         finally:
             self._sockets.discard(websocket)
             self._connections.pop(websocket, None)
-            self._notify()
+            self.notify()
         return websocket
 
     @property
@@ -987,7 +987,7 @@ class FakeDiscord:
             await self._send_event(connection, "READY", self._ready_payload(owned, shard))
             for guild in owned:
                 await self._send_event(connection, "GUILD_CREATE", self._guild_payload(guild))
-            self._notify()
+            self.notify()
         elif op not in (3, 4):  # presence and voice state updates need no answer
             self.unhandled_requests.append(f"gateway op {op}")
 
@@ -998,7 +998,7 @@ class FakeDiscord:
         owners = [c for c in self._connections.values() if c.owns(guild_id)]
         if not owners:
             self.undeliverable.append(f"{event} for guild {guild_id}")
-            self._notify()
+            self.notify()
         for connection in owners:
             await self._send_event(connection, event, data)
 
@@ -1109,7 +1109,7 @@ class FakeDiscord:
         self._synced[guild_id] = registered
         self.sync_count += 1
         self.synced_at = time.perf_counter()
-        self._notify()
+        self.notify()
         return registered
 
     async def _get_commands(self, request: web.Request) -> web.Response:
@@ -1160,7 +1160,7 @@ class FakeDiscord:
             if kind == 7:
                 reply.message.apply(data, files)
         reply.raw = body
-        self._notify()
+        self.notify()
         message = reply.message
         interaction: JSON = {"id": reply.interaction["id"], "type": reply.interaction["type"]}
         resource: JSON = {"type": kind}
@@ -1188,7 +1188,7 @@ class FakeDiscord:
             reply.followups.append(message)
         if reply.deferred:
             reply.completed = True
-        self._notify()
+        self.notify()
         if request.query.get("wait") in ("1", "true", "True"):
             return _json(message.raw)
         return web.Response(status=204)
@@ -1210,7 +1210,7 @@ class FakeDiscord:
         response = await self._message_request(request, message)
         if request.method == "PATCH" and message is reply.message and reply.deferred:
             reply.completed = True
-        self._notify()
+        self.notify()
         return response
 
     async def _get_channel(self, request: web.Request) -> web.Response:
@@ -1239,7 +1239,7 @@ class FakeDiscord:
         self._channel_messages.setdefault(channel_id, []).append(message)
         if nonce is not None:
             self._nonces[nonce] = message
-        self._notify()
+        self.notify()
         return _json(message.raw)
 
     async def _channel_message(self, request: web.Request) -> web.StreamResponse:
@@ -1260,7 +1260,7 @@ class FakeDiscord:
         if message is None:
             return _error(404, 10008, "Unknown Message")
         response = await self._message_request(request, message)
-        self._notify()
+        self.notify()
         return response
 
     async def _message_request(self, request: web.Request, message: FakeMessage) -> web.Response:
@@ -1284,12 +1284,12 @@ class FakeDiscord:
         if not problems:
             return None
         self.rejected_messages.append(f"{what}: {'; '.join(problems)}")
-        self._notify()
+        self.notify()
         return _error(400, 50035, f"Invalid Form Body: {'; '.join(problems)}")
 
     async def _unhandled(self, request: web.Request) -> web.Response:
         self.unhandled_requests.append(f"{request.method} {request.path}")
-        self._notify()
+        self.notify()
         return _error(404, 0, "404: Not Found (not implemented by the fake)")
 
     # -- helpers ---------------------------------------------------------------------------
@@ -1305,7 +1305,7 @@ class FakeDiscord:
             if planned.acted:  # Discord did it; only its answer was lost on the way back
                 await handler(request)
             self.served_failures.append(Failure(endpoint, planned.status, request.path))
-            self._notify()
+            self.notify()
             if planned.status == 429:
                 return _rate_limited(endpoint, planned.retry_after)
             return _server_error(planned.status)
@@ -1323,8 +1323,9 @@ class FakeDiscord:
         message.apply(body, files)
         return message
 
-    def _notify(self) -> None:
-        """A fake-side change: wake every wait_until, to check its condition again."""
+    def notify(self) -> None:
+        """Wake every wait_until to check its condition again: a fake-side change, or one on
+        the bot's side that a test's fixtures see happen (the bot ready, its task ended)."""
         waiters, pollers = self._waiters, self._pollers
         self._waiters, self._pollers = [], []
         self._wake(waiters)
@@ -1333,7 +1334,7 @@ class FakeDiscord:
     def _record_error(self, text: str) -> None:
         self.error_logs.append(text)
         if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._notify)
+            self._loop.call_soon_threadsafe(self.notify)
 
     def _diagnosis(self) -> str:
         notes = [f"\nERROR logged: {text}" for text in self.error_logs]

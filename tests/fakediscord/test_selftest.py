@@ -360,7 +360,7 @@ async def test_a_fake_side_wait_wakes_on_the_fakes_change_and_times_out_naming_i
 
     def change() -> None:  # as the fake's handlers do: change its state, then notify
         seen.append("posted")
-        fake._notify()
+        fake.notify()
 
     asyncio.get_running_loop().call_later(0.05, change)
     await fake.wait_until(lambda: seen, "the change", fake_side=True)
