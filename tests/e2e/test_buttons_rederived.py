@@ -21,14 +21,13 @@ from tests.e2e import test_sixpool as six
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_sinew import (
     character,
-    contest_seed,
     create,
     labels,
     seed_where,
     start_sinew,
     store,
 )
-from tests.e2e.test_sinew_audit import defender_ids, hit_on_brakka, npc_attack_options
+from tests.e2e.test_sinew_audit import attack_brakka, defender_ids, hit_on_brakka
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -166,7 +165,7 @@ async def test_rule_a_defenders_spend_rederives_the_buttons_of_their_own_latest_
     dicebot.rng = new_rng(seed)
     test = await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")
     assert labels(test) == ["Spend 1 Luck", "Spend 7 (turns it)"]
-    hit, needed = await attack_brakka(fake_discord, dicebot)
+    hit, needed = await attack_brakka(fake_discord, dicebot, lambda tokens: 4 <= tokens <= 7)
     defended = await fake_discord.click(hit, "sinew:dluck:2:n", user="player")
     assert defended.embeds[0]["title"].startswith("❌ Brakka wins · ")
     tokens = (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens
@@ -188,24 +187,6 @@ async def test_rule_a_players_rest_rederives_the_gms_roll_for_their_character(
     await fake_discord.invoke("sinew rest", {"kind": "calm"}, user="player")  # 4 tokens
     turning = ["Spend 1 Luck", "Spend 4 (turns it)"]
     await fake_discord.wait_until(lambda: labels(reply) == turning, "the GM's roll to offer it")
-
-
-async def attack_brakka(fake: FakeDiscord, bot: DiceBot) -> tuple[Reply, int]:
-    """The GM's NPC hits Brakka (REF 11) in a campaign already started: the reply and the
-    defender's tokens that make it a miss (4 to 7)."""
-    seed = contest_seed(
-        lambda r: (
-            4 <= r.attacker.roll <= 12
-            and 11 < r.defender.roll < 20
-            and 4 <= r.defender.roll - (11 - r.attacker.margin) <= 7
-        ),
-        14,
-        11,
-    )
-    contest = sinew.opposed(new_rng(seed), 14, 11)
-    bot.rng = new_rng(seed)
-    reply = await fake.invoke("sinew attack", npc_attack_options(fake, edge="standard"), user="gm")
-    return reply, contest.defender.roll - (11 - contest.attacker.margin)
 
 
 # --- Sinew: a defender's own Luck ends when either side rolls again

@@ -5,6 +5,7 @@ GM's windfall, boons, armour and the defender's advantage."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -280,14 +281,18 @@ def labels_all(reply: Reply) -> list[str]:
     return [button["label"] for row in reply.components for button in row["components"]]
 
 
-def brakka_hit_seed() -> int:
+def within_ten(tokens: int) -> bool:
+    return tokens <= 10
+
+
+def brakka_hit_seed(needing: Callable[[int], bool] = within_ten) -> int:
     """A seed where the NPC (14) hits Brakka (11) by a margin of 2-10 (no natural 1), and
-    Brakka's failed die needs at most 10 tokens to make it a miss."""
+    the tokens Brakka's failed die needs to make it a miss pass ``needing`` (at most 10)."""
     return contest_seed(
         lambda r: (
             4 <= r.attacker.roll <= 12
             and 11 < r.defender.roll < 20
-            and r.defender.roll - (11 - r.attacker.margin) <= 10
+            and needing(r.defender.roll - (11 - r.attacker.margin))
         ),
         14,
         11,
@@ -299,7 +304,15 @@ async def hit_on_brakka(fake: FakeDiscord, bot: DiceBot) -> tuple[Reply, int]:
     2 damage. Returns the reply and the tokens that make it a miss."""
     await start_sinew(fake)
     await create(fake, "Brakka")
-    seed = brakka_hit_seed()
+    return await attack_brakka(fake, bot)
+
+
+async def attack_brakka(
+    fake: FakeDiscord, bot: DiceBot, needing: Callable[[int], bool] = within_ten
+) -> tuple[Reply, int]:
+    """``hit_on_brakka`` in a campaign already started, Brakka's tokens to a miss passing
+    ``needing``."""
+    seed = brakka_hit_seed(needing)
     contest = sinew.opposed(new_rng(seed), 14, 11)
     bot.rng = new_rng(seed)
     reply = await fake.invoke("sinew attack", npc_attack_options(fake, edge="standard"), user="gm")
