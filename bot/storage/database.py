@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 from yoyo import get_backend, read_migrations
@@ -290,6 +290,15 @@ async def _connect(path: Path, *pragmas: str) -> aiosqlite.Connection:
     return connection
 
 
+T = TypeVar("T")
+
+
+def _chunks(group: list[T]) -> Iterator[list[T]]:
+    """``group`` in statements of at most MAX_GROUP rows."""
+    for start in range(0, len(group), MAX_GROUP):
+        yield group[start : start + MAX_GROUP]
+
+
 class SqliteDatabase(Database):
     """A writer and a reader connection; every operation is one transaction or one statement.
 
@@ -468,13 +477,11 @@ class SqliteDatabase(Database):
         """
         statements: list[tuple[str, Sequence[object]]] = []
         for (table, column), waiting in updates.items():
-            for start in range(0, len(waiting), MAX_GROUP):
-                chunk = waiting[start : start + MAX_GROUP]
+            for chunk in _chunks(waiting):
                 statements.append(update_statement(table, column, chunk))
         chunks: list[list[PendingInsert]] = []
         for (sql, returning), group in inserts.items():
-            for start in range(0, len(group), MAX_GROUP):
-                rows = group[start : start + MAX_GROUP]
+            for rows in _chunks(group):
                 chunks.append(rows)
                 parameters = [value for row, _ in rows for value in row]
                 statements.append((insert_statement(sql, returning, len(rows)), parameters))
@@ -493,8 +500,7 @@ class SqliteDatabase(Database):
 
     async def _flush_inserts(self, sql: str, returning: str, group: list[PendingInsert]) -> None:
         try:
-            for start in range(0, len(group), MAX_GROUP):
-                chunk = group[start : start + MAX_GROUP]
+            for chunk in _chunks(group):
                 try:
                     await self._insert_group(sql, returning, chunk)
                 except ConstraintViolated:
@@ -544,8 +550,7 @@ class SqliteDatabase(Database):
 
     async def _flush_updates(self, table: str, column: str, group: list[PendingUpdate]) -> None:
         try:
-            for start in range(0, len(group), MAX_GROUP):
-                chunk = group[start : start + MAX_GROUP]
+            for chunk in _chunks(group):
                 await self._update_group(table, column, chunk)
                 for _, _, waiter in chunk:
                     if not waiter.done():
