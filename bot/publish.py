@@ -51,6 +51,7 @@ __all__ = [
     "remember_message",
     "roll_command",
     "set_roll_footer",
+    "show_logged_roll",
     "show_unlogged",
 ]
 
@@ -170,28 +171,23 @@ async def publish_roll(
         assert changed.roll_id is not None
         roll_id = changed.roll_id
     try:
-        # Until its message is known, a typed Luck spend on it waits (bot.buttons).
-        with shown_messages(interaction).being_shown(roll_id):
-            message_id = await deliver_roll(
-                interaction,
-                asker,
+        await show_logged_roll(
+            interaction,
+            storage,
+            asker,
+            roll_id,
+            roll.kind,
+            visibility,
+            roll.embed,
+            files=roll.files,
+            view=roll_buttons(
                 roll_id,
+                roll.kind,
                 visibility,
-                roll.embed,
-                files=roll.files,
-                view=roll_buttons(
-                    roll_id,
-                    roll.kind,
-                    visibility,
-                    extra=extra_buttons(roll_id) if extra_buttons else (),
-                ),
-            )
-            await remember_message(storage, roll_id, message_id)
-            # The roller's roll before this one: its buttons that act on the latest roll end here.
-            if retire:
-                await retire_rolled_past(
-                    interaction, storage, roll_id, roll.kind, asker.channel_id, asker.user_id
-                )
+                extra=extra_buttons(roll_id) if extra_buttons else (),
+            ),
+            retire=retire,
+        )
     finally:
         # What the channel must hear happened, whether or not the roller's reply got through.
         # (``changed`` is only ever set with a ``change``.)
@@ -219,6 +215,34 @@ async def publish_or_show_unlogged(
             raise
     await show_unlogged(interaction, roll)
     return Published(None, None)
+
+
+async def show_logged_roll(
+    interaction: discord.Interaction,
+    storage: Storage,
+    asker: Asker,
+    roll_id: int,
+    kind: str,
+    visibility: Visibility,
+    embed: discord.Embed,
+    *,
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+    retire: bool = True,
+) -> None:
+    """Deliver a newly logged roll (``deliver_roll``) and remember its message; then the
+    roller's roll before it here loses the buttons that act on the latest roll
+    (``retire``: unless the caller knows there are none). Until its message is remembered,
+    what edits it (a typed Luck spend, inspiration awarded) waits for it (bot.buttons)."""
+    with shown_messages(interaction).being_shown(roll_id):
+        message_id = await deliver_roll(
+            interaction, asker, roll_id, visibility, embed, files=files, view=view
+        )
+        await remember_message(storage, roll_id, message_id)
+        if retire:
+            await retire_rolled_past(
+                interaction, storage, roll_id, kind, asker.channel_id, asker.user_id
+            )
 
 
 async def deliver_roll(

@@ -15,16 +15,15 @@ import discord
 from discord import app_commands
 
 from bot.asker import Asker
-from bot.buttons import retire_rolled_past, roll_buttons
+from bot.buttons import roll_buttons
 from bot.errors import CommandError
 from bot.options import CharacterName, choices_of
 from bot.publish import (
     Roll,
     announce,
-    deliver_roll,
-    remember_message,
     roll_command,
     set_roll_footer,
+    show_logged_roll,
 )
 from bot.render import sinew as render
 from bot.render import sinew_pressure as render_pressure
@@ -429,14 +428,9 @@ class PressureCommands(SinewBase):
         assert logged is not None
         embed = discord.Embed.from_dict(logged.payload["embed"])
         view = roll_buttons(roll_id, logged.kind, visibility)
-        try:
-            message_id = await deliver_roll(
-                interaction, asker, roll_id, visibility, embed, view=view
-            )
-            await remember_message(self.storage, roll_id, message_id)
-            # A roll too: the roller's Luck on their roll before it has ended.
-            await retire_rolled_past(
-                interaction, self.storage, roll_id, logged.kind, asker.channel_id, asker.user_id
+        try:  # a roll too: the roller's Luck on their roll before it has ended
+            await show_logged_roll(
+                interaction, self.storage, asker, roll_id, logged.kind, visibility, embed, view=view
             )
         finally:  # the Pressure is saved: the channel hears it even if the reply is lost
             await shown.announce(interaction)

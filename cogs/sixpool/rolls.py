@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.asker import Asker
-from bot.buttons import Reroller, retire_rolled_past, roll_buttons, shown_messages
+from bot.buttons import Reroller, roll_buttons
 from bot.errors import CommandError
-from bot.publish import Roll, deliver_roll, remember_message
+from bot.publish import Roll, deliver_roll, remember_message, show_logged_roll
 from bot.render import sixpool as render
 from bot.storage import Character, LoggedRoll, RollEntry, Visibility
 from bot.storage.errors import CharacterNotFound, WhichCharacter
@@ -142,13 +142,9 @@ async def roll_asked(
     result = step.rolled[-1].result
     rerolls = reroll_buttons(logged.id, result) if changed.after.sheet.inspired else []
     view = roll_buttons(logged.id, logged.kind, visibility, extra=rerolls)
-    # Until its message is known, inspiration awarded waits for it.
-    with shown_messages(interaction).being_shown(logged.id):
-        message_id = await deliver_roll(interaction, asker, logged.id, visibility, embed, view=view)
-        await remember_message(cog.storage, logged.id, message_id)
     # Inspiration rerolls only the latest roll: the previous roll's die buttons go.
-    await retire_rolled_past(
-        interaction, cog.storage, logged.id, logged.kind, asker.channel_id, asker.user_id
+    await show_logged_roll(
+        interaction, cog.storage, asker, logged.id, logged.kind, visibility, embed, view=view
     )
 
 
