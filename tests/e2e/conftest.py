@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -71,3 +72,22 @@ async def dicebot(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIter
         # What a command still does after its reply (a blind roll's DMs to the GMs, an
         # announcement) finishes before the test closes the bot's connection to Discord.
         await fake_discord.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
+
+
+def hold_message_of(
+    dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch, roll_id: int
+) -> asyncio.Event:
+    """Hold back storing roll ``roll_id``'s message id, and with it what follows it (taking the
+    buttons off the roller's roll before), until the returned event is set: a press on those
+    buttons then surely comes first (once they are off, discord.py drops a press on a button its
+    message no longer has)."""
+    rolls, release = dicebot.storage.rolls, asyncio.Event()
+    remember = rolls.set_message
+
+    async def held(held_id: int, message_id: int) -> None:
+        if held_id == roll_id:
+            await release.wait()
+        await remember(held_id, message_id)
+
+    monkeypatch.setattr(rolls, "set_message", held)
+    return release

@@ -8,10 +8,12 @@ from fractions import Fraction
 from itertools import product
 
 import numpy as np
+import pytest
 
 from bot.client import DiceBot
 from bot.render.numbers import percent
 from rules.randomness import new_rng
+from tests.e2e.conftest import hold_message_of
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_secrecy import forged
 from tests.expect import logged_roll
@@ -510,9 +512,10 @@ async def test_realms_reroll_by_a_button_per_die(
 
 
 async def test_realms_die_button_under_an_older_roll_is_refused(
-    fake_discord: FakeDiscord, dicebot: DiceBot
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     old = await fake_discord.invoke("realms stealth", {"dice": 2}, user="player")
+    release = hold_message_of(dicebot, monkeypatch, 2)  # the press comes before it retires #1
     newer = await fake_discord.invoke(
         "realms attack", {"dice": 2, "to_hit": 10, "damage": "1d4", "advantage": 1}, user="player"
     )
@@ -521,6 +524,7 @@ async def test_realms_die_button_under_an_older_roll_is_refused(
         *(f"realms:reroll:2:{n}" for n in (1, 2, 3)),
     ]
     superseded = await fake_discord.click(old, "realms:reroll:1:1", user="player")
+    release.set()
     assert superseded.ephemeral
     assert "Roll #1 is no longer your latest roll here" in superseded.content
     assert await dicebot.storage.rolls.get(3) is None

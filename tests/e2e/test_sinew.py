@@ -7,13 +7,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from bot.client import DiceBot
 from bot.render.numbers import percent
 from bot.render.style import Colour
 from bot.storage import Campaign, Character, CharacterStore, Visibility
 from rules import sinew
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED
+from tests.e2e.conftest import DICE_SEED, hold_message_of
 from tests.e2e.test_buttons import restarted
 from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
@@ -652,13 +654,15 @@ async def test_typed_luck_spend_on_a_hidden_test_answers_the_gm_privately(
 
 
 async def test_luck_button_on_a_superseded_roll_is_refused_and_removed(
-    fake_discord: FakeDiscord, dicebot: DiceBot
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reply, _ = await failed_test(fake_discord, dicebot)
+    release = hold_message_of(dicebot, monkeypatch, 2)
     await fake_discord.invoke("roll", {"expression": "1d6"}, user="player")
     pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-    # The refusal leaves what rolling past it leaves, Roll again only, so whichever of the two
-    # edits (the press's, the /roll's) lands last, the message ends the same.
+    release.set()
+    # The refusal leaves what rolling past it leaves, Roll again only: the /roll's own edit,
+    # once released, agrees.
     assert reply.original.custom_ids() == ["roll:again:1"]
     [refusal] = await fake_discord.wait_followups(pressed)
     assert refusal.ephemeral and "Roll #1 is no longer your latest roll here" in refusal.content

@@ -9,10 +9,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from bot.client import DiceBot
 from rules import sinew
 from rules.randomness import new_rng
-from tests.e2e.conftest import DICE_SEED
+from tests.e2e.conftest import DICE_SEED, hold_message_of
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_sinew import (
     TOUGH,
@@ -345,7 +347,7 @@ async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_on
 
 
 async def test_rule_defender_luck_ends_when_either_side_rolls_again(
-    fake_discord: FakeDiscord, dicebot: DiceBot
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reply, _ = await hit_on_brakka(fake_discord, dicebot)
     await fake_discord.invoke("sinew test", {"attribute": "str"}, user="player")  # roll 2
@@ -359,9 +361,11 @@ async def test_rule_defender_luck_ends_when_either_side_rolls_again(
     options = npc_attack_options(fake_discord, edge="standard")
     second = await fake_discord.invoke("sinew attack", options, user="gm")  # roll 3
     assert defender_ids(second) == ["sinew:dluck:3:1", "sinew:dluck:3:n"]
+    release = hold_message_of(dicebot, monkeypatch, 4)  # the press comes first
     await fake_discord.invoke("sinew test", {"attribute": "int", "score": 9}, user="gm")
     pressed = await fake_discord.click(second, "sinew:dluck:3:1", user="player")
-    # Roll again only, as the GM's next roll leaves it: the two edits agree in either order.
+    release.set()
+    # Roll again only, as the GM's next roll leaves it once it goes on: the two edits agree.
     assert second.original.custom_ids() == ["roll:again:3"]
     [refusal] = await fake_discord.wait_followups(pressed)
     assert refusal.ephemeral and "Roll #3's roller has rolled again here" in refusal.content
