@@ -142,3 +142,4 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
         while data := await reader.read(65536):
             writer.write(data)
             await writer.drain()
+    writer.close()  # the server hung up: so does the proxy, to its client
