@@ -9,10 +9,18 @@ answer, the change stays saved once, the channel still hears of it, the user is 
 repeat it, and the next command works.
 
 discord.py waits ``retry_after`` (50 ms here) after a 429, but 1 + 2·n s after a 5xx on its
-n-th retry: to stay fast, a test fails a request with one 5xx at most, and that one first.
+n-th retry: a test fails a request with one 5xx at most, and that one first, and discord.py's
+waits are shortened here (``short_retry_waits``), its retries otherwise unchanged.
 """
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord.http
+import discord.webhook.async_
+import pytest
 
 from bot.client import DiceBot
 from rules import sinew
@@ -20,6 +28,30 @@ from rules.randomness import new_rng
 from tests.e2e.test_sinew import campaign_of, character, create, seed_where, start_sinew
 from tests.e2e.test_sinew_pressure import add, pressure_of
 from tests.fakediscord.server import Endpoint, FakeDiscord
+
+# discord.py's waits before a retry, this many times shorter: a second after a 5xx would make
+# each of these tests wait idle for a second or more.
+RETRY_WAIT_DIVISOR = 50
+
+
+class _AsyncioWithShortSleeps:
+    """asyncio as discord.py's two HTTP clients see it (discord.http's for the REST API,
+    discord.webhook's for interaction answers), but for ``sleep``: every wait of their retry
+    loops and rate limiters is ``RETRY_WAIT_DIVISOR`` times shorter. The retries themselves,
+    their order and what each request meets at the fake are unchanged."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        return await asyncio.sleep(delay / RETRY_WAIT_DIVISOR, result)
+
+
+@pytest.fixture(autouse=True)
+def short_retry_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    for client in (discord.http, discord.webhook.async_):
+        monkeypatch.setattr(client, "asyncio", _AsyncioWithShortSleeps())
 
 
 async def rolls_logged(bot: DiceBot) -> int:
