@@ -6,6 +6,7 @@ import asyncio
 import gc
 import os
 import socket
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -142,6 +143,27 @@ async def test_two_bots_in_one_process_keep_their_own_counts(
     async with run_bot(fake_discord, other):
         samples, _ = await scrape(second)
     assert total(samples, "dicebot_interactions_total") == 0
+
+
+async def test_closing_the_bot_stops_its_metrics_server_and_frees_its_port(
+    fake_discord: FakeDiscord, migrated_sqlite: Path
+) -> None:
+    def serving() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name.endswith("(serve_forever)")]
+
+    address = MetricsAddress("127.0.0.1", free_port())
+    bot = create_bot(replace(bot_settings(fake_discord, migrated_sqlite), metrics=address))
+    async with run_bot(fake_discord, bot):
+        threads = serving()
+        assert threads
+        await scrape(address)
+    assert not any(thread.is_alive() for thread in threads)
+    with socket.socket() as again:  # no one listens there any more: a new server may
+        again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        again.bind((address.host, address.port))
+        again.listen()
+    with pytest.raises(aiohttp.ClientConnectionError):
+        await scrape(address)
 
 
 async def test_concurrent_commands_are_each_counted_once(
