@@ -744,7 +744,7 @@ def interleaved_rows(blocks: dict[str, list[Block]], loads: list[float]) -> list
                 + ", ".join(f"{r:.2f}" for r in ratios)
                 + f" (medians {ours_median:.3f} vs {bare_median:.3f})"
             )
-            target = TARGETS[bare_name].get(target_key) if target_key else None
+            target = TARGETS.get(bare_name, {}).get(target_key) if target_key else None
             metric_name = f"ours / {bare_name}: {metric}, {len(ratios)} interleaved rounds"
             if target is None:
                 rows.append(Row(metric_name, value))
@@ -762,12 +762,16 @@ async def run_interleaved(
     cprofile: Path | None,
     bare: bool,
     environment: dict[str, str],
+    also_ours: list[Path],
 ) -> list[Row]:
     """``--rolls-only``: ours and the bare bots, each against its own fake Discord, all started
     once and kept running, then measured in turn in each of ``settings.rounds`` rounds (the
-    first bot of a round rotates), so a drift of the machine's speed falls on all of them."""
+    first bot of a round rotates), so a drift of the machine's speed falls on all of them.
+    ``also_ours``: other checkouts of the bot (e.g. the code before a change), run as more bots
+    in the same rounds, so the ratio to each says what the change did."""
     pin_self(pin)
-    names = ["ours", *(BARE_REPLIES if bare else ())]
+    others = {f"ours at {path}": path for path in also_ours}
+    names = ["ours", *(BARE_REPLIES if bare else ()), *others]
     benches: list[Bench] = []
     rows: list[Row] = []
     try:
@@ -781,20 +785,23 @@ async def run_interleaved(
                     if system != "cosmos"
                 }
                 await fake.start()
-                workdir = Path(tmp) / name.replace(" ", "").replace(",", "-")
+                workdir = Path(tmp) / f"bot-{len(benches)}"
                 workdir.mkdir()
                 bot: BotProcess
                 if name == "ours":
                     bot = BotProcess(
                         fake, workdir, pin=pin, cprofile=cprofile, environment=environment
                     )
+                elif name in others:  # found first on the path: imported from that checkout
+                    extra = {"PYTHONPATH": str(others[name].resolve())}
+                    bot = BotProcess(fake, workdir, pin=pin, environment=environment | extra)
                 else:
                     bot = BareBotProcess(
                         fake, workdir, pin=pin, environment={"BARE_REPLY": BARE_REPLIES[name]}
                     )
                 bench = Bench(fake, bot, [ROLL, BASELINE], channels, name)
                 benches.append(bench)
-                await prepare(bench, ours=name == "ours")
+                await prepare(bench, ours=name == "ours" or name in others)
             freeze_garbage()
             blocks: dict[str, list[Block]] = {bench.name: [] for bench in benches}
             loads: list[float] = []
@@ -929,6 +936,15 @@ def main() -> int:
         default=ROLLS_ONLY.single_rounds,
         help="--rolls-only: rolls one at a time per bot and round",
     )
+    parser.add_argument(
+        "--also-ours",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="CHECKOUT",
+        help="--rolls-only: run this other checkout of the bot (e.g. `git archive main` "
+        "unpacked) as one more bot in the same rounds, and print our ratios to it",
+    )
     parser.add_argument("--no-pin", action="store_true", help="don't pin the bot to one core")
     parser.add_argument(
         "--cprofile", type=Path, help="run the bot under cProfile, writing stats to this file"
@@ -961,7 +977,16 @@ def main() -> int:
     if arguments.roll_limit:
         environment["ROLL_RATE_LIMIT"] = arguments.roll_limit
     rows = asyncio.run(
-        (run_interleaved if settings.rolls_only else run)(
+        run_interleaved(
+            settings,
+            not arguments.no_pin,
+            arguments.cprofile,
+            not arguments.no_bare,
+            environment,
+            arguments.also_ours,
+        )
+        if settings.rolls_only
+        else run(
             settings,
             not arguments.no_pin,
             arguments.cprofile,
