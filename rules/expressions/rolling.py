@@ -98,56 +98,7 @@ def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: DiceSource)
         rounds -= 1
 
 
-def _is_plain(term: DiceTerm) -> bool:
-    """Whether a term only rolls and keeps (or drops): no die is rerolled, exploded, forced
-    by `mi` / `ma`, or counted (the most rolled terms: `4d6kh3`, `1d20`, `2d20kh1`)."""
-    return (
-        term.reroll is None
-        and term.explode is None
-        and term.minimum is None
-        and term.maximum is None
-        and term.success is None
-        and term.failure is None
-        and term.botch is None
-    )
-
-
-def _roll_plain_term(term: DiceTerm, source: DiceSource, sort: bool) -> _Outcome:
-    """``_roll_term`` for a plain term (``_is_plain``), on the faces alone: the same dice
-    drawn, kept, summed and shown, without an object per die (a `/roll` is mostly such terms,
-    and each object made is work for the garbage collector too)."""
-    die = term.die
-    faces = source.draw(die, term.count)
-    count = len(faces)
-    kept = [True] * count
-    keep = term.keep
-    if keep is not None:
-        # As _roll_term: sorting is stable, so among equal dice the earlier one is picked first.
-        ranked = sorted(range(count), key=faces.__getitem__, reverse=keep.highest)
-        for index in ranked[: keep.count] if keep.drop else ranked[keep.count :]:
-            kept[index] = False
-    kept_faces = [face for face, is_kept in zip(faces, kept, strict=True) if is_kept]
-    natural = None
-    if die.name == "20":
-        natural = Natural.NONE
-        if len(kept_faces) == 1:
-            natural = {20: Natural.TWENTY, 1: Natural.ONE}.get(kept_faces[0], Natural.NONE)
-    dropped_any = len(kept_faces) < count
-    order = sorted(range(count), key=faces.__getitem__) if sort else range(count)
-    shown = []
-    for index in order:
-        face = die.show(faces[index])
-        if not kept[index]:
-            face = f"~~{face}~~"
-        elif dropped_any:
-            face = f"**{face}**"
-        shown.append(face)
-    return _Outcome(sum(kept_faces), f"{_spelled(term)} ({', '.join(shown)})", natural)
-
-
 def _roll_term(term: DiceTerm, source: DiceSource, sort: bool) -> _Outcome:
-    if _is_plain(term):
-        return _roll_plain_term(term, source, sort)
     die = term.die
     dice = [_Rolled([face]) for face in source.draw(die, term.count)]
     if term.reroll is not None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules import expressions
 from rules.errors import RulesError
-from rules.expressions import Natural, roll_expression, roll_request
+from rules.expressions import Natural, roll_expression
 from rules.randomness import Rng, new_rng
 
 
@@ -31,52 +31,6 @@ def test_a_fate_die_forced_past_its_faces_shows_the_forced_number(seed: int) -> 
     roll = roll_expression("dFmi2", new_rng(seed))
     assert roll.total == 2
     assert re.fullmatch(r"1dFmi2 \(~~[-0+]~~ 2\)", roll.breakdown), roll.breakdown
-
-
-# A term that only rolls and keeps is rolled on its faces alone (rules.expressions.rolling's
-# plain path); `mi` at the die's lowest face (`ma` at its highest) changes no die but takes the
-# general path, so the two must give the same dice, total, natural and breakdown from one seed.
-@pytest.mark.parametrize(
-    ("plain", "general"),
-    [
-        ("4d6kh3+2", "4d6mi1kh3+2"),
-        ("4d6kl3", "4d6mi1kl3"),
-        ("5d8dh2", "5d8mi1dh2"),
-        ("5d8dl2-1", "5d8mi1dl2-1"),
-        ("2d20kh1+7", "2d20mi1kh1+7"),
-        ("2d20kl1", "2d20mi1kl1"),
-        ("1d20+5", "1d20mi1+5"),
-        ("3d6+1d4", "3d6mi1+1d4mi1"),
-        ("4dF", "4dFma1"),
-        ("10d10kh3", "10d10mi1kh3"),
-    ],
-)
-@pytest.mark.parametrize("seed", range(40))
-def test_plain_terms_roll_exactly_as_the_general_path(plain: str, general: str, seed: int) -> None:
-    fast, slow = roll_expression(plain, new_rng(seed)), roll_expression(general, new_rng(seed))
-    assert (fast.total, fast.natural) == (slow.total, slow.natural)
-    spelled = dict(zip(general.replace("+", " ").replace("-", " ").split(),
-                       plain.replace("+", " ").replace("-", " ").split(), strict=True))  # fmt: skip
-    shown = slow.breakdown
-    for long, short in spelled.items():
-        shown = shown.replace(_spelled(long), _spelled(short))
-    assert fast.breakdown == shown
-
-
-def _spelled(term: str) -> str:
-    """A term as the breakdown spells it: `4d6kh3`; `dF` is `1dF`."""
-    return term if term[0].isdigit() else f"1{term}"
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_sorted_plain_terms_show_as_the_general_path(seed: int) -> None:
-    # The `s` flag shows each term's dice lowest first; equal dice keep their drawn order.
-    fast = roll_request("6d6kh4 s", new_rng(seed)).rolls[0][0]
-    slow = roll_request("6d6mi1kh4 s", new_rng(seed)).rolls[0][0]
-    assert fast.total == slow.total
-    assert fast.breakdown == slow.breakdown.replace("6d6mi1kh4", "6d6kh4")
-    faces = [int(face.strip("*~")) for face in fast.breakdown[8:-1].split(", ")]
-    assert faces == sorted(faces)
 
 
 def test_seeded_keep_lowest_of_two_d20() -> None:
