@@ -676,19 +676,22 @@ class Block:
     p50_ms: float  # /roll one at a time
     p99_ms: float
     single_cpu_ms: float  # the bot's CPU a roll one at a time
+    switches: float  # its threads' context switches a roll, with IN_FLIGHT outstanding
+    single_switches: float  # ... and one at a time
 
 
 async def block(bench: Bench, settings: Settings) -> Block:
     """One bot's turn in a round. Each CPU window closes SETTLE_SECONDS after the last answer,
     so work a bot leaves for later (a message id, a collection) counts as its own."""
-    bot_cpu = bench.bot.cpu_seconds()
+    bot_cpu, switched = bench.bot.cpu_seconds(), bench.bot.context_switches()
     first, last, wrong = await bench.closed_loop(settings.rolls, settings.in_flight)
     await asyncio.sleep(SETTLE_SECONDS)
     cpu = bench.bot.cpu_seconds() - bot_cpu
+    switches = bench.bot.context_switches() - switched
     if wrong:
         raise SystemExit(f"{bench.name}: {wrong} wrong answers to /roll")
     samples: list[float] = []
-    bot_cpu = bench.bot.cpu_seconds()
+    bot_cpu, switched = bench.bot.cpu_seconds(), bench.bot.context_switches()
     for _ in range(settings.single_rounds):
         reply = await bench.invoke(ROLL)
         if not bench.roll_is_logged(reply):
@@ -697,6 +700,7 @@ async def block(bench: Bench, settings: Settings) -> Block:
         bench.fake.forget([reply])
     await asyncio.sleep(SETTLE_SECONDS)
     single_cpu = bench.bot.cpu_seconds() - bot_cpu
+    single_switches = bench.bot.context_switches() - switched
     stats = percentiles(samples)
     return Block(
         rate=settings.rolls / (last - first),
@@ -704,6 +708,8 @@ async def block(bench: Bench, settings: Settings) -> Block:
         p50_ms=stats["p50"],
         p99_ms=stats["p99"],
         single_cpu_ms=single_cpu / settings.single_rounds * 1000,
+        switches=switches / settings.rolls,
+        single_switches=single_switches / settings.single_rounds,
     )
 
 
@@ -713,6 +719,11 @@ RATIOS = (
     ("throughput", "rate", True, "throughput"),
     ("/roll p99 one at a time", "p99_ms", False, "/roll p99 one at a time"),
     ("CPU a roll one at a time", "single_cpu_ms", False, ""),
+)
+# Compared side by side, not as a ratio (a bare bot's may be 0 in a round).
+COUNTS = (
+    ("context switches a roll", "switches"),
+    ("context switches a roll one at a time", "single_switches"),
 )
 
 
@@ -726,8 +737,9 @@ def interleaved_rows(blocks: dict[str, list[Block]], loads: list[float]) -> list
             rows.append(
                 Row(
                     f"round {index + 1} (load {load:.2f}): {name}",
-                    f"CPU {b.cpu_ms:.3f} ms a roll, {b.rate:.0f} rolls/s; one at a time "
-                    f"p50 {b.p50_ms:.2f} ms, p99 {b.p99_ms:.2f} ms, CPU {b.single_cpu_ms:.3f} ms",
+                    f"CPU {b.cpu_ms:.3f} ms a roll, {b.rate:.0f} rolls/s, {b.switches:.1f} "
+                    f"switches a roll; one at a time p50 {b.p50_ms:.2f} ms, p99 {b.p99_ms:.2f} "
+                    f"ms, CPU {b.single_cpu_ms:.3f} ms, {b.single_switches:.1f} switches",
                 )
             )
     ours = blocks["ours"]
@@ -753,6 +765,15 @@ def interleaved_rows(blocks: dict[str, list[Block]], loads: list[float]) -> list
             passed = median >= limit if higher_is_better else median <= limit
             sign = ">=" if higher_is_better else "<="
             rows.append(Row(metric_name, value, f"{sign} {limit:g}x", passed))
+        for metric, key in COUNTS:
+            ours_median = statistics.median(getattr(o, key) for o in ours)
+            bare_median = statistics.median(getattr(b, key) for b in bare)
+            rows.append(
+                Row(
+                    f"ours / {bare_name}: {metric}, {len(ours)} interleaved rounds",
+                    f"medians {ours_median:.2f} vs {bare_median:.2f}",
+                )
+            )
     return rows
 
 
