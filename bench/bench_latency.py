@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import math
 import os
 import random
 import re
@@ -727,6 +728,11 @@ COUNTS = (
 )
 
 
+def _ratio(ours: float, bare: float) -> float:
+    """ours / bare; infinite when the bare bot's is 0 (a CPU time under one clock tick)."""
+    return ours / bare if bare else math.inf
+
+
 def interleaved_rows(blocks: dict[str, list[Block]], loads: list[float]) -> list[Row]:
     """Each bot's figures per round, each round's ratios of ours to each bare bot, and their
     medians (against issue 23's and 38's targets)."""
@@ -747,7 +753,9 @@ def interleaved_rows(blocks: dict[str, list[Block]], loads: list[float]) -> list
         if bare_name == "ours":
             continue
         for metric, key, higher_is_better, target_key in RATIOS:
-            ratios = [getattr(o, key) / getattr(b, key) for o, b in zip(ours, bare, strict=True)]
+            ratios = [
+                _ratio(getattr(o, key), getattr(b, key)) for o, b in zip(ours, bare, strict=True)
+            ]
             median = statistics.median(ratios)
             ours_median = statistics.median(getattr(o, key) for o in ours)
             bare_median = statistics.median(getattr(b, key) for b in bare)
@@ -988,6 +996,8 @@ def main() -> int:
     arguments = parser.parse_args()
     settings = ROLLS_ONLY if arguments.rolls_only else QUICK if arguments.quick else FULL
     if arguments.rolls_only:
+        if min(arguments.rounds, arguments.round_rolls, arguments.round_singles) < 1:
+            parser.error("--rounds, --round-rolls and --round-singles take 1 or more")
         settings = dataclasses.replace(
             settings,
             rounds=arguments.rounds,
