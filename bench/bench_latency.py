@@ -25,6 +25,13 @@ Then the same phases (its /roll and /campaign info only) against two bare discor
 (bench/bare_bot.py): one answering /roll with one line (issue 23's targets), one answering with
 an embed and a button as ours does (issue 38's: throughput, /roll p99 one at a time and bot CPU
 per roll, from /proc/PID/stat over the throughput phase). Both ratios are printed.
+
+``--rolls-only`` (issue 38's ratios) measures only /roll, in interleaved rounds: the three bots,
+each against its own fake Discord, are started once and kept running; in each round each bot in
+turn answers ``--round-rolls`` rolls with 64 in flight, then ``--round-singles`` one at a time
+(the first bot of a round rotates). Each bot's CPU is its /proc/PID/stat utime + stime over its
+own block; the ratios are taken round by round and their median is held to the targets, since
+the machine's speed drifts over minutes (one run's ratio moved 1.04x-2.01x between runs).
 """
 
 from __future__ import annotations
@@ -32,9 +39,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import itertools
+import math
+import os
 import random
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -197,12 +208,13 @@ class Settings:
     rolls: int  # throughput phase; RSS is read after it and the bursts
     in_flight: int
     restarts: int
-    rolls_only: bool = False  # only /roll: one at a time and throughput (issue 38's ratios)
+    rolls_only: bool = False  # only /roll, in interleaved rounds (issue 38's ratios)
+    rounds: int = 0  # --rolls-only: rounds; each bot's block is `rolls` then `single_rounds`
 
 
 FULL = Settings(500, 500, 10.0, 100_000, 64, 3)
 QUICK = Settings(100, 500, 3.0, 10_000, 64, 1)
-ROLLS_ONLY = Settings(300, 0, 0.0, 6_000, 64, 0, rolls_only=True)
+ROLLS_ONLY = Settings(300, 0, 0.0, 2_000, 64, 0, rolls_only=True, rounds=5)
 
 
 @dataclass
@@ -459,8 +471,9 @@ class Bench:
             in_time == size and wrong == 0,
         )
 
-    async def throughput(self, total: int, in_flight: int) -> None:
-        meter = CpuMeter(self.bot)
+    async def closed_loop(self, total: int, in_flight: int) -> tuple[float, float, int]:
+        """Send ``total`` /roll keeping ``in_flight`` outstanding; return when the first was
+        sent, when the last was answered (perf_counter) and how many answers were wrong."""
         pending: list[Reply] = []
         sent = done = wrong = 0
         self.fake.timeout = 10
@@ -481,6 +494,11 @@ class Bench:
                 last = max(last, reply.answered_at or last)
             done += len(answered)
             self.fake.forget(answered)
+        return first, last, wrong
+
+    async def throughput(self, total: int, in_flight: int) -> None:
+        meter = CpuMeter(self.bot)
+        first, last, wrong = await self.closed_loop(total, in_flight)
         elapsed = last - first
         cpu = meter.bot_seconds()
         rate = total / elapsed
@@ -528,9 +546,9 @@ BARE_EMBED = "bare, embed + button"
 BARE_REPLIES = {BARE_EMBED: "embed", BARE_LINE: "line"}  # bench name -> BARE_REPLY
 
 
-async def measure(bench: Bench, settings: Settings, restarts: int, *, ours: bool) -> None:
-    """Run every phase against ``bench.bot`` (started here, stopped at the end)."""
-    bot, fake = bench.bot, bench.fake
+async def prepare(bench: Bench, *, ours: bool) -> None:
+    """Start ``bench.bot``, set up what its commands need, check its answers and warm it up."""
+    bot = bench.bot
     ready = await bot.start()
     first = await bench.invoke(ROLL)
     assert first.answered_at is not None  # invoke() waits for the answer
@@ -547,19 +565,14 @@ async def measure(bench: Bench, settings: Settings, restarts: int, *, ours: bool
     await bench.check_commands()
     print(f"{bench.name}: benchmarking", ", ".join(command.label for command in bench.commands))
     await bench.warm_up()
+
+
+async def measure(bench: Bench, settings: Settings, restarts: int, *, ours: bool) -> None:
+    """Run every phase against ``bench.bot`` (started here, stopped at the end)."""
+    bot, fake = bench.bot, bench.fake
+    await prepare(bench, ours=ours)
     freeze_garbage()
     await bench.one_at_a_time(settings.single_rounds)
-    if settings.rolls_only:
-        await bench.throughput(settings.rolls, settings.in_flight)
-        try:
-            code: int | str = await bot.stop()
-        except TimeoutError:  # killed: the numbers above stand, the row says so
-            code = "killed after 30 s"
-        # The bare bots, stopped straight after the throughput phase, often miss SIGINT (the
-        # full run stops them later, cleanly): only ours is held to a clean exit here.
-        clean = code == 0 if ours else None
-        bench.add("exit code on SIGINT", str(code), "0" if ours else "", clean)
-        return
     if ours:
         await bench.autocompletes(settings.single_rounds)
     print(f"{bench.name}: one at a time: done")
@@ -618,9 +631,8 @@ TARGETS: dict[str, dict[str, tuple[float, bool] | None]] = {
 }
 
 
-def compare(ours: Bench, bare: Bench, *, rolls_only: bool = False) -> list[Row]:
-    """The ratios to one bare discord.py bot, with the targets set against it (``rolls_only``:
-    those of /roll one at a time and the throughput phase)."""
+def compare(ours: Bench, bare: Bench) -> list[Row]:
+    """The ratios to one bare discord.py bot, with the targets set against it."""
     rows: list[Row] = []
     targets = TARGETS[bare.name]
 
@@ -639,8 +651,6 @@ def compare(ours: Bench, bare: Bench, *, rolls_only: bool = False) -> list[Row]:
     ratio("/roll p99 one at a time", f"{ROLL.label} p99", "/roll p99 one at a time")
     ratio("throughput", "throughput", "throughput")
     ratio("CPU per roll (ms)", "CPU per roll", "CPU per roll")
-    if rolls_only:
-        return rows
     for size in BURSTS:
         ratio(f"burst of {size}, rolls/s", f"burst {size} rate", "burst rolls/s")
     rows.append(
@@ -650,6 +660,210 @@ def compare(ours: Bench, bare: Bench, *, rolls_only: bool = False) -> list[Row]:
         )
     )
     rows.append(Row(f"ours / {bare.name}: RSS", f"{ours.stats['RSS'] / bare.stats['RSS']:.2f}x"))
+    return rows
+
+
+# -- --rolls-only: the three bots measured in interleaved rounds --------------------------------
+
+SETTLE_SECONDS = 0.3  # after a bot's block: its deferred work (a full collection) lands in it
+
+
+@dataclass(frozen=True)
+class Block:
+    """One bot's block of one round: rolls with IN_FLIGHT outstanding, then one at a time."""
+
+    rate: float  # rolls a second, with IN_FLIGHT outstanding
+    cpu_ms: float  # the bot's CPU a roll over those rolls (utime + stime, ms)
+    p50_ms: float  # /roll one at a time
+    p99_ms: float
+    single_cpu_ms: float  # the bot's CPU a roll one at a time
+    switches: float  # its threads' context switches a roll, with IN_FLIGHT outstanding
+    single_switches: float  # ... and one at a time
+
+
+async def block(bench: Bench, settings: Settings) -> Block:
+    """One bot's turn in a round. Each CPU window closes SETTLE_SECONDS after the last answer,
+    so work a bot leaves for later (a message id, a collection) counts as its own."""
+    bot_cpu, switched = bench.bot.cpu_seconds(), bench.bot.context_switches()
+    first, last, wrong = await bench.closed_loop(settings.rolls, settings.in_flight)
+    await asyncio.sleep(SETTLE_SECONDS)
+    cpu = bench.bot.cpu_seconds() - bot_cpu
+    switches = bench.bot.context_switches() - switched
+    if wrong:
+        raise SystemExit(f"{bench.name}: {wrong} wrong answers to /roll")
+    samples: list[float] = []
+    bot_cpu, switched = bench.bot.cpu_seconds(), bench.bot.context_switches()
+    for _ in range(settings.single_rounds):
+        reply = await bench.invoke(ROLL)
+        if not bench.roll_is_logged(reply):
+            raise SystemExit(f"{bench.name}: wrong answer to /roll one at a time")
+        samples.append(reply.latency or 0.0)
+        bench.fake.forget([reply])
+    await asyncio.sleep(SETTLE_SECONDS)
+    single_cpu = bench.bot.cpu_seconds() - bot_cpu
+    single_switches = bench.bot.context_switches() - switched
+    stats = percentiles(samples)
+    return Block(
+        rate=settings.rolls / (last - first),
+        cpu_ms=cpu / settings.rolls * 1000,
+        p50_ms=stats["p50"],
+        p99_ms=stats["p99"],
+        single_cpu_ms=single_cpu / settings.single_rounds * 1000,
+        switches=switches / settings.rolls,
+        single_switches=single_switches / settings.single_rounds,
+    )
+
+
+# (metric, Block field, higher is better, the TARGETS key)
+RATIOS = (
+    ("CPU a roll", "cpu_ms", False, "CPU per roll"),
+    ("throughput", "rate", True, "throughput"),
+    ("/roll p99 one at a time", "p99_ms", False, "/roll p99 one at a time"),
+    ("CPU a roll one at a time", "single_cpu_ms", False, ""),
+)
+# Compared side by side, not as a ratio (a bare bot's may be 0 in a round).
+COUNTS = (
+    ("context switches a roll", "switches"),
+    ("context switches a roll one at a time", "single_switches"),
+)
+
+
+def _ratio(ours: float, bare: float) -> float:
+    """ours / bare; infinite when the bare bot's is 0 (a CPU time under one clock tick)."""
+    return ours / bare if bare else math.inf
+
+
+def interleaved_rows(blocks: dict[str, list[Block]], loads: list[float]) -> list[Row]:
+    """Each bot's figures per round, each round's ratios of ours to each bare bot, and their
+    medians (against issue 23's and 38's targets)."""
+    rows: list[Row] = []
+    for index, load in enumerate(loads):
+        for name, rounds in blocks.items():
+            b = rounds[index]
+            rows.append(
+                Row(
+                    f"round {index + 1} (load {load:.2f}): {name}",
+                    f"CPU {b.cpu_ms:.3f} ms a roll, {b.rate:.0f} rolls/s, {b.switches:.1f} "
+                    f"switches a roll; one at a time p50 {b.p50_ms:.2f} ms, p99 {b.p99_ms:.2f} "
+                    f"ms, CPU {b.single_cpu_ms:.3f} ms, {b.single_switches:.1f} switches",
+                )
+            )
+    ours = blocks["ours"]
+    for bare_name, bare in blocks.items():
+        if bare_name == "ours":
+            continue
+        for metric, key, higher_is_better, target_key in RATIOS:
+            ratios = [
+                _ratio(getattr(o, key), getattr(b, key)) for o, b in zip(ours, bare, strict=True)
+            ]
+            median = statistics.median(ratios)
+            ours_median = statistics.median(getattr(o, key) for o in ours)
+            bare_median = statistics.median(getattr(b, key) for b in bare)
+            value = (
+                f"median {median:.2f}x of rounds "
+                + ", ".join(f"{r:.2f}" for r in ratios)
+                + f" (medians {ours_median:.3f} vs {bare_median:.3f})"
+            )
+            target = TARGETS.get(bare_name, {}).get(target_key) if target_key else None
+            metric_name = f"ours / {bare_name}: {metric}, {len(ratios)} interleaved rounds"
+            if target is None:
+                rows.append(Row(metric_name, value))
+                continue
+            limit, _ = target
+            passed = median >= limit if higher_is_better else median <= limit
+            sign = ">=" if higher_is_better else "<="
+            rows.append(Row(metric_name, value, f"{sign} {limit:g}x", passed))
+        for metric, key in COUNTS:
+            ours_median = statistics.median(getattr(o, key) for o in ours)
+            bare_median = statistics.median(getattr(b, key) for b in bare)
+            rows.append(
+                Row(
+                    f"ours / {bare_name}: {metric}, {len(ours)} interleaved rounds",
+                    f"medians {ours_median:.2f} vs {bare_median:.2f}",
+                )
+            )
+    return rows
+
+
+async def run_interleaved(
+    settings: Settings,
+    pin: bool,
+    cprofile: Path | None,
+    bare: bool,
+    environment: dict[str, str],
+    also_ours: list[Path],
+) -> list[Row]:
+    """``--rolls-only``: ours and the bare bots, each against its own fake Discord, all started
+    once and kept running, then measured in turn in each of ``settings.rounds`` rounds (the
+    first bot of a round rotates), so a drift of the machine's speed falls on all of them.
+    ``also_ours``: other checkouts of the bot (e.g. the code before a change), run as more bots
+    in the same rounds, so the ratio to each says what the change did."""
+    pin_self(pin)
+    others = {f"ours at {path}": path for path in also_ours}
+    names = ["ours", *(BARE_REPLIES if bare else ()), *others]
+    benches: list[Bench] = []
+    rows: list[Row] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
+            for name in names:
+                fake = FakeDiscord(timeout=10)
+                channels = {"cosmos": fake.channel_id, "lobby": fake.other_channel_id}
+                channels |= {
+                    system: fake.add_text_channel(system)
+                    for system in SYSTEMS
+                    if system != "cosmos"
+                }
+                await fake.start()
+                workdir = Path(tmp) / f"bot-{len(benches)}"
+                workdir.mkdir()
+                bot: BotProcess
+                if name == "ours":
+                    bot = BotProcess(
+                        fake, workdir, pin=pin, cprofile=cprofile, environment=environment
+                    )
+                elif name in others:  # found first on the path: imported from that checkout
+                    extra = {"PYTHONPATH": str(others[name].resolve())}
+                    bot = BotProcess(fake, workdir, pin=pin, environment=environment | extra)
+                else:
+                    bot = BareBotProcess(
+                        fake, workdir, pin=pin, environment={"BARE_REPLY": BARE_REPLIES[name]}
+                    )
+                bench = Bench(fake, bot, [ROLL, BASELINE], channels, name)
+                benches.append(bench)
+                await prepare(bench, ours=name == "ours" or name in others)
+            freeze_garbage()
+            blocks: dict[str, list[Block]] = {bench.name: [] for bench in benches}
+            loads: list[float] = []
+            for index in range(settings.rounds):
+                loads.append(os.getloadavg()[0])
+                turn = index % len(benches)
+                for bench in benches[turn:] + benches[:turn]:
+                    await asyncio.sleep(SETTLE_SECONDS)
+                    blocks[bench.name].append(await block(bench, settings))
+                print(f"round {index + 1} of {settings.rounds}: done (load {loads[-1]:.2f})")
+            for bench in benches:
+                rows += bench.rows
+            rows += interleaved_rows(blocks, loads)
+            ours = benches[0]
+            errors = ours.bot.log_errors()
+            try:
+                code: int | str = await ours.bot.stop()
+            except TimeoutError:  # killed: the numbers above stand, the row says so
+                code = "killed after 30 s"
+            clean = not errors and not ours.fake.unhandled_requests and code == 0
+            rows.append(
+                Row(
+                    "ours: bot log ERRORs, unhandled routes, exit code on SIGINT",
+                    f"{len(errors)}, {len(ours.fake.unhandled_requests)}, {code}",
+                    "0, 0, 0",
+                    clean,
+                )
+            )
+    finally:
+        for bench in benches:
+            if bench.bot.process is not None and bench.bot.process.returncode is None:
+                await bench.bot.kill()
+            await bench.fake.stop()
     return rows
 
 
@@ -679,7 +893,7 @@ async def run(
                         cprofile=cprofile,
                         environment=environment,
                     ),
-                    [ROLL, BASELINE] if settings.rolls_only else list(COMMANDS),
+                    list(COMMANDS),
                 )
             ]
             if bare:
@@ -708,7 +922,7 @@ async def run(
         await fake.stop()
     ours, *bares = benches
     for bare_bench in bares:
-        rows += compare(ours, bare_bench, rolls_only=settings.rolls_only)
+        rows += compare(ours, bare_bench)
     return rows
 
 
@@ -732,8 +946,33 @@ def main() -> int:
     parser.add_argument(
         "--rolls-only",
         action="store_true",
-        help="only /roll one at a time and 6,000 rolls with 64 in flight, against both bare bots "
-        "(issue 38's ratios; the others' phases skipped)",
+        help="only /roll, against both bare bots in interleaved rounds: in each, every bot "
+        "answers 2,000 rolls with 64 in flight, then 300 one at a time (issue 38's ratios, "
+        "per round and their median; the other phases skipped)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=ROLLS_ONLY.rounds, help="--rolls-only: how many rounds"
+    )
+    parser.add_argument(
+        "--round-rolls",
+        type=int,
+        default=ROLLS_ONLY.rolls,
+        help="--rolls-only: rolls with 64 in flight per bot and round",
+    )
+    parser.add_argument(
+        "--round-singles",
+        type=int,
+        default=ROLLS_ONLY.single_rounds,
+        help="--rolls-only: rolls one at a time per bot and round",
+    )
+    parser.add_argument(
+        "--also-ours",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="CHECKOUT",
+        help="--rolls-only: run this other checkout of the bot (e.g. `git archive main` "
+        "unpacked) as one more bot in the same rounds, and print our ratios to it",
     )
     parser.add_argument("--no-pin", action="store_true", help="don't pin the bot to one core")
     parser.add_argument(
@@ -756,11 +995,29 @@ def main() -> int:
     )
     arguments = parser.parse_args()
     settings = ROLLS_ONLY if arguments.rolls_only else QUICK if arguments.quick else FULL
+    if arguments.rolls_only:
+        if min(arguments.rounds, arguments.round_rolls, arguments.round_singles) < 1:
+            parser.error("--rounds, --round-rolls and --round-singles take 1 or more")
+        settings = dataclasses.replace(
+            settings,
+            rounds=arguments.rounds,
+            rolls=arguments.round_rolls,
+            single_rounds=arguments.round_singles,
+        )
     environment = {"DATABASE_URL": arguments.database} if arguments.database else {}
     if arguments.roll_limit:
         environment["ROLL_RATE_LIMIT"] = arguments.roll_limit
     rows = asyncio.run(
-        run(
+        run_interleaved(
+            settings,
+            not arguments.no_pin,
+            arguments.cprofile,
+            not arguments.no_bare,
+            environment,
+            arguments.also_ours,
+        )
+        if settings.rolls_only
+        else run(
             settings,
             not arguments.no_pin,
             arguments.cprofile,

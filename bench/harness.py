@@ -218,6 +218,18 @@ class BotProcess:
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
+    def context_switches(self) -> int:
+        """Return how often the bot's threads have been switched out so far, waiting or
+        preempted (voluntary + nonvoluntary, summed over /proc/PID/task/*/status)."""
+        total = 0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                lines = (task / "status").read_text().splitlines()
+            except FileNotFoundError:  # a thread that just ended
+                continue
+            total += sum(int(line.split()[1]) for line in lines if "ctxt_switches:" in line)
+        return total
+
     def new_log(self) -> str:
         """Return the bot's log since its latest start, without colour codes."""
         if not self.log_path.exists():
