@@ -33,12 +33,12 @@ if TYPE_CHECKING:
 # second of imports.
 
 EXIT_CONFIGURATION = 2
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 # numpy's OpenBLAS starts a thread per core as numpy is imported, which costs this process
 # ~0.15 s of CPU at start-up and buys nothing: the odds' matrix products are small, and the
 # event loop and the odds worker want the cores. An environment that sets it keeps its own.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _on_stop_signal(bot: DiceBot, main_task: asyncio.Task[None]) -> None:

@@ -278,3 +278,22 @@ def test_env_example_documents_every_variable_the_configuration_reads() -> None:
     documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.MULTILINE))
     assert "SYSTEM_PACKAGES" in read and "DISCORD_TOKEN" in read  # the pattern finds them
     assert documented == read
+
+
+@pytest.mark.parametrize(("given", "used"), [(None, "1"), ("3", "3")])
+def test_python_m_bot_loads_numpy_with_one_blas_thread_unless_the_environment_says(
+    given: str | None, used: str
+) -> None:
+    # The setting must be in place before numpy is first imported (OpenBLAS reads it then).
+    check = (
+        "import os, sys; import bot.__main__; "
+        "assert 'numpy' not in sys.modules; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        environment["OPENBLAS_NUM_THREADS"] = given
+    result = subprocess.run(
+        [sys.executable, "-c", check], env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == used
