@@ -18,6 +18,7 @@ from yoyo import get_backend, read_migrations
 
 from bot.config import PROJECT_ROOT
 from bot.storage.errors import CannotSave, WriteFault
+from bot.storage.migrate import apply_quietly
 from bot.storage.sqlite_batch import (
     PendingInsert,
     PendingUpdate,
@@ -110,7 +111,7 @@ def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list
     try:
         with backend.lock():
             pending = backend.to_apply(read_migrations(str(directory)))
-            backend.apply_migrations(pending)
+            apply_quietly(backend, pending)
         return [migration.id for migration in pending]
     finally:
         backend.connection.close()

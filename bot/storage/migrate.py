@@ -2,12 +2,15 @@
 
 One numbered set per backend: each file there is the PostgreSQL twin of the SQLite file of the
 same name in data/migrations (tests/storage/test_pg_schema.py proves the schemas match), so a
-migration id means the same change on both.
+migration id means the same change on both. ``apply_quietly`` serves both backends.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from yoyo import get_backend, read_migrations
@@ -15,13 +18,26 @@ from yoyo.connections import BadConnectionURI
 
 from bot.config import PROJECT_ROOT
 
-__all__ = ["POSTGRES_MIGRATIONS_DIRECTORY", "apply_postgres_migrations", "yoyo_url"]
+__all__ = [
+    "POSTGRES_MIGRATIONS_DIRECTORY",
+    "apply_postgres_migrations",
+    "apply_quietly",
+    "yoyo_url",
+]
 
 POSTGRES_MIGRATIONS_DIRECTORY = PROJECT_ROOT / "data" / "migrations" / "postgresql"
 
 # yoyo's plain "postgresql" scheme needs psycopg2; "postgresql+psycopg" is its psycopg 3
 # backend, the driver of the postgresql extra.
 _YOYO_SCHEME = "postgresql+psycopg"
+
+
+def apply_quietly(backend: Any, pending: Any) -> None:
+    """Apply ``pending`` with yoyo, without what it prints. yoyo writes to standard output, as a
+    table, whatever a step's statement returns: SQLite's DROP COLUMN returns the empty result of
+    its own schema check, so a first start printed a stray "CASE WHEN quick_check …" table."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        backend.apply_migrations(pending)
 
 
 def yoyo_url(url: str) -> str:
@@ -50,7 +66,7 @@ def apply_postgres_migrations(
         with backend.lock():
             migrations = read_migrations(str(directory))
             pending = backend.to_apply(migrations)
-            backend.apply_migrations(pending)
+            apply_quietly(backend, pending)
         return [migration.id for migration in pending]
     finally:
         backend.connection.close()

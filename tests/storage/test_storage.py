@@ -56,6 +56,15 @@ def test_migrations_second_start_applies_nothing(tmp_path: Path) -> None:
     assert apply_migrations(path) == []
 
 
+def test_migrating_a_fresh_database_prints_nothing(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # The migration tool prints what a step's statement returns as a table; SQLite's DROP
+    # COLUMN (0003_system_settings) returns its schema check's empty result.
+    assert apply_migrations(tmp_path / "bot.db")
+    assert capfd.readouterr() == ("", "")
+
+
 def test_migrations_upgrade_an_older_database(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
     old.mkdir()
