@@ -67,6 +67,7 @@ async def run_bot(
         expect_sync = _has_app_commands(bot, fake.guild_id)
     syncs_before = fake.sync_count
     _wake_when_ready(fake, bot)
+    _wake_when_answered(fake, bot)
     task = asyncio.create_task(bot.start(fake.token), name="fake-discord-bot")
     task.add_done_callback(lambda _: fake.notify())
     try:
@@ -89,7 +90,8 @@ async def run_bot(
 def _wake_when_ready(fake: FakeDiscord, bot: discord.Client) -> None:
     """Wake ``fake``'s waits the moment ``bot`` is ready (a commands.Bot takes extra
     listeners), not at the fake's next poll: ~5 ms of every test's start-up."""
-    if not isinstance(bot, commands.Bot):
+    # The dice bot is an AutoShardedBot, which is not a commands.Bot: both take listeners.
+    if not isinstance(bot, (commands.Bot, commands.AutoShardedBot)):
         return  # a bare client: the poll sees it ready
 
     async def on_ready() -> None:
@@ -97,6 +99,24 @@ def _wake_when_ready(fake: FakeDiscord, bot: discord.Client) -> None:
         fake.notify()
 
     bot.add_listener(on_ready)
+
+
+def _wake_when_answered(fake: FakeDiscord, bot: discord.Client) -> None:
+    """Wake ``fake``'s waits the moment the dice bot finishes answering an interaction, not
+    at the fake's next poll: what a command does after its reply (storing its message id, say)
+    ends with no request the fake sees, and waiting on ``in_flight`` (every test's teardown,
+    ``settled``) idled ~10 ms each time. The bot counts an interaction as answered in the done
+    callback of its task (``DiceBot._answered``); this one runs right after it."""
+    answered = getattr(bot, "_answered", None)
+    if answered is None:
+        return  # a bare client counts nothing in flight
+
+    def answered_then_wake(task: asyncio.Task[object]) -> None:
+        answered(task)
+        fake.notify()
+
+    # On this bot only, not its class (an instance attribute, which mypy calls a method-assign).
+    setattr(bot, "_answered", answered_then_wake)  # noqa: B010
 
 
 @runtime_checkable
