@@ -88,7 +88,7 @@ async def run_bot(
 
 
 def _wake_when_ready(fake: FakeDiscord, bot: discord.Client) -> None:
-    """Wake ``fake``'s waits the moment ``bot`` is ready (a commands.Bot takes extra
+    """Wake ``fake``'s waits the moment ``bot`` is ready (a commands bot takes extra
     listeners), not at the fake's next poll: ~5 ms of every test's start-up."""
     # The dice bot is an AutoShardedBot, which is not a commands.Bot: both take listeners.
     if not isinstance(bot, (commands.Bot, commands.AutoShardedBot)):
