@@ -105,18 +105,21 @@ def _wake_when_answered(fake: FakeDiscord, bot: discord.Client) -> None:
     """Wake ``fake``'s waits the moment the dice bot finishes answering an interaction, not
     at the fake's next poll: what a command does after its reply (storing its message id, say)
     ends with no request the fake sees, and waiting on ``in_flight`` (every test's teardown,
-    ``settled``) idled ~10 ms each time. The bot counts an interaction as answered in the done
-    callback of its task (``DiceBot._answered``); this one runs right after it."""
-    answered = getattr(bot, "_answered", None)
-    if answered is None:
+    ``settled``) idled ~10 ms each time. The bot's ``admit`` counts the interaction's task in
+    flight until it ends (a done callback); the one added here runs after it."""
+    admit = getattr(bot, "admit", None)
+    if admit is None:
         return  # a bare client counts nothing in flight
 
-    def answered_then_wake(task: asyncio.Task[object]) -> None:
-        answered(task)
-        fake.notify()
+    def admit_and_wake_when_answered(interaction: discord.Interaction) -> bool:
+        admitted = bool(admit(interaction))
+        task = asyncio.current_task()
+        if task is not None:
+            task.add_done_callback(lambda _: fake.notify())
+        return admitted
 
     # On this bot only, not its class (an instance attribute, which mypy calls a method-assign).
-    setattr(bot, "_answered", answered_then_wake)  # noqa: B010
+    setattr(bot, "admit", admit_and_wake_when_answered)  # noqa: B010
 
 
 @runtime_checkable
