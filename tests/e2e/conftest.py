@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import sys
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, closing
+from dataclasses import dataclass
 from pathlib import Path
 
 import discord
 import pytest
+import pytest_asyncio
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
 
+from bot.buttons import ShownMessages
 from bot.client import DiceBot, create_bot
 from bot.config import Settings
 from rules.randomness import new_rng
-from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.fixtures import fail_unless_clean, run_bot, serving_fake
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
@@ -64,14 +73,178 @@ def sync_as_the_first_start_did(bot: DiceBot, fake: FakeDiscord) -> None:
 
 
 @pytest.fixture
-async def dicebot(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterator[DiceBot]:
-    bot = create_bot(bot_settings(fake_discord, migrated_sqlite), rng=new_rng(DICE_SEED))
-    sync_as_the_first_start_did(bot, fake_discord)
-    async with run_bot(fake_discord, bot):
+async def dicebot(
+    request: pytest.FixtureRequest, fake_discord: FakeDiscord, shared_tables: SharedTables
+) -> AsyncIterator[DiceBot]:
+    """A dice bot ready on ``fake_discord`` with an empty database and the dice seeded with
+    DICE_SEED: the shared one in a module marked ``shared_bot``, else one of its own."""
+    async with AsyncExitStack() as stack:
+        if _shares_a_bot(request):
+            bot = shared_tables.current().bot
+        else:
+            database = request.getfixturevalue("migrated_sqlite")
+            bot = create_bot(bot_settings(fake_discord, database), rng=new_rng(DICE_SEED))
+            sync_as_the_first_start_did(bot, fake_discord)
+            await stack.enter_async_context(run_bot(fake_discord, bot))
         yield bot
         # What a command still does after its reply (a blind roll's DMs to the GMs, an
-        # announcement) finishes before the test closes the bot's connection to Discord.
+        # announcement) finishes before the test ends (and before its own bot is closed).
         await fake_discord.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
+
+
+# --- one bot for many tests: the modules marked ``shared_bot``
+#
+# Starting a bot (connecting, identifying, setting up the cogs) and stopping it was most of a
+# short end-to-end test's CPU. The tests of a module marked ``shared_bot`` that take the plain
+# ``dicebot`` get one bot and fake Discord per xdist worker instead, handed to each test as a
+# new one would be: an empty database, the dice seeded anew, no message of the last test. A test
+# that leaves anything else behind (a changed guild or channel, a task still running, an
+# interaction not yet answered, a closed bot) makes the next test start a new pair.
+
+
+@pytest_asyncio.fixture
+async def fake_discord(
+    request: pytest.FixtureRequest, shared_tables: SharedTables
+) -> AsyncIterator[FakeDiscord]:
+    """Yield a started FakeDiscord (the shared one when the test shares a bot); fail at
+    teardown on unimplemented routes or ERROR logs."""
+    if not _shares_a_bot(request):
+        async with serving_fake() as fake:
+            yield fake
+        fail_unless_clean(fake)
+        return
+    table = await shared_tables.take()
+    yield table.fake
+    await shared_tables.give_back(table)
+    fail_unless_clean(table.fake)
+
+
+def _shares_a_bot(request: pytest.FixtureRequest) -> bool:
+    """Whether the test takes the shared bot: in a ``shared_bot`` module, a test of the plain
+    ``dicebot`` that doesn't also look at a database file of its own (``migrated_sqlite``)."""
+    return (
+        request.node.get_closest_marker("shared_bot") is not None
+        and "dicebot" in request.fixturenames
+        and "migrated_sqlite" not in request.fixturenames
+    )
+
+
+@dataclass
+class SharedTable:
+    """A fake Discord and a dice bot ready on it, for one test after another."""
+
+    fake: FakeDiscord
+    bot: DiceBot
+    database: Path
+    data_tables: tuple[str, ...]  # every table the migrations made, but their own records
+    world: str  # the fake's world when the bot got ready (FakeDiscord.world)
+    running: set[asyncio.Task[object]]  # the tasks alive then, and later serving the bot
+    stack: AsyncExitStack
+
+    def leftovers(self) -> list[str]:
+        """What the last test left that the next would see: empty while the table is reusable."""
+        problems = []
+        if self.bot.is_closed() or not self.fake.bot_connected:
+            problems.append("the bot is closed or disconnected")
+        if self.fake.unanswered:
+            problems.append("an interaction sent to the bot is unanswered: it may come later")
+        if self.fake.world() != self.world:
+            problems.append("the fake's guilds, channels, roles or members changed")
+        for task in asyncio.all_tasks():
+            if task.done() or task in self.running or task is asyncio.current_task():
+                continue
+            if _serves_a_connection(task):
+                self.running.add(task)  # the fake's side of a new keep-alive HTTP connection
+            else:
+                problems.append(f"task {task.get_name()} still runs")
+        return problems
+
+    def outdated(self) -> bool:
+        """Whether a cog's module was executed again since the bot was made (a bot with other
+        SYSTEM_PACKAGES in this worker reloads cogs.campaign): its buttons would then look for
+        the new module's classes."""
+        return any(
+            getattr(sys.modules.get(type(cog).__module__), type(cog).__name__, None)
+            is not type(cog)
+            for cog in self.bot.cogs.values()
+        )
+
+    def reset(self) -> None:
+        """Hand the table over as a new one: nothing posted or planned, an empty database (ids
+        from 1 again), no campaign cached, no roll's message known, the dice seeded anew."""
+        self.fake.forget_the_test()
+        with closing(sqlite3.connect(self.database, isolation_level=None)) as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            for table in self.data_tables:
+                connection.execute(f'DELETE FROM "{table}"')
+            connection.execute("COMMIT")
+        self.bot.storage.campaigns.forget()
+        self.bot.shown_messages = ShownMessages()
+        self.bot.rng = new_rng(DICE_SEED)
+        # A test's own bot and fake pointed discord.py elsewhere and back: make sure.
+        Route.BASE = self.fake.api_base
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.fake.gateway_url)
+
+
+def _serves_a_connection(task: asyncio.Task[object]) -> bool:
+    """Whether ``task`` is aiohttp's server handling one HTTP connection (of the fake)."""
+    return getattr(task.get_coro(), "__qualname__", "") == "RequestHandler.start"
+
+
+class SharedTables:
+    """The shared table of this worker: made when first taken, made anew when a test left
+    something behind (``SharedTable.leftovers``)."""
+
+    def __init__(self, folder: Path, template: Path) -> None:
+        self._folder = folder
+        self._template = template
+        self._table: SharedTable | None = None
+        self.made = 0
+
+    def current(self) -> SharedTable:
+        assert self._table is not None, "no test has taken the shared table"
+        return self._table
+
+    async def take(self) -> SharedTable:
+        if self._table is not None and self._table.outdated():
+            await self.close()
+        if self._table is None:
+            self._table = await self._make()
+        self._table.reset()
+        return self._table
+
+    async def give_back(self, table: SharedTable) -> None:
+        if table.leftovers():
+            await self.close()
+
+    async def close(self) -> None:
+        if self._table is not None:
+            table, self._table = self._table, None
+            await table.stack.aclose()
+
+    async def _make(self) -> SharedTable:
+        self.made += 1
+        database = self._folder / f"shared-{self.made}.db"
+        database.write_bytes(self._template.read_bytes())
+        with closing(sqlite3.connect(database)) as connection:
+            names = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            data_tables = tuple(name for (name,) in names if "yoyo" not in name)
+        stack = AsyncExitStack()
+        fake = await stack.enter_async_context(serving_fake())
+        bot = create_bot(bot_settings(fake, database), rng=new_rng(DICE_SEED))
+        sync_as_the_first_start_did(bot, fake)
+        await stack.enter_async_context(run_bot(fake, bot))
+        running = {task for task in asyncio.all_tasks() if not task.done()}
+        return SharedTable(fake, bot, database, data_tables, fake.world(), running, stack)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def shared_tables(
+    tmp_path_factory: pytest.TempPathFactory, migrated_sqlite_template: Path
+) -> AsyncIterator[SharedTables]:
+    tables = SharedTables(tmp_path_factory.mktemp("shared"), migrated_sqlite_template)
+    yield tables
+    await tables.close()
 
 
 def hold_message_of(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import pytest
 
 from bot.client import DiceBot
 from rules.aethelgard import PoolRoll, display_lines
@@ -12,6 +13,8 @@ from rules.randomness import new_rng
 from tests.fakediscord.fixtures import settled
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

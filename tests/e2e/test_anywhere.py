@@ -27,6 +27,8 @@ from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 ANYWHERE = ["aethelgard", "cosmos", "help", "macro", "realms", "roll", "sinew", "sixpool"]
 WHERE = "only in a server channel where the bot is installed"
 CONTEXTS = ["dm", "group_dm", "foreign_guild"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pytest
+
 from bot.client import DiceBot
 from rules import aethelgard, cosmos
 from rules.sixpool import skills as sixpool_skills
@@ -15,6 +17,8 @@ from tests.e2e.test_sixpool import create as create_rin
 from tests.e2e.test_sixpool import start as start_sixpool
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 async def test_challenge_names_suggest_this_channels_open_challenges(

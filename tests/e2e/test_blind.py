@@ -15,6 +15,8 @@ from tests.e2e.test_buttons import restarted
 from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 
 async def campaign_with_gm_channel(fake: FakeDiscord) -> None:
     await fake.invoke("campaign start", {"system": "cosmos", "name": "Far Stars"}, user="gm")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
+
 from bot.client import DiceBot, create_bot
 from rules import cosmos
 from rules.expressions import roll_expression
@@ -15,6 +17,8 @@ from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 def roll_id_of(reply: Reply) -> int:

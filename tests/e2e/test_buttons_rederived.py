@@ -31,6 +31,8 @@ from tests.e2e.test_sinew_audit import attack_brakka, defender_ids, hit_on_brakk
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 STR = 12  # Brakka's STR (tests.e2e.test_sinew.BALANCED)
 
 

@@ -12,6 +12,8 @@ from rules import sinew
 from tests.expect import active_campaign
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 
 async def start(fake: FakeDiscord, system: str = "cosmos", user: str = "gm", **options):
     return await fake.invoke(

@@ -12,6 +12,8 @@ from bot.client import DiceBot
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

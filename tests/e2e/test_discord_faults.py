@@ -29,6 +29,8 @@ from tests.e2e.test_sinew import campaign_of, character, create, seed_where, sta
 from tests.e2e.test_sinew_pressure import add, pressure_of
 from tests.fakediscord.server import Endpoint, FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 # discord.py's waits before a retry, this many times shorter: a second after a 5xx would make
 # each of these tests wait idle for a second or more.
 RETRY_WAIT_DIVISOR = 50

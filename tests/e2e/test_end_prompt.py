@@ -15,6 +15,8 @@ from tests.e2e.test_buttons import restarted
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 ENDED_TEXT = "Campaign ended."
 KEPT_TEXT = "The campaign goes on."
 EDIT_PROMPT = 7  # interaction callback: update the message the button is on

@@ -9,6 +9,8 @@ import pytest
 from bot.client import DiceBot
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 
 async def test_unexpected_error_is_logged_with_the_id_the_user_sees(
     fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch

@@ -19,6 +19,8 @@ from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 TOO_BIG = "99999999999999999999"  # 20 digits, past 2^63 - 1
 JUST_PAST = str(2**63)  # 19 digits: the first id SQLite can't hold
 BUTTON, SELECT = 2, 3

@@ -21,6 +21,8 @@ from tests.fakediscord import payloads
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 VIEW = payloads.VIEW_CHANNEL
 
 

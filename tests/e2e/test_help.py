@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.client import DiceBot
 from bot.render.help import NOTATION_EXAMPLES
 from rules.expressions import roll_request
@@ -12,6 +14,8 @@ from tests.e2e.test_buttons import restarted
 from tests.e2e.test_forged_ids import BUTTON, TOO_BIG, forged_message
 from tests.fakediscord.messages import JSON
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 def synced_leaves(commands: list[JSON]) -> set[str]:

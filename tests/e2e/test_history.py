@@ -7,11 +7,15 @@ import io
 import json
 from datetime import datetime, timedelta
 
+import pytest
+
 from bot.client import DiceBot
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_forged_ids import BUTTON, forged_message
 from tests.fakediscord.messages import Reply, interactive_components
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 async def rolls_made(fake: FakeDiscord) -> None:

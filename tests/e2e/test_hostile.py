@@ -20,6 +20,8 @@ from tests.e2e.test_cosmos import open_challenge, seed_where, start_campaign
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 RELOAD_HINT = "reload Discord"
 LONG_TEXT = "x" * 6_000
 

@@ -13,6 +13,8 @@ from tests.e2e.test_buttons import restarted
 from tests.expect import logged_roll
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 
 async def test_save_roll_list_and_delete_a_personal_macro(
     fake_discord: FakeDiscord, dicebot: DiceBot

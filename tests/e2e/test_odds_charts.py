@@ -13,11 +13,14 @@ import os
 import signal
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot import offload
 from bot.client import DiceBot
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

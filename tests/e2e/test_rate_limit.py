@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.client import DiceBot, create_bot
 from bot.ratelimit import RollLimit
 from rules.randomness import new_rng
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 async def test_a_user_past_the_roll_limit_is_told_when_to_try_again_and_others_roll_on(

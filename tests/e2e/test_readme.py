@@ -13,6 +13,8 @@ from bot.client import DiceBot
 from tests.e2e import test_sinew, test_sixpool
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 SECTION = "## The first minutes at the table"
 OPTION = re.compile(r"(\w+):(.*?)(?= \w+:|$)")

@@ -20,6 +20,8 @@ from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.client import DiceBot
@@ -24,6 +25,8 @@ from tests.e2e.test_sinew import create as create_sinew_character
 from tests.e2e.test_sinew import seed_where
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

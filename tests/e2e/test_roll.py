@@ -14,6 +14,8 @@ from tests.e2e.conftest import DICE_SEED
 from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 
 async def start_campaign(fake: FakeDiscord) -> None:
     await fake.invoke("campaign start", {"system": "cosmos", "name": "Voidrunners"}, user="gm")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bot.client import DiceBot
 from bot.storage import RollEntry, Visibility
 from rules.aethelgard import PoolRoll, display_lines
@@ -19,6 +21,8 @@ from tests.e2e.test_secrecy import forged
 from tests.e2e.test_sixpool import character, create, d20s, start
 from tests.expect import logged_roll
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 async def test_rule_roll_again_under_a_sixpool_check_spends_again_with_every_option(

@@ -26,6 +26,8 @@ from tests.expect import logged_roll
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 # A function that calls one of these logs a roll: the publish path, the one delivery of a
 # logged roll, a roll-log entry, or the roll log itself.
 LOGS_A_ROLL = {"publish_roll", "deliver_roll", "entry", "record", "insert_roll"}

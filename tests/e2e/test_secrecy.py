@@ -31,6 +31,8 @@ from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.messages import FakeMessage, Reply
 from tests.fakediscord.server import FakeDiscord, FakeGuild
 
+pytestmark = pytest.mark.shared_bot
+
 CHARACTER = {"sinew": "Wren", "sixpool": "Rin", "aethelgard": "Ysolde"}
 
 

@@ -21,6 +21,8 @@ from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 
 def reply_text(embed: dict[str, Any]) -> str:
     """A roll reply's dice and breakdown as one text: the description, then "name value" per

@@ -32,6 +32,8 @@ from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
+pytestmark = pytest.mark.shared_bot
+
 # --- Luck buttons offer only what the roller can pay
 
 

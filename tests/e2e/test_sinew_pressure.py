@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import numpy as np
+import pytest
 
 from bot.client import DiceBot
 from bot.storage import Visibility
@@ -24,6 +25,8 @@ from tests.e2e.test_sinew import (
 from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 async def start(fake: FakeDiscord, **settings: Any) -> None:

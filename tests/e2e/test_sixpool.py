@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import numpy as np
+import pytest
 
 from bot.client import DiceBot
 from bot.render.numbers import signed
@@ -17,6 +18,8 @@ from tests.e2e.test_buttons import restarted
 from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 POOLS = {"str": 6, "dex": 8, "con": 5, "int": 4, "wis": 4, "cha": 3}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import numpy as np
+import pytest
 
 from bot.client import DiceBot
 from rules.randomness import new_rng
@@ -15,6 +16,8 @@ from tests.e2e.test_sixpool import character, create, d20s, fields, seed_rolling
 from tests.expect import logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 
 async def train(fake: FakeDiscord, skill: str, training: str, user: str = "player") -> None:

@@ -7,10 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import pytest
+
 from bot.client import DiceBot
 from tests.e2e.test_sixpool import POOLS
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
+
+pytestmark = pytest.mark.shared_bot
 
 MASKED_LINK = "[free nitro](https://nitro.example/claim)"
 MENTIONS = "<@123456789012345678> <#12345678901234567> @everyone"  # a comment holds 100

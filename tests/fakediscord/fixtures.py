@@ -28,13 +28,27 @@ ClientT = TypeVar("ClientT", bound=discord.Client)
 @pytest_asyncio.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """Yield a started FakeDiscord; fail at teardown on unimplemented routes or ERROR logs."""
+    async with serving_fake() as fake:
+        yield fake
+    fail_unless_clean(fake)
+
+
+@asynccontextmanager
+async def serving_fake() -> AsyncIterator[FakeDiscord]:
+    """A started FakeDiscord, stopped on exit."""
     # The bot's own factory may point discord.py at the fake before run_bot does: restore here.
     original = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
     fake = FakeDiscord()
     await fake.start()
-    yield fake
-    await fake.stop()
-    Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = original
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = original
+
+
+def fail_unless_clean(fake: FakeDiscord) -> None:
+    """Fail the test (no traceback) if the bot used a route the fake lacks or logged an ERROR."""
     try:
         fake.check_clean()
     except AssertionError as problem:

@@ -752,6 +752,48 @@ class FakeDiscord:
         self.errors_expected = True
         return self.error_logs
 
+    def world(self) -> str:
+        """What a connected bot may hold of this fake in its cache (guilds, channels, roles,
+        members, DMs) and what decides how the fake treats it, as text: the same text, the
+        same world. tests/e2e/conftest.py goes on with a bot only while its world is unchanged.
+        """
+        return repr(
+            (
+                self.guilds,
+                sorted(self._channels.items()),
+                sorted(self._roles.items()),
+                sorted(self.users.items()),
+                sorted(self._members),
+                sorted(self._dm_channels.items()),
+                sorted(self._foreign_guilds),
+                sorted(self.closed_dms),
+                sorted(self.muted_channels),
+            )
+        )
+
+    @property
+    def unanswered(self) -> int:
+        """How many interactions sent to the bot it has not answered (yet)."""
+        return sum(reply.raw is None for reply in self._replies.values())
+
+    def forget_the_test(self) -> None:
+        """Forget what the bot did and what a test planned (replies, posted messages, errors,
+        failures), keeping the world and the bot's connection: the next test starts from a
+        clean record, as it would with a new fake."""
+        self.unhandled_requests.clear()
+        self.rejected_messages.clear()
+        self.expired_interactions = 0
+        self._expired_tokens.clear()
+        self.error_logs = []  # a new list: expect_errors() handed the old one to a test
+        self.errors_expected = False
+        for planned in self._failing.values():
+            planned.clear()
+        self.served_failures.clear()
+        self._replies.clear()
+        self._channel_messages.clear()
+        self._nonces.clear()
+        self.undeliverable.clear()
+
     def check_clean(self) -> None:
         """Raise AssertionError if the bot used an unimplemented route or logged an ERROR."""
         problems = []
