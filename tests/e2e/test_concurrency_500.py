@@ -17,8 +17,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-import pytest
-
 from bot.client import DiceBot
 from bot.storage import CharacterStore
 from rules import sinew
@@ -36,8 +34,6 @@ from tests.e2e.test_sixpool import start as start_sixpool
 from tests.expect import active_campaign, logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
-
-pytestmark = pytest.mark.shared_bot
 
 N = 500
 # 500 interactions at once take 1-3 s here; the fake's default 5 s wait is too tight for a
