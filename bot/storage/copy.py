@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     # The target's connection as psycopg.connect opens it (rows as tuples).
     PostgresConnection = psycopg.Connection[tuple[Any, ...]]
 
-__all__ = ["CopyFailed", "CopyReport", "TableCount", "copy_database"]
+__all__ = ["CopyFailed", "CopyReport", "TableCount", "copy_database", "data_table_names"]
 
 # yoyo's bookkeeping and SQLite's own tables are not the bot's data.
 _NOT_OURS = re.compile(r"^(_yoyo_|yoyo_|sqlite_)")
@@ -103,13 +103,18 @@ def _open_source(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def _sqlite_tables(connection: sqlite3.Connection) -> list[_Table]:
-    """The bot's tables, each after every table its foreign keys name (ties by name)."""
-    names = sorted(
+def data_table_names(connection: sqlite3.Connection) -> list[str]:
+    """The names of the bot's own tables in an SQLite database (not yoyo's nor SQLite's), sorted."""
+    return sorted(
         name
         for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         if not _NOT_OURS.match(name)
     )
+
+
+def _sqlite_tables(connection: sqlite3.Connection) -> list[_Table]:
+    """The bot's tables, each after every table its foreign keys name (ties by name)."""
+    names = data_table_names(connection)
     tables: dict[str, _Table] = {}
     parents: dict[str, set[str]] = {}
     for name in names:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
@@ -13,15 +14,18 @@ from pathlib import Path
 import discord
 import pytest
 import pytest_asyncio
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 from bot.buttons import ShownMessages
 from bot.client import DiceBot, create_bot
 from bot.config import Settings
+from bot.storage.copy import data_table_names
 from rules.randomness import new_rng
-from tests.fakediscord.fixtures import fail_unless_clean, run_bot, serving_fake
+from tests.fakediscord.fixtures import (
+    fail_unless_clean,
+    point_discord_py_at,
+    run_bot,
+    serving_fake,
+)
 from tests.fakediscord.payloads import JSON
 from tests.fakediscord.server import FakeDiscord
 
@@ -136,7 +140,7 @@ class SharedTable:
     fake: FakeDiscord
     bot: DiceBot
     database: Path
-    data_tables: tuple[str, ...]  # every table the migrations made, but their own records
+    data_tables: tuple[str, ...]  # the bot's own tables (not the migrations' records)
     world: str  # the fake's world when the bot got ready (FakeDiscord.world)
     running: set[asyncio.Task[object]]  # the tasks alive then, and later serving the bot
     stack: AsyncExitStack
@@ -182,8 +186,7 @@ class SharedTable:
         self.bot.shown_messages = ShownMessages()
         self.bot.rng = new_rng(DICE_SEED)
         # A test's own bot and fake pointed discord.py elsewhere and back: make sure.
-        Route.BASE = self.fake.api_base
-        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.fake.gateway_url)
+        point_discord_py_at(self.fake)
 
 
 def _serves_a_connection(task: asyncio.Task[object]) -> bool:
@@ -198,6 +201,8 @@ class SharedTables:
     def __init__(self, folder: Path, template: Path) -> None:
         self._folder = folder
         self._template = template
+        with closing(sqlite3.connect(template)) as connection:
+            self._data_tables = tuple(data_table_names(connection))
         self._table: SharedTable | None = None
         self.made = 0
 
@@ -225,17 +230,14 @@ class SharedTables:
     async def _make(self) -> SharedTable:
         self.made += 1
         database = self._folder / f"shared-{self.made}.db"
-        database.write_bytes(self._template.read_bytes())
-        with closing(sqlite3.connect(database)) as connection:
-            names = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            data_tables = tuple(name for (name,) in names if "yoyo" not in name)
+        shutil.copyfile(self._template, database)
         stack = AsyncExitStack()
         fake = await stack.enter_async_context(serving_fake())
         bot = create_bot(bot_settings(fake, database), rng=new_rng(DICE_SEED))
         sync_as_the_first_start_did(bot, fake)
         await stack.enter_async_context(run_bot(fake, bot))
         running = {task for task in asyncio.all_tasks() if not task.done()}
-        return SharedTable(fake, bot, database, data_tables, fake.world(), running, stack)
+        return SharedTable(fake, bot, database, self._data_tables, fake.world(), running, stack)
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

@@ -70,8 +70,7 @@ async def run_bot(
     ended ``bot.start``.
     """
     previous = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    Route.BASE = fake.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    point_discord_py_at(fake)
     # discord.py waits guild_ready_timeout (2 s by default) after the last GUILD_CREATE before
     # READY, and only takes it as a constructor option: lower it on the built bot. The fake
     # sends a connection's GUILD_CREATEs together right after READY, and a guild that came
@@ -99,6 +98,13 @@ async def run_bot(
             await asyncio.wait_for(task, fake.timeout)  # re-raises what ended bot.start
         finally:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = previous
+
+
+def point_discord_py_at(fake: FakeDiscord) -> None:
+    """Send discord.py's REST requests and gateway connections to ``fake`` (both are globals
+    of discord.py, read as each request or connection is made)."""
+    Route.BASE = fake.api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
 
 
 def _wake_when_ready(fake: FakeDiscord, bot: discord.Client) -> None:
