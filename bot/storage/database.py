@@ -7,7 +7,7 @@ import contextlib
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -51,6 +51,10 @@ BUSY_TIMEOUT_MS = 5_000
 CLOSE_TIMEOUT_SECONDS = 2.0
 # Rows in one group-committed INSERT: 7 parameters each stays far under SQLite's 32,766.
 MAX_GROUP = 500
+# Transactions committed on the event loop's thread (``SqliteDatabase._flush_here``) between two
+# checkpoints of the write-ahead log on the writer's thread: each writes a few pages, so the log
+# stays near SQLite's own 1,000-page checkpoint threshold.
+CHECKPOINT_EVERY = 250
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 NOT_A_DATABASE = "the file is not an SQLite database (corrupt, or another kind of file)"
 
@@ -291,6 +295,27 @@ async def _connect(path: Path, *pragmas: str) -> aiosqlite.Connection:
     return connection
 
 
+def _connect_here(path: Path) -> sqlite3.Connection:
+    """The connection the event loop's thread writes with when nothing else writes.
+
+    It never waits: a lock held by another process (or by this process's writer thread) fails
+    at once with SQLITE_BUSY (busy timeout 0), and it never checkpoints the write-ahead log (the
+    writer's thread does, ``CHECKPOINT_EVERY``). With ``synchronous = NORMAL`` in WAL mode a
+    commit appends to the log without syncing it: what is left on this thread is SQLite's own
+    work on pages in memory and a write into the OS's page cache.
+    """
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.row_factory = sqlite3.Row
+    for pragma in (
+        "PRAGMA foreign_keys = ON",
+        "PRAGMA busy_timeout = 0",
+        "PRAGMA synchronous = NORMAL",
+        "PRAGMA wal_autocheckpoint = 0",
+    ):
+        connection.execute(pragma)
+    return connection
+
+
 T = TypeVar("T")
 
 
@@ -298,6 +323,25 @@ def _chunks(group: list[T]) -> Iterator[list[T]]:
     """``group`` in statements of at most MAX_GROUP rows."""
     for start in range(0, len(group), MAX_GROUP):
         yield group[start : start + MAX_GROUP]
+
+
+def _group_statements(
+    inserts: dict[tuple[str, str], list[PendingInsert]],
+    updates: dict[tuple[str, str], list[PendingUpdate]],
+) -> tuple[list[tuple[str, Sequence[object]]], list[list[PendingInsert]]]:
+    """The statements that write every group waiting in one transaction (the updates first,
+    then the inserts), and the inserts' chunks, in the order of their statements."""
+    statements: list[tuple[str, Sequence[object]]] = []
+    for (table, column), waiting in updates.items():
+        for chunk in _chunks(waiting):
+            statements.append(update_statement(table, column, chunk))
+    chunks: list[list[PendingInsert]] = []
+    for (sql, returning), group in inserts.items():
+        for rows in _chunks(group):
+            chunks.append(rows)
+            parameters = [value for row, _ in rows for value in row]
+            statements.append((insert_statement(sql, returning, len(rows)), parameters))
+    return statements, chunks
 
 
 class SqliteDatabase(Database):
@@ -311,11 +355,22 @@ class SqliteDatabase(Database):
 
     Each call into aiosqlite is a round trip to its thread (~0.1 ms of CPU), so operations use
     the one-trip helpers (``fetch_all``, ``fetch_one``, ``insert``) and read in single queries.
+    The group-committed writes (``insert``, ``set_by_id``: a roll's log row and its message id)
+    make no trip at all when the writer is free: a third connection commits them on the event
+    loop's own thread (``_flush_here``), and hands them to the writer's thread whenever it can't
+    do so at once.
     """
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        here: sqlite3.Connection,
+    ) -> None:
         self._writer = writer
         self._reader = reader
+        self._here = here  # the event loop's own (``_connect_here``)
+        self._written_here = 0  # transactions committed through it, for ``CHECKPOINT_EVERY``
         self._writing = SqliteSession(writer)
         self._reading = SqliteSession(reader)
         self._lock = asyncio.Lock()
@@ -350,6 +405,7 @@ class SqliteDatabase(Database):
                 path, "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"
             )
             reader = await _connect(path, "PRAGMA query_only = ON")
+            here = _connect_here(path)
         except sqlite3.DatabaseError as error:
             problem = str(error)
             if "not a database" in problem or "malformed" in problem:
@@ -357,7 +413,7 @@ class SqliteDatabase(Database):
             raise _unusable(path, problem) from None
         except OSError as error:
             raise _unusable(path, error.strerror or str(error)) from None
-        return cls(writer, reader)
+        return cls(writer, reader, here)
 
     async def close(self) -> None:
         """Close both connections once the transaction under way is done (a few seconds at
@@ -378,6 +434,7 @@ class SqliteDatabase(Database):
             # Even when cancelled (a second Ctrl-C): aiosqlite's threads would keep the process
             # alive, and closing commits nothing half-done (an open transaction rolls back).
             await self._reader.close()
+            self._here.close()  # before the writer: the last to close checkpoints the log
             await self._writer.close()
 
     @asynccontextmanager
@@ -427,12 +484,65 @@ class SqliteDatabase(Database):
         return await future
 
     def _schedule_flush(self) -> None:
-        """Start the flush that takes every insert and update waiting, unless one is due."""
+        """Arrange the flush that takes every insert and update waiting, unless one is due: on
+        the event loop's thread at the end of this turn of the loop when the writer is free
+        (what else arrives in the turn goes along), else on the writer's thread once it is."""
         if not self._flush_scheduled:
             self._flush_scheduled = True
-            flush = asyncio.create_task(self._flush(), name="database-group-commit")
-            self._flushes.add(flush)
-            flush.add_done_callback(self._flushes.discard)
+            if self._lock.locked():
+                self._start_flush()
+            else:
+                asyncio.get_running_loop().call_soon(self._flush_here)
+
+    def _start_flush(self) -> None:
+        """Start the flush on the writer's thread (``_flush``)."""
+        self._background(self._flush(), "database-group-commit")
+
+    def _background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._flushes.add(task)
+        task.add_done_callback(self._flushes.discard)
+
+    def _flush_here(self) -> None:
+        """Write what waits as one transaction on the event loop's own thread, with no trip to
+        the writer's: each caller answered once it is committed.
+
+        Only while nothing else of this process writes (the lock is free): then nothing is
+        interleaved, and the writer's own connection holds no transaction. When SQLite can't
+        write at once (another process holds its lock), or anything fails (a bad row, a full
+        disk), nothing is kept and ``_flush`` writes the same groups on the writer's thread,
+        which waits for the lock and gives each caller the answer it always had.
+        """
+        if self._lock.locked() or self._closing is not None:
+            self._start_flush()  # the writer was taken since this was arranged
+            return
+        statements, chunks = _group_statements(self._inserts, self._updates)
+        try:
+            results = run_in_transaction(self._here, statements)
+        except sqlite3.Error:
+            self._start_flush()
+            return
+        self._flush_scheduled = False
+        inserts, self._inserts = self._inserts, {}
+        updates, self._updates = self._updates, {}
+        self._answer_together(inserts, updates, chunks, results)
+        self._written_here += 1
+        if self._written_here % CHECKPOINT_EVERY == 0:
+            self._background(self._checkpoint(), "database-checkpoint")
+
+    async def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database on the writer's thread, as SQLite does
+        after a commit of its own (the loop's connection never checkpoints).
+
+        Holding the writer, as SQLite's own checkpoint holds its connection: the next write
+        then finds the log copied whole and starts it again from its beginning (a write in
+        between, on the loop's connection, would leave the log growing). Passive: it waits for
+        no reader; what it can't copy now, the next one does."""
+        async with self._lock:
+            with contextlib.suppress(sqlite3.Error, ValueError):  # ValueError: closed meanwhile
+                # Its row read to the end: a statement left with a row unread keeps the
+                # connection reading, and every later checkpoint of it would fail (SQLITE_LOCKED).
+                await self._writer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def _flush(self) -> None:
         """Write what waits once the writer is free: the inserts and updates that arrived
@@ -476,28 +586,29 @@ class SqliteDatabase(Database):
         returns False: the groups then go in one by one (``_flush``), which gives each caller
         the answer it would have had without this (a bad row fails alone, a full disk refuses).
         """
-        statements: list[tuple[str, Sequence[object]]] = []
-        for (table, column), waiting in updates.items():
-            for chunk in _chunks(waiting):
-                statements.append(update_statement(table, column, chunk))
-        chunks: list[list[PendingInsert]] = []
-        for (sql, returning), group in inserts.items():
-            for rows in _chunks(group):
-                chunks.append(rows)
-                parameters = [value for row, _ in rows for value in row]
-                statements.append((insert_statement(sql, returning, len(rows)), parameters))
+        statements, chunks = _group_statements(inserts, updates)
         try:
             results = await run_on_connection(self._writer, run_in_transaction, statements)
         except Exception:  # sqlite3.Error, or the connection closed: as the groups alone say
             return False
+        self._answer_together(inserts, updates, chunks, results)
+        return True
+
+    def _answer_together(
+        self,
+        inserts: dict[tuple[str, str], list[PendingInsert]],
+        updates: dict[tuple[str, str], list[PendingUpdate]],
+        chunks: list[list[PendingInsert]],
+        results: list[list[Row]],
+    ) -> None:
+        """Answer every caller of groups written together (``_group_statements``)."""
         self._outage.saved()
         for waiting in updates.values():
             for _, _, waiter in waiting:
                 if not waiter.done():
                     waiter.set_result(None)
-        for rows, inserted in zip(chunks, results[len(statements) - len(chunks) :], strict=True):
+        for rows, inserted in zip(chunks, results[len(results) - len(chunks) :], strict=True):
             answer_inserted(rows, inserted)
-        return True
 
     async def _flush_inserts(self, sql: str, returning: str, group: list[PendingInsert]) -> None:
         try:

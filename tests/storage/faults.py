@@ -35,7 +35,12 @@ _MOST_FILLER_ROWS = 10_000
 
 def _writer(database: Database) -> aiosqlite.Connection:
     assert isinstance(database, SqliteDatabase)  # the faults are SQLite's
-    return database._writer  # the one connection every write goes through
+    return database._writer  # the connection every write goes through but the loop's own
+
+
+def _here(database: Database) -> sqlite3.Connection:
+    assert isinstance(database, SqliteDatabase)
+    return database._here  # the loop's own: a roll's log row and message id when it is free
 
 
 async def _pragma(connection: aiosqlite.Connection, pragma: str) -> int:
@@ -46,20 +51,24 @@ async def _pragma(connection: aiosqlite.Connection, pragma: str) -> int:
 @asynccontextmanager
 async def read_only(database: Database) -> AsyncIterator[None]:
     """Make every write fail with SQLITE_READONLY inside the block."""
-    writer = _writer(database)
+    writer, here = _writer(database), _here(database)
     await writer.execute("PRAGMA query_only = ON")
+    here.execute("PRAGMA query_only = ON")
     try:
         yield
     finally:
+        here.execute("PRAGMA query_only = OFF")
         await writer.execute("PRAGMA query_only = OFF")
 
 
 @asynccontextmanager
 async def disk_full(database: Database) -> AsyncIterator[None]:
     """Fill the database to a size it may not pass: logging a roll fails with SQLITE_FULL."""
-    writer = _writer(database)
+    writer, here = _writer(database), _here(database)
     limit = await _pragma(writer, "max_page_count")
-    await writer.execute(f"PRAGMA max_page_count = {await _pragma(writer, 'page_count')}")
+    full = await _pragma(writer, "page_count")
+    await writer.execute(f"PRAGMA max_page_count = {full}")
+    here.execute(f"PRAGMA max_page_count = {full}")
     for size in _FILLER_SIZES:
         for _ in range(_MOST_FILLER_ROWS):
             try:
@@ -72,4 +81,5 @@ async def disk_full(database: Database) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        here.execute(f"PRAGMA max_page_count = {limit}")
         await writer.execute(f"PRAGMA max_page_count = {limit}")

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from bot.storage import Revealer, RollEntry, Storage, Visibility
+from bot.storage import database as storage_database
 from bot.storage.cosmos import ChallengeNotFound, ChallengeStore
 from bot.storage.database import ConstraintViolated, SqliteDatabase
 from bot.storage.errors import (
@@ -21,6 +22,7 @@ from bot.storage.errors import (
     NotCoGM,
     RollAlreadyRevealed,
 )
+from bot.storage.sqlite_batch import run_in_transaction
 from rules import cosmos
 from rules.campaigns import CampaignSettings
 from tests.expect import active_campaign
@@ -154,18 +156,28 @@ async def test_concurrent_ends_of_one_challenge_end_it_once(storage: Storage) ->
 
 
 def count_statements(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record every statement the writer connection runs with execute_fetchall."""
+    """Record every write statement the database runs, on whichever connection: the groups
+    written together (``run_in_transaction``: on the event loop's own connection when the
+    writer is free, else on the writer's thread), and the writer's statements alone."""
     statements: list[str] = []
     database = storage.database
     assert isinstance(database, SqliteDatabase)  # the writer connection is SQLite's
     writer = database._writer
-    original = writer.execute_fetchall
 
-    async def counted(sql, parameters=None):
-        statements.append(sql)
-        return await original(sql, parameters)
+    def together(connection, statements_and_parameters):
+        statements.extend(sql for sql, _ in statements_and_parameters)
+        return run_in_transaction(connection, statements_and_parameters)
 
-    monkeypatch.setattr(writer, "execute_fetchall", counted)
+    def alone(original):
+        def counted(sql, parameters=None):
+            statements.append(sql)
+            return original(sql, parameters)
+
+        return counted
+
+    monkeypatch.setattr(storage_database, "run_in_transaction", together)
+    monkeypatch.setattr(writer, "execute_fetchall", alone(writer.execute_fetchall))
+    monkeypatch.setattr(writer, "execute", alone(writer.execute))
     return statements
 
 
@@ -276,16 +288,7 @@ async def test_group_commit_remembers_concurrent_messages_in_one_statement(
     sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = succeeded(await fire(200, lambda _: sqlite_storage.rolls.record(entry(None))))
-    database = sqlite_storage.database
-    assert isinstance(database, SqliteDatabase)
-    statements: list[str] = []
-    original = database._writer.execute
-
-    def counted(sql, parameters=None):
-        statements.append(sql)
-        return original(sql, parameters)
-
-    monkeypatch.setattr(database._writer, "execute", counted)
+    statements = count_statements(sqlite_storage, monkeypatch)
     succeeded(await fire(200, lambda n: sqlite_storage.rolls.set_message(ids[n], 7_000 + n)))
     # All 200 arrived before the writer was free again: one UPDATE of 200 rows.
     assert len(statements) == 1 and statements[0].count("(?, ?)") == 200
