@@ -183,7 +183,9 @@ class DiceBot(commands.AutoShardedBot):
         assert self.settings.database is not None
         metrics = self.metrics
         self.storage = await Storage.open(
-            self.settings.database, timer=metrics.time_database if metrics else None
+            self.settings.database,
+            timer=metrics.time_database if metrics else None,
+            in_flight=lambda: len(self._in_flight),
         )
         if metrics is not None:
             assert self.settings.metrics is not None

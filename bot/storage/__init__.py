@@ -8,6 +8,7 @@ migration under ``data/migrations`` and a store module here, built by its cog fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,11 +69,17 @@ class Storage:
 
     @classmethod
     async def open(
-        cls, where: Path | DatabaseLocation, *, timer: DatabaseTimer | None = None
+        cls,
+        where: Path | DatabaseLocation,
+        *,
+        timer: DatabaseTimer | None = None,
+        in_flight: Callable[[], int] = lambda: 0,
     ) -> Storage:
         """Migrate and open the database at ``where``: an SQLite file, or a location
         (DATABASE_URL: SQLite or PostgreSQL). With a ``timer``, every operation's time is
-        reported to it (README, Metrics)."""
+        reported to it (README, Metrics). ``in_flight``: how many callers are at work that may
+        write soon (the bot's interactions in flight): SQLite commits the roll log's writes of a
+        caller alone at once, and groups those of several (``SqliteDatabase``)."""
         database: Database
         if isinstance(where, DatabaseLocation) and where.kind is Backend.POSTGRESQL:
             from bot.storage.postgres import PostgresDatabase  # asyncpg: the postgresql extra
@@ -82,7 +89,7 @@ class Storage:
         else:
             path = where.path if isinstance(where, DatabaseLocation) else where
             assert path is not None
-            database = await SqliteDatabase.open(path)
+            database = await SqliteDatabase.open(path, in_flight=in_flight)
         if timer is not None:
             database = TimedDatabase(database, timer)
         return cls(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 import pytest
 
 from bot.client import DiceBot
 from bot.storage import Visibility
+from bot.storage.database import SqliteDatabase
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
@@ -285,3 +287,34 @@ async def test_rule_sort_and_dndstats_show_sorted_dice_and_six_numbered_sets(
     lines = stats.embeds[0]["description"].splitlines()
     assert lines[0] == "🎲 1. 4d6kh3 (~~3~~, **4**, **5**, **6**) = **15**"
     assert [line.removeprefix("🎲 ")[:3] for line in lines] == [f"{n}. " for n in range(1, 7)]
+
+
+async def test_a_lone_roll_is_logged_on_the_loops_thread_and_many_at_once_together(
+    fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot tells its database how many interactions are in flight (README, Benchmarks):
+    a roll alone, its row and message id, makes no trip to SQLite's writer thread; rolls in
+    flight together are group-committed there."""
+    database = dicebot.storage.database
+    assert isinstance(database, SqliteDatabase)
+    writer = database._writer
+    trips: list[object] = []
+    original = writer._execute
+
+    def counted(function: object, *arguments: object) -> object:
+        trips.append(function)
+        return original(function, *arguments)
+
+    monkeypatch.setattr(writer, "_execute", counted)
+    reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the roll's message remembered")
+    roll_id = int(reply.embeds[0]["footer"]["text"].removeprefix("Roll #"))
+    logged = await dicebot.storage.rolls.get(roll_id)
+    assert logged is not None and logged.message_id == reply.message_id
+    assert trips == []
+    replies = await asyncio.gather(
+        *(fake_discord.invoke("roll", {"expression": "1d20"}, user="player") for _ in range(20))
+    )
+    await fake_discord.wait_until(lambda: not dicebot.in_flight, "the rolls' messages remembered")
+    assert len({reply.embeds[0]["footer"]["text"] for reply in replies}) == 20
+    assert 0 < len(trips) < 2 * 20  # several rows a trip

@@ -135,12 +135,34 @@ async def test_the_write_ahead_log_is_checkpointed_while_the_loop_writes_alone(
     sqlite_storage: Storage, migrated_sqlite: Path
 ) -> None:
     # The loop's connection never checkpoints (it must not wait on the disk); every
-    # CHECKPOINT_EVERY of its transactions the writer's thread does. Without that the log
-    # would grow by every roll's pages: 4 x 250 rolls and their message ids, ~6,000 pages.
+    # CHECKPOINT_EVERY of its transactions the writer's thread does. A roll and its message id
+    # are two transactions of about two pages each: without the checkpoints the log would grow
+    # to ~4 x CHECKPOINT_EVERY pages here, with them it starts again after ~2 x CHECKPOINT_EVERY.
     largest = 0
-    for n in range(4 * CHECKPOINT_EVERY):
+    for n in range(2 * CHECKPOINT_EVERY):
         roll_id = await sqlite_storage.rolls.record(entry(n))
         await sqlite_storage.rolls.set_message(roll_id, n)
         largest = max(largest, wal_pages(migrated_sqlite))
-    assert largest < 2_000
-    assert len(committed_rows(migrated_sqlite)) == 4 * CHECKPOINT_EVERY
+    assert largest < 3 * CHECKPOINT_EVERY
+    assert len(committed_rows(migrated_sqlite)) == 2 * CHECKPOINT_EVERY
+
+
+async def test_with_others_at_work_writes_wait_for_the_writers_thread_and_go_in_together(
+    migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As PostgreSQL's commit_siblings: with others in flight (the bot's interactions), a commit
+    # of their writes together costs less than one each on the loop's thread.
+    in_flight = 5
+    storage = await Storage.open(migrated_sqlite, in_flight=lambda: in_flight)
+    try:
+        trips = trips_to_the_writer(storage, monkeypatch)
+        ids = succeeded(await fire(20, lambda n: storage.rolls.record(entry(n))))
+        assert sorted(ids) == list(range(1, 21))
+        assert trips == ["_execute_fetchall"]  # one INSERT of all 20, on the writer's thread
+        trips.clear()
+        in_flight = 1  # alone again: at once, on the loop's thread
+        await storage.rolls.set_message(ids[0], 99)
+        assert trips == []
+        assert committed_rows(migrated_sqlite)[0][:2] == (ids[0], 99)
+    finally:
+        await storage.close()
