@@ -79,13 +79,14 @@ class Storage:
         (DATABASE_URL: SQLite or PostgreSQL). With a ``timer``, every operation's time is
         reported to it (README, Metrics). ``in_flight``: how many callers are at work that may
         write soon (the bot's interactions in flight): SQLite commits the roll log's writes of a
-        caller alone at once, and groups those of several (``SqliteDatabase``)."""
+        caller alone at once, and groups those of several (``SqliteDatabase``); PostgreSQL runs
+        a caller's statements alone on a connection kept for it (``KeptConnection``)."""
         database: Database
         if isinstance(where, DatabaseLocation) and where.kind is Backend.POSTGRESQL:
             from bot.storage.postgres import PostgresDatabase  # asyncpg: the postgresql extra
 
             assert where.url is not None
-            database = await PostgresDatabase.open(where.url)
+            database = await PostgresDatabase.open(where.url, in_flight=in_flight)
         else:
             path = where.path if isinstance(where, DatabaseLocation) else where
             assert path is not None

@@ -14,9 +14,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
+from typing import TypeVar
 
 import asyncpg
 
@@ -31,9 +33,10 @@ from bot.storage.database import (
 from bot.storage.errors import WriteFault
 from bot.storage.migrate import apply_postgres_migrations
 
-__all__ = ["PostgresDatabase", "placeholders"]
+__all__ = ["KeptConnection", "PostgresDatabase", "placeholders"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # The advisory lock every write transaction holds: any 64-bit number the bot alone uses.
 WRITE_LOCK = 0x44696365426F74  # "DiceBot"
@@ -42,6 +45,10 @@ POOL_SIZE = 10  # connections per bot process
 # each, well under a millisecond on the server, so a few connections keep up with the rest.
 UNSYNCED_POOL_SIZE = 4
 CLOSE_TIMEOUT_SECONDS = 2.0
+# A connection kept for statements alone (``KeptConnection``) idle this long goes back to the
+# pool and a fresh one is taken: a long-idle connection may have been cut by the network, and
+# the pool closes its own idle ones after 300 s.
+KEPT_IDLE_SECONDS = 60.0
 LOCK_TIMEOUT = "5s"  # as SQLite's busy timeout: past it, the write is refused, not hung
 
 # What the server answered when a write failed for a reason outside the bot.
@@ -109,18 +116,101 @@ class PostgresSession(Session):
             raise ConstraintViolated(str(error)) from error
 
 
-class PostgresDatabase(Database):
-    """A pool of connections to one PostgreSQL database."""
+class KeptConnection(Session):
+    """One connection of ``pool`` kept out of it, for the statements of a caller working alone.
 
-    def __init__(self, pool: asyncpg.Pool, unsynced_pool: asyncpg.Pool) -> None:
+    Through the pool a statement takes the connection, runs and gives it back: five turns of
+    the event loop (asyncpg gives it back in a task of its own, shielded) and ~70-90 µs more of
+    the bot's CPU on the 2-vCPU VM than on a connection held (README, Benchmarks), and a
+    `/roll` with the roll limit runs three. Taken once and kept, it is one of the pool's own
+    connections, taken and given back with the pool's public calls. A statement the server
+    refused (a constraint, a lock timeout) leaves it as good as before; anything else (the
+    connection lost, the statement cancelled) gives it back to the pool, which resets or
+    replaces it, and the next statement alone takes another, as after ``KEPT_IDLE_SECONDS``
+    without a statement.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, clock: Callable[[], float] = time.monotonic) -> None:
+        self._pool = pool
+        self._clock = clock
+        self._connection: asyncpg.pool.PoolConnectionProxy | None = None
+        self._used = 0.0  # the clock's time of the kept connection's last statement
+        self.busy = False  # a statement runs on it: the others go through the pool
+        self._giving_back: set[asyncio.Task[None]] = set()
+
+    async def execute(self, sql: str, parameters: Sequence[object] = ()) -> int:
+        return await self._run(lambda session: session.execute(sql, parameters))
+
+    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
+        return await self._run(lambda session: session.fetch_all(sql, parameters))
+
+    async def _run(self, statement: Callable[[PostgresSession], Awaitable[T]]) -> T:
+        self.busy = True
+        try:
+            now = self._clock()
+            if self._connection is not None and now - self._used > KEPT_IDLE_SECONDS:
+                connection, self._connection = self._connection, None
+                self._give_back(connection)
+            self._used = now
+            if self._connection is None:
+                self._connection = await self._pool.acquire()
+            connection = self._connection
+            try:
+                return await statement(PostgresSession(connection))
+            except (asyncpg.PostgresError, ConstraintViolated):
+                raise  # the server's answer: the connection is as good as before
+            except BaseException:
+                self._connection = None
+                self._give_back(connection)
+                raise
+        finally:
+            self.busy = False
+
+    def give_back(self) -> None:
+        """Give the connection back to the pool (after an outage: the pool replaces it)."""
+        if self._connection is not None and not self.busy:
+            connection, self._connection = self._connection, None
+            self._give_back(connection)
+
+    def _give_back(self, connection: asyncpg.pool.PoolConnectionProxy) -> None:
+        # In a task of its own: a cancelled caller can't wait for it.
+        task = asyncio.ensure_future(self._pool.release(connection))
+        self._giving_back.add(task)
+        task.add_done_callback(self._giving_back.discard)
+
+    async def close(self) -> None:
+        """Give the connection back and wait for every one given back (the pool's close waits
+        for all its connections)."""
+        self.give_back()
+        if self._giving_back:
+            await asyncio.wait(self._giving_back)
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database.
+
+    ``in_flight``: how many callers are at work that may write soon (the bot's interactions in
+    flight). A caller working alone runs its statements outside transactions on a connection
+    kept for it (``KeptConnection``), with others through the pool.
+    """
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        unsynced_pool: asyncpg.Pool,
+        in_flight: Callable[[], int] = lambda: 0,
+    ) -> None:
         self._pool = pool
         self._reading = PostgresSession(pool)
         self._unsynced_pool = unsynced_pool  # sessions with synchronous_commit = off
         self._unsynced = PostgresSession(unsynced_pool)
+        self._in_flight = in_flight
+        self._kept = KeptConnection(pool)
+        self._kept_unsynced = KeptConnection(unsynced_pool)
         self._outage = WriteOutage(log)
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
+    async def open(cls, url: str, *, in_flight: Callable[[], int] = lambda: 0) -> PostgresDatabase:
         """Migrate the database at ``url`` to the newest schema and connect a pool to it.
 
         Raises DatabaseUnusable, naming DATABASE_URL (never its password), when the server
@@ -156,11 +246,12 @@ class PostgresDatabase(Database):
                 f"{': ' + _first_line(error) if _safe_to_show(error) else ''}."
             ) from None
         assert pool is not None and unsynced is not None
-        return cls(pool, unsynced)
+        return cls(pool, unsynced, in_flight)
 
     async def close(self) -> None:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(CLOSE_TIMEOUT_SECONDS):
+                await asyncio.gather(self._kept.close(), self._kept_unsynced.close())
                 await asyncio.gather(self._pool.close(), self._unsynced_pool.close())
                 return
         self._pool.terminate()
@@ -169,6 +260,11 @@ class PostgresDatabase(Database):
     @property
     def reader(self) -> Session:
         return self._reading
+
+    def _alone(self, kept: KeptConnection, pooled: PostgresSession) -> Session:
+        """The session for one statement run alone: the kept connection when its caller works
+        alone and it is free, else the pool."""
+        return kept if not kept.busy and self._in_flight() <= 1 else pooled
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
@@ -188,8 +284,9 @@ class PostgresDatabase(Database):
         """One INSERT in its own (implicit) transaction: its id comes from the table's identity
         sequence, so it needs no write lock; committed before it returns."""
         extra = f", {returning}" if returning else ""
+        session = self._alone(self._kept, self._reading)
         async with self._writing():
-            row = await self._reading.fetch_one(f"{sql} RETURNING id{extra}", parameters)
+            row = await session.fetch_one(f"{sql} RETURNING id{extra}", parameters)
         assert row is not None
         return row
 
@@ -200,7 +297,10 @@ class PostgresDatabase(Database):
         # atomic). Not durable: on a connection of the pool whose sessions don't wait for the
         # WAL flush at commit, so a server crash may lose this write (the last fraction of a
         # second's), never half of it; no other transaction's durability changes.
-        session = self._reading if durable else self._unsynced
+        if durable:
+            session = self._alone(self._kept, self._reading)
+        else:
+            session = self._alone(self._kept_unsynced, self._unsynced)
         async with self._writing():
             return await session.fetch_one(sql, parameters)
 
@@ -218,6 +318,8 @@ class PostgresDatabase(Database):
             if fault in (WriteFault.READ_ONLY, WriteFault.IO):
                 # A server restarted, failed over or made read-only: the pool's connections are
                 # stale; the next write gets fresh ones, so the bot recovers by itself.
+                self._kept.give_back()
+                self._kept_unsynced.give_back()
                 await self._pool.expire_connections()
                 await self._unsynced_pool.expire_connections()
             raise self._outage.cannot_save(fault, _first_line(error)) from error
