@@ -9,12 +9,12 @@ import pytest
 
 from bot.client import DiceBot
 from bot.storage import Visibility
-from bot.storage.database import SqliteDatabase
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED
 from tests.expect import logged_roll, revealed_line
 from tests.fakediscord.server import FakeDiscord
+from tests.storage.writes import trips_to_the_writer
 
 pytestmark = pytest.mark.shared_bot
 
@@ -295,17 +295,7 @@ async def test_a_lone_roll_is_logged_on_the_loops_thread_and_many_at_once_togeth
     """The bot tells its database how many interactions are in flight (README, Benchmarks):
     a roll alone, its row and message id, makes no trip to SQLite's writer thread; rolls in
     flight together are group-committed there."""
-    database = dicebot.storage.database
-    assert isinstance(database, SqliteDatabase)
-    writer = database._writer
-    trips: list[object] = []
-    original = writer._execute
-
-    def counted(function: object, *arguments: object) -> object:
-        trips.append(function)
-        return original(function, *arguments)
-
-    monkeypatch.setattr(writer, "_execute", counted)
+    trips = trips_to_the_writer(dicebot.storage, monkeypatch)
     reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
     await fake_discord.wait_until(lambda: not dicebot.in_flight, "the roll's message remembered")
     roll_id = int(reply.embeds[0]["footer"]["text"].removeprefix("Roll #"))

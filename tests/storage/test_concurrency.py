@@ -27,6 +27,7 @@ from rules import cosmos
 from rules.campaigns import CampaignSettings
 from tests.expect import active_campaign
 from tests.storage.concurrency import fire, succeeded
+from tests.storage.writes import trips_to_the_writer
 
 CHANNEL = 7001
 GM = 1
@@ -309,16 +310,7 @@ async def _rolls_and_messages_at_once(
     campaign = await start(storage)
     earlier = succeeded(await fire(N, lambda _: storage.rolls.record(entry(campaign.id))))
     database = storage.database
-    assert isinstance(database, SqliteDatabase)
-    writer = database._writer
-    original = writer._execute
-    trips: list[str] = []
-
-    def counted(function, *arguments):
-        trips.append(getattr(function, "__name__", repr(function)))
-        return original(function, *arguments)
-
-    monkeypatch.setattr(writer, "_execute", counted)
+    trips = trips_to_the_writer(storage, monkeypatch)
 
     def roll(n: int) -> RollEntry:
         return entry(campaign.id + 1000 if n == bad else campaign.id, payload={"result": {"n": n}})

@@ -14,37 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RollEntry, Storage, Visibility
+from bot.storage import Storage
 from bot.storage.database import CHECKPOINT_EVERY, SqliteDatabase
 from tests.storage.concurrency import fire, succeeded
-
-
-def entry(n: int) -> RollEntry:
-    return RollEntry(
-        campaign_id=None,
-        guild_id=1,
-        channel_id=2,
-        user_id=3,
-        kind="dice",
-        visibility=Visibility.PUBLIC,
-        payload={"result": {"n": n}},
-    )
-
-
-def trips_to_the_writer(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Name every function aiosqlite runs on the writer's thread from now on."""
-    database = storage.database
-    assert isinstance(database, SqliteDatabase)
-    writer = database._writer
-    original = writer._execute
-    trips: list[str] = []
-
-    def counted(function, *arguments):
-        trips.append(getattr(function, "__name__", repr(function)))
-        return original(function, *arguments)
-
-    monkeypatch.setattr(writer, "_execute", counted)
-    return trips
+from tests.storage.writes import roll_entry as entry
+from tests.storage.writes import trips_to_the_writer
 
 
 @contextlib.contextmanager

@@ -12,21 +12,10 @@ import asyncpg
 import pytest
 
 from bot.config import DatabaseLocation
-from bot.storage import RollEntry, Storage, Visibility
+from bot.storage import Storage
 from bot.storage.database import ConstraintViolated
 from bot.storage.postgres import KEPT_IDLE_SECONDS, PostgresDatabase
-
-
-def entry(n: int, campaign_id: int | None = None) -> RollEntry:
-    return RollEntry(
-        campaign_id=campaign_id,
-        guild_id=1,
-        channel_id=2,
-        user_id=3,
-        kind="dice",
-        visibility=Visibility.PUBLIC,
-        payload={"result": {"n": n}},
-    )
+from tests.storage.writes import roll_entry as entry
 
 
 class Busy:
