@@ -500,7 +500,12 @@ class SqliteDatabase(Database):
         Alone is what PostgreSQL's ``commit_siblings`` decides by: with others at work, a
         commit of their writes together is cheaper than one each. Measured (README,
         Benchmarks), a commit per turn of the loop cost ~5-10% more CPU a `/roll` with 64 in
-        flight than the writer's thread grouping ~20 rows a commit."""
+        flight than the writer's thread grouping ~20 rows a commit.
+
+        At the end of the turn, never right away inside the call: every write still lets the
+        loop turn, as a trip to the thread did. Written at once, a caller writing in a loop
+        (a test rolling while a backup runs) never let the other tasks run, and its log grew
+        by gigabytes before anything stopped it."""
         if not self._flush_scheduled:
             self._flush_scheduled = True
             if self._lock.locked() or self._in_flight() > 1:
