@@ -295,6 +295,9 @@ async def test_a_lone_roll_is_logged_on_the_loops_thread_and_many_at_once_togeth
     """The bot tells its database how many interactions are in flight (README, Benchmarks):
     a roll alone, its row and message id, makes no trip to SQLite's writer thread; rolls in
     flight together are group-committed there."""
+    # The shared bot's database counts its writes on the loop's thread across tests: from 0
+    # here, no checkpoint (a trip of its own, every CHECKPOINT_EVERY) falls in this test.
+    monkeypatch.setattr(dicebot.storage.database, "_written_here", 0)
     trips = trips_to_the_writer(dicebot.storage, monkeypatch)
     reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
     await fake_discord.wait_until(lambda: not dicebot.in_flight, "the roll's message remembered")
