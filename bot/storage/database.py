@@ -499,7 +499,7 @@ class SqliteDatabase(Database):
 
         Alone is what PostgreSQL's ``commit_siblings`` decides by: with others at work, a
         commit of their writes together is cheaper than one each. Measured (README,
-        Benchmarks), a commit per turn of the loop cost ~5-10% more CPU a `/roll` with 64 in
+        Benchmarks), a commit per turn of the loop cost 2-12% more CPU a `/roll` with 64 in
         flight than the writer's thread grouping ~20 rows a commit.
 
         At the end of the turn, never right away inside the call: every write still lets the
