@@ -196,7 +196,7 @@ async def test_group_commit_logs_concurrent_rolls_in_few_statements_each_with_it
     for n, roll_id in enumerate(ids):
         logged = await sqlite_storage.rolls.get(roll_id)
         assert logged is not None and logged.payload == {"result": {"n": n}}
-    # All 200 arrived before the writer was free again: one INSERT of 200 rows.
+    # All 200 arrived in one turn of the loop, before it wrote: one INSERT of 200 rows.
     assert len(statements) == 1 and statements[0].count("(?, ?, ?, ?, ?, ?, ?)") == 200
 
 
@@ -291,7 +291,7 @@ async def test_group_commit_remembers_concurrent_messages_in_one_statement(
     ids = succeeded(await fire(200, lambda _: sqlite_storage.rolls.record(entry(None))))
     statements = count_statements(sqlite_storage, monkeypatch)
     succeeded(await fire(200, lambda n: sqlite_storage.rolls.set_message(ids[n], 7_000 + n)))
-    # All 200 arrived before the writer was free again: one UPDATE of 200 rows.
+    # All 200 arrived in one turn of the loop, before it wrote: one UPDATE of 200 rows.
     assert len(statements) == 1 and statements[0].count("(?, ?)") == 200
     for n, roll_id in enumerate(ids):
         logged = await sqlite_storage.rolls.get(roll_id)
