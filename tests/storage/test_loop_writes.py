@@ -65,11 +65,23 @@ async def test_writes_that_arrive_in_one_turn_of_the_loop_are_one_transaction_th
     trips = trips_to_the_writer(sqlite_storage, monkeypatch)
     ids = succeeded(await fire(50, lambda n: sqlite_storage.rolls.record(entry(n))))
     assert sorted(ids) == list(range(1, 51))
-    assert [statement.split()[0] for statement in traced] == ["BEGIN", "INSERT", "COMMIT"]
+    # One statement of 50 rows: in autocommit, a transaction by itself.
+    assert [statement.split()[0] for statement in traced] == ["INSERT"]
+    # A roll and another's message id in one turn: two statements, one transaction.
+    traced.clear()
+    both = [sqlite_storage.rolls.record(entry(50)), sqlite_storage.rolls.set_message(ids[0], 9)]
+    await asyncio.gather(*both)
+    assert [statement.split()[0] for statement in traced] == [
+        "BEGIN",
+        "UPDATE",
+        "INSERT",
+        "COMMIT",
+    ]
     assert trips == []
     # Each caller got its own row.
     payloads = {row[0]: json.loads(row[2]) for row in committed_rows(migrated_sqlite)}
     assert [payloads[roll_id] for roll_id in ids] == [{"result": {"n": n}} for n in range(50)]
+    assert committed_rows(migrated_sqlite)[0][1] == 9
 
 
 async def test_a_roll_logged_while_another_process_writes_waits_for_it_on_the_writers_thread(
