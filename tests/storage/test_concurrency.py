@@ -12,9 +12,9 @@ from dataclasses import replace
 import pytest
 
 from bot.storage import Revealer, RollEntry, Storage, Visibility
-from bot.storage import database as storage_database
 from bot.storage.cosmos import ChallengeNotFound, ChallengeStore
 from bot.storage.database import ConstraintViolated, SqliteDatabase
+from bot.storage.database import sqlite as sqlite_database
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -176,7 +176,7 @@ def count_statements(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[
 
         return counted
 
-    monkeypatch.setattr(storage_database, "run_in_transaction", together)
+    monkeypatch.setattr(sqlite_database, "run_in_transaction", together)
     monkeypatch.setattr(writer, "execute_fetchall", alone(writer.execute_fetchall))
     monkeypatch.setattr(writer, "execute", alone(writer.execute))
     return statements

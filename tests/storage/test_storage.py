@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Revealer, RollEntry, Storage, Visibility, apply_migrations, database
+from bot.storage import Revealer, RollEntry, Storage, Visibility, apply_migrations
 from bot.storage.database import MIGRATIONS_DIRECTORY
+from bot.storage.database import sqlite as sqlite_database
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -204,7 +205,7 @@ async def test_closing_twice_waits_for_the_one_close_not_for_the_write_lock(
 ) -> None:
     # discord.py closes the bot twice on the way out; the first close keeps the write lock. A
     # second close that waited for it would wait out the close timeout (made endless here).
-    monkeypatch.setattr(database, "CLOSE_TIMEOUT_SECONDS", 3600.0)
+    monkeypatch.setattr(sqlite_database, "CLOSE_TIMEOUT_SECONDS", 3600.0)
     opened = await Storage.open(tmp_path / "bot.db")
     await opened.campaigns.active(CHANNEL)
     async with asyncio.timeout(30):  # generous: it ends as soon as both closes return

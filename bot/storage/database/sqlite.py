@@ -1,4 +1,4 @@
-"""The SQLite connection, its settings, migrations and the one-transaction-per-operation rule."""
+"""SQLite: a writer, a reader and the event loop's own connection; the group commit."""
 
 from __future__ import annotations
 
@@ -6,19 +6,16 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime, timedelta
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
-from yoyo import get_backend, read_migrations
 
-from bot.config import PROJECT_ROOT
+from bot.storage.database.base import ConstraintViolated, Database, Row, Session, WriteOutage
+from bot.storage.database.migrations import NOT_A_DATABASE, apply_migrations, unusable
 from bot.storage.errors import CannotSave, WriteFault
-from bot.storage.migrate import apply_quietly
 from bot.storage.sqlite_batch import (
     PendingInsert,
     PendingUpdate,
@@ -29,24 +26,11 @@ from bot.storage.sqlite_batch import (
     update_statement,
 )
 
-__all__ = [
-    "MIGRATIONS_DIRECTORY",
-    "ConstraintViolated",
-    "Database",
-    "DatabaseUnusable",
-    "Row",
-    "Session",
-    "SqliteDatabase",
-    "SqliteSession",
-    "WriteOutage",
-    "apply_migrations",
-    "utc_now",
-    "write_fault",
-]
+__all__ = ["CHECKPOINT_EVERY", "SqliteDatabase", "SqliteSession", "write_fault"]
 
-log = logging.getLogger(__name__)
+# The package's logger: its records keep the name they have always had.
+log = logging.getLogger(__package__)
 
-MIGRATIONS_DIRECTORY = PROJECT_ROOT / "data" / "migrations"
 BUSY_TIMEOUT_MS = 5_000
 CLOSE_TIMEOUT_SECONDS = 2.0
 # Rows in one group-committed INSERT: 7 parameters each stays far under SQLite's 32,766.
@@ -57,8 +41,6 @@ MAX_GROUP = 500
 # default would (every 1,000 pages). Each checkpoint holds the writer for two syncs of the disk,
 # which the writes meanwhile wait for: more often, and they showed in `/roll`'s p99.
 CHECKPOINT_EVERY = 500
-SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
-NOT_A_DATABASE = "the file is not an SQLite database (corrupt, or another kind of file)"
 
 
 # SQLite's primary result codes for a write that failed for reasons outside the bot: the
@@ -77,190 +59,6 @@ def write_fault(error: sqlite3.Error) -> WriteFault | None:
     """Return why a write failed if the cause lies outside the bot, else None (a bug)."""
     code = getattr(error, "sqlite_errorcode", None)
     return None if code is None else _WRITE_FAULTS.get(code & 0xFF)  # extended → primary
-
-
-class DatabaseUnusable(Exception):
-    """The database file can't be opened or created; the message names DATABASE_PATH."""
-
-
-def _unusable(path: Path, problem: str) -> DatabaseUnusable:
-    return DatabaseUnusable(f"DATABASE_PATH={path} can't be used: {problem}.")
-
-
-def check_database_path(path: Path) -> None:
-    """Create the database's folder; raise DatabaseUnusable saying plainly what is wrong."""
-    if path.is_dir():
-        raise _unusable(path, "it is a folder; give the path of a file, e.g. data/bot.db")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise _unusable(path, f"its folder {path.parent} can't be created ({reason})") from None
-    if path.exists() and not path.is_file():
-        raise _unusable(path, "it is not a regular file")
-    if path.is_file() and path.stat().st_size > 0:
-        try:
-            with path.open("rb") as file:
-                header = file.read(len(SQLITE_HEADER))
-        except OSError as error:
-            raise _unusable(path, error.strerror or type(error).__name__) from None
-        if header != SQLITE_HEADER:  # caught here, before the migration tool retries its lock
-            raise _unusable(path, NOT_A_DATABASE)
-
-
-def apply_migrations(path: Path, directory: Path = MIGRATIONS_DIRECTORY) -> list[str]:
-    """Apply the migrations not yet applied to the database at ``path``; return their ids."""
-    check_database_path(path)
-    if _all_applied(path, directory):
-        return []
-    backend = get_backend(f"sqlite:///{path.resolve()}")
-    try:
-        with backend.lock():
-            pending = backend.to_apply(read_migrations(str(directory)))
-            apply_quietly(backend, pending)
-        return [migration.id for migration in pending]
-    finally:
-        backend.connection.close()
-
-
-def _all_applied(path: Path, directory: Path) -> bool:
-    """Whether the database records every migration in ``directory`` as applied: the usual
-    start, answered by one read. The migration tool would parse every migration file and take
-    its lock first (~0.1 s of CPU on each start); it still does whenever one is missing."""
-    wanted = {migration.stem for migration in directory.glob("*.sql")}
-    try:
-        with contextlib.closing(
-            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        ) as connection:
-            rows = connection.execute("SELECT migration_id FROM _yoyo_migration").fetchall()
-    except sqlite3.Error:  # a new file, or one the tool has never migrated
-        return False
-    return wanted <= {migration_id for (migration_id,) in rows}
-
-
-class Row(Protocol):
-    """A result row: by column name or position (sqlite3.Row; asyncpg's Record alike)."""
-
-    def __getitem__(self, key: str | int, /) -> Any: ...
-
-    def keys(self) -> Any: ...
-
-    def __iter__(self) -> Iterator[Any]: ...  # the values, in column order
-
-
-def utc_now(ago: timedelta = timedelta()) -> str:
-    """Now (or ``ago`` before now) in UTC as the database keeps times: ISO 8601 with
-    milliseconds, e.g. 2026-11-23T16:40:05.123Z (what SQLite's strftime('%Y-%m-%dT%H:%M:%fZ')
-    gives), so stored times compare as text."""
-    moment = datetime.now(UTC) - ago
-    return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
-
-
-class ConstraintViolated(Exception):
-    """A write broke a unique, foreign-key or check constraint (whatever the driver)."""
-
-
-class Session(ABC):
-    """What the body of a transaction (or a read) talks to: three calls, each one trip to the
-    database, in SQL that SQLite and PostgreSQL both read (``?`` placeholders; new ids by
-    ``RETURNING id``; times from ``utc_now``), so no store depends on the driver."""
-
-    @abstractmethod
-    async def execute(self, sql: str, parameters: Sequence[object] = ()) -> int:
-        """Run a statement; return how many rows it changed."""
-
-    @abstractmethod
-    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
-        """Run a query (or a statement ``RETURNING`` rows) and return its rows."""
-
-    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
-        """Run a query (or a statement ``RETURNING`` a row) and return its first row, if any."""
-        return next(iter(await self.fetch_all(sql, parameters)), None)
-
-
-class WriteOutage:
-    """Tracks a write outage (disk full, read-only, lost connection) for one database, so each
-    outage is logged once, not as a traceback per command, and its end once. Each backend
-    passes its own logger, so the records keep naming the backend they come from."""
-
-    def __init__(self, logger: logging.Logger) -> None:
-        self._log = logger
-        self._fault: WriteFault | None = None  # why the latest write failed, until one works
-
-    def cannot_save(self, fault: WriteFault, detail: object) -> CannotSave:
-        """Return CannotSave for a failed write, warning only when the outage is new."""
-        if fault is not self._fault:
-            self._log.warning("The database can't be written (%s): %s", fault.value, detail)
-            self._fault = fault
-        return CannotSave(fault)
-
-    def saved(self) -> None:
-        """A write worked: the outage, if any, is over."""
-        if self._fault is not None:
-            self._log.info("The database can be written again (it was %s)", self._fault.value)
-            self._fault = None
-
-
-class Database(ABC):
-    """The bot's state: every operation is one transaction or one statement.
-
-    ``transaction()`` runs its body as one write transaction, all of it or none of it, with
-    this database's writers serialised (concurrent commands never interleave inside one or
-    lose an update); reads see the latest committed state.
-    """
-
-    @abstractmethod
-    def transaction(self) -> AbstractAsyncContextManager[Session]:
-        """One write transaction; its session is valid inside the block only."""
-
-    async def insert(self, sql: str, parameters: Sequence[object] = ()) -> int:
-        """Run one single-row ``INSERT … VALUES (…)`` and return the new row's id, committed."""
-        return int((await self.insert_returning(sql, parameters))["id"])
-
-    @abstractmethod
-    async def insert_returning(
-        self, sql: str, parameters: Sequence[object] = (), returning: str = ""
-    ) -> Row:
-        """``insert``, returning the new row: its ``id`` and the named expressions ``returning``
-        (``expression AS name, …``: the new row's columns, or a scalar subquery over them),
-        computed in the same statement (one trip to the database, not a read after it)."""
-
-    @abstractmethod
-    async def write_alone(
-        self, sql: str, parameters: Sequence[object] = (), *, durable: bool = True
-    ) -> Row | None:
-        """Run one write statement that is atomic by itself (an upsert, a delete) in its own
-        transaction, committed before it returns, and return its first ``RETURNING`` row.
-
-        It takes no write lock beyond the rows it changes (on PostgreSQL, not the lock that
-        serialises ``transaction()``s), so counters shared by every command stay cheap.
-        ``durable=False``: a write whose loss in a server crash is harmless (the roll-limit
-        count); PostgreSQL then commits it without waiting for the WAL flush
-        (``synchronous_commit = off`` for that transaction alone). SQLite ignores it.
-        """
-
-    async def set_by_id(self, table: str, column: str, row_id: int, value: object) -> None:
-        """Set one column of one row by its id (``UPDATE table SET column = ? WHERE id = ?``,
-        atomic by itself), committed before it returns. ``table`` and ``column`` are the
-        caller's constants, never user input."""
-        await self.write_alone(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, row_id))
-
-    @property
-    @abstractmethod
-    def reader(self) -> Session:
-        """A session for reads outside transactions (the latest committed state)."""
-
-    async def fetch_all(self, sql: str, parameters: Sequence[object] = ()) -> list[Row]:
-        """Read rows from the latest committed state."""
-        return await self.reader.fetch_all(sql, parameters)
-
-    async def fetch_one(self, sql: str, parameters: Sequence[object] = ()) -> Row | None:
-        """Read the first row from the latest committed state."""
-        return await self.reader.fetch_one(sql, parameters)
-
-    @abstractmethod
-    async def close(self) -> None:
-        """Close once the transaction under way is done."""
 
 
 class SqliteSession(Session):
@@ -418,9 +216,9 @@ class SqliteDatabase(Database):
             problem = str(error)
             if "not a database" in problem or "malformed" in problem:
                 problem = NOT_A_DATABASE
-            raise _unusable(path, problem) from None
+            raise unusable(path, problem) from None
         except OSError as error:
-            raise _unusable(path, error.strerror or str(error)) from None
+            raise unusable(path, error.strerror or str(error)) from None
         return cls(writer, reader, here, in_flight)
 
     async def close(self) -> None:
