@@ -185,7 +185,7 @@ class DiceBot(commands.AutoShardedBot):
         self.storage = await Storage.open(
             self.settings.database,
             timer=metrics.time_database if metrics else None,
-            in_flight=lambda: len(self._in_flight),
+            in_flight=lambda: self.in_flight,
         )
         if metrics is not None:
             assert self.settings.metrics is not None

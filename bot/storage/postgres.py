@@ -198,7 +198,7 @@ class PostgresDatabase(Database):
         self,
         pool: asyncpg.Pool,
         unsynced_pool: asyncpg.Pool,
-        in_flight: Callable[[], int] = lambda: 0,
+        in_flight: Callable[[], int],
     ) -> None:
         self._pool = pool
         self._reading = PostgresSession(pool)
@@ -210,7 +210,7 @@ class PostgresDatabase(Database):
         self._outage = WriteOutage(log)
 
     @classmethod
-    async def open(cls, url: str, *, in_flight: Callable[[], int] = lambda: 0) -> PostgresDatabase:
+    async def open(cls, url: str, *, in_flight: Callable[[], int]) -> PostgresDatabase:
         """Migrate the database at ``url`` to the newest schema and connect a pool to it.
 
         Raises DatabaseUnusable, naming DATABASE_URL (never its password), when the server

@@ -168,7 +168,7 @@ class SqliteDatabase(Database):
         writer: aiosqlite.Connection,
         reader: aiosqlite.Connection,
         here: sqlite3.Connection,
-        in_flight: Callable[[], int] = lambda: 0,
+        in_flight: Callable[[], int],
     ) -> None:
         self._writer = writer
         self._reader = reader
@@ -192,7 +192,7 @@ class SqliteDatabase(Database):
         self._closing: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path, *, in_flight: Callable[[], int] = lambda: 0) -> SqliteDatabase:
+    async def open(cls, path: Path, *, in_flight: Callable[[], int]) -> SqliteDatabase:
         """Migrate the database at ``path`` to the newest schema and connect to it.
         ``in_flight``: how many callers are at work that may write soon (the bot's interactions
         in flight); a write of a caller alone is committed at once on the event loop's thread.
