@@ -128,7 +128,7 @@ async def test_a_6000_character_name_is_refused_in_a_message_discord_accepts(
         assert reply.ephemeral and limit in reply.content
         assert len(reply.content) < 300
     # the fixture also fails the test if any message broke Discord's limits
-    assert fake_discord.rejected_messages == []
+    assert fake_discord.refused_requests == []
 
 
 async def test_refusal_to_an_expired_interaction_is_logged_once_as_a_warning(

@@ -87,6 +87,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
+from .form import Problem, describe, invalid_form_body
 from .limits import choice_problems, message_problems
 from .messages import FakeMessage, Files, Reply, interactive_components
 from .payloads import JSON, LOADING, FakeUser, snowflake
@@ -244,7 +245,7 @@ class FakeDiscord:
         self.muted_channels: set[int] = set()
 
         self.unhandled_requests: list[str] = []
-        self.rejected_messages: list[str] = []  # bodies refused for breaking Discord's limits
+        self.refused_requests: list[str] = []  # bodies refused (400) for breaking Discord's limits
         # The next this-many interactions the bot answers have "expired", as when Discord's 3 s
         # deadline passed: their callbacks and followups get 404 Unknown interaction / webhook.
         self.expired_interactions = 0
@@ -781,7 +782,7 @@ class FakeDiscord:
         failures), keeping the world and the bot's connection: the next test starts from a
         clean record, as it would with a new fake."""
         self.unhandled_requests.clear()
-        self.rejected_messages.clear()
+        self.refused_requests.clear()
         self.expired_interactions = 0
         self._expired_tokens.clear()
         self.error_logs = []  # a new list: expect_errors() handed the old one to a test
@@ -802,10 +803,10 @@ class FakeDiscord:
                 "the bot used routes the fake does not implement:\n  "
                 + "\n  ".join(self.unhandled_requests)
             )
-        if self.rejected_messages:
+        if self.refused_requests:
             problems.append(
-                "the bot sent messages Discord would refuse (400):\n  "
-                + "\n  ".join(self.rejected_messages)
+                "the bot sent requests Discord would refuse (400 Invalid Form Body):\n  "
+                + "\n  ".join(self.refused_requests)
             )
         unserved = {e.name: len(queue) for e, queue in self._failing.items() if queue}
         if unserved:
@@ -1319,15 +1320,19 @@ class FakeDiscord:
         return _json(message.raw)
 
     def _check_limits(
-        self, body: JSON, what: str, check: Callable[[JSON], list[str]] = message_problems
+        self, body: JSON, what: str, check: Callable[[JSON], list[Problem]] = message_problems
     ) -> web.Response | None:
-        """Refuse a body over Discord's size limits with 400, as Discord does; record it."""
-        problems = check(body)
+        """Refuse a body over Discord's limits with 400, as Discord does; record it."""
+        return self._refuse(what, check(body))
+
+    def _refuse(self, what: str, problems: list[Problem]) -> web.Response | None:
+        """Answer Discord's 400 Invalid Form Body for ``problems`` (None when there are none),
+        and record it: ``check_clean`` fails a test whose bot sent what Discord refuses."""
         if not problems:
             return None
-        self.rejected_messages.append(f"{what}: {'; '.join(problems)}")
+        self.refused_requests.append(f"{what}: {describe(problems)}")
         self.notify()
-        return _error(400, 50035, f"Invalid Form Body: {'; '.join(problems)}")
+        return _json(invalid_form_body(problems), status=400)
 
     async def _unhandled(self, request: web.Request) -> web.Response:
         self.unhandled_requests.append(f"{request.method} {request.path}")
