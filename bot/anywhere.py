@@ -25,6 +25,7 @@ __all__ = [
     "INVITE_PERMISSIONS",
     "anywhere",
     "anywhere_group",
+    "copy_as_guild_commands",
     "in_server",
     "invite_url",
     "is_anywhere",
@@ -53,6 +54,23 @@ def server_installs() -> app_commands.AppInstallationType:
 def server_contexts() -> app_commands.AppCommandContext:
     """... and where: servers only."""
     return app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+
+
+def copy_as_guild_commands(tree: app_commands.CommandTree[Any], guild: discord.Object) -> None:
+    """Make every command of ``tree`` a command of ``guild`` only (what ``GUILD_ID`` asks: the
+    commands show there at once), synced without ``contexts`` and ``integration_types``.
+
+    Discord documents both as "only for globally-scoped commands": a guild command is offered in
+    its server, to the server install. discord.py writes them on every command it syncs, so the
+    tree's defaults and each command's own are cleared; a bot that syncs to a guild never syncs
+    globally, and where a command works is still checked by ``refuse_outside_server``.
+    """
+    tree.copy_global_to(guild=guild)
+    tree.allowed_contexts = app_commands.AppCommandContext()
+    tree.allowed_installs = app_commands.AppInstallationType()
+    for command in tree.get_commands(guild=guild):
+        command.allowed_contexts = None
+        command.allowed_installs = None
 
 
 def anywhere(command: C) -> C:

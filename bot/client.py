@@ -16,7 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.anywhere import in_server, refuse_outside_server, server_contexts, server_installs
+from bot.anywhere import (
+    copy_as_guild_commands,
+    in_server,
+    refuse_outside_server,
+    server_contexts,
+    server_installs,
+)
 from bot.asker import apply_default_visibility
 from bot.buttons import Reroller, RevealButton, RollAgainButton, ShownMessages
 from bot.config import Settings
@@ -331,7 +337,7 @@ class DiceBot(commands.AutoShardedBot):
         """Sync to the development guild when GUILD_ID is set (instant), else globally."""
         if self.settings.guild_id is not None:
             guild = discord.Object(id=self.settings.guild_id)
-            self.tree.copy_global_to(guild=guild)
+            copy_as_guild_commands(self.tree, guild)
             synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to guild %s", len(synced), self.settings.guild_id)
         else:

@@ -29,7 +29,7 @@ __all__ = [
     "BLIND_HELP",
     "CHARACTER_NAME_HELP",
     "CHARACTER_NAME_MAX",
-    "DISCORD_INTEGER_LIMIT",
+    "DISCORD_INTEGER_MAX",
     "HIDDEN_HELP",
     "ID_PATTERN",
     "STALE_COMMAND_MESSAGE",
@@ -51,8 +51,10 @@ E = TypeVar("E", bound=Enum)
 
 log = logging.getLogger(__name__)
 
-# Discord's integer and number options lie within ±2^53 (what a JavaScript number holds exactly).
-DISCORD_INTEGER_LIMIT = 2**53
+# Discord's integer options lie within ±(2^53 - 1), "any integer between -2^53+1 and 2^53-1"
+# (Discord's application-commands documentation): a command whose min_value or max_value lies
+# past it is refused, and with it the whole sync. Number options are held to the same bound.
+DISCORD_INTEGER_MAX = 2**53 - 1
 SNOWFLAKE_MAX_DIGITS = 20
 # Ids are stored as signed 64-bit integers (SQLite's INTEGER, PostgreSQL's bigint): past this the
 # database driver raises OverflowError. Discord's own snowflakes stay below it.
@@ -63,11 +65,11 @@ STORED_ID_MAX = 2**63 - 1
 ID_PATTERN = f"[0-9]{{1,{SNOWFLAKE_MAX_DIGITS}}}"
 # Discord's own ceiling for a string option without max_length.
 DISCORD_STRING_MAX = 6_000
-HIDDEN_HELP = "GMs only: show the result to you alone and log it for /campaign reveal"
+HIDDEN_HELP = "GMs: only you see it, until /campaign reveal shows it"
 CHARACTER_NAME_MAX = 60
 CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 CHARACTER_NAME_HELP = f"Your character's name (up to {CHARACTER_NAME_MAX} characters)"
-BLIND_HELP = "Roll in secret: only the campaign's GMs see the result (you see that you rolled)"
+BLIND_HELP = "Only the GMs see the result; you see that you rolled"
 STALE_COMMAND_MESSAGE = (
     "This command changed since your Discord app loaded it: reload Discord "
     "(Ctrl+R, or restart the app) and try again."
@@ -220,12 +222,14 @@ def _check_value(
                 f"`{name}` can be at most {int(limit)} characters (got {len(value):,})."
             )
     elif kind is OptionType.integer:
-        if not _is_integer(value) or abs(value) > DISCORD_INTEGER_LIMIT:
-            raise MalformedOptions(f"`{name}` must be a whole number within ±2^53.")
+        if not _is_integer(value) or abs(value) > DISCORD_INTEGER_MAX:
+            raise MalformedOptions(
+                f"`{name}` must be a whole number within ±{DISCORD_INTEGER_MAX:,}."
+            )
     elif kind is OptionType.number:
         number_ok = _is_integer(value) or isinstance(value, float)
-        if not number_ok or not math.isfinite(value) or abs(value) > DISCORD_INTEGER_LIMIT:
-            raise MalformedOptions(f"`{name}` must be a number within ±2^53.")
+        if not number_ok or not math.isfinite(value) or abs(value) > DISCORD_INTEGER_MAX:
+            raise MalformedOptions(f"`{name}` must be a number within ±{DISCORD_INTEGER_MAX:,}.")
     elif kind is OptionType.boolean:
         if not isinstance(value, bool):
             raise MalformedOptions(f"`{name}` must be true or false.")

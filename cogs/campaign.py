@@ -42,6 +42,7 @@ from rules.campaigns import (
 from rules.inputs import require_whole
 from rules.recap import (
     MAX_RECAP_ROLLS,
+    ROLL_ID_MAX,
     SINCE_MAX_LENGTH,
     challenges_since,
     parse_since,
@@ -55,7 +56,6 @@ EXPORT_FORMATS = ("csv", "json")
 EXPORT_NAMES_MAX = 50  # rollers an export looks up by name (one request each when not cached)
 
 CONFIRM_TIMEOUT_SECONDS = 120
-MAX_ROLL_ID = 2**53  # Discord's largest integer option; SQLite's ids stop at 2^63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +205,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.describe(roll_id="The number of the hidden or blind roll (shown under it)")
     @app_commands.guild_only()
     async def reveal(
-        self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1, MAX_ROLL_ID]
+        self, interaction: discord.Interaction, roll_id: app_commands.Range[int, 1, ROLL_ID_MAX]
     ) -> None:
         await reveal_roll(interaction, self.storage, roll_id)
 

@@ -22,6 +22,7 @@ from rules.odds import Distribution
 
 __all__ = [
     "MAX_RECAP_ROLLS",
+    "ROLL_ID_MAX",
     "SESSION_PAUSE",
     "SINCE_MAX_LENGTH",
     "EndedChallenge",
@@ -40,7 +41,9 @@ SESSION_PAUSE = timedelta(hours=3)  # a pause this long between two rolls ends a
 CHALLENGE_END_SLACK = timedelta(minutes=1)  # a challenge's end, stamped before its roll
 MAX_RECAP_ROLLS = 2_000  # a longer session is recapped by its latest rolls, saying so
 AVERAGE_LUCK = Fraction(1, 2)
-ROLL_ID_MAX = 2**53  # Discord's largest integer; roll ids are far below it
+# The largest roll id /campaign reveal and a recap's `since` take: Discord's largest integer
+# option, 2^53 - 1 (roll ids are far below it).
+ROLL_ID_MAX = 2**53 - 1
 _ROLL_ID = re.compile(r"#?\s*([0-9]{1,16})")
 _DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%d %H:%M")
 SINCE_HELP = "a date (2026-11-20, or 2026-11-20 19:30 in UTC) or a roll number (#123 or 123)"

@@ -15,6 +15,7 @@ import discord
 import pytest
 import pytest_asyncio
 
+from bot.anywhere import copy_as_guild_commands
 from bot.buttons import ShownMessages
 from bot.client import DiceBot, create_bot
 from bot.config import Settings
@@ -69,7 +70,7 @@ def sync_as_the_first_start_did(bot: DiceBot, fake: FakeDiscord) -> None:
             _first_syncs[kind] = fake.synced_commands(guild=guild_id is not None)
             return
         if guild_id is not None:
-            bot.tree.copy_global_to(guild=discord.Object(guild_id))  # as sync_commands does
+            copy_as_guild_commands(bot.tree, discord.Object(guild_id))  # as sync_commands does
         fake.register_commands(guild_id, first)
 
     # On this bot only, not its class (an instance attribute, which mypy calls a method-assign).
