@@ -7,7 +7,7 @@ import discord
 from bot.render.errors import describe
 from bot.render.numbers import percent, signed
 from bot.render.reply import Part, RollReply, Verdict, add_part
-from bot.render.style import Colour, shown
+from bot.render.style import Colour, listed, shown
 from bot.storage.cosmos import ChallengeNameTaken, ChallengeNotFound
 from rules.cosmos import (
     ADVANTAGE_CAP,
@@ -199,7 +199,8 @@ def challenge_opened(challenge: Challenge) -> discord.Embed:
 
 def challenge_status(challenges: list[Challenge]) -> discord.Embed:
     """List open challenges with their progress."""
-    text = "\n".join(challenge_progress(challenge) for challenge in challenges)
+    more = "more open challenges: pick one with `name:`"
+    text = listed([challenge_progress(challenge) for challenge in challenges], more=more)
     return discord.Embed(
         title="🧭 Extended challenges",
         description=text or "No open challenge. A GM opens one with `/cosmos challenge start`.",

@@ -13,6 +13,7 @@ __all__ = [
     "FIELD_LIMIT",
     "TITLE_LIMIT",
     "Colour",
+    "listed",
     "shown",
     "truncate",
 ]
@@ -42,7 +43,21 @@ def truncate(text: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> str:
     if len(text) <= limit:
         return text
     marker = " … (cut to fit Discord)"
+    if limit <= len(marker):
+        return text[: limit - 1] + "…"
     return text[: limit - len(marker)] + marker
+
+
+def listed(lines: list[str], limit: int = EMBED_DESCRIPTION_LIMIT, *, more: str = "more") -> str:
+    """Join ``lines`` one a line within ``limit`` characters: every line if they fit, else as
+    many as fit followed by "…and N more" (a list that grows with use never breaks a limit of
+    Discord's). ``more`` names what was left out: "more challenges"."""
+    text = "\n".join(lines)
+    kept = len(lines)
+    while len(text) > limit and kept > 0:
+        kept -= 1
+        text = "\n".join([*lines[:kept], f"…and {len(lines) - kept} {more}"])
+    return truncate(text, limit)
 
 
 # What Discord reads as markup in an embed's title, description or field, or in a message:
