@@ -41,6 +41,7 @@ from rules.choices import parse_choice
 from rules.randomness import Rng
 from rules.realms import CheckKind, Force, RerollableResult, RollKind, SingleDie, SpellKind
 from rules.realms.attacks import plan_attack
+from rules.realms.states import DAMAGE_DICE_MAX, DAMAGE_SIDES
 
 Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
 AttackDice = app_commands.Range[int, 1, realms.ATTACK_DICE_MAX]
@@ -56,7 +57,10 @@ FORCE_HELP = "GMs only: force advantage or disadvantage, whatever the sources (a
 ATTACK_HELP = {
     "dice": f"d20s in the attack, 1–{realms.ATTACK_DICE_MAX} (each is a strike)",
     "to_hit": "The number each d20 must reach (a natural 20 always hits)",
-    "damage": "Each hit's damage: " + realms.DAMAGE_HELP,
+    "damage": (
+        f"Each hit's damage, like 1d8+1 or 2d6+1d4-1: up to {DAMAGE_DICE_MAX} dice, "
+        f"d{DAMAGE_SIDES[0]} to d{DAMAGE_SIDES[-1]}"
+    ),
     "split": "Strikes per target, like 2,1 (default: all on one target)",
     "primary": "The primary attack (default); false for a secondary one (off-hand, opportunity): "
     "no ±2 damage",

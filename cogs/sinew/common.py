@@ -50,24 +50,24 @@ StaminaScore = app_commands.Range[int, sinew.Score.STA.minimum, sinew.Score.STA.
 Sheet = sinew.Sheet
 
 TEST_HELP = {
-    "advantage": "Roll 2d20 and keep the lower (cancels disadvantage)",
-    "disadvantage": "Roll 2d20 and keep the higher (cancels advantage)",
-    "character": "GMs: the character to roll for, by name (default: your own)",
+    "advantage": "Roll 2d20, keep the lower (cancels disadvantage)",
+    "disadvantage": "Roll 2d20, keep the higher (cancels advantage)",
+    "character": "GMs: roll for another character, by name",
     "hidden": HIDDEN_HELP,
 }
-NPC_TEST_HELP = f"GMs: roll for an NPC with this score, {SCORE_HELP}, instead of a character"
+NPC_TEST_HELP = f"GMs: roll for an NPC with this score, {SCORE_HELP}"
 CONTEST_HELP = {
     "blind": BLIND_HELP,
     "attribute": "Your attribute (LCK rolls under your Luck tokens)",
-    "vs_score": f"The defender's score, {SCORE_HELP} (or give vs_user and vs_attribute)",
-    "vs_user": "The defending player, whose character's vs_attribute is used",
+    "vs_score": f"The defender's score, {SCORE_HELP} (or vs_user and vs_attribute)",
+    "vs_user": "The defending player (their character's vs_attribute)",
     "vs_attribute": "The defending character's attribute (with vs_user)",
-    "advantage": "You roll 2d20 and keep the lower",
-    "disadvantage": "You roll 2d20 and keep the higher",
-    "vs_advantage": "The defender rolls 2d20 and keeps the lower (e.g. in cover)",
-    "vs_disadvantage": "The defender rolls 2d20 and keeps the higher (e.g. fighting blind)",
-    "character": "GMs: the attacking character, by name (default: your own)",
-    "score": f"GMs: the attacker is an NPC with this score, {SCORE_HELP}, not a character",
+    "advantage": "You roll 2d20, keep the lower",
+    "disadvantage": "You roll 2d20, keep the higher",
+    "vs_advantage": "The defender rolls 2d20, keeps the lower (in cover)",
+    "vs_disadvantage": "The defender rolls 2d20, keeps the higher (fighting blind)",
+    "character": "GMs: the attacking character, by name (default: yours)",
+    "score": f"GMs: an NPC attacker with this score, {SCORE_HELP}",
     "hidden": HIDDEN_HELP,
 }
 

@@ -117,7 +117,7 @@ class ContestCommands(LuckCommands):
     )
     @app_commands.describe(
         **CONTEST_HELP,
-        edge="The weapon's edge: light +0, standard +1, brutal +2 damage",
+        edge="The weapon's edge: its bonus to damage",
         explosive="Explosive or plasma: ignores 1 point of armour",
         armour=(
             f"The defender's armour, {sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX} "
@@ -127,7 +127,7 @@ class ContestCommands(LuckCommands):
     @app_commands.choices(
         attribute=attribute_choices(),
         vs_attribute=attribute_choices(),
-        edge=choices_of(sinew.Edge, lambda edge: edge.value.capitalize()),
+        edge=choices_of(sinew.Edge, lambda edge: f"{edge.value.capitalize()}: +{edge.bonus}"),
     )
     async def attack(
         self,

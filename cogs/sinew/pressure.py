@@ -48,6 +48,12 @@ from rules.choices import parse_choice
 from rules.randomness import Rng
 
 Method = sinew_pressure.PurgeMethod
+# Each way to shed Pressure, as the choice says it: what it costs and what it sheds.
+PURGE_CHOICES = {
+    Method.SACRIFICE: "Sacrifice: −1 to a score, −1 Pressure",
+    Method.RITE: "Rite: a test; success −1 Pressure",
+    Method.QUEST: "Quest (GM): clears the track",
+}
 PURGE_ATTRIBUTE = {
     Method.SACRIFICE: "the score to lower by 1",
     Method.RITE: "the attribute to test",
@@ -320,13 +326,12 @@ class PressureCommands(SinewBase):
     @roll_command
     @app_commands.command(name="purge", description="Shed Pressure in downtime")
     @app_commands.describe(
-        method="sacrifice (−1 to a score: −1 Pressure), rite (a test: success −1, once per "
-        "downtime) or quest (GM: clears the track)",
+        method="How to shed it (a rite once per downtime; a quest is the GM's)",
         attribute="Sacrifice: the score to lower; rite: the attribute to test",
         character="GMs: whose track, by name (quest without it: the party's track)",
     )
     @app_commands.choices(
-        method=choices_of(Method, lambda m: m.value.capitalize()),
+        method=choices_of(Method, lambda method: PURGE_CHOICES[method]),
         attribute=score_choices(),
     )
     async def purge(

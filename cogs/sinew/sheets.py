@@ -36,6 +36,14 @@ from rules import sinew
 from rules.choices import parse_choice
 
 
+def rest_choice(kind: sinew.Rest) -> str:
+    """A kind of rest as its choice says it: "Short: +1 Stamina"."""
+    luck, stamina = sinew.REST_GAINS[kind]
+    gains = [f"+{luck} Luck"] if luck else []
+    gains += [f"+{stamina} Stamina"] if stamina else []
+    return f"{kind.value.capitalize()}: {', '.join(gains)}"
+
+
 class SheetCommands(SinewBase):
     """Characters, items and the changes a sheet goes through in play."""
 
@@ -145,10 +153,10 @@ class SheetCommands(SinewBase):
         name="rest", description="Rest: calm +1 Luck, short +1 or thorough +2 STA"
     )
     @app_commands.describe(
-        kind="calm (+1 Luck token), short (+1 Stamina) or thorough care (+2 Stamina)",
+        kind="How well you rest: what it restores",
         character="GMs: the character who rests, by name (default: your own)",
     )
-    @app_commands.choices(kind=choices_of(sinew.Rest, lambda rest: rest.value.capitalize()))
+    @app_commands.choices(kind=choices_of(sinew.Rest, rest_choice))
     async def rest(
         self,
         interaction: discord.Interaction,
