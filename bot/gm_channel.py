@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import discord
 
+from bot.render.style import joined, shown
 from bot.storage import Campaign
 
-__all__ = ["readable_by_players"]
+__all__ = ["READERS_MAX", "readable_by_players"]
+
+# The most characters the list of readers takes in a message to the GMs (whose own text, with
+# the campaign's name, stays within the rest of Discord's 2,000): a server may let dozens of
+# roles (each name up to 100 characters) or members read a channel.
+READERS_MAX = 1_500
 
 
 def readable_by_players(channel: discord.abc.GuildChannel, campaign: Campaign) -> str | None:
@@ -32,7 +38,7 @@ def readable_by_players(channel: discord.abc.GuildChannel, campaign: Campaign) -
         # The default role's and this role's permissions, with both their overwrites here:
         # what a member holding only this role gets.
         if channel.permissions_for(role).view_channel:
-            readers.append(f"the role {role.name}")
+            readers.append(f"the role {shown(role.name)}")
     gms = {campaign.created_by, *campaign.gm_ids}
     for target, overwrite in channel.overwrites.items():
         if isinstance(target, discord.Role) or target.id in gms:
@@ -41,7 +47,7 @@ def readable_by_players(channel: discord.abc.GuildChannel, campaign: Campaign) -
             continue
         if overwrite.view_channel:  # a member let in by name
             readers.append(f"<@{target.id}>")
-    return ", ".join(readers) if readers else None
+    return joined(readers, READERS_MAX, more="more roles and members") if readers else None
 
 
 def _makes_gms(permissions: discord.Permissions) -> bool:

@@ -109,6 +109,7 @@ def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:
 
 
 CHOICES_MAX = 25  # Discord shows at most this many suggestions
+CHOICE_NAME_MAX = CHOICE_VALUE_MAX = 100  # ... each with a name and a text value this long
 
 
 P = ParamSpec("P")
@@ -120,7 +121,9 @@ def suggest(complete: Callable[P, Suggestions[ChoiceT]]) -> Callable[P, Suggesti
     """Wrap an autocomplete callback so a failure suggests nothing instead of logging an ERROR.
 
     Suggestions are a convenience while typing: on any error the user just sees none, and the
-    command itself still checks what they finally send.
+    command itself still checks what they finally send. At most 25 go back, each within
+    Discord's 100 characters: a longer name is cut with "…", and a suggestion whose value is
+    longer (a stored name that grew past it) is left out, as Discord would refuse the answer.
     """
 
     @functools.wraps(complete)
@@ -132,9 +135,18 @@ def suggest(complete: Callable[P, Suggestions[ChoiceT]]) -> Callable[P, Suggesti
                 "Autocomplete %s failed; suggesting nothing", complete.__qualname__, exc_info=True
             )
             return []
-        return choices[:CHOICES_MAX]
+        return [
+            app_commands.Choice(name=_fitted(choice.name), value=choice.value)
+            for choice in choices
+            if not isinstance(choice.value, str) or len(choice.value) <= CHOICE_VALUE_MAX
+        ][:CHOICES_MAX]
 
     return safe
+
+
+def _fitted(name: str) -> str:
+    """A suggestion's name within Discord's 100 characters, cut with "…" when longer."""
+    return name if len(name) <= CHOICE_NAME_MAX else name[: CHOICE_NAME_MAX - 1] + "…"
 
 
 def matching(text: object, names: Iterable[str]) -> list[str]:

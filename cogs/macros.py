@@ -15,6 +15,7 @@ from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
 from bot.publish import roll_command
 from bot.render.errors import describe
+from bot.render.style import listed
 from bot.saved_commands import SavedCommand, parse_command_line, run_saved_command
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
 from cogs.dice import DiceCog
@@ -23,6 +24,9 @@ from rules.expressions import MAX_EXPRESSION_LENGTH, parse_request
 MACRO_NAME_MAX = 40
 MacroName = app_commands.Range[str, 1, MACRO_NAME_MAX]
 Expression = app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH]
+# What `/macro list` says of the macros past Discord's 4,096 characters (50 of a player's own
+# and 50 of the campaign's, each up to a 200-character roll, don't all fit).
+MORE_MACROS = "more macros: `/macro roll` finds any by name"
 
 
 @anywhere_group
@@ -113,10 +117,8 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
             f"`{m.expression}`"
             for m in macros
         ]
-        embed = discord.Embed(
-            title="💾 Macros",
-            description="\n".join(lines)[:4000] or "None yet: `/macro save name expression`.",
-        )
+        text = listed(lines, more=MORE_MACROS) or "None yet: `/macro save name expression`."
+        embed = discord.Embed(title="💾 Macros", description=text)
         embed.set_footer(text="👤 yours · 🏰 the campaign's")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

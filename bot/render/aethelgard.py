@@ -8,7 +8,7 @@ import discord
 
 from bot.render.numbers import by_chance, more_values, percent
 from bot.render.reply import Part, RollReply, Verdict
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, listed, shown, truncate
 from bot.storage import Character
 from rules.aethelgard import (
     AttackRoll,
@@ -187,8 +187,8 @@ def odds(result: RollOdds) -> discord.Embed:
         + (f" (fumble {percent(result.fumble)})" if net == 0 else "")
         for net, chance in sorted(top)
     ]
-    listed = sum((chance for _, chance in top), Fraction(0))
-    dropped = more_values([chance for _, chance in rest], 1 - listed)
+    covered = sum((chance for _, chance in top), Fraction(0))
+    dropped = more_values([chance for _, chance in rest], 1 - covered)
     embed.add_field(
         name="Most likely nets", value="\n".join([*lines, dropped] if dropped else lines)
     )
@@ -209,8 +209,10 @@ def character_sheet(
         name="Attributes",
         value="\n".join(f"{name} {score}" for name, score in sheet.attributes.items()),
     )
-    skills = "\n".join(f"{name} {rank}" for name, rank in sheet.skills.items()) or "none"
-    embed.add_field(name="Skills", value=truncate(skills, FIELD_LIMIT))
+    # Up to 30 skills of 40 characters: more than a field holds; the rest are counted.
+    skill_lines = [f"{shown(name)} {rank}" for name, rank in sheet.skills.items()]
+    skills = listed(skill_lines, FIELD_LIMIT, more="more skills") or "none"
+    embed.add_field(name="Skills", value=skills)
     embed.add_field(
         name="Trauma",
         value=(

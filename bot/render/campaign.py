@@ -11,8 +11,17 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.render.roll_log import log_line, plain_text, summarise
-from bot.render.style import CHOICE_NAME_MAX, EMBED_DESCRIPTION_LIMIT, Colour, shown, truncate
+from bot.render.roll_log import WHAT_SHORTER, log_line, plain_text, summarise
+from bot.render.style import (
+    CHOICE_NAME_MAX,
+    EMBED_DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    Colour,
+    joined,
+    listed,
+    shown,
+    truncate,
+)
 from bot.storage import (
     Campaign,
     CharacterSummary,
@@ -41,9 +50,10 @@ __all__ = [
 
 
 def _gm_list(campaign: Campaign) -> str:
+    """The founder, then every co-GM (as many as a field holds: the rest are counted)."""
     founder = f"<@{campaign.created_by}> (founder)"
     co_gms = [f"<@{user_id}>" for user_id in sorted(campaign.gm_ids - {campaign.created_by})]
-    return ", ".join([founder, *co_gms])
+    return joined([founder, *co_gms], FIELD_LIMIT, more="more co-GMs")
 
 
 def _settings_lines(campaign: Campaign) -> list[str]:
@@ -74,21 +84,19 @@ def campaign_info(
         description=f"System: **{campaign.system.display_name}**",
         colour=Colour.CAMPAIGN,
     )
-    embed.add_field(name="GMs", value=truncate(_gm_list(campaign), 1024), inline=False)
+    embed.add_field(name="GMs", value=_gm_list(campaign), inline=False)
     embed.add_field(name="Settings", value="\n".join(_settings_lines(campaign)), inline=False)
-    character_text = (
-        "\n".join(f"{shown(c.name)} (<@{c.user_id}>)" for c in characters) or "None yet"
-    )
-    embed.add_field(name="Characters", value=truncate(character_text, 1024), inline=False)
-    track_text = (
-        "\n".join(
-            f"{shown(track.character_name or 'Party')} · {shown(track.name)}: "
-            f"{track.value}/{track.maximum}"
-            for track in tracks
-        )
-        or "None yet"
-    )
-    embed.add_field(name="Tracks", value=truncate(track_text, 1024), inline=False)
+    # Every player's characters and their tracks: as many as a field holds, the rest counted.
+    character_lines = [f"{shown(c.name)} (<@{c.user_id}>)" for c in characters]
+    character_text = listed(character_lines, FIELD_LIMIT, more="more characters") or "None yet"
+    embed.add_field(name="Characters", value=character_text, inline=False)
+    track_lines = [
+        f"{shown(track.character_name or 'Party')} · {shown(track.name)}: "
+        f"{track.value}/{track.maximum}"
+        for track in tracks
+    ]
+    track_text = listed(track_lines, FIELD_LIMIT, more="more tracks") or "None yet"
+    embed.add_field(name="Tracks", value=track_text, inline=False)
     return embed
 
 
@@ -169,10 +177,14 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
 def history(page: RollPage, *, gm_view: bool) -> discord.Embed:
     """Show a page of the campaign's roll log, newest first: each roll's total and verdict
     (🔒: secret, not yet revealed; a GM is told whether hidden or blind)."""
-    lines = [log_line(roll, gm_view=gm_view) for roll in page.rolls] or ["No rolls yet."]
+    text = "\n".join(log_line(roll, gm_view=gm_view) for roll in page.rolls) or "No rolls yet."
+    for what_max in WHAT_SHORTER:  # 25 long lines may pass 4,096: what was rolled is cut first
+        if len(text) <= EMBED_DESCRIPTION_LIMIT:
+            break
+        text = "\n".join(log_line(roll, gm_view=gm_view, what_max=what_max) for roll in page.rolls)
     embed = discord.Embed(
         title="📜 Roll history",
-        description=truncate("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
+        description=truncate(text, EMBED_DESCRIPTION_LIMIT),
         colour=Colour.CAMPAIGN,
     )
     footer = "GM view: hidden and blind rolls included (🔒)" if gm_view else "Public rolls"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.reply import Part, RollReply, Verdict
-from bot.render.style import shown, truncate
+from bot.render.style import EMBED_DESCRIPTION_LIMIT, FIELD_LIMIT, joined, listed, shown, truncate
 from rules.expressions import ExpressionRoll, Natural, RequestRoll
 
 __all__ = ["expression_roll", "request_roll"]
@@ -65,13 +65,21 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
     elif Natural.ONE in naturals:
         verdict, word = Verdict.FUMBLE, "NATURAL 1!" if len(totals) == 1 else "natural 1"
     comment = parts[0].label if len(parts) == 1 else None
+    notes = [f"💬 {truncate(shown(comment), FIELD_LIMIT)}"] if comment else []
+    # Up to 4 rolls of 20 sets each: the lines that fit beside the notes, then how many more.
+    room = EMBED_DESCRIPTION_LIMIT - len("🎲 ") - sum(len(note) + 1 for note in notes)
     return RollReply(
         who=roller,
         what=shown(text),
         verdict=verdict,
         word=word,
         total=f"total {result.rolls[0][0].total}" if len(totals) == 1 else f"{len(totals)} rolls",
-        dice=truncate("\n".join(lines), 4000),
-        breakdown=[Part("Total" if len(totals) == 1 else "Totals", " · ".join(totals))],
-        notes=[f"💬 {truncate(shown(comment), 1024)}"] if comment else [],
+        dice=listed(lines, room, more="more rolls"),
+        breakdown=[
+            Part(
+                "Total" if len(totals) == 1 else "Totals",
+                joined(totals, FIELD_LIMIT, sep=" · ", more="more totals"),
+            )
+        ],
+        notes=notes,
     ).embed()

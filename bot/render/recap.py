@@ -18,7 +18,7 @@ from fractions import Fraction
 import discord
 
 from bot.render.raster import Canvas, text_size
-from bot.render.style import Colour, shown, truncate
+from bot.render.style import EMBED_TOTAL_LIMIT, Colour, shown, truncate
 from rules.recap import AVERAGE_LUCK, Recap, RecapRoll, Tally
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
 
 CHART_FILENAME = "recap.png"
 MAX_PLAYER_FIELDS = 20  # of Discord's 25 fields; the rest are summed up in one line
+MORE_PLAYERS_ROOM = len("…") + len("and 1,000,000 more players")
 MAX_CHART_PLAYERS = 12
 LUCKY_COLOUR = f"#{Colour.SUCCESS.value:06x}"  # the embeds' green success, as the odds charts
 UNLUCKY_COLOUR = f"#{Colour.FAILURE.value:06x}"  # and their grey
@@ -123,7 +124,8 @@ def _name(names: Mapping[int, str], user_id: int | None) -> str:
 def recap_embed(
     made: Recap, names: Mapping[int, str], *, gm_view: bool, capped: bool = False
 ) -> discord.Embed:
-    """The recap: the table's line first, then one field per player (most rolls first);
+    """The recap: the table's line first, then one field per player (most rolls first), as
+    many as Discord's 6,000 characters an embed hold, then how many more players rolled;
     ``capped``: the session is longer than the recap reads, so these are its latest rolls."""
     if made.table.rolls == 0:
         description = "No rolls in this session yet."
@@ -134,18 +136,27 @@ def recap_embed(
         description=truncate(description, 4000),
         colour=Colour.CAMPAIGN,
     )
-    for tally in made.players[:MAX_PLAYER_FIELDS]:
-        name = shown(_name(names, tally.user_id))
-        embed.add_field(name=truncate(name, 256), value=truncate(_details(tally, name), 1024),
-                        inline=False)  # fmt: skip
-    hidden_players = len(made.players) - MAX_PLAYER_FIELDS
-    if hidden_players > 0:
-        embed.add_field(name="…", value=f"and {_plural(hidden_players, 'more player')}")
     footer = "GM view: hidden and blind rolls included" if gm_view else "Public and revealed rolls"
     if made.first_id is not None:
         latest = "a long session's latest " if capped else ""
         footer += f" · {latest}rolls #{made.first_id}–#{made.last_id}"
-    embed.set_footer(text=footer + " · luck: 50% is average")
+    footer += " · luck: 50% is average"
+    # 20 busy players with long names pass Discord's 6,000 characters: as many as fit, then
+    # "…and N more players" (the title, description and footer take their part first).
+    room = EMBED_TOTAL_LIMIT - len(f"{embed.title}{embed.description}{footer}") - MORE_PLAYERS_ROOM
+    fields = 0
+    for tally in made.players[:MAX_PLAYER_FIELDS]:
+        name = shown(_name(names, tally.user_id))
+        field_name, value = truncate(name, 256), truncate(_details(tally, name), 1024)
+        room -= len(field_name) + len(value)
+        if room < 0:
+            break
+        embed.add_field(name=field_name, value=value, inline=False)
+        fields += 1
+    hidden_players = len(made.players) - fields
+    if hidden_players > 0:
+        embed.add_field(name="…", value=f"and {_plural(hidden_players, 'more player')}")
+    embed.set_footer(text=footer)
     if made.table.scored:
         embed.set_image(url=f"attachment://{CHART_FILENAME}")
     return embed

@@ -54,12 +54,16 @@ class RollSummary:
     def joiner(self) -> str:
         return " vs " if self.versus else ", "
 
-    def shown(self) -> str:
-        """The totals in bold, each with its verdict, then the note and the roll's verdict."""
+    def shown(self, most: int | None = None) -> str:
+        """The totals in bold, each with its verdict, then the note and the roll's verdict
+        (``most``: the first totals only, then how many more: a roll of 80 sets stays short)."""
+        outcomes = self.outcomes if most is None else self.outcomes[:most]
         totals = self.joiner.join(
             f"**{outcome.total}**" + (f" {outcome.verdict.value}" if outcome.verdict else "")
-            for outcome in self.outcomes
+            for outcome in outcomes
         )
+        if len(outcomes) < len(self.outcomes):
+            totals += f"{self.joiner}…and {len(self.outcomes) - len(outcomes)} more"
         return totals + self._note + (f" {self.verdict.value}" if self.verdict else "")
 
     def plain_total(self) -> str:
@@ -279,8 +283,11 @@ def summarise(roll: LoggedRoll) -> RollSummary | None:
         return None
 
 
-# What was rolled, in a line: 25 lines of the log fit in one embed with their totals.
+# What was rolled, in a line: 25 lines of the log fit in one embed with their totals (a page
+# whose lines don't fit cuts what was rolled shorter: ``WHAT_SHORTER``).
 WHAT_MAX = 90
+WHAT_SHORTER = (60, 40, 20)
+TOTALS_MAX = 4  # a roll of many sets (up to 80) shows its first totals, then how many more
 
 # A verdict headline at the start of a title ("✅ Success · ", "💀 NATURAL 1! "): the line
 # shows the verdict after the total instead.
@@ -307,16 +314,17 @@ def what_was_rolled(roll: LoggedRoll) -> str:
     return _HEADLINE.sub("", title) or title
 
 
-def log_line(roll: LoggedRoll, *, gm_view: bool) -> str:
+def log_line(roll: LoggedRoll, *, gm_view: bool, what_max: int = WHAT_MAX) -> str:
     """One roll of the log: ``#12`` · who · what → **total** verdict; for a GM, 🔒 marks a
-    secret roll not yet revealed, with whether it was hidden or blind."""
+    secret roll not yet revealed, with whether it was hidden or blind. What was rolled is cut
+    to ``what_max`` characters, and a roll of many sets shows its first ``TOTALS_MAX`` totals."""
     summary = summarise(roll)
     what = what_was_rolled(roll)
-    if len(what) > WHAT_MAX:  # the total and verdict after it are never cut
-        what = what[: WHAT_MAX - 1].rstrip() + "…"
+    if len(what) > what_max:  # the total and verdict after it are never cut
+        what = what[: what_max - 1].rstrip() + "…"
     line = f"`#{roll.id}` · <@{roll.user_id}> · {what}"
     if summary is not None:
-        line += f" → {summary.shown()}"
+        line += f" → {summary.shown(TOTALS_MAX)}"
     if roll.unrevealed:
         line += " 🔒"
         if gm_view:

@@ -9,7 +9,16 @@ import discord
 from bot.render.errors import describe
 from bot.render.numbers import percent
 from bot.render.reply import Part, RollReply, Verdict, add_part
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
+from bot.render.style import (
+    EMBED_DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    TITLE_LIMIT,
+    Colour,
+    joined,
+    listed,
+    shown,
+    truncate,
+)
 from bot.storage import Character
 from bot.storage.sinew import (
     DefenderMovedOn,
@@ -114,10 +123,20 @@ def test_result(result: TestResult, roller: str, what: str, score_label: str) ->
 test_result.__dict__["__test__"] = False  # not a pytest test
 
 
-def _items_text(sheet: Sheet) -> str:
+# Where a reader finds what a sheet's field leaves out.
+MORE_ITEMS = "more items: `/sinew item list` shows them all"
+MORE_BOONS = "more boons: adding or removing one shows them all"
+
+
+def _items_text(sheet: Sheet, limit: int = FIELD_LIMIT, more: str = MORE_ITEMS) -> str:
+    """The items, in a line: as many as ``limit`` holds, then how many more."""
     if not sheet.items:
         return "none"
-    return truncate(", ".join(shown(item) for item in sheet.items), FIELD_LIMIT)
+    return joined([shown(item) for item in sheet.items], limit, more=more)
+
+
+def _boon_lines(sheet: Sheet) -> list[str]:
+    return [f"{n}. {shown(boon)}" for n, boon in enumerate(sheet.boons, 1)]
 
 
 def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> discord.Embed:
@@ -142,8 +161,8 @@ def character_sheet(character: Character[Sheet], pressure: int, owner: str) -> d
     if sheet.encumbered:
         carried += " · over the carry limit: REF tests at disadvantage"
     embed.add_field(name=carried, value=_items_text(sheet), inline=False)
-    boons = "\n".join(f"{n}. {shown(boon)}" for n, boon in enumerate(sheet.boons, 1)) or "none"
-    embed.add_field(name="Boons", value=truncate(boons, FIELD_LIMIT), inline=False)
+    boons = listed(_boon_lines(sheet), FIELD_LIMIT, more=MORE_BOONS) or "none"
+    embed.add_field(name="Boons", value=boons, inline=False)
     return embed
 
 
@@ -363,11 +382,11 @@ def advanced(
 
 def boons(character: Character[Sheet], change: str) -> discord.Embed:
     """Show a character's boons after one was added or removed."""
-    listed = [f"{n}. {shown(boon)}" for n, boon in enumerate(character.sheet.boons, 1)]
-    text = "\n".join(["Boons:", *listed]) if listed else "Boons: none"
+    lines = _boon_lines(character.sheet)
+    text = listed(["Boons:", *lines], more="more boons") if lines else "Boons: none"
     return discord.Embed(
         title=truncate(f"🎁 {shown(character.name)}: {shown(change)}", TITLE_LIMIT),
-        description=truncate(text, FIELD_LIMIT * 2),
+        description=text,
         colour=Colour.CAMPAIGN,
     )
 
@@ -413,9 +432,11 @@ def items(character: Character[Sheet], change: str | None = None) -> discord.Emb
     sheet = character.sheet
     name = shown(character.name)
     title = f"🎒 {name}: {shown(change)}" if change else f"🎒 {name}'s items"
+    carrying = f"Carrying {len(sheet.items)}: "
+    carried = _items_text(sheet, EMBED_DESCRIPTION_LIMIT - len(carrying), "more items")
     embed = discord.Embed(
         title=truncate(title, TITLE_LIMIT),
-        description=truncate(f"Carrying {len(sheet.items)}: {_items_text(sheet)}", FIELD_LIMIT * 2),
+        description=carrying + carried,
         colour=Colour.WARNING if sheet.encumbered else Colour.CAMPAIGN,
     )
     if sheet.encumbered:

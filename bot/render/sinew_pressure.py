@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render.style import TITLE_LIMIT, Colour, shown, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, joined, listed, shown, truncate
 from rules.sinew import PRESSURE_MAX
 from rules.sinew_pressure import (
     CRISIS_ROLL_TWICE,
@@ -113,15 +113,17 @@ def crisis_announcement(
     )
     embed.add_field(name="Crisis d6", value=_faces(crisis), inline=False)
     if struck is not None:
-        names = ", ".join(shown(name) for name in struck) or "no characters yet"
-        embed.add_field(name="Struck", value=truncate(f"Every character: {names}", 1024))
+        every = "Every character: "  # every one of the campaign: as many as the field holds
+        names = joined([shown(name) for name in struck], FIELD_LIMIT - len(every), more="more")
+        embed.add_field(name="Struck", value=every + (names or "no characters yet"))
     if stamina:
         lines = [
             f"{shown(name)}: Stamina {before} → **{after}**"
             + (" · collapsed" if after == 0 else "")
             for name, before, after in stamina
         ]
-        embed.add_field(name="Stamina lost", value=truncate("\n".join(lines), 1024), inline=False)
+        text = listed(lines, FIELD_LIMIT, more="more characters")
+        embed.add_field(name="Stamina lost", value=text, inline=False)
     embed.add_field(
         name="Aftermath",
         value=f"Pressure resets to {reset_to}: {texts.step(reset_to)}",
@@ -141,6 +143,7 @@ def pressure_board(
     )
     if characters:
         lines = [f"{shown(name)}: {pressure_line(step, texts)}" for name, step in characters]
-        embed.add_field(name="Characters", value=truncate("\n".join(lines), 1024), inline=False)
+        text = listed(lines, FIELD_LIMIT, more="more characters")
+        embed.add_field(name="Characters", value=text, inline=False)
     embed.set_footer(text=f"Skin: {texts.skin.name}")
     return embed

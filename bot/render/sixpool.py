@@ -6,7 +6,16 @@ import discord
 
 from bot.render.numbers import percent, signed
 from bot.render.reply import Part, RollReply, Verdict, add_part
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
+from bot.render.style import (
+    EMBED_DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    TITLE_LIMIT,
+    Colour,
+    joined,
+    listed,
+    shown,
+    truncate,
+)
 from bot.storage import Character
 from bot.storage.sixpool import GroupCheck
 from rules.sixpool import (
@@ -37,6 +46,7 @@ __all__ = [
     "group_check",
     "odds",
     "passive",
+    "rested",
     "roll_label",
     "roll_notes",
     "roll_result",
@@ -216,8 +226,11 @@ def character_sheet(character: Character[Sheet], owner: str) -> discord.Embed:
             line += f" · save {training.value}"
         lines.append(line)
     embed.add_field(name="Pools", value="\n".join(lines), inline=False)
-    skills = ", ".join(f"{name} ({training.value})" for name, training in sheet.skills.items())
-    embed.add_field(name="Skills", value=truncate(skills or "none trained", FIELD_LIMIT))
+    # Up to 40 skills of 40 characters: more than a field holds; the rest are counted.
+    skills = [f"{shown(name)} ({training.value})" for name, training in sheet.skills.items()]
+    embed.add_field(
+        name="Skills", value=joined(skills, FIELD_LIMIT, more="more skills") or "none trained"
+    )
     flags = [text for on, text in ((sheet.helped, "helped: advantage on the next roll"),
                                    (sheet.inspired, "holds inspiration")) if on]  # fmt: skip
     if flags:
@@ -354,7 +367,7 @@ def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed
         embed.add_field(name="Leader's boost", value=f"+{group.boost} on one ally's roll")
     embed.add_field(
         name=f"Rolls ({successes}/{len(group.rolls)} succeeded)",
-        value=truncate("\n".join(lines) or "none yet", FIELD_LIMIT),
+        value=listed(lines, FIELD_LIMIT, more="more rolls") or "none yet",
         inline=False,
     )
     return embed
@@ -362,13 +375,25 @@ def group_check(group: GroupCheck, participants_note: str = "") -> discord.Embed
 
 def trained_only(skills: frozenset[str], changed: str | None = None) -> discord.Embed:
     """Show the campaign's trained-only skills (and what just changed)."""
-    listed = ", ".join(sorted(skills)) or "none (every skill can be attempted untrained)"
+    rule = (
+        "\n\nAn untrained check in one of these is refused; helping with any "
+        "skill needs training in it (a GM may always help)."
+    )
+    names = [shown(skill) for skill in sorted(skills)]  # a GM lists as many as they like
+    more = "more trained-only skills"
+    text = joined(names, EMBED_DESCRIPTION_LIMIT - len(rule), more=more)
     return discord.Embed(
-        title=truncate(f"🎓 Trained-only skills{': ' + changed if changed else ''}", TITLE_LIMIT),
-        description=truncate(
-            f"{listed}\n\nAn untrained check in one of these is refused; helping with any "
-            "skill needs training in it (a GM may always help).",
-            4000,
+        title=truncate(
+            f"🎓 Trained-only skills{': ' + shown(changed) if changed else ''}", TITLE_LIMIT
         ),
+        description=(text or "none (every skill can be attempted untrained)") + rule,
         colour=Colour.CAMPAIGN,
+    )
+
+
+def rested(names: list[str]) -> discord.Embed:
+    """Say whose pools a GM's rest refilled (every character of the campaign, by default)."""
+    text = joined([shown(name) for name in names], more="more characters")
+    return discord.Embed(
+        title="🛏️ Rest: pools refilled", description=text or "nobody (no characters yet)"
     )

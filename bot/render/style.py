@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import discord
 
@@ -10,9 +11,11 @@ __all__ = [
     "CHOICE_NAME_MAX",
     "CONTENT_LIMIT",
     "EMBED_DESCRIPTION_LIMIT",
+    "EMBED_TOTAL_LIMIT",
     "FIELD_LIMIT",
     "TITLE_LIMIT",
     "Colour",
+    "joined",
     "listed",
     "shown",
     "truncate",
@@ -23,6 +26,7 @@ TITLE_LIMIT = 256  # an embed title
 FIELD_LIMIT = 1024  # an embed field value
 CONTENT_LIMIT = 2000  # a message's text; Discord refuses a longer one
 CHOICE_NAME_MAX = 100  # an autocomplete suggestion's name
+EMBED_TOTAL_LIMIT = 6000  # all of an embed's text: title, description, fields, footer, author
 
 
 class Colour:
@@ -58,6 +62,28 @@ def listed(lines: list[str], limit: int = EMBED_DESCRIPTION_LIMIT, *, more: str 
         kept -= 1
         text = "\n".join([*lines[:kept], f"…and {len(lines) - kept} {more}"])
     return truncate(text, limit)
+
+
+def joined(
+    items: Sequence[str],
+    limit: int = EMBED_DESCRIPTION_LIMIT,
+    *,
+    sep: str = ", ",
+    more: str = "more",
+) -> str:
+    """``listed`` on one line: the items joined by ``sep`` within ``limit`` characters, every
+    one if they fit, else as many as fit followed by "…and N more" (``more``: "more items")."""
+    text = sep.join(items)
+    if len(text) <= limit:
+        return text
+    kept, size = 0, 0  # the first ``kept`` items and their separators take ``size``
+    for item in items:
+        tail = f"…and {len(items) - kept - 1} {more}"
+        grown = size + len(item) + len(sep)  # this item, then the separator before the tail
+        if grown + len(tail) > limit:
+            break
+        kept, size = kept + 1, grown
+    return truncate(sep.join([*items[:kept], f"…and {len(items) - kept} {more}"]), limit)
 
 
 # What Discord reads as markup in an embed's title, description or field, or in a message:

@@ -33,7 +33,6 @@ from bot.publish import Roll, publish_roll, roll_command
 from bot.render import odds_charts
 from bot.render import sixpool as render
 from bot.render.charts import draw_spec
-from bot.render.style import shown
 from bot.storage import Campaign, CharacterStore, LoggedRoll
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
 from bot.suggestions import sheet_being_typed_for
@@ -508,9 +507,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
             targets = await self.characters.all(campaign)
         for target in targets:
             await self.characters.update(target, sixpool.rest)
-        names = ", ".join(shown(target.name) for target in targets) or "nobody (no characters yet)"
         await interaction.response.send_message(
-            embed=discord.Embed(title="🛏️ Rest: pools refilled", description=names[:4000])
+            embed=render.rested([target.name for target in targets])
         )
 
     # --- odds
