@@ -319,7 +319,10 @@ async def test_two_processes_on_one_postgresql_end_in_the_serial_state_and_survi
                 "campaign start", {"system": "sinew", "name": f"Iron {channel}"}, channel=channel
             )
             assert not started.ephemeral, started.content
-        # Both guilds at once, through both processes and their pools, on one database.
+        # Both guilds at once, through both processes and their pools, on one database. The
+        # serial state is the point, not speed: 300 at once through two processes on two busy
+        # cores may pass Discord's 3 s (the benchmarks measure bursts: bench/).
+        fake.callback_deadline = None
         replies = [
             await fake.send("sinew pressure add", {"amount": 1}, user="gm", channel=channel)
             for _ in range(ADDS)

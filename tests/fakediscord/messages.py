@@ -127,6 +127,12 @@ class Reply:
     # fully arrived (body read), for benchmarks; None until then.
     sent_at: float | None = None
     answered_at: float | None = None
+    # The fake's clock (FakeDiscord.clock) when it sent the interaction: Discord's deadlines for
+    # the callback (3 s) and the token (15 min) count from it.
+    sent_clock: float | None = None
+    # Why Discord refused the bot's answer (over a limit, or late): it never arrives, and the
+    # waits for it end at once with this reason instead of timing out.
+    refused: str | None = None
 
     @property
     def callback_type(self) -> int | None:
@@ -148,7 +154,10 @@ class Reply:
         return int(self.interaction["channel_id"])
 
     def settled(self, wait_deferred: bool) -> bool:
-        """Return whether the bot has answered (and completed its deferral, if asked)."""
+        """Return whether the bot has answered (and completed its deferral, if asked), or
+        Discord refused its answer."""
+        if self.refused is not None:
+            return True
         if self.raw is None:
             return False
         return not (wait_deferred and self.deferred and not self.completed)

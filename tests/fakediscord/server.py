@@ -54,6 +54,15 @@ those whose ``contexts`` and ``integration_types`` allow it (``stale_client=True
 anyway, as a client with an outdated command list could); ``commands_offered(channel)`` lists them.
 A channel in ``muted_channels`` denies the bot Send Messages (403 Missing Permissions).
 
+Limits and deadlines: every message, callback, followup, edit and autocomplete answer the bot
+sends is checked against Discord's documented limits (limits.py); what breaks one is refused as
+Discord refuses it (400 Invalid Form Body, each problem at its field's path; 413 for too large an
+upload) and recorded in ``refused_requests``. A callback more than 3 s after the interaction was
+sent gets 404 Unknown interaction (10062) and invalidates its token; a followup or a webhook
+edit more than 15 min after it gets 401 Invalid Webhook Token (50027); both are recorded in
+``late_responses``. Time is ``fake.clock`` (``time.monotonic``); a test moves it on with
+``advance_clock(seconds)`` instead of sleeping.
+
 Faults: ``fail_next(Endpoint.CALLBACK, 429, 502)`` makes the next two requests to an endpoint
 fail, in that order, before the fake acts on them (a 429 as Discord's rate limiter sends it, with
 ``retry_after`` seconds; a 5xx as its front end does); ``served_failures`` lists those answered,
@@ -64,8 +73,8 @@ message a random nonce and sets it), answering a retry with the message already 
 
 Every request to a route the fake does not implement is answered 404 and recorded in
 ``unhandled_requests``; every log record at ERROR or above is recorded in ``error_logs``.
-``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs), and on
-failures set with ``fail_next`` that no request ever met.
+``check_clean()`` fails on either, unless the test called ``expect_errors()`` (for logs), on
+refused and late requests, and on failures set with ``fail_next`` that no request ever met.
 """
 
 from __future__ import annotations
@@ -87,8 +96,17 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
+from .commands import MAX_COMMANDS_REACHED, command_problems, too_many_commands
 from .form import Problem, describe, invalid_form_body
-from .limits import choice_problems, message_problems
+from .limits import (
+    ATTACHMENT_SIZE_MAX,
+    CHANNEL_MESSAGE_FLAGS,
+    EDIT_FLAGS,
+    FOLLOWUP_FLAGS,
+    callback_problems,
+    message_problems,
+    upload_problem,
+)
 from .messages import FakeMessage, Files, Reply, interactive_components
 from .payloads import JSON, LOADING, FakeUser, snowflake
 
@@ -180,6 +198,17 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RATE_LIMIT_MESSAGE = "You are being rate limited."
 # How often wait_until checks a condition that may turn on the bot's side (nothing wakes it).
 POLL_SECONDS = 0.01
+# interactions/receiving-and-responding, "Interaction Callback": "you must send an initial
+# response within 3 seconds of receiving the event. If the 3 second deadline is exceeded, the
+# token will be invalidated" (Discord then answers 404, code 10062 Unknown interaction), and
+# "Interaction tokens are valid for 15 minutes" for followups and edits (after which Discord
+# answers 401, code 50027 Invalid Webhook Token: discord/discord-api-docs issue #6851).
+CALLBACK_DEADLINE = 3.0
+TOKEN_LIFETIME = 15 * 60.0
+UNKNOWN_INTERACTION = 10062
+INVALID_WEBHOOK_TOKEN = 50027
+# reference, "Uploading Files": too large an upload is answered 413, code 40005.
+REQUEST_TOO_LARGE = 40005
 
 
 class FakeDiscord:
@@ -250,6 +279,15 @@ class FakeDiscord:
         # deadline passed: their callbacks and followups get 404 Unknown interaction / webhook.
         self.expired_interactions = 0
         self._expired_tokens: set[str] = set()
+        # What Discord's deadlines are measured with (CALLBACK_DEADLINE, TOKEN_LIFETIME): a test
+        # replaces it (or calls advance_clock) to be late without waiting.
+        self.clock: Callable[[], float] = time.monotonic
+        # Discord's 3 s for the first response. Only a test whose point is a burst far past
+        # one server's traffic (hundreds at once, to check the serial result) lifts it (None):
+        # on a loaded CI machine the burst itself takes longer, and speed is the benchmarks'.
+        self.callback_deadline: float | None = CALLBACK_DEADLINE
+        # Answers that came after Discord's deadline (refused as Discord refuses them).
+        self.late_responses: list[str] = []
         self.error_logs: list[str] = []
         self.errors_expected = False
         self._failing: dict[Endpoint, deque[_Planned]] = {e: deque() for e in Endpoint}
@@ -645,6 +683,11 @@ class FakeDiscord:
             f"the bot to answer {len(replies)} interactions (answered {settled})",
             fake_side=True,
         )
+        refused = [reply.refused for reply in replies if reply.refused is not None]
+        if refused:
+            raise AssertionError(
+                f"Discord refused {len(refused)} of the bot's answers, the first: {refused[0]}"
+            )
 
     def forget(self, replies: list[Reply]) -> None:
         """Drop answered replies, so a long benchmark does not keep every one; the bot can no
@@ -785,6 +828,9 @@ class FakeDiscord:
         self.refused_requests.clear()
         self.expired_interactions = 0
         self._expired_tokens.clear()
+        self.clock = time.monotonic
+        self.callback_deadline = CALLBACK_DEADLINE
+        self.late_responses.clear()
         self.error_logs = []  # a new list: expect_errors() handed the old one to a test
         self.errors_expected = False
         for planned in self._failing.values():
@@ -796,7 +842,8 @@ class FakeDiscord:
         self.undeliverable.clear()
 
     def check_clean(self) -> None:
-        """Raise AssertionError if the bot used an unimplemented route or logged an ERROR."""
+        """Raise AssertionError if the bot used an unimplemented route, sent what Discord
+        refuses, answered after Discord's deadline or logged an ERROR."""
         problems = []
         if self.unhandled_requests:
             problems.append(
@@ -807,6 +854,11 @@ class FakeDiscord:
             problems.append(
                 "the bot sent requests Discord would refuse (400 Invalid Form Body):\n  "
                 + "\n  ".join(self.refused_requests)
+            )
+        if self.late_responses:
+            problems.append(
+                "the bot answered after Discord's deadline (3 s for the first response, "
+                "15 min for the interaction's token):\n  " + "\n  ".join(self.late_responses)
             )
         unserved = {e.name: len(queue) for e, queue in self._failing.items() if queue}
         if unserved:
@@ -957,7 +1009,7 @@ class FakeDiscord:
             "locale": "en-US",
             "entitlements": [],
             "context": context,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": ATTACHMENT_SIZE_MAX,  # Discord's default for everyone
         }
         if context == IN_GUILD:
             guild_id = self._guild_of(channel_id)
@@ -977,6 +1029,7 @@ class FakeDiscord:
         reply = Reply(interaction=payload, source=source)
         self._replies[payload["token"]] = reply
         reply.sent_at = time.perf_counter()
+        reply.sent_clock = self.clock()
         # Discord sends the events of DMs to shard 0 (as a guild id of 0 would be).
         guild_id = int(payload.get("guild_id") or 0)
         await self._dispatch("INTERACTION_CREATE", payload, guild_id)
@@ -986,6 +1039,14 @@ class FakeDiscord:
         await self.wait_until(
             lambda: reply.settled(wait_deferred), f"the bot to answer {what}", fake_side=True
         )
+        if reply.refused is not None:
+            raise AssertionError(f"Discord refused the bot's answer to {what}: {reply.refused}")
+
+    @staticmethod
+    def _refused_completion(reply: Reply, why: str) -> None:
+        """A deferred answer whose completing followup or edit was refused never completes."""
+        if reply.deferred and not reply.completed:
+            reply.refused = why
 
     # -- gateway ---------------------------------------------------------------------------
 
@@ -1142,7 +1203,17 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         guild = request.match_info.get("guild")
         guild_id = int(guild) if guild else None
-        return _json(self.register_commands(guild_id, await request.json()))
+        body = await request.json()
+        # Discord checks the whole list and refuses all of it: nothing is registered.
+        refusal = self._refuse("command sync", command_problems(body, guild=guild_id is not None))
+        if refusal is not None:
+            return refusal
+        too_many = too_many_commands(body)  # not a form error: Discord's JSON error 30032
+        if too_many is not None:
+            self.refused_requests.append(f"command sync: {too_many}")
+            self.notify()
+            return _error(400, MAX_COMMANDS_REACHED, too_many)
+        return _json(self.register_commands(guild_id, body))
 
     def register_commands(self, guild_id: int | None, commands: list[JSON]) -> list[JSON]:
         """Register ``commands`` for the guild (None: globally) as a sync does, without the
@@ -1186,10 +1257,16 @@ class FakeDiscord:
             self._expired_tokens.add(token)
         if token in self._expired_tokens:
             return _error(404, 10062, "Unknown interaction")
+        deadline = self.callback_deadline
+        if deadline is not None and self._late(reply, deadline, "the callback"):
+            self._expired_tokens.add(token)  # "the token will be invalidated"
+            reply.refused = self.late_responses[-1]
+            return _error(404, UNKNOWN_INTERACTION, "Unknown interaction")
         body, files = await _read_body(request)
-        check = choice_problems if int(body.get("type", 0)) == 8 else message_problems
-        refusal = self._check_limits(body.get("data") or {}, "interaction callback", check)
+        problems = callback_problems(body, int(reply.interaction["type"]), file_count=len(files))
+        refusal = self._check_limits("interaction callback", problems, files)
         if refusal is not None:
+            reply.refused = self.refused_requests[-1]
             return refusal
         reply.answered_at = time.perf_counter()
         kind = int(body["type"])
@@ -1217,11 +1294,16 @@ class FakeDiscord:
 
     async def _post_followup(self, request: web.Request) -> web.Response:
         reply = self._reply_for(request)
+        if reply is not None and self._late(reply, TOKEN_LIFETIME, "a followup"):
+            self._refused_completion(reply, self.late_responses[-1])
+            return _error(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if reply is None or request.match_info["token"] in self._expired_tokens:
             return _error(404, 10015, "Unknown Webhook")
         body, files = await _read_body(request)
-        refusal = self._check_limits(body, "followup")
+        problems = message_problems(body, flags=FOLLOWUP_FLAGS, file_count=len(files))
+        refusal = self._check_limits("followup", problems, files)
         if refusal is not None:
+            self._refused_completion(reply, self.refused_requests[-1])
             return refusal
         message = reply.message
         if reply.callback_type == 5 and message is not None and message.loading:
@@ -1243,6 +1325,9 @@ class FakeDiscord:
         if reply is None:
             return _error(404, 10015, "Unknown Webhook")
         wanted = request.match_info["message"]
+        if self._late(reply, TOKEN_LIFETIME, f"{request.method} of message {wanted}"):
+            self._refused_completion(reply, self.late_responses[-1])
+            return _error(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if wanted == "@original":
             message = reply.message
         else:
@@ -1251,7 +1336,9 @@ class FakeDiscord:
         if message is None or message.deleted:
             return _error(404, 10008, "Unknown Message")
         response = await self._message_request(request, message)
-        if request.method == "PATCH" and message is reply.message and reply.deferred:
+        if response.status in (400, 413) and message is reply.message:  # a refused edit
+            self._refused_completion(reply, self.refused_requests[-1])
+        elif request.method == "PATCH" and message is reply.message and reply.deferred:
             reply.completed = True
         self.notify()
         return response
@@ -1272,7 +1359,8 @@ class FakeDiscord:
         if channel_id in self.muted_channels:
             return _error(403, 50013, "Missing Permissions")
         body, files = await _read_body(request)
-        refusal = self._check_limits(body, "channel message")
+        problems = message_problems(body, flags=CHANNEL_MESSAGE_FLAGS, file_count=len(files))
+        refusal = self._check_limits("channel message", problems, files)
         if refusal is not None:
             return refusal
         nonce = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") else None
@@ -1313,17 +1401,47 @@ class FakeDiscord:
             return web.Response(status=204)
         if request.method == "PATCH":
             body, files = await _read_body(request)
-            refusal = self._check_limits(body, "message edit")
+            # An edit may repeat the message's own flags and set only EDIT_FLAGS besides.
+            allowed = EDIT_FLAGS | message.flags
+            problems = message_problems(body, flags=allowed, file_count=len(files))
+            refusal = self._check_limits("message edit", problems, files)
             if refusal is not None:
                 return refusal
             message.apply(body, files)
         return _json(message.raw)
 
     def _check_limits(
-        self, body: JSON, what: str, check: Callable[[JSON], list[Problem]] = message_problems
+        self, what: str, problems: list[Problem], files: Files
     ) -> web.Response | None:
-        """Refuse a body over Discord's limits with 400, as Discord does; record it."""
-        return self._refuse(what, check(body))
+        """Refuse a request over Discord's limits as Discord does, and record it: an upload too
+        large with 413 (code 40005), a body with problems with 400 Invalid Form Body."""
+        too_large = upload_problem(files)
+        if too_large is not None:
+            self.refused_requests.append(f"{what}: {too_large}")
+            self.notify()
+            return _error(413, REQUEST_TOO_LARGE, "Request entity too large")
+        return self._refuse(what, problems)
+
+    def _late(self, reply: Reply, deadline: float, what: str) -> bool:
+        """Whether more than ``deadline`` seconds (on ``clock``) have passed since the fake
+        sent the reply's interaction; if so, record the late answer: ``check_clean`` fails on
+        it, as the answer fails in production."""
+        if reply.sent_clock is None:
+            return False
+        waited = self.clock() - reply.sent_clock
+        if waited <= deadline:
+            return False
+        self.late_responses.append(
+            f"{what} for {_interaction_name(reply.interaction)} came {waited:.3f} s after the "
+            f"interaction (Discord's deadline: {deadline:g} s)"
+        )
+        self.notify()
+        return True
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move ``clock`` ``seconds`` ahead, as if that much time had passed."""
+        previous = self.clock
+        self.clock = lambda: previous() + seconds
 
     def _refuse(self, what: str, problems: list[Problem]) -> web.Response | None:
         """Answer Discord's 400 Invalid Form Body for ``problems`` (None when there are none),
@@ -1387,6 +1505,18 @@ class FakeDiscord:
         notes = [f"\nERROR logged: {text}" for text in self.error_logs]
         notes += [f"\nunhandled request: {text}" for text in self.unhandled_requests]
         return "".join(notes)
+
+
+def _interaction_name(interaction: JSON) -> str:
+    """What a test sent: "/sinew heal", or "the click on 'end:1'"."""
+    data = interaction.get("data") or {}
+    if "custom_id" in data:
+        return f"the click on {data['custom_id']!r}"
+    names, options = [str(data.get("name", "?"))], data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group)
+        names.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return "/" + " ".join(names)
 
 
 def _unchecked(option: JSON, value: Any) -> Any:
