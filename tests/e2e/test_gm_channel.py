@@ -35,6 +35,9 @@ class Table:
     players_see: int  # hidden from @everyone, shown to the players' role
     player_sees: int  # hidden from @everyone, shown to the player by name
     stewards_see: int  # hidden from @everyone, shown to the stewards' role
+    moderators_see: int  # ... shown to a role with Manage Channels (not Manage Server)
+    other_bot_sees: int  # ... shown to another bot's managed role
+    this_bot_sees: int  # ... shown to this bot's own managed role
 
     async def settled(self) -> None:
         await self.fake.wait_until(lambda: not self.bot.in_flight, "the bot to settle")
@@ -56,10 +59,27 @@ async def table(fake_discord: FakeDiscord, migrated_sqlite: Path) -> AsyncIterat
     stewards_see = fake.add_text_channel(
         "stewards", [hidden, payloads.overwrite(stewards, allow=VIEW)]
     )
+    # Manage Channels is not Manage Server: a moderator is no GM of a campaign.
+    moderators = fake.add_role("Moderators", payloads.MANAGE_CHANNELS)
+    moderators_see = fake.add_text_channel(
+        "moderators", [hidden, payloads.overwrite(moderators, allow=VIEW)]
+    )
+    # Another bot's role: whoever runs that bot reads what it reads.
+    other_bot = fake.add_role("Other Bot", 0, bot_id=payloads.snowflake())
+    other_bot_sees = fake.add_text_channel(
+        "other-bot", [hidden, payloads.overwrite(other_bot, allow=VIEW)]
+    )
+    this_bot = fake.add_role("Fake Dice Bot", 0, bot_id=fake.application_id)
+    this_bot_sees = fake.add_text_channel(
+        "this-bot", [hidden, payloads.overwrite(this_bot, allow=VIEW)]
+    )
     bot = create_bot(bot_settings(fake, migrated_sqlite), rng=new_rng(DICE_SEED))
     sync_as_the_first_start_did(bot, fake)
     async with run_bot(fake, bot):
-        found = Table(fake, bot, players, stewards, players_see, player_sees, stewards_see)
+        found = Table(
+            fake, bot, players, stewards, players_see, player_sees, stewards_see,
+            moderators_see, other_bot_sees, this_bot_sees,
+        )  # fmt: skip
         await fake.invoke("campaign start", {"system": "cosmos", "name": "Far Stars"})
         yield found
         await found.settled()
@@ -77,6 +97,8 @@ async def gm_channel_of(table: Table) -> int | None:
         ("lobby", "everyone"),
         ("players", "the role Players"),
         ("whispers", "<@player>"),
+        ("moderators", "the role Moderators"),
+        ("other bot", "the role Other Bot"),
     ],
 )
 async def test_a_gm_log_channel_players_can_read_is_refused_and_nothing_changes(
@@ -87,6 +109,8 @@ async def test_a_gm_log_channel_players_can_read_is_refused_and_nothing_changes(
         "lobby": fake.other_channel_id,
         "players": table.players_see,
         "whispers": table.player_sees,
+        "moderators": table.moderators_see,
+        "other bot": table.other_bot_sees,
     }[channel]
     readers = readers.replace("player", str(fake.users["player"].id))
     refused = await fake.invoke("campaign settings", {"gm_channel": channel_id})
@@ -103,7 +127,7 @@ async def test_a_gm_log_channel_only_gms_and_manage_server_roles_read_is_accepte
     table: Table,
 ) -> None:
     fake = table.fake
-    for channel_id in (fake.gm_log_channel_id, table.stewards_see):
+    for channel_id in (fake.gm_log_channel_id, table.stewards_see, table.this_bot_sees):
         done = await fake.invoke("campaign settings", {"gm_channel": channel_id})
         assert done.ephemeral and f"GM log channel: <#{channel_id}>" in done.content
         assert await gm_channel_of(table) == channel_id

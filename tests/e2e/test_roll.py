@@ -266,6 +266,14 @@ async def test_rule_advantage_word_and_comparison_show_the_d20s_and_the_outcome(
     assert failed.embeds[0]["description"] == "🎲 1d20 (10) = **10** >=15: ❌ failure"
 
 
+async def test_rule_double_equals_compares_as_equals(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    dicebot.rng = new_rng(1)  # the d20 draws 10
+    reply = await fake_discord.invoke("roll", {"expression": "1d20==10"}, user="player")
+    assert reply.embeds[0]["description"] == "🎲 1d20 (10) = **10** =10: ✅ success"
+
+
 async def test_rule_private_prefix_is_refused_naming_the_hidden_option_and_logs_nothing(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

@@ -221,6 +221,25 @@ async def test_secrecy_matrix_of_every_roll_command(
     assert logged.user_id == servers.fake.users[user].id
 
 
+@pytest.mark.parametrize("system", sorted({case.system for case in ROLLS}))
+async def test_secrecy_matrix_a_players_hidden_roll_is_refused_and_nothing_rolled(
+    servers: Servers, system: str
+) -> None:
+    """`hidden` is a GM's: a player asking it of any roll command is refused privately,
+    nothing is rolled, logged or posted anywhere (`blind` is the player's secret roll)."""
+    await start_table(servers, system)
+    before = servers.posted()
+    for case in (case for case in ROLLS if case.system == system):
+        reply = await servers.fake.invoke(
+            case.command, {**case.options, "hidden": True}, user="player"
+        )
+        assert reply.ephemeral and "Only a GM can roll hidden" in reply.content, case.command
+        assert reply.embeds == [] and reply.components == [], case.command
+    await servers.settled()
+    assert servers.posted() == before
+    assert await servers.bot.storage.rolls.get(1) is None
+
+
 async def roll_secret(servers: Servers, case: Case, visibility: Visibility) -> Reply:
     user, options = case.asked(visibility)
     reply = await servers.fake.invoke(case.command, options, user=user)

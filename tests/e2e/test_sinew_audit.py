@@ -281,6 +281,33 @@ async def test_rule_defender_spends_luck_on_their_own_die_by_button(
     assert logged.payload["luck_of"] == 1 and logged.payload["luck_by"] == player_id
 
 
+async def test_rule_defenders_luck_spend_pays_the_pressure_surcharge_at_step_4(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    """Brakka at Pressure 4 defends with Luck: each spend costs one token more (house rule,
+    +1 a spend at step 4), the defender's spend as the roller's."""
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # REF 11, 10 tokens
+    await add(fake_discord, 4, "Brakka")
+    seed = contest_seed(
+        lambda r: (
+            8 <= r.attacker.roll <= 12
+            and 2 <= r.defender.roll - (11 - (14 - r.attacker.roll)) <= 8
+            and r.defender.roll < 20
+        ),
+        14,
+        11,
+    )
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("sinew opposed", npc_attack_options(fake_discord), user="gm")
+    assert "sinew:dluck:1:1" in reply.original.custom_ids()
+    pressed = await fake_discord.click(reply, "sinew:dluck:1:1", user="player")
+    assert not pressed.ephemeral
+    # One token moves the die by 1; at Pressure 4 it costs 1 + 1.
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - 2
+    assert fields_of(pressed.embeds[0])["Luck spent by Brakka"].endswith("8/10 left")
+
+
 def labels_all(reply: Reply) -> list[str]:
     return [button["label"] for row in reply.components for button in row["components"]]
 
@@ -449,6 +476,27 @@ async def test_rule_boons_are_added_and_removed_by_their_owner_or_a_gm(
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.boons == ("Enchanted blade",)
     sheet = await fake_discord.invoke("sinew character sheet", {}, user="player")
     assert fields_of(sheet.embeds[0])["Boons"] == "1. Enchanted blade"
+
+
+async def test_rule_sinew_boon_removed_by_number_other_than_the_first(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")
+    for boon in ("Favour of the tribe", "Enchanted blade", "A debt owed"):
+        await fake_discord.invoke("sinew boon add", {"text": boon}, user="player")
+    removed = await fake_discord.invoke("sinew boon remove", {"number": 2}, user="player")
+    assert removed.embeds[0]["title"] == "🎁 Brakka: lost Enchanted blade"
+    assert (await character(fake_discord, dicebot, "Brakka")).sheet.boons == (
+        "Favour of the tribe",
+        "A debt owed",
+    )
+    by_gm = await fake_discord.invoke(
+        "sinew boon remove", {"number": 2, "character": "Brakka"}, user="gm"
+    )
+    assert by_gm.embeds[0]["title"] == "🎁 Brakka: lost A debt owed"
+    sheet = await fake_discord.invoke("sinew character sheet", {}, user="player")
+    assert fields_of(sheet.embeds[0])["Boons"] == "1. Favour of the tribe"
 
 
 async def test_rule_armour_changes_after_creation_by_its_owner_or_a_gm(

@@ -158,6 +158,31 @@ async def test_rule_help_is_used_up_by_the_defenders_contest_roll(
     assert not (await character(fake_discord, dicebot, "Vex")).sheet.helped
 
 
+async def test_rule_help_gives_the_challenger_advantage_in_a_contest_between_players(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    """Carol helps Bob; Bob challenges Vex (a player): Bob's d20s are two, keep the higher,
+    and the help is used up (the challenger's help, not only the defender's, in a contest
+    decided by the defender's button)."""
+    await start(fake_discord)
+    await create(fake_discord, "Bob")
+    await create(fake_discord, "Vex", user="gm")
+    await create(fake_discord, "Carol", user="admin")
+    await fake_discord.invoke("sixpool help", {"user": fake_discord.users["player"]}, user="admin")
+    await fake_discord.invoke(
+        "sixpool contest", {"pool": "DEX", "vs_user": fake_discord.users["gm"]}, user="player"
+    )
+    [prompt] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    message = fake_discord.channel_message(fake_discord.channel_id, prompt["id"])
+    choice = await fake_discord.click(message, "sixpool:contest:1", user="gm")
+    await fake_discord.click(choice, "sixpool:spend:1:5", user="gm", values=["0"])
+    posted = await fake_discord.wait_channel_messages(fake_discord.channel_id, 2)
+    dice = posted[1]["embeds"][0]["description"].split("\n")
+    assert dice[0].startswith("🎲 Bob: 2d20, keep the higher (advantage)")
+    assert dice[1].startswith("Vex: 1d20:")
+    assert not (await character(fake_discord, dicebot, "Bob")).sheet.helped
+
+
 async def test_rule_help_is_used_up_by_a_group_check_roll(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

@@ -20,6 +20,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6  # message flag
 LOADING = 1 << 7  # message flag: a deferred ("is thinking…") response
 
+MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL = 1 << 10
 EVERYONE_PERMISSIONS = (
@@ -91,13 +92,20 @@ def member(person: FakeUser, *, with_user: bool = True, with_permissions: bool =
     return payload
 
 
-def role(role_id: int, name: str, permissions: int, position: int) -> JSON:
-    return {
+def role(
+    role_id: int, name: str, permissions: int, position: int, *, bot_id: int | None = None
+) -> JSON:
+    """A role; with ``bot_id``, the role Discord manages for that bot (only the bot holds it)."""
+    payload: JSON = {
         "id": str(role_id),
         "name": name,
         "permissions": str(permissions),
         "position": position,
     }
+    if bot_id is not None:
+        payload["managed"] = True
+        payload["tags"] = {"bot_id": str(bot_id)}
+    return payload
 
 
 def text_channel(

@@ -396,13 +396,14 @@ class FakeDiscord:
         )
         return channel_id
 
-    def add_role(self, name: str, permissions: int = 0) -> int:
-        """Add a role to the first guild before the bot connects; return its id."""
+    def add_role(self, name: str, permissions: int = 0, *, bot_id: int | None = None) -> int:
+        """Add a role to the first guild before the bot connects; return its id. With
+        ``bot_id``, the role Discord manages for that bot (the dice bot's: ``application_id``)."""
         if self._connections:
             raise RuntimeError("add roles before the bot connects (GUILD_CREATE lists them)")
         role_id = snowflake()
         position = 2 + len(self._extra_roles)
-        self._roles[role_id] = payloads.role(role_id, name, permissions, position)
+        self._roles[role_id] = payloads.role(role_id, name, permissions, position, bot_id=bot_id)
         self._extra_roles.append(role_id)
         return role_id
 

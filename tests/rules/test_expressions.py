@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import NoReturn, cast
 
 import numpy as np
@@ -535,6 +536,37 @@ def test_requests_split_into_parts_sets_and_labels(
 def test_bad_requests_are_refused_clearly(typed: str, message: str) -> None:
     with pytest.raises(RulesError, match=re.escape(message)):
         expressions.parse_request(typed)
+
+
+@pytest.mark.parametrize("form", ["1d6 ! {}", "1d6 # {}", "1d6 [{}]", "1d6 {}"])
+def test_rule_roll_label_of_exactly_100_characters_is_kept_whole(form: str) -> None:
+    label = "a" + "x" * 99  # a plain-word label starts with a letter
+    assert len(label) == 100
+    request = expressions.parse_request(form.format(label))
+    assert request.parts[0].label == label
+    with pytest.raises(RulesError, match="A label is at most 100 characters"):
+        expressions.parse_request(form.format(label + "x"))
+
+
+@pytest.mark.parametrize(
+    ("operator", "holds_at"),
+    [
+        (">=", lambda total: total >= 4),
+        ("<=", lambda total: total <= 4),
+        (">", lambda total: total > 4),
+        ("<", lambda total: total < 4),
+        ("=", lambda total: total == 4),
+        ("==", lambda total: total == 4),  # read as `=`
+    ],
+)
+def test_rule_roll_comparison_holds_exactly_where_its_operator_says(
+    operator: str, holds_at: Callable[[int], bool]
+) -> None:
+    comparison = expressions.parse_request(f"1d6{operator}4").parts[0].comparison
+    assert comparison is not None
+    assert [comparison.holds(total) for total in range(1, 7)] == [
+        holds_at(total) for total in range(1, 7)
+    ]
 
 
 def test_roll_sets_roll_each_set_with_fresh_dice() -> None:

@@ -1005,6 +1005,14 @@ def test_items_are_trimmed_duplicates_allowed_and_removed_by_name() -> None:
         sinew.add_item(full, "Torch")
 
 
+def test_rule_sinew_boon_removed_by_its_number_keeps_the_others_in_order() -> None:
+    sheet = _sheet()
+    for boon in ("Enchanted blade", "Favour of a tribe", "A debt owed"):
+        sheet = sinew.add_boon(sheet, boon)
+    assert sinew.remove_boon(sheet, 2).boons == ("Enchanted blade", "A debt owed")
+    assert sinew.remove_boon(sheet, 3).boons == ("Enchanted blade", "Favour of a tribe")
+
+
 def test_boons_are_free_text_removed_by_number() -> None:
     sheet = sinew.add_boon(sinew.add_boon(_sheet(), "Enchanted blade"), "Favour of a tribe")
     assert sinew.remove_boon(sheet, 1).boons == ("Favour of a tribe",)
