@@ -109,11 +109,14 @@ def roller_label(attribute: sinew.Score, *, npc: bool) -> str:
 
 
 def contest_labels(
-    attribute: str, vs_attribute: str | None, *, npc: bool = False
+    attribute: str, vs_attribute: str | None, *, npc: bool = False, defender_npc: bool = False
 ) -> tuple[str, str]:
     """Return what each side of a contest is shown rolling under: its attribute ("vs INT 14"),
-    or "score" for a defender given by a bare score (``npc``: the attacker is an NPC's score)."""
-    defender = "score" if vs_attribute is None else score_label(sinew.parse_attribute(vs_attribute))
+    or "score" for a defender given by a bare score without the attribute it stands for
+    (``npc``, ``defender_npc``: that side is an NPC's bare score, "vs REF 11")."""
+    if vs_attribute is None:
+        return roller_label(sinew.parse_attribute(attribute), npc=npc), "score"
+    defender = roller_label(sinew.parse_attribute(vs_attribute), npc=defender_npc)
     return roller_label(sinew.parse_attribute(attribute), npc=npc), defender
 
 

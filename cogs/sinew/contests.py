@@ -104,7 +104,12 @@ class ContestCommands(LuckCommands):
         asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
         sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_opposed(self.bot.rng, sides.attacker, sides.defender)
-        labels = contest_labels(options.attribute, options.vs_attribute, npc=sides.who is None)
+        labels = contest_labels(
+            options.attribute,
+            options.vs_attribute,
+            npc=sides.who is None,
+            defender_npc=options.vs_score is not None,
+        )
         embed = render.opposed(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(OPPOSED_KIND, result, embed, options=asdict(options))
         await self._publish_with_luck(
@@ -195,7 +200,12 @@ class ContestCommands(LuckCommands):
     ) -> tuple[Roll, StateChange[Character[Sheet]] | None]:
         """Return an attack as it is logged and shown (``options`` with the edge as parsed), and
         the damage it does to a defending player's character."""
-        labels = contest_labels(options.attribute, options.vs_attribute, npc=sides.who is None)
+        labels = contest_labels(
+            options.attribute,
+            options.vs_attribute,
+            npc=sides.who is None,
+            defender_npc=options.vs_score is not None,
+        )
         embed = render.attack(result, sides.attacker.name, sides.defender.name, labels=labels)
         roll = Roll(ATTACK_KIND, result, embed, options=asdict(options))
         return roll, _damage_change(self.characters, sides.target, result.damage_taken)
@@ -256,9 +266,8 @@ def _attacker(
 
 
 def _score_defender(options: ContestOptions | AttackOptions) -> sinew.Contender:
-    """Return a defender given only by a score (a GM's NPC)."""
-    if options.vs_attribute is not None:
-        raise CommandError("`vs_attribute` goes with `vs_user`; with `vs_score` omit it.")
+    """Return a defender given only by a score (a GM's NPC); ``vs_attribute``, if given, only
+    names what the score stands for ("vs REF 11")."""
     assert options.vs_score is not None
     return sinew.contender(
         DEFENDER,

@@ -487,7 +487,12 @@ def _after_luck_embed(
         return render.test_result(result, roller, f"{what} after Luck", label)
     defender_name = defender.name if defender is not None else DEFENDER
     npc = options.get(NPC_SCORE_OPTION) is not None
-    labels = contest_labels(str(options.get("attribute")), options.get("vs_attribute"), npc=npc)
+    labels = contest_labels(
+        str(options.get("attribute")),
+        options.get("vs_attribute"),
+        npc=npc,
+        defender_npc=options.get("vs_score") is not None,
+    )
     if isinstance(result, sinew.OpposedResult):
         what = "opposed roll after Luck"
         return render.opposed(result, roller, defender_name, what=what, labels=labels)

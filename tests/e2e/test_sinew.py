@@ -377,10 +377,23 @@ async def test_ruling_sinew_opposed_shows_both_rolls_and_the_winner(
     assert f"\nWhy: {expected.reason.value}." in embed["description"]
     assert f"margin **{expected.attacker.margin:+d}**" in embed["fields"][0]["value"]
     assert f"margin **{expected.defender.margin:+d}**" in embed["fields"][1]["value"]
-    both = await fake_discord.invoke(
-        "sinew opposed", {"attribute": "str", "vs_score": 11, "vs_attribute": "ref"}, user="player"
+    assert "vs score 11" in str(embed)  # a bare score, without the attribute it stands for
+
+
+async def test_ruling_sinew_npc_defenders_score_may_name_its_attribute(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_sinew(fake_discord)
+    await create(fake_discord, "Brakka")  # STR 12
+    options = {"attribute": "str", "vs_score": 11, "vs_attribute": "ref"}
+    reply = await fake_discord.invoke("sinew opposed", options, user="player")
+    assert not reply.ephemeral
+    embed = reply.embeds[0]
+    assert "vs REF 11" in str(embed) and "vs score" not in str(embed)
+    attack = await fake_discord.invoke(
+        "sinew attack", {**options, "edge": "light", "vs_attribute": "lck"}, user="player"
     )
-    assert both.ephemeral and "`vs_attribute` goes with `vs_user`" in both.content
+    assert "vs LCK 11" in str(attack.embeds[0])  # an NPC's bare score: no Luck tokens
 
 
 async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
