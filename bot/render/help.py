@@ -38,7 +38,7 @@ NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
     ("4dF", "Fudge dice: −, 0 or +"),
     ("d%", "a d100"),
     ("4d6mi2", "every die counts at least 2 (`ma5`: at most 5)"),
-    ("(1d8+2)*2", "arithmetic and parentheses: + - * / (rounds down)"),
+    ("(1d8+2)*2", "arithmetic and parentheses: + - * / (rounds down) and % (the remainder)"),
     ("6 4d6k3", "six sets, a line each (up to 20)"),
     ("1d20+5 adv", "advantage on the d20: `2d20kh1+5` (`dis`, and Dice Maiden's `+d20+5`, too)"),
     ("1d20+5>=15", "a comparison: success or failure"),

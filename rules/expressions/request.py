@@ -258,16 +258,23 @@ def _dice_and_words(body: str) -> tuple[str, Comparison | None, list[str]]:
     except RulesError as error:
         refusal = error
     # Avrae's trailing label: cut before a word that starts with a letter, the last one first.
-    cuts = [found.start() for found in re.finditer(r"(?<=\s)[^\s\d(+\-*/<>=]", body)]
+    # Nothing else starts a plain-word label: text that starts with an operator or a digit is
+    # notation (or refused as such), never silently a label (README, Rules notes: /roll).
+    cuts = [found.start() for found in re.finditer(r"(?<=\s)[^\W\d_]", body)]
     for cut in reversed(cuts[-LABEL_WORDS_MAX:]):
         head = body[:cut].strip()
-        if head[-1] in "+-*/(<>=":  # dice can't end so: don't parse it to find out
+        if head[-1] in "+-*/%(<>=":  # dice can't end so: don't parse it to find out
             continue
         try:
             dice, comparison = _dice(head)
         except RulesError:
             continue
         return dice, comparison, body[cut:].split()
+    if re.search(r"\s\S", body):  # text after a space that no reading took as a label
+        raise RulesError(
+            f"{refusal} A label after the dice starts with a letter; any other follows ` ! `, "
+            "like `1d20 ! 🔥 fire`."
+        ) from None
     raise refusal
 
 

@@ -207,6 +207,8 @@ def _evaluate(node: Node, source: DiceSource, sort: bool = False) -> _Outcome:
                 value = a.value * b.value
             elif b.value == 0:
                 raise RulesError(f"Can't divide by zero (`{a.text} {operator} {b.text}`).")
+            elif operator == "%":  # the remainder, as avrae/d20 (Python) reads it
+                value = a.value % b.value
             else:  # `/` and `//` both round down, as halving damage does
                 value = a.value // b.value
             natural = a.natural if a.natural is not None else b.natural

@@ -167,7 +167,7 @@ class Signed:
 @dataclass(frozen=True, slots=True)
 class Binary:
     left: Node
-    operator: str  # + - * / //
+    operator: str  # + - * / // %
     right: Node
 
 

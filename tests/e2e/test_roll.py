@@ -266,6 +266,16 @@ async def test_rule_advantage_word_and_comparison_show_the_d20s_and_the_outcome(
     assert failed.embeds[0]["description"] == "🎲 1d20 (10) = **10** >=15: ❌ failure"
 
 
+async def test_rule_percent_is_the_remainder_never_a_label(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    reply = await fake_discord.invoke("roll", {"expression": "13 % 2"}, user="player")
+    embed = reply.embeds[0]
+    assert embed["description"] == "🎲 13 % 2" and embed["title"].endswith(" · total 1")
+    refused = await fake_discord.invoke("roll", {"expression": "13 & 2"}, user="player")
+    assert refused.ephemeral and "A label after the dice starts with a letter" in refused.content
+
+
 async def test_rule_double_equals_compares_as_equals(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:

@@ -569,6 +569,35 @@ def test_rule_roll_comparison_holds_exactly_where_its_operator_says(
     ]
 
 
+@pytest.mark.parametrize(
+    ("typed", "total"),
+    [("13 % 2", 1), ("13%2", 1), ("-7 % 3", 2), ("2 * 7 % 4", 2), ("(2 + 13) % 4", 3)],
+)
+def test_rule_roll_percent_between_numbers_is_the_remainder(typed: str, total: int) -> None:
+    # As avrae/d20 reads it (Python's %: the remainder takes the divisor's sign), left to right
+    # with * and /. Hand-computed: 13 = 6*2 + 1; -7 = -3*3 + 2; 14 % 4 = 2; 15 % 4 = 3.
+    rolled = expressions.roll_request(typed, new_rng(0))
+    assert rolled.rolls[0][0].total == total
+    assert rolled.request.parts[0].label is None
+
+
+def test_rule_roll_percent_remainder_of_dice_and_by_zero() -> None:
+    faces = [roll_expression("1d20", new_rng(seed)).total for seed in range(20)]
+    assert [roll_expression("1d20 % 7", new_rng(seed)).total for seed in range(20)] == [
+        face % 7 for face in faces
+    ]
+    with pytest.raises(RulesError, match="Can't divide by zero"):
+        roll_expression("1d20 % 0", new_rng(0))
+
+
+@pytest.mark.parametrize("typed", ["13 & 2", "1d20 🔥fire", '1d20 "sneak"', "1d20 5th"])
+def test_rule_roll_label_words_start_with_a_letter(typed: str) -> None:
+    with pytest.raises(RulesError, match="A label after the dice starts with a letter"):
+        expressions.parse_request(typed)
+    assert expressions.parse_request("1d20 sneak 5th").parts[0].label == "sneak 5th"
+    assert expressions.parse_request("1d20 ! 🔥 fire").parts[0].label == "🔥 fire"
+
+
 def test_roll_sets_roll_each_set_with_fresh_dice() -> None:
     rolled = expressions.roll_request("3 1d6", new_rng(7))
     reference = new_rng(7)
