@@ -13,7 +13,10 @@ These are the numbers it used to assert, here measured and reported instead:
 - Sinew & Steel odds: every score, each state, at most 50 ms a query (far less in practice).
 - Event-loop hold: the heaviest legal command of each system (tests/e2e/test_properties.py's
   ``HEAVIEST``) against the real bot and the fake Discord, in asyncio's debug mode: the longest
-  callback of the bot's, net of garbage collection, at most 20 ms (best of three tries).
+  callback of the bot's, net of garbage collection, at most 20 ms (best of three tries). Then
+  ``/campaign recap`` of a session of worst-case rolls (``bench_recap_worst.py``'s: each a dice
+  shape of its own, just within the recap's bound; 2,000, or 100 with ``--quick``), no shape
+  computed yet in the recap's worker at each try (``--holds recap`` for this one alone).
 
 Exit status 0 whatever the numbers (a line says OVER for each over its budget), 1 only if the
 measurement itself failed.
@@ -38,14 +41,17 @@ from typing import Any
 # Runnable as a plain script from anywhere: make the project (and the tests' tables) importable.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_recap_worst import forget_everything, worst_expressions
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot import offload
 from bot.client import create_bot
 from bot.config import Settings
 from rules import expressions, sinew
 from rules.errors import RulesError
 from rules.randomness import new_rng
+from rules.recap import MAX_RECAP_ROLLS
 from tests.e2e.test_properties import HEAVIEST, SETUPS, SHARED
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -226,6 +232,8 @@ async def bench_loop_hold(quick: bool, systems: list[str] | None = None) -> None
                     if systems and group not in systems:
                         continue
                     await _hold_of_group(fake, loop, slow, group, heaviest, 1 if quick else 3)
+                if not systems or RECAP_GROUP in systems:
+                    await _hold_of_recap(fake, loop, slow, quick)
                 await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
     finally:
         loop.set_debug(False)
@@ -269,6 +277,43 @@ async def _hold_of_group(
             LOOP_HOLD_BUDGET_SECONDS,
             floor=LOOP_HOLD_BUDGET_SECONDS / 4,  # the debug threshold set above
         )
+
+
+RECAP_GROUP = "recap"
+
+
+async def _hold_of_recap(
+    fake: FakeDiscord, loop: asyncio.AbstractEventLoop, slow: SlowCallbacks, quick: bool
+) -> None:
+    """The loop hold of `/campaign recap` of worst-case rolls (README, "Campaign recap"), each
+    try with the recap's worker forked already but no shape computed in it."""
+    rolls = 100 if quick else MAX_RECAP_ROLLS
+    with contextlib.suppress(Exception):  # no campaign running yet: nothing to end
+        prompt = await fake.invoke("campaign end", {}, user="admin")
+        await fake.click(prompt, prompt.original.custom_ids()[0], user="admin")
+    await fake.invoke("campaign start", {"system": "cosmos", "name": "Worst rolls"}, user="gm")
+    expressions = worst_expressions(rolls)
+    for first in range(0, rolls, 20):
+        batch = [await fake.send("roll", {"expression": text}, user="gm")
+                 for text in expressions[first : first + 20]]  # fmt: skip
+        await fake.wait_answered(batch)
+        fake.forget(batch)
+    held: list[float] = []
+    for _ in range(1 if quick else 3):
+        await offload.in_process(forget_everything, worker=offload.RECAP)
+        loop.slow_callback_duration = LOOP_HOLD_BUDGET_SECONDS / 4
+        loop.set_debug(True)
+        slow.take_held()
+        await fake.invoke("campaign recap", {}, user="gm")
+        await fake.wait_until(lambda: not _invoker_running(), "/campaign recap to finish")
+        loop.set_debug(False)
+        held.append(slow.take_held())
+    _report(
+        f"[{RECAP_GROUP}] /campaign recap of {rolls} worst-case rolls",
+        min(held),
+        LOOP_HOLD_BUDGET_SECONDS,
+        floor=LOOP_HOLD_BUDGET_SECONDS / 4,
+    )
 
 
 def main() -> int:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
 import os
+import pkgutil
 import signal
 import sys
 from pathlib import Path
@@ -187,6 +189,43 @@ def main(argv: list[str] | None = None) -> int:
     return _start(settings)
 
 
+def _one_line(error: BaseException) -> str:
+    return " ".join(f"{type(error).__name__}: {error}".split())
+
+
+def load_system_packages(packages: tuple[str, ...]) -> None:
+    """Import each of SYSTEM_PACKAGES (its ``rules``, then its ``cogs`` and their modules) and
+    find its systems, before Discord is contacted; raise ConfigError naming the setting if one
+    can't be (README, Environment variables). The bot's own start finds them imported."""
+    from rules.systems import registered, use_packages
+
+    def load(name: str) -> None:
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # a package's own code may raise anything as it is imported
+            raise ConfigError(
+                f"SYSTEM_PACKAGES: {name} can't be imported ({_one_line(error)})."
+            ) from None
+
+    for package in packages:
+        load(f"{package}.rules")
+    try:
+        use_packages(f"{package}.rules" for package in packages)
+        registered()  # imports each module of each rules package, keeping its declaration
+    except Exception as error:
+        raise ConfigError(
+            f"SYSTEM_PACKAGES: their systems can't be read ({_one_line(error)})."
+        ) from None
+    for package in packages:
+        load(f"{package}.cogs")
+        cogs = importlib.import_module(f"{package}.cogs")
+        path = getattr(cogs, "__path__", None)
+        if path is None:
+            raise ConfigError(f"SYSTEM_PACKAGES: {package}.cogs must be a package (a folder).")
+        for module in pkgutil.iter_modules(path, prefix=f"{package}.cogs."):
+            load(module.name)
+
+
 def _start(settings: Settings) -> int:
     """Run the bot with ``settings`` until it is stopped; say plainly why it couldn't start."""
     import aiohttp
@@ -198,6 +237,7 @@ def _start(settings: Settings) -> int:
 
     setup_logging(getattr(logging, settings.log_level))
     try:
+        load_system_packages(settings.system_packages)
         asyncio.run(_run(settings))
     except discord.LoginFailure:
         print(
@@ -206,7 +246,8 @@ def _start(settings: Settings) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIGURATION
-    except (DatabaseUnusable, ConfigError) as error:  # ConfigError: METRICS_PORT can't be bound
+    # ConfigError: METRICS_PORT can't be bound, or a package of SYSTEM_PACKAGES can't be imported
+    except (DatabaseUnusable, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONFIGURATION
     except TableError as error:  # a cog reads its data tables as the bot sets up

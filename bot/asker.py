@@ -14,7 +14,14 @@ from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
 from rules.systems import System
 
-__all__ = ["Asker", "apply_default_visibility", "campaign_channel_id", "is_gm", "manages_server"]
+__all__ = [
+    "Asker",
+    "apply_default_visibility",
+    "campaign_channel_id",
+    "campaign_here",
+    "is_gm",
+    "manages_server",
+]
 
 S = TypeVar("S")
 
@@ -26,6 +33,20 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
         return channel.parent_id
     assert interaction.channel_id is not None
     return interaction.channel_id
+
+
+async def campaign_here(interaction: discord.Interaction, storage: Storage) -> Campaign | None:
+    """The running campaign of the interaction's channel (a thread's parent), seen only in a
+    server channel where the bot is installed: elsewhere there is none, even in a channel that
+    had one before the bot left its server (README, "Where commands work").
+
+    The one gate between an interaction and its channel's campaign: commands (``Asker.of``)
+    and every suggestion while typing go through it, so nothing is suggested that the command
+    would refuse to use.
+    """
+    if not in_server(interaction):
+        return None
+    return await storage.campaigns.active(campaign_channel_id(interaction))
 
 
 def manages_server(interaction: discord.Interaction) -> bool:
@@ -50,10 +71,9 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
     reply, its announcements) sees a hidden roll.
     """
     namespace = interaction.namespace
-    if "hidden" in namespace or namespace.blind or not in_server(interaction):
-        return True  # outside a server with the bot there is no campaign (bot.anywhere)
-    storage = storage_of(interaction)
-    campaign = await storage.campaigns.active(campaign_channel_id(interaction))
+    if "hidden" in namespace or namespace.blind:
+        return True
+    campaign = await campaign_here(interaction, storage_of(interaction))
     if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):
         give_option(namespace, "hidden", True)
     return True
@@ -79,7 +99,7 @@ class Asker:
         server with the bot there is none (README, "Where commands work")."""
         channel_id = campaign_channel_id(interaction)
         here = in_server(interaction)
-        campaign = await storage.campaigns.active(channel_id) if here else None
+        campaign = await campaign_here(interaction, storage)
         return cls(
             guild_id=interaction.guild_id,
             channel_id=channel_id,
@@ -118,11 +138,23 @@ class Asker:
                 "Start one with `/campaign start`."
             )
         if system is not None and self.campaign.system != system:
+            self.refuse_if_not_installed(f"this needs {system.with_article} campaign")
             raise CommandError(
                 f"This channel runs the {self.campaign.system.display_name} campaign "
                 f"**{self.campaign.settings.name}**; this needs {system.display_name}."
             )
         return self.campaign
+
+    def refuse_if_not_installed(self, needs: str) -> None:
+        """Refuse (``needs``: what the command needs instead) in a channel whose campaign is of
+        a system no installed package declares (README, Layout: "A new system")."""
+        if self.campaign is None or self.campaign.system.installed:
+            return
+        raise CommandError(
+            f"This channel's campaign is of {self.campaign.system.with_article}; {needs}. "
+            "A GM can end it with `/campaign end`, or the bot's host can install its system's "
+            "package again (SYSTEM_PACKAGES)."
+        )
 
     async def own_or_named(
         self, characters: CharacterStore[S], campaign: Campaign, name: str | None, action: str

@@ -20,6 +20,7 @@ import discord
 
 from bot.access import dice_bot, postable_channel, storage_of
 from bot.asker import Asker
+from bot.discord_private import press_is_dispatched
 from bot.errors import RESTARTING_MESSAGE, CommandError, reply_ephemeral, report_error
 from bot.options import ID_PATTERN, stored_id
 from bot.render import campaign as render
@@ -27,6 +28,7 @@ from bot.storage import LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
 
 __all__ = [
+    "NO_LONGER_ACTIVE",
     "PersistentItem",
     "Rebuilder",
     "Reroller",
@@ -37,6 +39,7 @@ __all__ = [
     "ShownMessages",
     "acts_on_latest",
     "answer_component",
+    "answer_unclaimed_press",
     "refresh_latest_buttons",
     "register_latest_only",
     "register_reroll",
@@ -432,6 +435,30 @@ async def answer_component(
         await press()
     except Exception as error:  # discord.py would only log it: answer like a command
         await report_error(interaction, error)
+
+
+NO_LONGER_ACTIVE = "This {} is no longer active."
+_unclaimed: set[asyncio.Task[None]] = set()  # answers under way (the loop keeps weak refs)
+
+
+def answer_unclaimed_press(client: discord.Client, interaction: discord.Interaction) -> None:
+    """Answer privately a press no item of the bot's takes, as it arrives: a forged or outdated
+    custom id (one no button ever had, a button since removed from its message), which
+    discord.py drops (``bot.discord_private.press_is_dispatched``) and Discord would show as
+    "This interaction failed". Nothing else is done (README, "Buttons and announcements")."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    if press_is_dispatched(client, interaction):
+        return
+    data: Any = interaction.data or {}
+    what = "button" if data.get("component_type") == discord.ComponentType.button.value else "menu"
+
+    async def refuse() -> None:
+        raise CommandError(NO_LONGER_ACTIVE.format(what))
+
+    task = asyncio.create_task(answer_component(interaction, refuse), name="unclaimed-press")
+    _unclaimed.add(task)
+    task.add_done_callback(_unclaimed.discard)
 
 
 # A persistent item is a button or a select: anything discord.py dispatches by custom_id.

@@ -24,7 +24,13 @@ from bot.anywhere import (
     server_installs,
 )
 from bot.asker import apply_default_visibility
-from bot.buttons import Reroller, RevealButton, RollAgainButton, ShownMessages
+from bot.buttons import (
+    Reroller,
+    RevealButton,
+    RollAgainButton,
+    ShownMessages,
+    answer_unclaimed_press,
+)
 from bot.config import Settings
 from bot.discord_private import GatedCommandTree, set_endpoints
 from bot.errors import RESTARTING_MESSAGE, CommandError, Outcome, reply_ephemeral, report_error
@@ -362,6 +368,12 @@ class DiceBot(commands.AutoShardedBot):
                 interaction = args[0]
                 assert isinstance(interaction, discord.Interaction)
                 _finished(interaction, Outcome.OK)
+            elif event_name == "interaction":
+                # Just after discord.py dispatched it to the bot's buttons: one none takes is
+                # answered here, decided on the same state (bot.buttons).
+                interaction = args[0]
+                assert isinstance(interaction, discord.Interaction)
+                answer_unclaimed_press(self, interaction)
             super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import ipaddress
 import os
 import re
 from collections import Counter
@@ -33,7 +34,41 @@ DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "bot.db"
 # shape catches a pasted client secret or a stray quote before Discord is ever asked.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 # An importable package name: dotted Python identifiers.
-_PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+# A whole number of a setting: the ASCII digits only (README, Environment variables).
+# str.isdigit() and int() also take "²" (which int() then refuses) and "٩٠٠٠" (Arabic-Indic
+# digits, which int() reads as 9000); 20 digits hold every id and count the settings name.
+_WHOLE = re.compile(r"[0-9]{1,20}")
+# A Discord id (a snowflake), as the bot stores one: a positive signed 64-bit integer.
+MAX_DISCORD_ID = 2**63 - 1
+# A host name: dot-separated labels of ASCII letters, digits and inner hyphens.
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}\.?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
+)
+QUOTE_MAX = 40  # how much of a bad value a refusal repeats back
+# Another Discord (tests only: the fake Discord in tests/), as README's examples give it.
+_API_EXAMPLE = "http://127.0.0.1:8080/api/v10"
+_GATEWAY_EXAMPLE = "ws://127.0.0.1:8080/gateway"
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` (stripped) as a whole number written in the ASCII digits 0-9, else None."""
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
+def quoted(text: str) -> str:
+    """A bad value as a refusal repeats it: quoted, escaped (one line), cut to QUOTE_MAX."""
+    return repr(text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…")
+
+
+def is_host(text: str) -> bool:
+    """Whether ``text`` is an IP address (v4 or v6) or a host name, in ASCII."""
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return text.isascii() and _HOST_NAME.fullmatch(text) is not None
+    return True
 
 
 class ConfigError(Exception):
@@ -142,7 +177,10 @@ def _id_ranges(ids: tuple[int, ...]) -> str:
     return ",".join(str(low) if low == high else f"{low}-{high}" for low, high in runs)
 
 
-_ROLL_LIMIT_SHAPE = re.compile(r"\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*s?\s*")
+# ASCII digits only (``\d`` would take any script's); at most these rolls in at most a day.
+_ROLL_LIMIT_SHAPE = re.compile(r"\s*([0-9]{1,9})\s*/\s*([0-9]{1,9}(?:\.[0-9]{1,9})?)\s*s?\s*")
+MAX_LIMIT_ROLLS = 10_000
+MAX_LIMIT_SECONDS = 86_400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +196,15 @@ class RollLimit:
         if text.strip().lower() in ("off", "0", "none"):
             return None
         found = _ROLL_LIMIT_SHAPE.fullmatch(text)
-        if found is None or int(found[1]) < 1 or float(found[2]) <= 0:
-            raise ValueError(f"give rolls/seconds like 20/10, or off (got {text!r})")
+        if (
+            found is None
+            or not 1 <= int(found[1]) <= MAX_LIMIT_ROLLS
+            or not 0 < float(found[2]) <= MAX_LIMIT_SECONDS
+        ):
+            raise ValueError(
+                f"give rolls/seconds like 20/10, or off: 1 to {MAX_LIMIT_ROLLS} rolls in up to "
+                f"{MAX_LIMIT_SECONDS:.0f} seconds, in the digits 0-9 (got {quoted(text)})"
+            )
         return cls(int(found[1]), float(found[2]))
 
     def __str__(self) -> str:
@@ -245,17 +290,25 @@ class Settings:
             raise ConfigError(
                 "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example)."
             )
-        if not _TOKEN_SHAPE.match(token):
+        if not _TOKEN_SHAPE.fullmatch(token):
             raise ConfigError(
                 "DISCORD_TOKEN is malformed: copy the bot token from the Developer Portal's "
                 "Bot page (three dot-separated parts), not the client secret."
             )
         guild_text = values.get("GUILD_ID", "").strip()
-        if guild_text and not guild_text.isdigit():
-            raise ConfigError(f"GUILD_ID must be a server id made of digits (got {guild_text!r}).")
-        log_level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-        if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
-            raise ConfigError("LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR.")
+        guild_id = whole_number(guild_text)
+        if guild_text and (guild_id is None or not 1 <= guild_id <= MAX_DISCORD_ID):
+            raise ConfigError(
+                "GUILD_ID must be a server id made of digits (0-9, up to "
+                f"{MAX_DISCORD_ID}; got {quoted(guild_text)})."
+            )
+        level_text = values.get("LOG_LEVEL", "").strip()
+        # ASCII first: "ınfo" (a dotless i) upper-cases to "INFO".
+        log_level = level_text.upper() if level_text.isascii() else level_text
+        if (log_level or "INFO") not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+            raise ConfigError(
+                f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR (got {quoted(level_text)})."
+            )
         limit_text = values.get("ROLL_RATE_LIMIT", "").strip()
         try:
             roll_limit = RollLimit.parse(limit_text) if limit_text else DEFAULT_ROLL_LIMIT
@@ -265,15 +318,21 @@ class Settings:
         shards = shards_of(values)
         packages = system_packages_of(values)
         metrics = metrics_address_of(values)
+        api_text, gateway_text = (
+            values.get("DISCORD_API_BASE", ""),
+            values.get("DISCORD_GATEWAY_URL", ""),
+        )
+        api_base = endpoint_of("DISCORD_API_BASE", api_text, ("http", "https"), _API_EXAMPLE)
+        gateway = endpoint_of("DISCORD_GATEWAY_URL", gateway_text, ("ws", "wss"), _GATEWAY_EXAMPLE)
         return cls(
             token=token,
             database_path=database.path or database_path_of(values),
             database=database,
             roll_limit=roll_limit,
-            guild_id=int(guild_text) if guild_text else None,
-            api_base=values.get("DISCORD_API_BASE", "").strip() or None,
-            gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
-            log_level=log_level,
+            guild_id=guild_id,
+            api_base=api_base,
+            gateway_url=gateway,
+            log_level=log_level or "INFO",
             shards=shards,
             system_packages=packages,
             metrics=metrics,
@@ -290,11 +349,34 @@ def metrics_address_of(values: Mapping[str, str]) -> MetricsAddress | None:
                 "METRICS_HOST needs METRICS_PORT: set the port to serve metrics on, or unset both."
             )
         return None
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+    port = whole_number(port_text)
+    if port is None or not 1 <= port <= 65535:
         raise ConfigError(
-            f"METRICS_PORT must be a port number from 1 to 65535 (got {port_text!r})."
+            f"METRICS_PORT must be a port number from 1 to 65535, in the digits 0-9 "
+            f"(got {quoted(port_text)})."
         )
-    return MetricsAddress(host or DEFAULT_METRICS_HOST, int(port_text))
+    if host and not is_host(host):
+        raise ConfigError(
+            "METRICS_HOST must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0 "
+            f"(got {quoted(host)})."
+        )
+    return MetricsAddress(host or DEFAULT_METRICS_HOST, port)
+
+
+def endpoint_of(variable: str, text: str, schemes: tuple[str, ...], example: str) -> str | None:
+    """DISCORD_API_BASE or DISCORD_GATEWAY_URL (tests only) given as ``text``: a URL of one of
+    ``schemes`` with a host (and a port in the digits 0-9, if any); None when unset."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (urllib checks the port only when it is read)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in schemes or not is_host(parts.hostname or ""):
+        raise ConfigError(f"{variable} must be a URL like {example} (got {quoted(text)}).")
+    return text
 
 
 def system_packages_of(values: Mapping[str, str]) -> tuple[str, ...]:
@@ -302,10 +384,10 @@ def system_packages_of(values: Mapping[str, str]) -> tuple[str, ...]:
     text = values.get("SYSTEM_PACKAGES", "")
     packages = tuple(name.strip() for name in text.split(",") if name.strip())
     for package in packages:
-        if not _PACKAGE_NAME.match(package):
+        if not _PACKAGE_NAME.fullmatch(package):
             raise ConfigError(
                 "SYSTEM_PACKAGES must be importable package names, comma-separated "
-                f"(got {package!r})."
+                f"(got {quoted(package)})."
             )
     return packages
 
@@ -380,22 +462,24 @@ def shards_of(values: Mapping[str, str]) -> Shards | None:
                 "shards (the same in every process), or unset both for automatic sharding."
             )
         return None
-    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARD_COUNT:
+    count = whole_number(count_text)
+    if count is None or not 1 <= count <= MAX_SHARD_COUNT:
         raise ConfigError(
-            f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARD_COUNT} (got {count_text!r})."
+            f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARD_COUNT}, in the digits 0-9 "
+            f"(got {quoted(count_text)})."
         )
-    count = int(count_text)
     if not ids_text:
         return Shards.all_of(count)
     ids: list[int] = []
     for item in ids_text.split(","):
         low_text, dash, high_text = (part.strip() for part in item.partition("-"))
-        if not low_text.isdigit() or (dash and not high_text.isdigit()):
+        low = whole_number(low_text)
+        high = whole_number(high_text) if dash else low
+        if low is None or high is None:
             raise ConfigError(
-                f"SHARD_IDS must be shard ids and ranges like 0-3 or 0,2 or 5 (got {ids_text!r})."
+                "SHARD_IDS must be shard ids and ranges like 0-3 or 0,2 or 5, in the digits 0-9 "
+                f"(got {quoted(ids_text)})."
             )
-        low = int(low_text)
-        high = int(high_text) if dash else low
         if low > high:
             raise ConfigError(f"SHARD_IDS: the range {item.strip()} runs backwards.")
         if high >= count:

@@ -20,12 +20,18 @@ that changes one fails there, naming it. The bot pins ``discord.py>=2.7,<3``.
    dynamic items answer its presses (``bot.buttons.roll_buttons`` stops its view this way). Only
    a view built inside the running event loop can be stopped.
 7. Dynamic items answer a press only while the message the press comes from still carries that
-   component (``ViewStore.schedule_dynamic_item_call``): a button the bot removed is silently
-   ignored, it never reaches ``from_custom_id``. Relied on, never called: only tested.
+   component (``ViewStore.schedule_dynamic_item_call``): a button the bot removed never
+   reaches ``from_custom_id`` (the bot answers the press: item 9).
 8. ``bot.buttons.SentView``: sending a message with a view, discord.py asks the view only for
    ``to_components()``, ``has_components_v2()``, ``is_finished()`` and ``is_dispatchable()``,
    so a roll's one button is sent as a ready payload without a live view. Relied on by that
    class, tested by ``tests/test_sent_view.py`` (the payload equals discord.py's own layout).
+9. ``press_is_dispatched``: a component interaction (a button press, a select) reaches an item
+   only through ``ViewStore.dispatch_view``, called just before ``dispatch("interaction")`` in
+   ``ConnectionState.parse_interaction_create``: a dynamic item whose template matches the
+   custom id, if the message still carries the component (item 7), or a view stored for the
+   message (or with none) still listening. Any other press is dropped unanswered ("This
+   interaction failed"); ``bot.buttons.answer_unclaimed_press`` answers it.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ __all__ = [
     "guild_ready_timeout",
     "invoke_with_options",
     "keep_no_view",
+    "press_is_dispatched",
     "set_endpoints",
     "set_guild_ready_timeout",
 ]
@@ -115,3 +122,32 @@ def keep_no_view(view: discord.ui.View) -> discord.ui.View:
     """
     view.stop()
     return view
+
+
+def press_is_dispatched(client: discord.Client, interaction: discord.Interaction) -> bool:
+    """Whether discord.py hands the component interaction ``interaction`` to an item (item 9).
+
+    Call it as the interaction arrives (``Client.dispatch("interaction")``), when discord.py has
+    just dispatched it: the same lookups on the same state, so it never disagrees with them.
+    """
+    data: Any = interaction.data or {}
+    custom_id, component_type = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str):
+        return False
+    store = client._connection._view_store
+    message = interaction.message
+    if message is not None and any(
+        pattern.fullmatch(custom_id) for pattern in store._dynamic_items
+    ):
+        kind = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+        shown = kind.from_message(message, timeout=None)
+        if any(
+            item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
+            for item in shown.walk_children()
+        ):
+            return True
+    key = (component_type, custom_id)
+    item = store._views.get(message.id, {}).get(key) if message is not None else None
+    if item is None:
+        item = store._views.get(None, {}).get(key)
+    return item is not None and item.view is not None and not item.view.is_finished()

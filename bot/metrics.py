@@ -150,7 +150,8 @@ class Metrics:
             self._server = start_http_server(address.port, address.host, registry=self.registry)
         except OSError as error:
             raise ConfigError(
-                f"METRICS_PORT: can't serve metrics on {address.host}:{address.port} ({error})."
+                f"METRICS_PORT: can't serve metrics on {address.host}:{address.port} ({error}); "
+                "check METRICS_HOST and METRICS_PORT."
             ) from None
         gc.callbacks.append(self._time_collection)
 

@@ -7,7 +7,10 @@ digits, then the exact Fractions the reply lists): the loop's callbacks stall in
 and result cross (pickled). The worker is forked on first use (a fork of the running bot:
 everything already imported, ~10-30 ms once) and serves the bot's lifetime; queries queue.
 
-README, "Odds charts": used by `/realms odds` for attacks, the heaviest exact odds.
+Two workers, each a queue of its own: ``ODDS`` (README, "Odds charts": `/realms odds` for
+attacks, the heaviest exact odds, answered within Discord's 3 s) and ``RECAP`` (README,
+"Campaign recap": `/campaign recap` reads and places its rolls there, up to a few seconds of
+work, deferred first), so a long recap never delays an odds reply.
 """
 
 from __future__ import annotations
@@ -18,13 +21,16 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Literal, TypeVar
 
-__all__ = ["in_process", "shutdown"]
+__all__ = ["ODDS", "RECAP", "Worker", "in_process", "shutdown"]
 
 T = TypeVar("T")
+Worker = Literal["odds", "recap"]
+ODDS: Worker = "odds"
+RECAP: Worker = "recap"
 
-_pool: ProcessPoolExecutor | None = None
+_pools: dict[Worker, ProcessPoolExecutor] = {}
 
 
 def _forget_the_bots_signals() -> None:
@@ -38,36 +44,36 @@ def _forget_the_bots_signals() -> None:
         signal.signal(number, signal.SIG_DFL)
 
 
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
+def _executor(worker: Worker = ODDS) -> ProcessPoolExecutor:
+    pool = _pools.get(worker)
+    if pool is None:
         # fork: the worker starts from the running bot, no imports to repeat (spawn would
         # import discord.py, numpy and the rules again, ~1 s, inside Discord's 3 s deadline).
-        _pool = ProcessPoolExecutor(
+        pool = _pools[worker] = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("fork"),
             initializer=_forget_the_bots_signals,
         )
-    return _pool
+    return pool
 
 
-async def in_process(function: Callable[..., T], *arguments: object) -> T:
-    """Return ``function(*arguments)`` computed in the worker process.
+async def in_process(function: Callable[..., T], *arguments: object, worker: Worker = ODDS) -> T:
+    """Return ``function(*arguments)`` computed in the ``worker`` process.
 
     ``function`` must be a module-level function, its arguments and result picklable, and it
     should not raise: validate the inputs first (an exception crosses back only if it pickles).
     """
     loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(_executor(), function, *arguments)
+        return await loop.run_in_executor(_executor(worker), function, *arguments)
     except BrokenProcessPool:  # the worker died (killed, out of memory): fork a new one, once
-        shutdown()
-        return await loop.run_in_executor(_executor(), function, *arguments)
+        shutdown(worker)
+        return await loop.run_in_executor(_executor(worker), function, *arguments)
 
 
-def shutdown() -> None:
-    """Stop the worker process (a new one is forked on the next use)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+def shutdown(worker: Worker | None = None) -> None:
+    """Stop the worker process (every one: None); a new one is forked on the next use."""
+    for name in [worker] if worker is not None else list(_pools):
+        pool = _pools.pop(name, None)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -38,9 +38,9 @@ __all__ = [
     "IdOutOfRange",
     "MalformedOptions",
     "StaleCommand",
+    "character_name",
     "check_payload",
     "choices_of",
-    "given_name",
     "matching",
     "stored_id",
     "suggest",
@@ -156,10 +156,11 @@ def matching(text: object, names: Iterable[str]) -> list[str]:
     return sorted(found, key=lambda name: not name.casefold().startswith(typed))
 
 
-def given_name(text: str, what: str) -> str:
-    """Return a macro's or character's name as stored: NFKC-normalised, ends trimmed; refuse
-    one that is only spaces or holds invisible characters (the rule all names follow)."""
-    return checked_name(text, what)
+def character_name(text: str) -> str:
+    """Return a new character's name as stored, or refuse it: the check every name users give
+    passes (``rules.inputs.checked_name``; README, Rules notes: "Names"), at most
+    ``CHARACTER_NAME_MAX`` characters once normalised."""
+    return checked_name(text, "Character name", CHARACTER_NAME_MAX)
 
 
 def choices_of(

@@ -3,7 +3,9 @@
 README, Rules notes: suggestions while typing. Every text option called ``character`` (a
 character by name, in any system's commands) suggests this channel's campaign's characters, the
 asker's own first. ``suggest_characters`` wires it into every command that has one when the bot
-starts, so a new command gets it without a decorator of its own.
+starts, so a new command gets it without a decorator of its own. Every suggestion from a
+campaign reads it through ``bot.asker.campaign_here``, as commands do: outside a server with the
+bot, nothing of a campaign is suggested.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType
 
 from bot.access import storage_of
-from bot.asker import campaign_channel_id
+from bot.asker import campaign_here
 from bot.options import matching, suggest
 from bot.storage.characters import CharacterStore, RosterEntry, roster
 from bot.storage.errors import CharacterNotFound, WhichCharacter
@@ -46,9 +48,10 @@ def own_first(typed: str, entries: Sequence[RosterEntry], user_id: int) -> list[
 async def character_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Suggest the characters of this channel's campaign, the asker's own first."""
+    """Suggest the characters of this channel's campaign, the asker's own first (none outside
+    a server with the bot: ``campaign_here``)."""
     storage = storage_of(interaction)
-    campaign = await storage.campaigns.active(campaign_channel_id(interaction))
+    campaign = await campaign_here(interaction, storage)
     if campaign is None:
         return []
     entries = await roster(storage.database, campaign)
@@ -81,9 +84,9 @@ async def sheet_being_typed_for(
     """The sheet a command being typed will use: the character named in its ``character``
     option so far, else the asker's own; with ``owner_option`` (a member option, such as an
     opponent's ``vs_user``), the character of the member chosen there. None outside a campaign
-    of ``system``, or when there is no such character yet."""
-    storage = storage_of(interaction)
-    campaign = await storage.campaigns.active(campaign_channel_id(interaction))
+    of ``system`` (or outside a server with the bot: ``campaign_here``), or when there is no
+    such character yet."""
+    campaign = await campaign_here(interaction, storage_of(interaction))
     if campaign is None or campaign.system != system:
         return None
     if owner_option is not None:

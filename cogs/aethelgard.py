@@ -21,7 +21,7 @@ from bot.options import (
     CHARACTER_NAME_HELP,
     HIDDEN_HELP,
     CharacterName,
-    given_name,
+    character_name,
     matching,
     suggest,
 )
@@ -198,7 +198,7 @@ class AethelgardCog(
         skills: app_commands.Range[str, 0, 400] = "",
     ) -> None:
         asker, campaign = await self._table(interaction)
-        name = given_name(name, "your character")
+        name = character_name(name)
         scores = (might, finesse, wits, will, sturdiness)
         sheet = Sheet(
             {a.value: score for a, score in zip(Attribute, scores, strict=True)},

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import offload
 from bot.access import dice_bot
 from bot.asker import Asker
 from bot.buttons import answer_component, reveal_roll
@@ -27,11 +28,14 @@ from bot.gm_channel import readable_by_players
 from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.publish import announce
 from bot.render import campaign as render
+from bot.render import realms as realms_render
 from bot.render import recap as recap_render
 from bot.render.style import shown
 from bot.storage import Campaign, SessionStart
 from bot.storage.cosmos import ChallengeStore
 from bot.storage.errors import CannotSave, EndAnswer, EndPromptAnswered
+from bot.storage.realms import TraitStore
+from rules import realms
 from rules.campaigns import (
     MAX_CAMPAIGN_NAME_LENGTH,
     CampaignSettings,
@@ -46,9 +50,8 @@ from rules.recap import (
     SINCE_MAX_LENGTH,
     challenges_since,
     parse_since,
-    recap,
 )
-from rules.recap_reading import read_roll
+from rules.recap_reading import TRIM_CHUNK, LoggedRow, recap_logged, trimmed
 from rules.systems import all_systems, parse_system
 
 HISTORY_PAGE_MAX = 25
@@ -133,6 +136,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         self.bot = bot
         self.storage = bot.storage
         self.challenges = ChallengeStore(bot.storage.database)  # for the recap's challenges
+        self.traits = TraitStore(bot.storage.database)  # for an Enchanted Realms campaign's info
         self._expiries: set[asyncio.Task[None]] = set()  # unanswered `/campaign end` prompts
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you GM it")
@@ -157,6 +161,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     ) -> None:
         settings = CampaignSettings.create(parse_system(system), name, chosen=chosen)
         asker = await Asker.of(interaction, self.storage)
+        asker.refuse_if_not_installed("a new campaign can start here once it has ended")
         campaign = await self.storage.campaigns.start(
             guild_id=asker.guild_id,
             channel_id=asker.channel_id,
@@ -171,7 +176,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         campaign = (await Asker.of(interaction, self.storage)).require_campaign()
         characters = await self.storage.campaigns.characters(campaign)
         tracks = await self.storage.campaigns.tracks(campaign)
-        embed = render.campaign_info(campaign, characters, tracks)
+        traits = None
+        if campaign.system == realms.SYSTEM:  # who may reroll (README, Enchanted Realms)
+            holders = await self.traits.holders(campaign, realms.Trait.REROLL)
+            traits = realms_render.trait_holders(realms.Trait.REROLL, holders)
+        embed = render.campaign_info(campaign, characters, tracks, traits)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @gm.command(name="add", description="Make someone a co-GM of this campaign (GM only)")
@@ -332,11 +341,17 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             asker.require_gm("ask for a recap with hidden and blind rolls")
         await interaction.response.defer(ephemeral=hidden, thinking=True)
         start = SessionStart(roll_id=asked.roll_id, at=asked.at)
-        logged = await self.storage.rolls.session_rolls(campaign.id, start, include_secret=hidden)
-        first = challenges_since(logged[0].created_at) if logged else None
+        logged = await self.storage.rolls.session_texts(campaign.id, start, include_secret=hidden)
+        first = challenges_since(logged[0][-1]) if logged else None
         ended = [] if first is None else await self.challenges.ended_since(campaign.id, first)
-        read = [read_roll(r.id, r.user_id, r.kind, r.payload, r.created_at) for r in logged]
-        made = recap(read, ended)
+        # Decoding, reading and placing up to 2,000 rolls is seconds of work for the heaviest:
+        # in the recap's worker process, off the event loop (README, "Campaign recap"). Their
+        # payloads cross to it a chunk at a time, cut there to what the recap reads.
+        read: list[LoggedRow] = []
+        for at in range(0, len(logged), TRIM_CHUNK):
+            chunk = logged[at : at + TRIM_CHUNK]
+            read += await offload.in_process(trimmed, chunk, worker=offload.RECAP)
+        made = await offload.in_process(recap_logged, read, ended, worker=offload.RECAP)
         names = await member_names(interaction.guild, made.user_ids)
         capped = len(logged) >= MAX_RECAP_ROLLS
         embed = recap_render.recap_embed(made, names, gm_view=hidden, capped=capped)
@@ -447,6 +462,7 @@ async def show_history(
         include_secret=asker.is_gm,
         limit=limit,
     )
+    page = render.fit_page(page, gm_view=asker.is_gm, older=older)
     embed = render.history(page, gm_view=asker.is_gm)
     view = None
     if page.older or page.newer:

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.anywhere import anywhere, anywhere_group
-from bot.asker import Asker, campaign_channel_id
+from bot.asker import Asker, campaign_here
 from bot.buttons import register_reroll
 from bot.client import DiceBot
 from bot.data_tables import load_table
@@ -151,7 +151,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
             campaign = asker.require_campaign(cosmos.SYSTEM)
-            cosmos.check_challenge_roll(await self.challenges.get_open(campaign, challenge), tn)
+            named = await self.challenges.get_open(campaign, challenge)
+            cosmos.check_challenge_roll(named, tn)
+            options = options._replace(challenge=named.name)  # logged as it is called
         result = cosmos.roll(
             self.bot.rng,
             attribute=attribute,
@@ -361,8 +363,9 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     async def _open_challenge_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Suggest the open challenges of this channel's Cosmos campaign."""
-        campaign = await self.storage.campaigns.active(campaign_channel_id(interaction))
+        """Suggest the open challenges of this channel's Cosmos campaign (none outside a server
+        with the bot: ``campaign_here``, as the command)."""
+        campaign = await campaign_here(interaction, self.storage)
         if campaign is None or campaign.system != cosmos.SYSTEM:
             return []
         names = [challenge.name for challenge in await self.challenges.open_challenges(campaign)]

@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.anywhere import anywhere, anywhere_group
-from bot.asker import Asker
+from bot.asker import Asker, campaign_here
 from bot.client import DiceBot
 from bot.errors import CommandError
-from bot.options import BLIND_HELP, HIDDEN_HELP, given_name, matching, suggest
+from bot.options import BLIND_HELP, HIDDEN_HELP, matching, suggest
 from bot.publish import roll_command
 from bot.render.errors import describe
 from bot.render.style import listed
@@ -20,6 +20,7 @@ from bot.saved_commands import SavedCommand, parse_command_line, run_saved_comma
 from bot.storage.macros import MacroNameTaken, MacroNotFound, MacroStore, TooManyMacros
 from cogs.dice import DiceCog
 from rules.expressions import MAX_EXPRESSION_LENGTH, parse_request
+from rules.inputs import checked_name
 
 MACRO_NAME_MAX = 40
 MacroName = app_commands.Range[str, 1, MACRO_NAME_MAX]
@@ -52,7 +53,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         campaign: bool = False,
     ) -> None:
         asker = await Asker.of(interaction, self.bot.storage)
-        clean = " ".join(given_name(name, "the macro").split())
+        clean = checked_name(name, "Macro name", MACRO_NAME_MAX)  # README, Rules notes: Names
         text, command = self._checked_macro(expression)
         campaign_id = None
         if campaign:
@@ -142,8 +143,8 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
     async def _names(
         self, interaction: discord.Interaction, current: str
     ) -> builtins.list[app_commands.Choice[str]]:  # `list` in this class is /macro list
-        asker = await Asker.of(interaction, self.bot.storage)  # no campaign outside a server
-        campaign_id = asker.campaign.id if asker.campaign else None
+        campaign = await campaign_here(interaction, self.bot.storage)  # none outside a server
+        campaign_id = campaign.id if campaign else None
         macros = await self.macros.visible(interaction.user.id, campaign_id)
         names = list(dict.fromkeys(m.name for m in macros))
         return [app_commands.Choice(name=n, value=n) for n in matching(current, names)]

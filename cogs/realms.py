@@ -1,4 +1,5 @@
-"""`/realms`: Enchanted Realms attacks, single-die rolls, stealth, spells, rerolls and odds."""
+"""`/realms`: Enchanted Realms attacks, single-die rolls, stealth, spells, rerolls, odds and
+the traits a GM gives (the reroll: README, Rules notes: Enchanted Realms)."""
 
 from __future__ import annotations
 
@@ -34,12 +35,28 @@ from bot.render import realms as render
 from bot.render.charts import draw_spec, render_png
 from bot.render.errors import describe
 from bot.storage import Storage, Visibility
-from bot.storage.realms import AlreadyRerolled, NoRollToReroll, NotLatestRoll, RerollLog
+from bot.storage.realms import (
+    AlreadyRerolled,
+    NoRollToReroll,
+    NotLatestRoll,
+    RerollLog,
+    TraitAlreadyHeld,
+    TraitNotHeld,
+    TraitStore,
+)
 from bot.storage.rolls import LoggedRoll, RollEntry
 from rules import realms
 from rules.choices import parse_choice
 from rules.randomness import Rng
-from rules.realms import CheckKind, Force, RerollableResult, RollKind, SingleDie, SpellKind
+from rules.realms import (
+    CheckKind,
+    Force,
+    RerollableResult,
+    RollKind,
+    SingleDie,
+    SpellKind,
+    Trait,
+)
 from rules.realms.attacks import plan_attack
 from rules.realms.states import DAMAGE_DICE_MAX, DAMAGE_SIDES
 
@@ -140,10 +157,13 @@ def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> 
 class RealmsCog(commands.GroupCog, group_name="realms", group_description="Enchanted Realms"):
     """Enchanted Realms: the extra or lost die."""
 
+    trait = app_commands.Group(name="trait", description="Traits a GM gives (the reroll)")
+
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
         self.rerolls = RerollLog(bot.storage.database)
+        self.traits = TraitStore(bot.storage.database)
         for kind, reroller in {
             RollKind.ATTACK: _again(self.run_attack, AttackOptions),
             RollKind.CHECK: _again(self.run_check, CheckOptions),
@@ -159,10 +179,15 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roll: Roll,
         visibility: Visibility,
     ) -> None:
-        """Publish a roll with its die buttons (not under a blind one) and Roll again; a natural
-        20 is in its title, never announced apart (README, "Buttons and announcements")."""
+        """Publish a roll with its die buttons (not under a blind one, nor for a roller who may
+        not reroll: the reroll is a trait in a campaign) and Roll again; a natural 20 is in its
+        title, never announced apart (README, "Buttons and announcements")."""
         buttons = None
-        if visibility is not Visibility.BLIND and isinstance(roll.result, RerollableResult):
+        if (
+            visibility is not Visibility.BLIND
+            and isinstance(roll.result, RerollableResult)
+            and (await self._may_reroll(asker, asker.user_id)).allowed
+        ):
             dice = roll.result.dice  # a blind roll's roller may not see its dice on buttons
 
             def buttons(roll_id: int) -> list[DieButton]:
@@ -362,12 +387,25 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             roll = _rerolled(self.bot.rng, logged, position, roller)
             return roll.entry(asker, logged.visibility)
 
+        def permit(roller_id: int | None, holds: bool) -> None:
+            # In the reroll's transaction: a trait taken meanwhile refuses it.
+            if roller_id is None:
+                return  # no such roll: refused below, as a roll no longer the latest
+            permission = _may_reroll(asker, roller_id, holds)
+            if permission.allowed:
+                return
+            if roller_id != asker.user_id and roll_id is not None:
+                raise _only_its_roller(roller_id, roll_id)
+            raise CommandError(_refusal(asker, permission))
+
         kinds = tuple(kind.value for kind in RollKind)
         typed = roll_id is None  # the rerolled roll's message keeps its die buttons: take them
+        campaign_id = None if asker.campaign is None else asker.campaign.id
         with _owner_named(asker):
             rerolled, new_id = await self.rerolls.reroll(
-                asker.channel_id, asker.user_id, kinds, apply, roll_id
-            )
+                asker.channel_id, asker.user_id, kinds, apply, roll_id,
+                campaign_id=campaign_id, permit=permit,
+            )  # fmt: skip
         await self._show_reroll(interaction, asker, new_id, edit=not typed)
         if typed:
             # The rerolled roll may still be being sent: its message id is stored once it is.
@@ -375,6 +413,18 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             await retire_buttons(
                 interaction, self.storage, await self.storage.rolls.get(rerolled.id)
             )
+
+    async def _may_reroll(self, asker: Asker, roller_id: int) -> realms.RerollPermission:
+        """Whether ``asker`` may reroll a die of a roll of ``roller_id``'s here (the trait is
+        read only where it decides: in a campaign, for a player)."""
+        campaign = asker.campaign
+        holds = (
+            _in_realms_campaign(asker)
+            and not asker.is_gm
+            and campaign is not None
+            and await self.traits.has_trait(campaign, asker.user_id, Trait.REROLL)
+        )
+        return _may_reroll(asker, roller_id, holds)
 
     async def _show_reroll(
         self, interaction: discord.Interaction, asker: Asker, roll_id: int, *, edit: bool
@@ -388,6 +438,34 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         await deliver_roll(
             interaction, asker, roll_id, logged.visibility, embed, view=view, edit=edit
         )
+
+    @trait.command(name="add", description="Give a player a trait in this campaign (GM only)")
+    @app_commands.describe(
+        user="The member who gets the trait", trait="The trait (reroll: one die of a roll, once)"
+    )
+    @app_commands.choices(trait=choices_of(Trait))
+    async def trait_add(
+        self, interaction: discord.Interaction, user: discord.User, trait: str = Trait.REROLL.value
+    ) -> None:
+        chosen = parse_choice(Trait, trait, "trait")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign(realms.SYSTEM)
+        asker.require_gm(f"give the {chosen.value} trait")
+        await self.traits.grant_trait(campaign, user.id, chosen, asker.user_id)
+        await interaction.response.send_message(render.trait_granted(user.id, chosen))
+
+    @trait.command(name="remove", description="Take a trait from a player (GM only)")
+    @app_commands.describe(user="The member who loses the trait", trait="The trait (reroll)")
+    @app_commands.choices(trait=choices_of(Trait))
+    async def trait_remove(
+        self, interaction: discord.Interaction, user: discord.User, trait: str = Trait.REROLL.value
+    ) -> None:
+        chosen = parse_choice(Trait, trait, "trait")
+        asker = await Asker.of(interaction, self.storage)
+        campaign = asker.require_campaign(realms.SYSTEM)
+        asker.require_gm(f"take the {chosen.value} trait")
+        await self.traits.revoke_trait(campaign, user.id, chosen)
+        await interaction.response.send_message(render.trait_revoked(user.id, chosen))
 
     @anywhere
     @app_commands.command(
@@ -541,6 +619,33 @@ class DieButton(
         await cog.reroll_die(interaction, self.position, self.roll_id)
 
 
+def _may_reroll(asker: Asker, roller_id: int, holds_trait: bool) -> realms.RerollPermission:
+    """The ruling (``rules.realms.may_reroll``) for ``asker`` and a roll of ``roller_id``'s."""
+    return realms.may_reroll(
+        in_campaign=_in_realms_campaign(asker),
+        is_gm=asker.is_gm,
+        holds_trait=holds_trait,
+        is_own_roll=roller_id == asker.user_id,
+    )
+
+
+def _in_realms_campaign(asker: Asker) -> bool:
+    """Whether the trait binds here: in an Enchanted Realms campaign. A `/realms` roll in
+    another system's campaign is as one outside any (no trait can be given there, README,
+    Rules notes: Enchanted Realms)."""
+    return asker.campaign is not None and asker.campaign.system == realms.SYSTEM
+
+
+def _refusal(asker: Asker, permission: realms.RerollPermission) -> str:
+    """Why a player may not reroll their own roll here, and what to do."""
+    return f"You can't reroll in this campaign yet; {permission.reason}."
+
+
+def _only_its_roller(owner_id: int, roll_id: int) -> CommandError:
+    """The refusal of a die button under someone else's roll, naming who may press it."""
+    return CommandError(f"Only <@{owner_id}>, who made roll #{roll_id}, can reroll its dice.")
+
+
 @contextmanager
 def _owner_named(asker: Asker) -> Iterator[None]:
     """Refuse a die button under someone else's roll by naming who may press it."""
@@ -548,9 +653,7 @@ def _owner_named(asker: Asker) -> Iterator[None]:
         yield
     except NotLatestRoll as error:
         if error.owner_id is not None and error.owner_id != asker.user_id:
-            raise CommandError(
-                f"Only <@{error.owner_id}>, who made roll #{error.roll_id}, can reroll its dice."
-            ) from None
+            raise _only_its_roller(error.owner_id, error.roll_id) from None
         raise
 
 
@@ -573,6 +676,19 @@ def _(error: NoRollToReroll) -> str:
 @describe.register
 def _(error: AlreadyRerolled) -> str:
     return f"Roll #{error.roll_id} was rerolled already: one die, once per roll."
+
+
+@describe.register
+def _(error: TraitAlreadyHeld) -> str:
+    return f"<@{error.user_id}> already has the {error.trait.value} trait here; nothing changed."
+
+
+@describe.register
+def _(error: TraitNotHeld) -> str:
+    return (
+        f"<@{error.user_id}> doesn't have the {error.trait.value} trait here; nothing changed. "
+        "`/campaign info` lists who has it."
+    )
 
 
 async def setup(bot: DiceBot) -> None:

@@ -21,7 +21,7 @@ from types import MappingProxyType
 
 from rules.declarations import SystemDeclaration, TrackSpec
 from rules.errors import RulesError
-from rules.inputs import require_whole
+from rules.inputs import checked_name, name_key, require_whole
 from rules.odds import Distribution
 from rules.randomness import Rng, roll_dice
 from rules.systems import System
@@ -196,7 +196,10 @@ class PoolRoll:
 
     @property
     def critical(self) -> bool:
-        return self.net >= CRITICAL_NET
+        """Return whether the roll is a critical: net 5 or more AND a success (it meets its DC
+        or Defense); a net of 5 that misses a higher DC is a plain Failure (README, Rules
+        notes: Aethelgard)."""
+        return self.success and self.net >= CRITICAL_NET
 
     @property
     def success(self) -> bool:
@@ -417,6 +420,8 @@ NEAREST_MAX = 3  # how many near names a refused skill suggests
 
 
 def _skill_key(name: str) -> str:
+    """A skill's name as a stored sheet holds it, spaces collapsed (a new one is checked by
+    ``parse_skills``)."""
     cleaned = " ".join(str(name).split())
     if not cleaned or len(cleaned) > SKILL_NAME_MAX:
         raise RulesError(f"A skill name is 1–{SKILL_NAME_MAX} characters (got {name[:50]!r}).")
@@ -453,17 +458,23 @@ class Sheet:
         return self.attributes[which.value]
 
     def skill(self, name: str) -> tuple[str, int]:
-        """Return the skill's name as on the sheet and its rank (0 if not listed)."""
-        wanted = _skill_key(name).casefold()
+        """Return the skill's name as on the sheet and its rank (0 if not listed); names
+        compare NFKC, any case (README, Rules notes: "Names")."""
+        wanted = name_key(_skill_key(name))
         for listed, rank in self.skills.items():
-            if listed.casefold() == wanted:
+            if name_key(listed) == wanted:
                 return listed, rank
         return _skill_key(name), 0
 
 
 def parse_skills(text: str) -> dict[str, int]:
-    """Parse "System Bypass 3, Stealth 2" into skill ranks; refuse anything else clearly."""
+    """Parse "System Bypass 3, Stealth 2" into skill ranks; refuse anything else clearly.
+
+    Each name passes the check every name users give, and a sheet lists a skill once (README,
+    Rules notes: "Names"): "Stealth 2, STEALTH 3" is refused.
+    """
     skills: dict[str, int] = {}
+    keys: set[str] = set()
     for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
@@ -479,17 +490,19 @@ def parse_skills(text: str) -> dict[str, int]:
                 f"{name.strip()[:40]} rank must be between {RANK_MIN} and {RANK_MAX} "
                 f"(got {rank[:10]}…)."
             )
-        skills[_skill_key(name)] = require_whole(
-            f"{name.strip()} rank", int(rank), RANK_MIN, RANK_MAX
-        )
+        skill = checked_name(name, "Skill name", SKILL_NAME_MAX)
+        if name_key(skill) in keys:
+            raise RulesError(f"{skill} is listed twice; give each skill once, with its rank.")
+        keys.add(name_key(skill))
+        skills[skill] = require_whole(f"{skill} rank", int(rank), RANK_MIN, RANK_MAX)
     return skills
 
 
 def known_skills(sheet: Sheet | None) -> list[str]:
     """The skills a check may name: the sheet's own, then the document's the sheet lacks."""
     own = list(sheet.skills) if sheet is not None else []
-    taken = {name.casefold() for name in own}
-    return own + [name for name in SKILLS if name.casefold() not in taken]
+    taken = {name_key(name) for name in own}
+    return own + [name for name in SKILLS if name_key(name) not in taken]
 
 
 def checked_skill(sheet: Sheet, name: str) -> tuple[str, int]:
@@ -497,10 +510,10 @@ def checked_skill(sheet: Sheet, name: str) -> tuple[str, int]:
     sheet lacks. Any other name is refused with the nearest known names (never ranked 0)."""
     listed, rank = sheet.skill(name)
     known = known_skills(sheet)
-    by_key = {skill.casefold(): skill for skill in known}
-    if listed.casefold() in by_key:
-        return by_key[listed.casefold()], rank
-    nearest = difflib.get_close_matches(listed.casefold(), list(by_key), n=NEAREST_MAX)
+    by_key = {name_key(skill): skill for skill in known}
+    if name_key(listed) in by_key:
+        return by_key[name_key(listed)], rank
+    nearest = difflib.get_close_matches(name_key(listed), list(by_key), n=NEAREST_MAX)
     hint = (
         "Did you mean " + " or ".join(by_key[key] for key in nearest) + "?"
         if nearest

@@ -72,7 +72,10 @@ class CampaignSettings:
 
     def info_lines(self, *, changeable_only: bool = False) -> list[str]:
         """Return the settings as `/campaign info` lists them (`/campaign settings`: only those
-        it may change)."""
+        it may change). A system not installed declares none: its stored values are listed
+        as they are, and none may change."""
+        if not self.system.installed:
+            return [] if changeable_only else [f"{k}: {v}" for k, v in self.options.items()]
         lines: list[str] = []
         for setting in declaration(self.system).settings:
             if changeable_only and not setting.changeable:
@@ -94,12 +97,7 @@ class CampaignSettings:
 
         ``chosen`` maps setting names to what the user gave (None or absent: the default).
         """
-        clean_name = " ".join(checked_name(name, "the campaign").split())
-        if len(clean_name) > MAX_CAMPAIGN_NAME_LENGTH:
-            raise RulesError(
-                f"Campaign names can be at most {MAX_CAMPAIGN_NAME_LENGTH} characters "
-                f"(got {len(clean_name)})."
-            )
+        clean_name = checked_name(name, "Campaign name", MAX_CAMPAIGN_NAME_LENGTH)
         given = {key: value for key, value in (chosen or {}).items() if value is not None}
         own = {setting.name: setting for setting in declaration(system).settings}
         for key in given:
@@ -115,7 +113,12 @@ class CampaignSettings:
 
     @classmethod
     def stored(cls, system: System, name: str, options: Mapping[str, object]) -> CampaignSettings:
-        """Rebuild settings read from storage, validating each declared value."""
+        """Rebuild settings read from storage, validating each declared value. A system not
+        installed keeps its stored values as they are (saved back unchanged with the switches),
+        for when its package is installed again."""
+        if not system.installed:
+            kept = {k: v for k, v in options.items() if isinstance(v, bool | str)}
+            return cls(system=system, name=name, options=MappingProxyType(kept))
         own = declaration(system).settings
         values = {
             setting.name: setting.to_json(setting.parse(options[setting.name], system))

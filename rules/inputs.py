@@ -8,32 +8,85 @@ import numpy as np
 
 from rules.errors import RulesError
 
-__all__ = ["checked_name", "require_whole"]
+__all__ = ["checked_name", "name_key", "refused_character", "require_whole"]
 
-# Unicode categories a name may not hold: controls (Cc) and format characters (Cf). Among the
-# latter are the zero-width ones (U+200B-U+200D, U+2060, U+FEFF), which let "fi\u200bre" pass
-# for "fire" beside it, and the bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C),
-# which reorder the text shown after them.
-INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf"})
+# Characters a name may not hold, after NFKC (README, Rules notes: "Names"). Each would let a
+# name pass for another, or change how the text around it is shown: "Hei\u200bst" beside
+# "Heist", or U+202E turning the rest of a line round.
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+SOFT_HYPHEN = "\u00ad"
+# Blank letters (the Hangul fillers: U+3164 and U+FFA0 are U+1160 after NFKC) and the combining
+# grapheme joiner: shown as nothing, yet not format characters.
+BLANK_LETTERS = frozenset("\u115f\u1160\u034f")
 
 
-def checked_name(text: str, what: str) -> str:
-    """Return a name as it is stored and compared: NFKC-normalised, its ends trimmed.
+def refused_character(character: str) -> str | None:
+    """What kind of character a name may not hold ``character`` is, or None if it may.
 
-    NFKC makes look-alike spellings one ("ﬁre" with the fi ligature is "fire"). A name that
-    is only spaces, or holds a control, zero-width or bidi control character, is refused.
-    ``what`` names the thing in the refusal: "the macro", "your character".
+    Controls (Unicode category Cc), zero-width characters, bidi controls, the soft hyphen,
+    every other format character (Cf), unpaired surrogates (Cs: no database can store one) and
+    blank letters.
     """
-    name = unicodedata.normalize("NFKC", text).strip()
-    if not name:
-        raise RulesError(f"Give {what} a name that isn't only spaces.")
-    for position, character in enumerate(name, start=1):
-        if unicodedata.category(character) in INVISIBLE_CATEGORIES:
+    if character in ZERO_WIDTH:
+        return "a zero-width character"
+    if character in BIDI_CONTROLS:
+        return "a direction-changing (bidi) character"
+    if character == SOFT_HYPHEN:
+        return "a soft hyphen, invisible unless a line breaks at it"
+    if character in BLANK_LETTERS:
+        return "a blank, invisible character"
+    category = unicodedata.category(character)
+    if category == "Cc":
+        return "a control character"
+    if category == "Cf":
+        return "an invisible formatting character"
+    if category == "Cs":
+        return "half of a character (an unpaired surrogate)"
+    return None
+
+
+def checked_name(text: str, label: str, maximum: int) -> str:
+    """Return a name users give as it is stored: NFKC-normalised, each run of spaces one space,
+    its ends trimmed; or refuse it (RulesError), saying why.
+
+    The one check of every name users give (README, Rules notes: "Names"): characters',
+    macros', campaigns', challenges', items', skills' and a boon's text. NFKC makes
+    look-alike spellings one ("\ufb01re" with the fi ligature is "fire", fullwidth
+    "\uff28\uff25\uff29\uff33\uff34" is "HEIST"), and the length is counted after it: one
+    character can become many (U+FDFA is 18). A name that is only spaces, longer than
+    ``maximum`` once normalised, or holding a character ``refused_character`` names, is
+    refused. ``label`` names it in the refusal: "Macro name", "Boon".
+    """
+    normalised = unicodedata.normalize("NFKC", text).strip()
+    for position, character in enumerate(normalised, start=1):
+        kind = refused_character(character)
+        if kind is not None:
             raise RulesError(
-                f"{what[0].upper()}{what[1:]}'s name can't hold invisible or control characters "
-                f"(U+{ord(character):04X} is character {position}): type it again without it."
+                f"{label} can't hold invisible, control or direction-changing characters: "
+                f"character {position} is U+{ord(character):04X}, {kind}. "
+                "Type it again without it."
             )
+    name = " ".join(normalised.split())
+    if not name:
+        raise RulesError(f"{label} must be 1 to {maximum} characters (got only spaces).")
+    if len(name) > maximum:
+        grown = len(name) > len(" ".join(text.split()))
+        why = " once normalised: Unicode NFKC writes some characters as several, \u338f as kg"
+        raise RulesError(
+            f"{label} must be 1 to {maximum} characters (got {len(name):,}{why if grown else ''})."
+        )
     return name
+
+
+def name_key(name: str) -> str:
+    """How two names compare: NFKC, then case folded (and NFKC again, as folding may undo
+    it), each run of spaces one space. "\uff28\uff25\uff29\uff33\uff34", "heist" and
+    "HEIST" are one name; so are "Stra\u00dfe" and "STRASSE"."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
 
 
 def require_whole(label: str, value: object, low: int, high: int) -> int:

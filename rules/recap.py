@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 from rules.errors import RulesError
+from rules.inputs import name_key
 from rules.odds import Distribution
 
 __all__ = [
@@ -95,8 +96,11 @@ class RecapRoll:
         won: For a contest (an opposed roll, an attack), whether its roller won; None: no
             contest. A Luck spend carries the contest's outcome after it.
         root: For a Luck spend, the id of the roll first spent on.
-        challenge: The extended challenge this roll counted towards (its name, casefolded).
+        challenge: The extended challenge this roll counted towards (its name as names compare:
+            ``rules.inputs.name_key``).
         made_at: When it was logged (UTC, as the log keeps times: ISO 8601 text).
+        too_large: Unscored because its exact distribution is too large to compute within the
+            recap's bounds (``rules.recap_placement``): counted, and the recap says so.
     """
 
     id: int
@@ -114,6 +118,7 @@ class RecapRoll:
     root: int | None = None
     challenge: str | None = None
     made_at: str = ""
+    too_large: bool = False
 
     @property
     def made(self) -> bool:
@@ -149,6 +154,7 @@ class Tally:
     luck: Fraction | None  # the mean luck of the scored rolls
     biggest: RecapRoll | None
     unlikeliest: RecapRoll | None
+    too_large: int = 0  # rolls unscored as too large to score (README, "Campaign recap")
 
     @property
     def top_share(self) -> Fraction | None:
@@ -219,7 +225,7 @@ def _challenge_endings(
     endings: dict[int, bool] = {}
     unclaimed: list[bool] = []
     for challenge in ended:
-        name, end = challenge.name.casefold(), _seconds(challenge.ended_at)
+        name, end = name_key(challenge.name), _seconds(challenge.ended_at)
         towards = [roll for roll in rolls if roll.made and roll.challenge == name]
         if not towards:
             # Ended by a roll this recap doesn't show: the table's, if within the session.
@@ -261,6 +267,7 @@ def _tally(
         # The earliest wins a tie: max and min keep the first of equals.
         biggest=max(sized, key=lambda roll: roll.total or 0, default=None),
         unlikeliest=min(unlikely, key=lambda roll: roll.chance or 0, default=None),
+        too_large=sum(roll.too_large for roll in made),
     )
 
 

@@ -2,55 +2,67 @@
 
 README, "Campaign recap". Each system's roll kinds keep ``dataclasses.asdict`` of their rules
 result in the log; this module rebuilds what the recap needs from it, and computes the exact
-distribution lazily here, at recap time (cached per distinct question), so rolling itself does
-no extra work. A kind this module can't place on a distribution still counts as a roll, with no
-luck score.
+distribution lazily here, at recap time (cached per distinct question; a `/roll` per dice shape,
+bounded, by ``rules.recap_placement``), so rolling itself does no extra work. A kind this module
+can't place on a distribution still counts as a roll, with no luck score; a `/roll` whose
+distribution is too large to compute within the bounds counts as "too large to score".
+``recap_logged`` is the whole recap from the log's rows: the bot runs it in a worker process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+import json
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from rules import aethelgard, sinew
+from rules import recap_placement as placement
 from rules.cosmos.dice import Pool
 from rules.cosmos.rolls import Side
 from rules.errors import RulesError
-from rules.expressions.parser import parse_expression
-from rules.expressions.terms import Binary, DiceTerm, Group, Natural, Node, Number, Signed
+from rules.expressions.terms import Natural
+from rules.inputs import name_key
 from rules.odds import Distribution, Keep, die, keep
 from rules.realms.chances import single_die
 from rules.realms.checks import SingleDie
 from rules.realms.rerolls import attack_from_dict, check_from_dict, stealth_from_dict
 from rules.realms.states import D20, STEALTH_DIE, State
-from rules.recap import RecapRoll, luck_of, tail_of
+from rules.recap import EndedChallenge, Recap, RecapRoll, luck_of, recap, tail_of
 from rules.sixpool.characters import DIE_SIDES as SIXPOOL_D20
 from rules.sixpool.rolls import Mode, RollResult, contest_winner
 
-__all__ = ["LUCK_ROOT", "SCORED_KINDS", "expression_distribution", "read_roll"]
+__all__ = [
+    "LUCK_ROOT",
+    "SCORED_KINDS",
+    "TRIM_CHUNK",
+    "LoggedRow",
+    "read_roll",
+    "read_rolls",
+    "recap_logged",
+    "trimmed",
+]
 
 LUCK_ROOT = "luck_of"  # in a Luck spend's payload: the roll first spent on (bot.storage.sinew)
 LUCK_BY = "luck_by"  # in a defender's Luck spend: who spent (the entry is the roller's)
 CRISIS_KIND = "sinew.crisis"  # a Crisis, logged beside the roll that brought it
 TAMPER_PRESSURE = 1  # the Pressure a failed tamper adds (rules.sinew_pressure.tamper)
-
-# The largest /roll question the recap places on a distribution: dice per term, faces per die,
-# and outcomes of the whole expression. Past these a roll counts, unscored.
-EXPRESSION_DICE_MAX = 100
-EXPRESSION_FACES_MAX = 1000
-EXPRESSION_OUTCOMES_MAX = 100_000
 SINEW_D20 = 20
+SHAPE = "shape"  # a /roll's question: ("shape", its Shape), or ("shape", None) unplaceable
+
+# A logged roll as the recap reads it: id, user id, kind, payload (or the log's JSON text of
+# it, decoded here: in the bot's recap worker, off the event loop), made_at (ISO 8601 text).
+LoggedRow = tuple[int, int, str, Mapping[str, Any] | str, str]
+_Row = tuple[int, int, str, Mapping[str, Any], str]  # its payload decoded
 
 
 @dataclass(frozen=True, slots=True)
 class _Placed:
     """A result, the question whose exact distribution places it (a builder's name and its
-    arguments; None: not placed, counted and shown unscored), and whether higher is luckier."""
+    arguments; None: not placed, counted and shown unscored), and whether higher is luckier.
+    A /roll's shape places ``value - offset`` (its constant taken out)."""
 
     question: tuple[Hashable, ...] | None
     value: int
@@ -61,65 +73,27 @@ class _Placed:
     won: bool | None = None
     biggest: bool = True  # a candidate for the biggest roll (not a sum of separate strikes)
     parts: tuple[_Placed, ...] = ()  # several rolls in one /roll, each placed alone
+    offset: int = 0
+
+    @property
+    def shapes(self) -> list[placement.Shape]:
+        """The /roll shapes this roll asks placed (of each part)."""
+        found = [shape for part in self.parts for shape in part.shapes]
+        question = self.question
+        if question is not None and question[0] == SHAPE:
+            shape = question[1]
+            if isinstance(shape, placement.Shape):
+                found.append(shape)
+        return found
 
 
-class _Unscorable(Exception):
-    """An expression outside what the recap places on an exact distribution."""
+@dataclass(frozen=True, slots=True)
+class _Luck:
+    """A roll's luck and smaller tail (None: unscored), and whether it was too large."""
 
-
-def _negated(distribution: Distribution) -> Distribution:
-    return Distribution(-distribution.max_value, np.array(distribution.weights[::-1]))
-
-
-def _term(term: DiceTerm) -> Distribution:
-    modified = (term.reroll, term.explode, term.minimum, term.maximum, term.success,
-                term.failure, term.botch)  # fmt: skip
-    if any(part is not None for part in modified):
-        raise _Unscorable(term.spelled())
-    if term.count > EXPRESSION_DICE_MAX or term.die.size > EXPRESSION_FACES_MAX:
-        raise _Unscorable(term.spelled())
-    shift = term.die.low - 1
-    kept = term.count
-    which = Keep.HIGHEST
-    if term.keep is not None:
-        kept = term.count - term.keep.count if term.keep.drop else term.keep.count
-        kept = max(0, min(term.count, kept))
-        which = Keep.HIGHEST if term.keep.highest != term.keep.drop else Keep.LOWEST
-    if kept == 0:
-        return Distribution.constant(0)
-    if kept == term.count:
-        return die(term.die.size).repeated(term.count) + shift * term.count
-    return keep(term.count, term.die.size, kept, which) + shift * kept
-
-
-def _node(node: Node) -> Distribution:
-    match node:
-        case Number(value=value):
-            return Distribution.constant(value)
-        case DiceTerm():
-            return _term(node)
-        case Group(inner=inner):
-            return _node(inner)
-        case Signed(minus=minus, operand=operand):
-            inside = _node(operand)
-            return _negated(inside) if minus else inside
-        case Binary(left=left, operator=operator, right=right) if operator in "+-":
-            a, b = _node(left), _node(right)
-            result = a + (_negated(b) if operator == "-" else b)
-            if result.weights.size > EXPRESSION_OUTCOMES_MAX:
-                raise _Unscorable(operator)
-            return result
-    raise _Unscorable(type(node).__name__)
-
-
-@lru_cache(maxsize=1024)
-def expression_distribution(expression: str) -> Distribution | None:
-    """Return the exact distribution of a /roll expression's total, or None when it uses what
-    the recap doesn't place (rerolls, explosions, successes, ×, ÷, minimum, maximum)."""
-    try:
-        return _node(parse_expression(expression).root)
-    except (_Unscorable, RulesError, ValueError):
-        return None
+    luck: Fraction | None = None
+    chance: Fraction | None = None
+    too_large: bool = False
 
 
 def _expression_roll(roll: Mapping[str, Any]) -> _Placed | None:
@@ -127,8 +101,11 @@ def _expression_roll(roll: Mapping[str, Any]) -> _Placed | None:
     if not isinstance(expression, str) or not isinstance(total, int):
         return None
     natural = roll.get("natural")
-    return _Placed(("dice", expression), total, critical=natural == Natural.TWENTY.value,
-                   fumble=natural == Natural.ONE.value)  # fmt: skip
+    shaped = placement.shape_of(expression)
+    question = (SHAPE, None if shaped is None else shaped.shape)
+    return _Placed(question, total, critical=natural == Natural.TWENTY.value,
+                   fumble=natural == Natural.ONE.value,
+                   offset=0 if shaped is None else shaped.offset)  # fmt: skip
 
 
 def _dice(result: Mapping[str, Any]) -> _Placed | None:
@@ -335,7 +312,6 @@ SCORED_KINDS = frozenset(_READERS)  # "sixpool.take" counts unscored: nothing is
 
 
 _BUILDERS: dict[Hashable, Callable[..., Distribution | None]] = {
-    "dice": expression_distribution,
     "sinew": _sinew_kept,
     "cosmos": _cosmos_kept,
     "realms": _realms_die,
@@ -356,35 +332,123 @@ def _scored(
     return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
 
 
-def _luck(placed: _Placed) -> tuple[Fraction | None, Fraction | None]:
+def _luck(placed: _Placed, admitted: frozenset[placement.Shape]) -> _Luck:
     """The luck and the smaller tail of a placed roll; of several, the mean luck of those placed
-    and the smallest tail (its unlikeliest roll)."""
+    and the smallest tail (its unlikeliest roll). A roll with a shape not ``admitted`` (too
+    large to compute: README, "Campaign recap"), or a part with one, is too large to score."""
     if placed.parts:
-        scored = [(luck, chance) for luck, chance in map(_luck, placed.parts) if luck is not None]
+        parts = [_luck(part, admitted) for part in placed.parts]
+        if any(part.too_large for part in parts):
+            return _Luck(too_large=True)
+        scored = [part for part in parts if part.luck is not None]
         if not scored:
-            return None, None
-        lucks = [luck for luck, _ in scored]
-        tails = [chance for _, chance in scored if chance is not None]
-        return sum(lucks, Fraction(0)) / len(lucks), min(tails, default=None)
-    if placed.question is None:
-        return None, None
-    return _scored(placed.question, placed.value, placed.higher_is_better)
+            return _Luck()
+        lucks = [part.luck for part in scored if part.luck is not None]
+        tails = [part.chance for part in scored if part.chance is not None]
+        return _Luck(sum(lucks, Fraction(0)) / len(lucks), min(tails, default=None))
+    question = placed.question
+    if question is None:
+        return _Luck()
+    if question[0] == SHAPE:
+        shape = question[1]
+        if not isinstance(shape, placement.Shape):
+            return _Luck()  # rerolls, explosions, ×, ÷: not placed, and not too large
+        if shape not in admitted:
+            return _Luck(too_large=True)
+        counts = placement.counts_of(shape)
+        value = placed.value - placed.offset
+        return _Luck(*placement.place(counts, value, higher_is_better=placed.higher_is_better))
+    return _Luck(*_scored(question, placed.value, placed.higher_is_better))
+
+
+def _placed_of(kind: str, payload: Mapping[str, Any]) -> _Placed | None:
+    reader = _READERS.get(kind)
+    result = payload.get("result")
+    if reader is None or not isinstance(result, Mapping):
+        return None
+    try:
+        return reader(result)
+    except (KeyError, TypeError, ValueError, RulesError):
+        return None  # a payload from an older shape of the result: counted, unscored
+
+
+def _decoded(row: LoggedRow) -> _Row:
+    roll_id, user_id, kind, payload, made_at = row
+    if isinstance(payload, str):
+        try:
+            payload = json.loads(payload)
+        except ValueError:
+            payload = {}  # not JSON: counted, unscored
+        if not isinstance(payload, Mapping):
+            payload = {}
+    return roll_id, user_id, kind, payload, made_at
+
+
+# The payload keys the recap reads; the rest (the reply's embed) is left out by ``trimmed``.
+_READ_KEYS = ("result", "options", LUCK_ROOT, LUCK_BY)
+# Rows a first pass (``trimmed``) takes: their payloads, up to ~11 kB each (a /roll of 1,000
+# dice: its breakdown, and its embed), are pickled to the bot's recap worker with the GIL held
+# (~1 ms a MB), so a recap sends them a few hundred at a time.
+TRIM_CHUNK = 200
+
+
+def _without_breakdowns(result: object) -> object:
+    """A /roll's result without its breakdowns (each die shown), which the recap doesn't read."""
+    if isinstance(result, dict):
+        return {key: _without_breakdowns(value) for key, value in result.items()
+                if key != "breakdown"}  # fmt: skip
+    if isinstance(result, list):
+        return [_without_breakdowns(value) for value in result]
+    return result
+
+
+def trimmed(rows: Sequence[LoggedRow]) -> list[LoggedRow]:
+    """The rows with each payload cut to what the recap reads, as compact JSON text: the bot's
+    first pass, a chunk of ``TRIM_CHUNK`` rows at a time in its recap worker, so that the whole
+    session crosses to the recap itself in a few hundred kilobytes (README, "Campaign recap")."""
+    cut: list[LoggedRow] = []
+    for roll_id, user_id, kind, payload, made_at in map(_decoded, rows):
+        kept = {key: payload[key] for key in _READ_KEYS if key in payload}
+        if kind == "dice" and "result" in kept:
+            kept["result"] = _without_breakdowns(kept["result"])
+        text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
+        cut.append((roll_id, user_id, kind, text, made_at))
+    return cut
+
+
+def read_rolls(
+    rows: Sequence[LoggedRow], seconds: float = placement.RECAP_SECONDS_MAX
+) -> list[RecapRoll]:
+    """Read logged rows (id, user id, kind, payload, made_at); a kind or result the recap
+    doesn't place counts unscored. The /roll shapes not computed yet are computed cheapest
+    first, within ``seconds`` (estimated) in all: a roll of one left out is too large to score."""
+    decoded = [_decoded(row) for row in rows]
+    placed = [None if kind == CRISIS_KIND else _placed_of(kind, payload)
+              for _, _, kind, payload, _ in decoded]  # fmt: skip
+    spends = [isinstance(payload.get(LUCK_ROOT), int) for _, _, _, payload, _ in decoded]
+    shapes = [shape for one, spend in zip(placed, spends, strict=True)
+              if one is not None and not spend for shape in one.shapes]  # fmt: skip
+    admitted = placement.admitted(shapes, seconds)
+    return [_read(row, one, admitted) for row, one in zip(decoded, placed, strict=True)]
 
 
 def read_roll(
     roll_id: int, user_id: int, kind: str, payload: Mapping[str, Any], made_at: str = ""
 ) -> RecapRoll:
     """Read one logged roll; a kind or result the recap doesn't place counts unscored."""
+    return read_rolls([(roll_id, user_id, kind, payload, made_at)])[0]
+
+
+def recap_logged(rows: Sequence[LoggedRow], ended: Sequence[EndedChallenge] = ()) -> Recap:
+    """The recap of logged rows (oldest first) and the challenges ended meanwhile: the work the
+    bot does in its recap worker process (bot.offload), off the event loop."""
+    return recap(read_rolls(rows), ended)
+
+
+def _read(row: _Row, placed: _Placed | None, admitted: frozenset[placement.Shape]) -> RecapRoll:
+    roll_id, user_id, kind, payload, made_at = row
     if kind == CRISIS_KIND:
         return RecapRoll(roll_id, user_id, kind, crisis=True)
-    reader = _READERS.get(kind)
-    result = payload.get("result")
-    placed = None
-    if reader is not None and isinstance(result, Mapping):
-        try:
-            placed = reader(result)
-        except (KeyError, TypeError, ValueError, RulesError):
-            placed = None  # a payload from an older shape of the result: counted, unscored
     root = payload.get(LUCK_ROOT)
     if isinstance(root, int):  # a Luck spend: who spent it, and the contest as it left it
         spender = payload.get(LUCK_BY, user_id)
@@ -395,18 +459,19 @@ def read_roll(
     options = payload.get("options")
     challenge = options.get("challenge") if isinstance(options, Mapping) else None
     question, value, higher = placed.question, placed.value, placed.higher_is_better
-    luck, chance = _luck(placed)
+    luck = _luck(placed, admitted)
     return RecapRoll(
         roll_id,
         user_id,
         kind,
         total=value if higher and placed.biggest and question is not None else None,
-        luck=luck,
-        chance=chance,
+        luck=luck.luck,
+        chance=luck.chance,
         critical=placed.critical,
         fumble=placed.fumble,
         pressure=placed.pressure,
         won=placed.won,
-        challenge=challenge.strip().casefold() if isinstance(challenge, str) else None,
+        challenge=name_key(challenge) if isinstance(challenge, str) else None,
         made_at=made_at,
+        too_large=luck.too_large,
     )

@@ -5,6 +5,10 @@ README, Layout: "A new system". A system is a module or package of ``rules`` (or
 ``DECLARATION`` is a ``SystemDeclaration`` (``rules/declarations.py``); the declaration's
 ``system`` says its key, display name and mid-sentence name. Nothing here lists the systems: a
 new one touches no file but its own.
+
+A campaign outlives the package of its system: one whose stored key no installed package
+declares reads as a system "not installed" (``system_named``, ``not_installed``), a value every
+reader of campaigns can show and refuse with, never an exception.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ __all__ = [
     "RULES_PACKAGE",
     "System",
     "all_systems",
+    "not_installed",
     "parse_system",
     "registered",
     "system_named",
@@ -42,9 +47,12 @@ class System:
     value: str
     display_name: str  # as its rule document spells it
     sentence_name: str | None = None  # mid-sentence, when it differs ("six-pool d20")
+    # False: the system of a stored campaign that no installed package declares
+    # (``not_installed``); its key is the stored one, whatever it holds.
+    installed: bool = True
 
     def __post_init__(self) -> None:
-        if not self.value or self.value != self.value.strip().casefold():
+        if self.installed and (not self.value or self.value != self.value.strip().casefold()):
             raise ValueError(f"a system's key is lower case, without spaces (got {self.value!r})")
 
     @property
@@ -121,12 +129,24 @@ def all_systems() -> tuple[System, ...]:
     return tuple(declared.system for declared in registered().values())
 
 
+def not_installed(key: str) -> System:
+    """The system of a stored campaign whose key ``key`` no installed package declares: it reads
+    "system not installed (`key`)", and mid-sentence "a system not installed here (`key`)"."""
+    short = key if len(key) <= QUOTE_MAX else key[:QUOTE_MAX] + "…"
+    shown = "`" + (short.replace("`", "'") or " ") + "`"
+    return System(
+        key,
+        f"system not installed ({shown})",
+        sentence_name=f"system not installed here ({shown})",
+        installed=False,
+    )
+
+
 def system_named(key: str) -> System:
-    """Return the system stored as ``key``; raise ValueError if none is declared so."""
+    """Return the system stored as ``key``: the one declared so, else (its package was removed
+    from SYSTEM_PACKAGES) a system ``not_installed``."""
     declared = registered().get(key)
-    if declared is None:
-        raise ValueError(f"no system is declared as {key!r}")
-    return declared.system
+    return not_installed(key) if declared is None else declared.system
 
 
 def parse_system(text: str) -> System:

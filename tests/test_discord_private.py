@@ -28,6 +28,7 @@ from bot.discord_private import (
     guild_ready_timeout,
     invoke_with_options,
     keep_no_view,
+    press_is_dispatched,
     set_endpoints,
     set_guild_ready_timeout,
 )
@@ -206,3 +207,74 @@ async def test_a_dynamic_item_answers_only_a_component_the_message_still_carries
     for _ in range(10):
         await asyncio.sleep(0)
     assert reached == ["1"]  # probe:3 and probe:4 were no longer on their messages
+
+
+async def test_press_is_dispatched_says_whether_discord_py_hands_the_press_to_an_item() -> None:
+    """9. ``press_is_dispatched`` agrees with ``ViewStore.dispatch_view`` on every kind of press:
+    a dynamic item's (on the message or not), a stored view's (listening or stopped), none."""
+    reached: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    class Probe(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"probe:(?P<n>\d+)"):
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+        ) -> Probe:
+            reached.append(match["n"])
+            raise Stop  # discord.py logs it and drops the press: enough for this test
+
+    class Live(discord.ui.Button[discord.ui.View]):
+        async def callback(self, interaction: discord.Interaction) -> None:
+            reached.append(str(self.custom_id))
+
+    def message(message_id: int, *custom_ids: str) -> Any:
+        row = discord.ActionRow(
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 1, "label": "x", "custom_id": c} for c in custom_ids
+                ],
+            }
+        )
+        components = [row] if custom_ids else []
+        return SimpleNamespace(id=message_id, components=components, flags=discord.MessageFlags())
+
+    no_state: Any = None  # the store never reaches its connection state here
+    store = ViewStore(no_state)
+    store.add_dynamic_items(Probe)
+    listening = discord.ui.View(timeout=None)
+    listening.add_item(Live(custom_id="live:1"))
+    store.add_view(listening, 10)
+    stopped = discord.ui.View(timeout=None)
+    stopped.add_item(Live(custom_id="live:2"))
+    store.add_view(stopped, 20)
+    stopped.stop()
+    anywhere = discord.ui.View(timeout=None)
+    anywhere.add_item(Live(custom_id="live:3"))
+    store.add_view(anywhere)  # a persistent view: any message
+    client: Any = SimpleNamespace(_connection=SimpleNamespace(_view_store=store))
+    presses: list[tuple[int, tuple[str, ...], str, str | None]] = [
+        # The message's id and custom ids, what is pressed, and whom discord.py hands it to.
+        (1, ("probe:1",), "probe:1", "1"),
+        (1, ("probe:2",), "probe:3", None),  # no longer on its message
+        (1, (), "probe:4", None),
+        (1, ("nonsense",), "nonsense", None),  # no item's
+        (10, ("live:1",), "live:1", "live:1"),
+        (20, ("live:2",), "live:2", None),  # its view stopped
+        (30, ("live:3",), "live:3", "live:3"),
+        (30, (), "live:1", None),  # another message's view
+    ]
+    for message_id, carried, pressed, handed in presses:
+        interaction: Any = SimpleNamespace(
+            message=message(message_id, *carried),
+            data={"custom_id": pressed, "component_type": 2},
+            type=discord.InteractionType.component,
+        )
+        assert press_is_dispatched(client, interaction) is (handed is not None), pressed
+        reached.clear()
+        store.dispatch_view(2, pressed, interaction)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert reached == ([] if handed is None else [handed]), pressed

@@ -43,10 +43,20 @@ __all__ = [
     "end_prompt",
     "export_csv",
     "export_json",
+    "fit_page",
     "history",
     "revealed_roll",
     "secret_roll_choice",
 ]
+
+
+# Under "System: system not installed (`key`)" in `/campaign info`.
+NOT_INSTALLED_HELP = (
+    "\nNo package installed with this bot declares this system, so its own commands, settings "
+    "and tracks can't be used here; `/roll`, the log and the recap still work. To play it "
+    "again, the bot's host installs its package (SYSTEM_PACKAGES) and restarts the bot; to "
+    "free the channel, a GM ends the campaign with `/campaign end`."
+)
 
 
 def _gm_list(campaign: Campaign) -> str:
@@ -76,12 +86,21 @@ def campaign_started(campaign: Campaign) -> discord.Embed:
 
 
 def campaign_info(
-    campaign: Campaign, characters: list[CharacterSummary], tracks: list[TrackSummary]
+    campaign: Campaign,
+    characters: list[CharacterSummary],
+    tracks: list[TrackSummary],
+    traits: str | None = None,
 ) -> discord.Embed:
-    """Show a campaign's system, GMs, settings, characters and tracks."""
+    """Show a campaign's system, GMs, settings, characters and tracks, and (``traits``, one
+    field's worth) the traits its GMs have given, as an Enchanted Realms campaign keeps them;
+    for a system not installed, say so and how to free the channel (README, Layout: "A new
+    system")."""
+    description = f"System: **{campaign.system.display_name}**"
+    if not campaign.system.installed:
+        description += NOT_INSTALLED_HELP
     embed = discord.Embed(
         title=f"📖 {shown(campaign.settings.name)}",
-        description=f"System: **{campaign.system.display_name}**",
+        description=description,
         colour=Colour.CAMPAIGN,
     )
     embed.add_field(name="GMs", value=_gm_list(campaign), inline=False)
@@ -96,14 +115,22 @@ def campaign_info(
         for track in tracks
     ]
     track_text = listed(track_lines, FIELD_LIMIT, more="more tracks") or "None yet"
+    if not campaign.system.installed:  # its system declares them: kept, not read without it
+        track_text = "Kept, shown again once its system is installed"
     embed.add_field(name="Tracks", value=track_text, inline=False)
+    if traits is not None:
+        embed.add_field(name="Traits", value=truncate(traits, FIELD_LIMIT), inline=False)
     return embed
 
 
 def end_prompt(campaign: Campaign) -> str:
     """Ask the GM to confirm ending the campaign."""
+    name = shown(campaign.settings.name)
+    which = f"the {campaign.system.display_name} campaign **{name}**"
+    if not campaign.system.installed:
+        which = f"the campaign **{name}**, of {campaign.system.with_article}"
     return (
-        f"End the {campaign.system.display_name} campaign **{shown(campaign.settings.name)}**? "
+        f"End {which}? "
         "Its characters and tracks stop being used in this channel; this can't be undone."
     )
 
@@ -172,6 +199,26 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
     )
     embed.set_footer(text=f"Roll #{roll.id}")
     return embed
+
+
+def fit_page(page: RollPage, *, gm_view: bool, older: bool) -> RollPage:
+    """``page`` as ``history`` shows it whole: where its lines pass 4,096 characters even with
+    what was rolled cut shortest (totals of a hundred digits or more: README, "Dice notation",
+    Limits), the rolls next to its boundary (``older``: it was turned towards the older rolls,
+    or is the newest page), and the rest are on the next page that way."""
+    lines = [log_line(roll, gm_view=gm_view, what_max=WHAT_SHORTER[-1]) for roll in page.rolls]
+    kept, size = 0, -1
+    for line in lines if older else lines[::-1]:
+        size += len(line) + 1
+        if size > EMBED_DESCRIPTION_LIMIT:
+            break
+        kept += 1
+    if kept == len(lines):
+        return page
+    kept = max(kept, 1)  # a line is far shorter than a page: ``history`` would cut it
+    if older:
+        return RollPage(page.rolls[:kept], older=True, newer=page.newer)
+    return RollPage(page.rolls[len(lines) - kept :], older=page.older, newer=True)
 
 
 def history(page: RollPage, *, gm_view: bool) -> discord.Embed:

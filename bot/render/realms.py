@@ -8,7 +8,7 @@ import discord
 
 from bot.render.numbers import ChancesOf, float_mean, more_values, percent, ranked
 from bot.render.reply import Part, RollReply, Verdict, add_part
-from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, shown, truncate
+from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, joined, shown, truncate
 from rules.realms import (
     HALF_MOVEMENT,
     AttackOdds,
@@ -20,6 +20,7 @@ from rules.realms import (
     State,
     StealthResult,
     TargetResult,
+    Trait,
 )
 
 __all__ = [
@@ -31,6 +32,9 @@ __all__ = [
     "single_die_title",
     "spell",
     "stealth",
+    "trait_granted",
+    "trait_holders",
+    "trait_revoked",
 ]
 
 
@@ -243,3 +247,36 @@ def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> disc
             value=truncate("\n".join(lines), FIELD_LIMIT),
         )
     return embed
+
+
+# What a trait lets its holder do, as its announcements say (README, Rules notes: Enchanted
+# Realms, "The reroll is a trait").
+TRAIT_GIVES = {
+    Trait.REROLL: (
+        "they may reroll one die of their own latest roll here, once per roll "
+        "(a 🔁 button per die under it, or `/realms reroll`)"
+    ),
+}
+
+
+def trait_granted(user_id: int, trait: Trait) -> str:
+    """Announce to the table that a GM gave ``user_id`` a trait."""
+    return f"🍀 <@{user_id}> has the {trait.value} trait: {TRAIT_GIVES[trait]}."
+
+
+def trait_revoked(user_id: int, trait: Trait) -> str:
+    """Announce to the table that a GM took a trait from ``user_id``."""
+    return (
+        f"🍂 <@{user_id}> no longer has the {trait.value} trait: only a GM gives it, "
+        "with `/realms trait add`."
+    )
+
+
+def trait_holders(trait: Trait, holders: list[int]) -> str:
+    """``/campaign info``'s line of a trait's holders in an Enchanted Realms campaign, within
+    a field's limit however many hold it."""
+    label = f"{trait.value.capitalize()} trait: "
+    if not holders:
+        return f"{label}nobody yet (a GM gives it with `/realms trait add`)"
+    mentions = [f"<@{user_id}>" for user_id in holders]
+    return label + joined(mentions, FIELD_LIMIT - len(label), more="more")

@@ -107,6 +107,8 @@ def _details(tally: Tally, name: str) -> str:
             f"🎯 {name} rolled **{luck_phrase(tally.luck)}** "
             f"({_plural(tally.scored, 'scored roll')})"
         )
+    if tally.too_large:  # counted, unscored: never a silent approximation
+        lines.append(f"🧮 {_plural(tally.too_large, 'roll')} too large to score")
     if tally.biggest is not None and tally.biggest.total is not None:
         lines.append(f"⬆️ Biggest: **{tally.biggest.total}** {_roll_ref(tally.biggest)}")
     if tally.unlikeliest is not None and tally.unlikeliest.chance is not None:

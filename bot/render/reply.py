@@ -111,10 +111,20 @@ class RollReply:
     @property
     def title(self) -> str:
         """Who, what, the verdict and the total, in that one line."""
+        title = self._title(self.what)
+        if len(title) > TITLE_LIMIT and self.what and self.total:
+            # A total cut short reads as another number (`/roll` of a 150-digit number: README,
+            # "Dice notation", Limits): what was rolled is shortened instead, the total kept whole.
+            keep = len(self.what) - (len(title) - TITLE_LIMIT) - 1
+            if keep > 0:
+                title = self._title(f"{self.what[:keep]}…")
+        return truncate(title, TITLE_LIMIT)
+
+    def _title(self, what: str) -> str:
         word = self.verdict.word if self.word is None else self.word
-        head = f"{shown(self.who)}: {self.what}" if self.what else shown(self.who)
+        head = f"{shown(self.who)}: {what}" if what else shown(self.who)
         parts = " · ".join(part for part in (word, head, self.total) if part)
-        return truncate(f"{self.verdict.value} {parts}", TITLE_LIMIT)
+        return f"{self.verdict.value} {parts}"
 
     def embed(self) -> discord.Embed:
         """The reply's embed: title, dice (and notes), then one field per breakdown line."""

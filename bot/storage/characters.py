@@ -9,7 +9,6 @@ dataclass, stored as JSON and checked by its codec on every read and write.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
@@ -24,6 +23,7 @@ from bot.storage.errors import (
 )
 from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.declarations import declaration
+from rules.inputs import name_key
 from rules.sheets import SheetCodec
 
 __all__ = ["Character", "CharacterStore", "RosterEntry", "UsesCharacters", "roster"]
@@ -84,13 +84,16 @@ class CharacterStore(Generic[S]):
         """Create a character; refuse a taken name or more than the system allows a player."""
         limit = declaration(campaign.system).characters_per_player
         async with self._database.transaction() as connection:
-            owned = await connection.fetch_one(
-                "SELECT count(*) AS owned FROM characters WHERE campaign_id = ? AND user_id = ?",
-                (campaign.id, user_id),
+            rows = await connection.fetch_all(
+                "SELECT user_id, name FROM characters WHERE campaign_id = ?", (campaign.id,)
             )
-            assert owned is not None
-            if owned["owned"] >= limit:
+            if sum(row["user_id"] == user_id for row in rows) >= limit:
                 raise TooManyCharacters(user_id, limit)
+            # Names compare NFKC and case folded in the campaign (README, Rules notes: "Names"),
+            # which its unique index (ASCII case only, in SQLite) doesn't: compared here.
+            wanted = name_key(name)
+            if any(name_key(row["name"]) == wanted for row in rows):
+                raise CharacterNameTaken(name)
             try:
                 row = await connection.fetch_one(
                     "INSERT INTO characters (campaign_id, user_id, name, sheet)"
@@ -125,13 +128,13 @@ class CharacterStore(Generic[S]):
         if user_id is not None:
             conditions.append("user_id = ?")
             parameters.append(user_id)
-        if name is not None:
-            conditions.append("lower(name) = lower(?)")  # names are case-insensitive
-            parameters.append(unicodedata.normalize("NFKC", name).strip())  # as names are saved
         where = " AND ".join(conditions)
         rows = await connection.fetch_all(
             f"SELECT {_COLUMNS} FROM characters WHERE {where} ORDER BY lower(name)", parameters
         )
+        if name is not None:  # as names are compared (README, Rules notes: "Names")
+            wanted = name_key(name)
+            rows = [row for row in rows if name_key(row["name"]) == wanted]
         if not rows:
             raise CharacterNotFound(user_id, name.strip() if name else None)
         if len(rows) > 1:

@@ -10,6 +10,7 @@ from bot.storage.database import ConstraintViolated, Database, Row, Session, utc
 from bot.storage.errors import StorageError
 from bot.storage.rolls import Change, RollEntry, insert_roll
 from rules.cosmos import Challenge, ChallengeStatus
+from rules.inputs import name_key
 from rules.recap import EndedChallenge
 
 __all__ = ["ChallengeNameTaken", "ChallengeNotFound", "ChallengeStore"]
@@ -29,10 +30,18 @@ def _challenge(row: Row) -> Challenge:
     )
 
 
-_OPEN_CHALLENGE = (
-    f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
-    " AND lower(name) = lower(?) AND status = 'open'"  # names are case-insensitive
+# A campaign's open challenges. Names compare NFKC and case folded (README, Rules notes:
+# "Names"), which SQL's lower() and NOCASE don't (ASCII only, in SQLite): in Python, here.
+_OPEN_CHALLENGES = (
+    f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ? AND status = 'open'"
+    " ORDER BY id"
 )
+
+
+def _named(rows: list[Row], name: str) -> Row | None:
+    """The first row whose challenge is called ``name``, as names are compared."""
+    wanted = name_key(name)
+    return next((row for row in rows if name_key(row["name"]) == wanted), None)
 
 
 @dataclass(eq=False)
@@ -51,9 +60,9 @@ class ChallengeNameTaken(StorageError):
     name: str
 
 
-_LATEST_ENDED = (
-    "SELECT status FROM cosmos_challenges WHERE campaign_id = ?"
-    " AND lower(name) = lower(?) AND status <> 'open' ORDER BY id DESC LIMIT 1"
+_ENDED = (
+    "SELECT name, status FROM cosmos_challenges WHERE campaign_id = ? AND status <> 'open'"
+    " ORDER BY id DESC"
 )
 
 
@@ -61,14 +70,14 @@ async def _found(connection: Session | Database, row: Row | None, campaign: Camp
                  name: str) -> Row:  # fmt: skip
     """The open challenge's row, or why there is none: never opened, or already over."""
     if row is None:
-        ended = await connection.fetch_one(_LATEST_ENDED, (campaign.id, name.strip()))
+        ended = _named(await connection.fetch_all(_ENDED, (campaign.id,)), name)
         status = ChallengeStatus(ended["status"]) if ended is not None else None
         raise ChallengeNotFound(name.strip(), status)
     return row
 
 
 async def _open_row(connection: Session, campaign: Campaign, name: str) -> Row:
-    row = await connection.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip()))
+    row = _named(await connection.fetch_all(_OPEN_CHALLENGES, (campaign.id,)), name)
     return await _found(connection, row, campaign, name)
 
 
@@ -95,6 +104,8 @@ class ChallengeStore:
     async def open(self, campaign: Campaign, challenge: Challenge, opened_by: int) -> Challenge:
         """Open a new challenge; refuse a name already open in this campaign."""
         async with self._database.transaction() as connection:
+            if _named(await connection.fetch_all(_OPEN_CHALLENGES, (campaign.id,)), challenge.name):
+                raise ChallengeNameTaken(challenge.name)
             try:
                 await connection.execute(
                     "INSERT INTO cosmos_challenges (campaign_id, name, tn, successes_needed,"
@@ -114,16 +125,12 @@ class ChallengeStore:
 
     async def get_open(self, campaign: Campaign, name: str) -> Challenge:
         """Return the open challenge called ``name`` or explain that there is none."""
-        row = await self._database.fetch_one(_OPEN_CHALLENGE, (campaign.id, name.strip()))
+        row = _named(await self._database.fetch_all(_OPEN_CHALLENGES, (campaign.id,)), name)
         return _challenge(await _found(self._database, row, campaign, name))
 
     async def open_challenges(self, campaign: Campaign) -> list[Challenge]:
         """List the campaign's open challenges, oldest first."""
-        rows = await self._database.fetch_all(
-            f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ?"
-            " AND status = 'open' ORDER BY id",
-            (campaign.id,),
-        )
+        rows = await self._database.fetch_all(_OPEN_CHALLENGES, (campaign.id,))
         return [_challenge(row) for row in rows]
 
     async def ended_since(self, campaign_id: int, since: str) -> list[EndedChallenge]:

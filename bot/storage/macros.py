@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from bot.storage.database import ConstraintViolated, Database
 from bot.storage.errors import StorageError
+from rules.inputs import name_key
 
 __all__ = ["Macro", "MacroNameTaken", "MacroNotFound", "MacroStore", "TooManyMacros"]
 
@@ -77,11 +77,14 @@ class MacroStore:
     ) -> Macro:
         async with self._database.transaction() as connection:
             owner, parameters = _owner(user_id, campaign_id)
-            row = await connection.fetch_one(
-                f"SELECT count(*) AS n FROM macros WHERE {owner}", parameters
-            )
-            if row is not None and row["n"] >= MACROS_PER_OWNER:
+            # Names compare NFKC and case folded (README, Rules notes: "Names"), which the
+            # unique index (ASCII case only, in SQLite) doesn't: compared here, as the writer.
+            rows = await connection.fetch_all(f"SELECT name FROM macros WHERE {owner}", parameters)
+            if len(rows) >= MACROS_PER_OWNER:
                 raise TooManyMacros(MACROS_PER_OWNER)
+            wanted = name_key(name)
+            if any(name_key(row["name"]) == wanted for row in rows):
+                raise MacroNameTaken(name)
             try:
                 created = await connection.fetch_one(
                     "INSERT INTO macros (user_id, campaign_id, name, expression, command)"
@@ -106,9 +109,9 @@ class MacroStore:
         ]
 
     async def find(self, name: str, user_id: int, campaign_id: int | None) -> Macro:
-        wanted = unicodedata.normalize("NFKC", name).strip().casefold()  # as names are saved
+        wanted = name_key(name)  # as names are compared (README, Rules notes: "Names")
         for macro in await self.visible(user_id, campaign_id):
-            if macro.name.casefold() == wanted:
+            if name_key(macro.name) == wanted:
                 return macro
         raise MacroNotFound(name.strip())
 

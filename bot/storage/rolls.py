@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
@@ -210,14 +211,48 @@ def _roll_values(entry: RollEntry) -> tuple[object, ...]:
         entry.user_id,
         entry.kind,
         entry.visibility.value,
-        # orjson (~6x json's speed on a roll's payload): the same JSON values as json.dumps,
-        # non-ASCII written as UTF-8 rather than \u escapes; int keys as strings, as json does.
-        orjson.dumps(
-            entry.payload,
+        _payload_json(entry.payload),
+    )
+
+
+def _payload_json(payload: dict[str, Any]) -> str:
+    """A roll's payload as the JSON text the log stores.
+
+    orjson (~6x json's speed on a roll's payload): the same JSON values as json.dumps,
+    non-ASCII written as UTF-8 rather than \\u escapes; int keys as strings, as json does. A
+    total past 64 bits (`/roll 10000000000*10000000000`: README, "Dice notation", Limits), which
+    orjson refuses, is written by json as the same values, the number with all its digits: JSON
+    numbers have no size limit, and ``json.loads`` reads it back as the same int.
+    """
+    try:
+        return orjson.dumps(
+            payload,
             default=_json_default,
             option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS,
-        ).decode(),
-    )
+        ).decode()
+    except orjson.JSONEncodeError as error:
+        if "64-bit" not in str(error):
+            raise
+    return json.dumps(_plain(payload), ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(value: object) -> object:
+    """``value`` as the JSON-ready data orjson writes of it (``_payload_json``'s options): for
+    json, which neither takes an enum key nor writes a float that isn't finite as null."""
+    if isinstance(value, dict):
+        return {
+            (key.value if isinstance(key, Enum) else key): _plain(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Enum):
+        return _plain(value.value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return _plain(_json_default(value))
 
 
 async def latest_roll(connection: Session, channel_id: int, user_id: int) -> LoggedRoll | None:
@@ -426,6 +461,31 @@ class RollLog:
         ids backwards a page at a time, never the whole log. Secret rolls not yet revealed only
         with ``include_secret`` (a GM's view).
         """
+        rows = await self._session_rows(campaign_id, start, include_secret, limit)
+        return [_from_row(row) for row in reversed(rows)]
+
+    async def session_texts(
+        self,
+        campaign_id: int,
+        start: SessionStart,
+        *,
+        include_secret: bool = False,
+        limit: int = MAX_RECAP_ROLLS,
+    ) -> list[tuple[int, int, str, str, str]]:
+        """``session_rolls``' rolls as (id, user id, kind, payload, created_at), the payload the
+        log's JSON text: the recap decodes 2,000 of them (tens of milliseconds of JSON) in its
+        worker process, off the event loop (README, "Campaign recap")."""
+        rows = await self._session_rows(campaign_id, start, include_secret, limit)
+        return [
+            (int(row["id"]), int(row["user_id"]), str(row["kind"]), str(row["payload"]),
+             str(row["created_at"]))
+            for row in reversed(rows)
+        ]  # fmt: skip
+
+    async def _session_rows(
+        self, campaign_id: int, start: SessionStart, include_secret: bool, limit: int
+    ) -> list[Row]:
+        """The session's rows, newest first (``session_rolls``)."""
         key: object = start.roll_id
         if start.at is not None:
             key = f"{start.at:%Y-%m-%dT%H:%M:%S}.{start.at.microsecond // 1000:03d}Z"
@@ -434,8 +494,7 @@ class RollLog:
             if key is None:
                 return []
         sql = session_rows_sql(by_time=start.at is not None, include_secret=include_secret)
-        rows = await self._database.fetch_all(sql, (campaign_id, key, limit))
-        return [_from_row(row) for row in reversed(rows)]
+        return await self._database.fetch_all(sql, (campaign_id, key, limit))
 
     async def _session_start(
         self, campaign_id: int, pause: timedelta, limit: int, include_secret: bool

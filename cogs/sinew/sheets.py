@@ -11,7 +11,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
-from bot.options import CHARACTER_NAME_HELP, CharacterName, choices_of, given_name
+from bot.options import CHARACTER_NAME_HELP, CharacterName, character_name, choices_of
 from bot.publish import announce
 from bot.render import sinew as render
 from cogs.sinew.common import (
@@ -79,7 +79,7 @@ class SheetCommands(SinewBase):
         armour: Armour = 0,
     ) -> None:
         table, campaign = await self._sinew_table(interaction)
-        name = given_name(name, "your character")
+        name = character_name(name)
         sheet = sinew.create_sheet(
             strength=strength,
             reflex=reflex,
@@ -217,7 +217,7 @@ class SheetCommands(SinewBase):
         table, campaign = await self._sinew_table(interaction)
         found = await self.characters.find(campaign, user_id=table.user_id)
         _, after = await self._update(found, lambda sheet: sinew.add_item(sheet, name))
-        embed = render.items(after, f"added {name.strip()}")
+        embed = render.items(after, f"added {after.sheet.items[-1]}")  # as stored
         await interaction.response.send_message(embed=embed)
 
     @ITEM.command(name="remove", description="Drop a carried item")
@@ -249,7 +249,8 @@ class SheetCommands(SinewBase):
         table, campaign = await self._sinew_table(interaction)
         found = await table.own_or_named(self.characters, campaign, character, "change boons")
         _, after = await self._update(found, lambda sheet: sinew.add_boon(sheet, text))
-        await interaction.response.send_message(embed=render.boons(after, f"gained {text.strip()}"))
+        gained = f"gained {after.sheet.boons[-1]}"  # as stored
+        await interaction.response.send_message(embed=render.boons(after, gained))
 
     @BOON.command(name="remove", description="Remove a boon by its number (yours, or any as GM)")
     @app_commands.describe(

@@ -25,7 +25,7 @@ from bot.options import (
     CHARACTER_NAME_HELP,
     HIDDEN_HELP,
     CharacterName,
-    given_name,
+    character_name,
     matching,
     suggest,
 )
@@ -121,7 +121,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         charisma: PoolSize,
     ) -> None:
         asker, campaign = await self.asker(interaction)
-        name = given_name(name, "your character")
+        name = character_name(name)
         sizes = (strength, dexterity, constitution, intelligence, wisdom, charisma)
         maxima = dict(zip(Pool, sizes, strict=True))
         sheet = sixpool.new_sheet(level, sixpool.parse_pool(primary), maxima)
@@ -292,7 +292,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         option = campaign.settings.get(sixpool.EDGE_OPTION)
         trained_only = await self.trained_only.skills(campaign)
         parts = sixpool.roll_modifiers(who.sheet, asked, option, trained_only)
-        what = skill.strip().lower() if skill else asked.pool.value
+        what = sixpool.skill_name(skill) if skill else asked.pool.value
         embed = render.passive(who.name, what, parts, sixpool.passive(parts))
         await interaction.response.send_message(embed=embed)
 
@@ -411,7 +411,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     ) -> None:
         asker, campaign = await self.asker(interaction)
         chosen = sixpool.parse_pool(pool)
-        name = " ".join(skill.split()).lower() if skill and skill.strip() else None
+        name = sixpool.skill_name(skill) if skill and skill.strip() else None
         expires_at = time.time() + GROUP_MINUTES * 60
         group = await self.groups.open(campaign, asker.channel_id, dc=dc, pool=chosen.value,
                                        skill=name, expires_at=expires_at)  # fmt: skip

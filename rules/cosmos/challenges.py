@@ -16,7 +16,7 @@ from rules.cosmos.dice import (
 )
 from rules.cosmos.rolls import CheckResult
 from rules.errors import RulesError
-from rules.inputs import require_whole
+from rules.inputs import checked_name, require_whole
 
 # --- Extended challenges
 
@@ -49,12 +49,9 @@ class Challenge:
 
 
 def start_challenge(name: str, tn: int, successes_needed: int, max_rolls: int) -> Challenge:
-    """Return a new open challenge after validating it can be won at all."""
-    name = name.strip()
-    if not 1 <= len(name) <= CHALLENGE_NAME_MAX:
-        raise RulesError(
-            f"Challenge name must be 1 to {CHALLENGE_NAME_MAX} characters (got {len(name)})."
-        )
+    """Return a new open challenge after validating it can be won at all; its name passes the
+    check every name users give (README, Rules notes: "Names")."""
+    name = checked_name(name, "Challenge name", CHALLENGE_NAME_MAX)
     difficulty(tn)
     needed = require_whole("Successes needed", successes_needed, 1, CHALLENGE_SUCCESSES_MAX)
     rolls = require_whole("Max rolls", max_rolls, 1, CHALLENGE_ROLLS_MAX)

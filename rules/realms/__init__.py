@@ -10,7 +10,8 @@ the lower, one strike. Each d20 at or above the to-hit number is a strike that h
 20 always hits. A target whose net damage is 0 or less is missed (no riders), unless a strike on
 it was a natural 20: then it takes 1 damage and riders apply. Single-die rolls (saves, checks,
 competitions, reactions, stealth, concentration) roll two dice and keep the better or worse.
-Disadvantage always means half movement this round.
+Disadvantage always means half movement this round. The reroll of one die is a trait: in a
+campaign only its holders and a GM (their own rolls) reroll (``may_reroll``).
 
 Everything here is pure: dice come from an injected generator and odds are exact.
 """
@@ -69,6 +70,7 @@ from rules.realms.states import (
     State,
     decide,
 )
+from rules.realms.traits import RerollPermission, Trait, may_reroll
 from rules.systems import System
 
 SYSTEM = System("realms", "Enchanted Realms")
@@ -96,6 +98,7 @@ __all__ = [
     "DamageExpression",
     "Decision",
     "Force",
+    "RerollPermission",
     "RerollableResult",
     "Rerolled",
     "RollKind",
@@ -105,11 +108,13 @@ __all__ = [
     "State",
     "StealthResult",
     "TargetResult",
+    "Trait",
     "attack",
     "attack_odds",
     "check",
     "check_odds",
     "decide",
+    "may_reroll",
     "parse_damage",
     "parse_split",
     "reroll",

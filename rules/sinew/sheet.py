@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from rules.errors import RulesError
-from rules.inputs import require_whole
+from rules.inputs import checked_name, name_key, require_whole
 from rules.sheets import DataclassSheet
 from rules.sinew.constants import (
     ARMOUR_MAX,
@@ -376,8 +376,9 @@ def create_sheet(
 
 
 def add_item(sheet: Sheet, name: str) -> Sheet:
-    """Return the sheet carrying one more substantial item (trimmed; duplicates allowed)."""
-    name = _require_text("Item name", name, ITEM_NAME_MAX)
+    """Return the sheet carrying one more substantial item (duplicates allowed); its name
+    passes the check every name users give (README, Rules notes: "Names")."""
+    name = checked_name(name, "Item name", ITEM_NAME_MAX)
     if len(sheet.items) >= ITEMS_MAX:
         raise RulesError(f"A sheet holds at most {ITEMS_MAX} items; drop one first.")
     return replace(sheet, items=(*sheet.items, name))
@@ -392,10 +393,11 @@ def _listing(names: tuple[str, ...], most: int = 10) -> str:
 
 
 def remove_item(sheet: Sheet, name: str) -> Sheet:
-    """Return the sheet without the first item called ``name`` (any case, trimmed)."""
-    wanted = _require_text("Item name", name, ITEM_NAME_MAX).casefold()
+    """Return the sheet without the first item called ``name`` (names compared NFKC, any
+    case: README, Rules notes: "Names")."""
+    wanted = name_key(checked_name(name, "Item name", ITEM_NAME_MAX))
     for index, item in enumerate(sheet.items):
-        if item.casefold() == wanted:
+        if name_key(item) == wanted:
             return replace(sheet, items=sheet.items[:index] + sheet.items[index + 1 :])
     raise RulesError(
         f"No item called {name.strip()!r} is carried (items: {_listing(sheet.items)})."
@@ -403,8 +405,9 @@ def remove_item(sheet: Sheet, name: str) -> Sheet:
 
 
 def add_boon(sheet: Sheet, text: str) -> Sheet:
-    """Return the sheet with one more boon (free text, trimmed)."""
-    text = _require_text("Boon", text, BOON_TEXT_MAX)
+    """Return the sheet with one more boon: free text, which passes the check every name
+    users give (README, Rules notes: "Names"): measured after NFKC, no invisible characters."""
+    text = checked_name(text, "Boon", BOON_TEXT_MAX)
     if len(sheet.boons) >= BOONS_MAX:
         raise RulesError(f"A sheet holds at most {BOONS_MAX} boons; remove one first.")
     return replace(sheet, boons=(*sheet.boons, text))

@@ -81,7 +81,7 @@ def training_for(sheet: Sheet, asked: RollAsked) -> tuple[Training, str]:
     if asked.kind is RollKind.ATTACK:
         return Training.TRAINED, "attack"
     if asked.skill:
-        return sheet.skill_training(asked.skill), asked.skill.strip().lower()
+        return sheet.skill_training(asked.skill), skill_name(asked.skill)
     return Training.UNTRAINED, "no skill"
 
 

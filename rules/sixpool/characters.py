@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from rules.declarations import Setting, SystemDeclaration
 from rules.errors import RulesError
-from rules.inputs import require_whole
+from rules.inputs import checked_name, name_key, require_whole
 from rules.systems import System
 
 
@@ -158,11 +158,20 @@ def _pool_map(label: str, values: Mapping[str, int], low: int, high: int) -> Map
 
 
 def skill_name(name: str) -> str:
+    """A skill someone names, as sheets and the trained-only list hold it and skills compare:
+    it passes the check every name users give, then is NFKC case folded (README, Rules notes:
+    "Names"): "ＳＴＥＡＬＴＨ" is "stealth"."""
     if not isinstance(name, str) or not name.strip():
         raise RulesError("A skill needs a name.")
-    cleaned = " ".join(name.split()).lower()
-    if len(cleaned) > SKILL_NAME_MAX:
-        raise RulesError(f"A skill name is at most {SKILL_NAME_MAX} characters.")
+    return name_key(checked_name(name, "Skill name", SKILL_NAME_MAX))
+
+
+def _stored_skill(name: str) -> str:
+    """A skill as a stored sheet lists it, folded the same way (``skill_name`` checked it when
+    it was trained; a sheet stored before that check still loads)."""
+    cleaned = name_key(name) if isinstance(name, str) else ""
+    if not cleaned or len(cleaned) > SKILL_NAME_MAX:
+        raise RulesError(f"A skill name is 1–{SKILL_NAME_MAX} characters (got {name!r:.50}).")
     return cleaned
 
 
@@ -200,7 +209,7 @@ class Sheet:
         object.__setattr__(self, "edges", _pool_map("Edge", self.edges, EDGE_MIN, EDGE_MAX))
         if len(self.skills) > SKILLS_MAX:
             raise RulesError(f"A sheet lists at most {SKILLS_MAX} skills.")
-        skills = {skill_name(name): Training(t) for name, t in self.skills.items()}
+        skills = {_stored_skill(name): Training(t) for name, t in self.skills.items()}
         trained = {k: v for k, v in sorted(skills.items()) if v is not Training.UNTRAINED}
         object.__setattr__(self, "skills", trained)
         saves = {}

@@ -96,6 +96,17 @@ async def test_rule_aethelgard_critical_is_in_the_title_without_asterisks(
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
 
 
+async def test_ruling_aethelgard_net_5_short_of_the_dc_is_a_failure_and_no_critical(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    seed = seed_where(6, lambda r: r.raw_net == 5)
+    dicebot.rng = new_rng(seed)
+    reply = await fake_discord.invoke("aethelgard roll", {"pool": 6, "dc": 6}, user="player")
+    embed = reply.embeds[0]
+    assert embed["title"].startswith("❌ Failure · player: pool roll vs DC 6 · 5 net"), embed
+    assert "CRITICAL" not in embed["description"] and "CRITICAL" not in embed["title"]
+
+
 async def test_pool_limits_are_refused(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     too_big = await fake_discord.invoke("aethelgard roll", {"pool": 100, "bonus": 5})
     assert too_big.ephemeral and "at most 100 dice" in too_big.content

@@ -16,8 +16,11 @@ from bot.client import DiceBot, create_bot
 from bot.config import DatabaseLocation, Settings
 from bot.publish import announce
 from bot.ratelimit import RollLimit
-from bot.storage import Visibility
-from rules import cosmos
+from bot.storage import CharacterStore, Visibility
+from bot.storage.cosmos import ChallengeStore
+from bot.storage.macros import MacroStore
+from cogs.sixpool import SHEET_CODEC
+from rules import cosmos, sixpool
 from rules.campaigns import CampaignSettings
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
@@ -234,6 +237,58 @@ async def test_a_campaign_left_behind_in_a_server_without_the_bot_is_not_used(
     assert (await logged_roll(anybot.storage, roll_id_of(reply))).campaign_id is None
     refused = await fake.invoke("cosmos challenge status", user="gm", channel=foreign.channel_id)
     assert refused.ephemeral and f"works {WHERE}" in refused.content
+
+
+async def test_nothing_of_a_campaign_is_suggested_in_a_server_without_the_bot(
+    fake_discord: FakeDiscord, anybot: DiceBot
+) -> None:
+    """A server that removed the bot keeps its campaigns (written as the bot wrote them while
+    it was there): an open challenge, a campaign macro, a character. Typing there, a user
+    install suggests none of them, as using them is refused (README, Suggestions while typing)."""
+    fake, storage = fake_discord, anybot.storage
+    gm = fake.users["gm"].id
+    foreign = fake.add_foreign_guild()
+    vault = cosmos.start_challenge("Vault of Secrets", 15, 3, 5)
+    old = await storage.campaigns.start(
+        guild_id=foreign.id, channel_id=foreign.channel_id, user_id=gm,
+        settings=CampaignSettings.create(cosmos.SYSTEM, "Old table"),
+    )  # fmt: skip
+    await ChallengeStore(storage.database).open(old, vault, gm)
+    await MacroStore(storage.database).save("Vault dive", "1d20", user_id=None, campaign_id=old.id)
+    other = await storage.campaigns.start(
+        guild_id=foreign.id, channel_id=foreign.other_channel_id, user_id=gm,
+        settings=CampaignSettings.create(sixpool.SYSTEM, "Older table"),
+    )  # fmt: skip
+    pools = dict.fromkeys(sixpool.Pool, 5)
+    sheet = sixpool.new_sheet(1, sixpool.Pool.DEX, pools)
+    await CharacterStore(storage.database, SHEET_CODEC).create(other, gm, "Vex", sheet)
+    # Where the bot is, the same challenge and macro are suggested.
+    await fake.invoke("campaign start", {"system": "cosmos", "name": "Here"}, user="gm")
+    await fake.invoke("cosmos challenge start", {"name": vault.name, "tn": 15, "successes": 3,
+                                                 "max_rolls": 5}, user="gm")  # fmt: skip
+    await fake.invoke("macro save", {"name": "Vault dive", "expression": "1d20",
+                                     "campaign": True}, user="gm")  # fmt: skip
+    roll = {"attribute": 3, "skill": 2, "tn": 15, "challenge": "vau"}
+    check = {"pool": "DEX", "dc": 10, "character": ""}
+    here = await fake.autocomplete("cosmos roll", roll, "challenge", user="gm")
+    assert [choice["value"] for choice in here] == ["Vault of Secrets"]
+    macros = await fake.autocomplete("macro roll", {"name": "vau"}, "name", user="gm")
+    assert [choice["value"] for choice in macros] == ["Vault dive"]
+    for command, options, focused, channel in (
+        ("cosmos roll", roll, "challenge", foreign.channel_id),
+        ("cosmos challenge status", {"name": ""}, "name", foreign.channel_id),
+        ("cosmos challenge end", {"name": ""}, "name", foreign.channel_id),
+        ("macro roll", {"name": ""}, "name", foreign.channel_id),
+        ("macro delete", {"name": ""}, "name", foreign.channel_id),
+        ("sixpool check", check, "character", foreign.other_channel_id),
+        ("sixpool rest", {"character": ""}, "character", foreign.other_channel_id),
+    ):
+        suggested = await fake.autocomplete(command, options, focused, user="gm", channel=channel)
+        assert suggested == [], (command, focused)
+    used = await fake.invoke("cosmos roll", {**roll, "challenge": vault.name}, user="gm",
+                             channel=foreign.channel_id)  # fmt: skip
+    assert used.ephemeral and used.content.startswith(f"❌ Campaigns work {WHERE}")
+    assert fake.channel_messages(foreign.channel_id) == []
 
 
 @pytest.mark.parametrize("context", CONTEXTS)

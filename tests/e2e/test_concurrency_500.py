@@ -296,7 +296,23 @@ async def test_500_concurrent_stress_adds_stop_exactly_at_the_maximum(
     assert stress == 200
 
 
-# --- Enchanted Realms: one reroll per roll
+# --- Enchanted Realms: one reroll per roll; the reroll trait given once
+
+
+async def test_500_concurrent_trait_adds_of_one_player_give_it_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "realms", "name": "Vale"})
+    player = fake_discord.users["player"]
+    given, refused = split(
+        await fire(fake_discord, lambda _: fake_discord.send("realms trait add", {"user": player}))
+    )
+    # Serially: the first gives it, every other finds it held already.
+    assert (len(given), len(refused)) == (1, N - 1)
+    assert given[0].content.startswith(f"🍀 <@{player.id}> has the reroll trait")
+    assert all("already has the reroll trait here" in reply.content for reply in refused)
+    rows = await dicebot.storage.database.fetch_all("SELECT user_id, trait FROM realms_traits")
+    assert [tuple(row) for row in rows] == [(player.id, "reroll")]
 
 
 async def test_500_concurrent_rerolls_of_one_roll_reroll_it_once(

@@ -246,7 +246,7 @@ async def test_a_macro_name_with_invisible_characters_is_refused_and_nothing_sav
         "macro save", {"name": name, "expression": "1d20"}, user="player"
     )
     assert refused.ephemeral
-    assert "name can't hold invisible or control characters" in refused.content
+    assert "Macro name can't hold invisible, control or direction-changing" in refused.content
     assert code_point in refused.content
     assert await macro_rows(dicebot) == []
 
@@ -281,7 +281,7 @@ async def test_a_character_or_campaign_name_with_invisible_characters_is_refused
     character = await fake_discord.invoke(
         "aethelgard character create", {"name": "R\u200bin", **scores}, user="player"
     )
-    assert character.ephemeral and "Your character's name can't hold" in character.content
+    assert character.ephemeral and "Character name can't hold" in character.content
     rows = await dicebot.storage.database.fetch_all("SELECT name FROM characters")
     assert rows == []
 

@@ -522,7 +522,7 @@ COMMANDS: dict[str, list[str]] = {
     ],
     "realms": [
         "realms attack", "realms check", "realms stealth", "realms spell", "realms reroll",
-        "realms odds",
+        "realms odds", "realms trait add", "realms trait remove",
     ],
     SHARED: [
         "roll", "help", "macro save", "macro roll", "macro list", "macro delete",

@@ -12,11 +12,13 @@ import pytest
 
 from bot.client import DiceBot
 from bot.render.numbers import percent
+from bot.storage.realms import TraitStore
 from rules.randomness import new_rng
+from rules.realms import Trait
 from tests.e2e.conftest import hold_message_of
 from tests.e2e.test_buttons import restarted
 from tests.e2e.test_secrecy import forged
-from tests.expect import logged_roll
+from tests.expect import active_campaign, logged_roll
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -553,6 +555,8 @@ async def test_realms_die_buttons_are_offered_as_far_as_the_roll_is_seen(
     assert pressed.ephemeral and "Rerolled die 1" in fields(pressed)
     assert hidden.original.custom_ids() == ["roll:reveal:3"]  # the reroll: Reveal, no dice
     assert (await logged_roll(dicebot.storage, 3)).visibility.value == "hidden"
+    # In a campaign the reroll is a trait: the player's pool offers its dice once they hold it.
+    await fake_discord.invoke("realms trait add", {"user": fake_discord.users["player"]})
     pool = await fake_discord.invoke("realms stealth", {"dice": 20, "advantage": 1}, user="player")
     assert len(pool.original.custom_ids()) == 22  # Roll again, 21 dice: Discord allows 25
 
@@ -585,3 +589,197 @@ async def test_realms_concurrent_presses_of_a_die_button_reroll_once(
     assert all("Roll #1 was rerolled already" in reply.content for reply in refused)
     assert (await logged_roll(dicebot.storage, 2)).payload["rerolled_from"] == 1
     assert await dicebot.storage.rolls.get(3) is None
+
+
+# --- The reroll is a trait (RULINGS: the document's "chance trait", not everyone's): in a
+# campaign only its holders and a GM (their own rolls) reroll; outside one, anyone, as before.
+
+NEEDS_THE_TRAIT = (
+    "❌ You can't reroll in this campaign yet; the reroll is a trait: a GM gives it with "
+    "`/realms trait add` (a GM may always reroll their own rolls)."
+)
+
+
+async def start_realms(fake: FakeDiscord) -> None:
+    started = await fake.invoke("campaign start", {"system": "realms", "name": "Vale"}, user="gm")
+    assert not started.ephemeral, started.content
+
+
+async def trait(fake: FakeDiscord, action: str, user: str = "player", by: str = "gm") -> Reply:
+    return await fake.invoke(f"realms trait {action}", {"user": fake.users[user]}, user=by)
+
+
+async def test_ruling_realms_reroll_is_a_trait_given_and_taken_by_the_gm(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_realms(fake_discord)
+    player = fake_discord.users["player"].id
+    # Without the trait: no die buttons under the roll, and `/realms reroll` is refused.
+    plain = await fake_discord.invoke("realms check", {"die": "d20", "advantage": 1}, user="player")
+    assert plain.original.custom_ids() == ["roll:again:1"]
+    refused = await fake_discord.invoke("realms reroll", {"position": 1}, user="player")
+    assert refused.ephemeral and refused.content == NEEDS_THE_TRAIT
+    assert await dicebot.storage.rolls.get(2) is None
+    # Given: announced to the table; the next roll carries its dice and rerolls, typed or pressed.
+    given = await trait(fake_discord, "add")
+    assert not given.ephemeral
+    assert given.content.startswith(f"🍀 <@{player}> has the reroll trait: they may reroll one")
+    typed = await fake_discord.invoke("realms reroll", {"position": 2}, user="player")
+    assert not typed.ephemeral and "Rerolled die 2" in fields(typed)  # roll #1 is still latest
+    attack = await fake_discord.invoke(
+        "realms attack", {"dice": 2, "to_hit": 10, "damage": "1d6"}, user="player"
+    )
+    assert attack.original.custom_ids() == [
+        "roll:again:3", "realms:reroll:3:1", "realms:reroll:3:2",
+    ]  # fmt: skip
+    pressed = await fake_discord.click(attack, "realms:reroll:3:1", user="player")
+    assert not pressed.ephemeral and "Rerolled die 1" in fields(pressed)
+    # Taken: announced; refused again, and the next roll offers no die.
+    taken = await trait(fake_discord, "remove")
+    assert not taken.ephemeral
+    assert taken.content.startswith(f"🍂 <@{player}> no longer has the reroll trait")
+    save = await fake_discord.invoke("realms check", {"die": "d20", "kind": "save"}, user="player")
+    assert save.original.custom_ids() == ["roll:again:5"]
+    again = await fake_discord.invoke("realms reroll", {"position": 1}, user="player")
+    assert again.ephemeral and again.content == NEEDS_THE_TRAIT
+    assert await dicebot.storage.rolls.get(6) is None
+
+
+async def test_ruling_realms_reroll_trait_a_gms_own_roll_carries_its_dice(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_realms(fake_discord)
+    own = await fake_discord.invoke("realms stealth", {"dice": 2}, user="gm")
+    assert own.original.custom_ids() == ["roll:again:1", "realms:reroll:1:1", "realms:reroll:1:2"]
+    pressed = await fake_discord.click(own, "realms:reroll:1:2", user="gm")
+    assert not pressed.ephemeral and "Rerolled die 2" in fields(pressed)
+    managing = await fake_discord.invoke("realms check", {"die": "d20"}, user="admin")
+    assert managing.original.custom_ids() == ["roll:again:3", "realms:reroll:3:1"]  # a GM too
+    # A GM's own rolls only: a player's roll (with the trait) is its roller's to reroll.
+    await trait(fake_discord, "add")
+    theirs = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert theirs.original.custom_ids() == ["roll:again:4", "realms:reroll:4:1"]
+    stolen = await fake_discord.click(theirs, "realms:reroll:4:1", user="gm")
+    player = fake_discord.users["player"].id
+    assert stolen.ephemeral
+    assert f"Only <@{player}>, who made roll #4, can reroll its dice." in stolen.content
+    assert await dicebot.storage.rolls.get(5) is None
+
+
+async def test_ruling_realms_reroll_trait_a_forged_or_stale_press_by_a_non_holder_is_refused(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_realms(fake_discord)
+    roll = await fake_discord.invoke("realms check", {"die": "d20", "advantage": 1}, user="player")
+    assert roll.original.custom_ids() == ["roll:again:1"]
+    before = await logged_roll(dicebot.storage, 1)
+    button = forged(fake_discord, fake_discord.channel_id, "realms:reroll:1:1")
+    refused = await fake_discord.click(button, "realms:reroll:1:1", user="player")
+    assert refused.ephemeral and refused.content == NEEDS_THE_TRAIT
+    assert await dicebot.storage.rolls.get(2) is None
+    assert (await logged_roll(dicebot.storage, 1)).payload == before.payload
+    assert roll.original.custom_ids() == ["roll:again:1"]
+    # Stale: the trait was taken after the roll showed its dice; the button no longer rerolls.
+    await trait(fake_discord, "add")
+    shown = await fake_discord.invoke("realms stealth", {"dice": 2}, user="player")
+    await trait(fake_discord, "remove")
+    stale = await fake_discord.click(shown, "realms:reroll:2:2", user="player")
+    assert stale.ephemeral and stale.content == NEEDS_THE_TRAIT
+    assert await dicebot.storage.rolls.get(3) is None
+    assert shown.original.custom_ids() == ["roll:again:2", "realms:reroll:2:1", "realms:reroll:2:2"]
+
+
+async def test_ruling_realms_reroll_trait_only_a_gm_gives_or_takes_it_once(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_realms(fake_discord)
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    traits = TraitStore(dicebot.storage.database)
+    by_player = await trait(fake_discord, "add", by="player")
+    assert by_player.ephemeral
+    assert by_player.content.startswith("❌ Only a GM can give the reroll trait. GMs are")
+    assert await traits.holders(campaign, Trait.REROLL) == []
+    taking = await trait(fake_discord, "remove", by="player")
+    assert taking.ephemeral and taking.content.startswith("❌ Only a GM can take the reroll trait.")
+    player = fake_discord.users["player"].id
+    missing = await trait(fake_discord, "remove")
+    assert missing.ephemeral
+    assert missing.content.startswith(f"❌ <@{player}> doesn't have the reroll trait here;")
+    assert not (await trait(fake_discord, "add")).ephemeral
+    twice = await trait(fake_discord, "add", by="admin")  # a GM by Manage Server
+    assert twice.ephemeral
+    assert twice.content == f"❌ <@{player}> already has the reroll trait here; nothing changed."
+    assert await traits.holders(campaign, Trait.REROLL) == [player]
+
+
+async def test_ruling_realms_reroll_trait_needs_an_enchanted_realms_campaign(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    nowhere = await trait(fake_discord, "add")
+    assert nowhere.ephemeral and nowhere.content == (
+        "❌ This channel has no running campaign; this needs an Enchanted Realms campaign. "
+        "Start one with `/campaign start`."
+    )
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Far"}, user="gm")
+    elsewhere = await trait(fake_discord, "add")
+    assert elsewhere.ephemeral and elsewhere.content == (
+        "❌ This channel runs the Cosmos Engine campaign **Far**; this needs Enchanted Realms."
+    )
+    # No trait can be given in another system's campaign: a `/realms` roll there is as one
+    # outside any campaign, its roller rerolls it.
+    roll = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert roll.original.custom_ids() == ["roll:again:1", "realms:reroll:1:1"]
+    rerolled = await fake_discord.invoke("realms reroll", {"position": 1}, user="player")
+    assert not rerolled.ephemeral and "Rerolled die 1" in fields(rerolled)
+
+
+async def test_ruling_realms_reroll_trait_binds_in_a_campaign_only(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_realms(fake_discord)
+    refused = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
+    assert refused.original.custom_ids() == ["roll:again:1"]
+    # A channel with no campaign: anyone rerolls their own latest roll, as before the ruling.
+    free = fake_discord.other_channel_id
+    roll = await fake_discord.invoke(
+        "realms check", {"die": "d20", "advantage": 1}, user="player", channel=free
+    )
+    assert roll.original.custom_ids() == ["roll:again:2", "realms:reroll:2:1", "realms:reroll:2:2"]
+    pressed = await fake_discord.click(roll, "realms:reroll:2:2", user="player")
+    assert not pressed.ephemeral and "Rerolled die 2" in fields(pressed)
+    await fake_discord.invoke("realms stealth", {"dice": 2}, user="player", channel=free)
+    typed = await fake_discord.invoke("realms reroll", {"position": 1}, user="player", channel=free)
+    assert not typed.ephemeral and "Rerolled die 1" in fields(typed)
+    still = await fake_discord.invoke("realms reroll", {"position": 1}, user="player")
+    assert still.ephemeral and still.content == NEEDS_THE_TRAIT  # the campaign's channel
+
+
+async def test_ruling_realms_reroll_trait_campaign_info_lists_its_holders(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await start_realms(fake_discord)
+
+    async def traits_field() -> str:
+        info = await fake_discord.invoke("campaign info", {}, user="player")
+        return fields(info)["Traits"]
+
+    assert await traits_field() == (
+        "Reroll trait: nobody yet (a GM gives it with `/realms trait add`)"
+    )
+    await trait(fake_discord, "add", user="admin")
+    await trait(fake_discord, "add", user="player")
+    ids = sorted(fake_discord.users[name].id for name in ("admin", "player"))
+    assert await traits_field() == f"Reroll trait: <@{ids[0]}>, <@{ids[1]}>"
+    # However many hold it, the line stays within a field's 1,024 characters.
+    campaign = await active_campaign(dicebot.storage, fake_discord.channel_id)
+    store = TraitStore(dicebot.storage.database)
+    for n in range(60):
+        await store.grant_trait(campaign, 9 * 10**18 + n, Trait.REROLL, fake_discord.users["gm"].id)
+    crowded = await traits_field()
+    assert len(crowded) <= 1024 and crowded.endswith(" more")
+    assert crowded.startswith(f"Reroll trait: <@{ids[0]}>, <@{ids[1]}>, <@{9 * 10**18}>")
+    # Only an Enchanted Realms campaign keeps traits.
+    far = fake_discord.other_channel_id
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Far"}, channel=far)
+    cosmos_info = await fake_discord.invoke("campaign info", {}, user="player", channel=far)
+    assert "Traits" not in fields(cosmos_info)

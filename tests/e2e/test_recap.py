@@ -7,8 +7,10 @@ calling the recap's own functions (README, "Campaign recap").
 
 from __future__ import annotations
 
+import asyncio
 import io
 import itertools
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -16,9 +18,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import offload
 from bot.client import DiceBot
 from bot.render import recap as recap_render
 from bot.storage import LoggedRoll
+from rules import recap_placement as placement
 from rules.randomness import new_rng
 from tests.e2e.test_postgres_bot import pgbot  # noqa: F401 - the bot on PostgreSQL
 from tests.e2e.test_sinew import create as create_sinew_character
@@ -333,3 +337,68 @@ async def test_recap_averages_the_luck_of_a_roll_of_several_parts(
     assert player.startswith("1 roll"), player
     luck = sum(lucks, Fraction(0)) / 3
     assert f"player rolled **{phrase(luck)}** (1 scored roll)" in player, player
+
+
+def sums_at_most(dice: int, faces: int, value: int) -> int:
+    """Ordered rolls of ``dice`` dice of faces 1..faces summing to at most ``value``, by
+    inclusion and exclusion (k dice forced past their faces), independently of the bot."""
+    return sum(
+        (-1) ** k * math.comb(dice, k) * math.comb(value - k * faces, dice)
+        for k in range(dice + 1)
+        if value - k * faces >= dice
+    )
+
+
+# Legal /roll rolls whose exact distributions are heavy: each its own shape, a few tenths of a
+# second to compute in the recap's worker (seconds each on the event loop before), and one far
+# past the recap's bound (its keep counting alone would take hours).
+HEAVY_DICE = {"28d1000": 28, "27d1000": 27, "26d1000": 26}
+TOO_LARGE = "100d1000kh50"
+
+
+async def test_recap_of_heavy_rolls_never_holds_the_loop(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Void"}, user="gm")
+    for text in (*HEAVY_DICE, TOO_LARGE):
+        await fake_discord.invoke("roll", {"expression": text}, user="player")
+    # Cold: no shape computed yet in the recap's worker (forked here, before the measure).
+    await offload.in_process(placement.clear_cache, worker=offload.RECAP)
+    loop = asyncio.get_running_loop()
+    gaps: list[float] = []
+
+    async def ticker() -> None:  # how long the loop went without running this task
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.002)
+            gaps.append(loop.time() - before)
+
+    ticking = asyncio.create_task(ticker())
+    try:
+        started = loop.time()
+        recap_reply = await fake_discord.send("campaign recap", {}, user="player")
+        other = await fake_discord.send("roll", {"expression": "1d20"}, user="admin")
+        await fake_discord.wait_answered([other])
+        recap_pending = not recap_reply.settled(wait_deferred=True)
+        await fake_discord.wait_answered([recap_reply])
+        took = loop.time() - started
+    finally:
+        ticking.cancel()
+    # Another player's /roll is answered while the recap's placements are computed, and the
+    # loop never stood still for a good part of the recap (on the loop, it stood still for all
+    # of it): relative to the recap's own time, so a slow machine slows both alike.
+    assert recap_pending, "the /roll waited for the recap"
+    assert max(gaps) < took / 2, (max(gaps), took)
+    player = fields(recap_reply)["player"]
+    assert player.startswith("4 rolls"), player
+    assert "1 roll too large to score" in player, player
+    lucks = []
+    for roll in await logged(dicebot, fake_discord, secret=False):
+        text, value = roll.payload["result"]["expression"], roll.payload["result"]["total"]
+        if text in HEAVY_DICE:
+            dice, every = HEAVY_DICE[text], 1000 ** HEAVY_DICE[text]
+            below, upto = sums_at_most(dice, 1000, value - 1), sums_at_most(dice, 1000, value)
+            lucks.append(Fraction(below + upto, 2 * every))
+    assert len(lucks) == 3
+    luck = sum(lucks, Fraction(0)) / 3
+    assert f"player rolled **{phrase(luck)}** (3 scored rolls)" in player, player

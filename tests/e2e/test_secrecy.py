@@ -257,6 +257,8 @@ async def test_secrecy_matrix_a_realms_reroll_is_as_secret_as_its_roll(
     servers: Servers, visibility: Visibility
 ) -> None:
     await start_table(servers, "realms")
+    if visibility is Visibility.BLIND:  # in a campaign the reroll is a trait the GM gives
+        await servers.fake.invoke("realms trait add", {"user": servers.fake.users["player"]})
     await roll_secret(servers, ROLLS[3], visibility)
     before = servers.posted()
     reply = await servers.fake.invoke("realms reroll", {"position": 1}, user=roller(visibility))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
+import signal
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Iterator
@@ -24,6 +26,7 @@ from rules.campaigns import setting_owners
 from rules.randomness import new_rng
 from rules.systems import all_systems, use_packages
 from tests.e2e.conftest import DICE_SEED, bot_settings
+from tests.e2e.test_startup import start_bot_process, wait_until_ready
 from tests.expect import active_campaign
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -203,3 +206,30 @@ def test_no_file_of_the_bot_names_the_sixth_system(toy_package: str) -> None:
     use_packages(())
     assert KEY not in {system.value for system in all_systems()}
     assert "volume" not in setting_owners()
+
+
+async def test_python_m_bot_with_the_package_loads_it_before_discord_and_plays_it(
+    fake_discord: FakeDiscord, tmp_path: Path, toy_package: str
+) -> None:
+    # `python -m bot` imports SYSTEM_PACKAGES before it contacts Discord (one line, exit 2,
+    # if it can't: tests/test_config_refusals.py); a package it can import starts as in-process.
+    plugins = str(tmp_path / "plugins")
+    python_path = os.pathsep.join(filter(None, [plugins, os.environ.get("PYTHONPATH")]))
+    process = await start_bot_process(
+        fake_discord,
+        tmp_path,
+        fake_discord.token,
+        SYSTEM_PACKAGES=toy_package,
+        PYTHONPATH=python_path,
+    )
+    try:
+        await wait_until_ready(fake_discord)
+        system_option = _campaign_start(fake_discord)["options"][0]
+        assert {"name": "Kazoo Quest", "value": KEY} in system_option["choices"]
+        await fake_discord.invoke("campaign start", {"system": KEY, "name": "Brass Band"})
+        tooted = await fake_discord.invoke("kazoo toot", {}, user="player")
+        assert tooted.content == "🎺 Sparks 0 → 1 (soft)"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0 and "Traceback" not in stderr.decode()

@@ -57,6 +57,22 @@ def test_recap_embed_has_a_line_per_player_and_the_table() -> None:
     assert capped["footer"]["text"].startswith("GM view: hidden and blind rolls included · a long")
 
 
+def test_recap_embed_says_how_many_rolls_were_too_large_to_score() -> None:
+    heavy = [RecapRoll(4, 10, "dice", total=40_000, too_large=True),
+             RecapRoll(5, 20, "dice", total=50_000, too_large=True),
+             RecapRoll(6, 20, "dice", total=60_000, too_large=True)]  # fmt: skip
+    embed = recap_embed(recap(ROLLS + heavy), NAMES, gm_view=False).to_dict()
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert "1 roll too large to score" in fields["Wren"]
+    assert "Wren rolled **in the top 18%** (1 scored roll)" in fields["Wren"]  # unchanged
+    assert "2 rolls too large to score" in fields["Bo"]
+    assert "3 rolls too large to score" in embed["description"]
+    assert "too large" not in fields["Player 30"]  # unscored by kind: nothing to say
+    assert (
+        "too large" not in recap_embed(recap(ROLLS), NAMES, gm_view=False).to_dict()["description"]
+    )
+
+
 def test_recap_chart_has_a_bar_per_scored_player_and_the_table_last() -> None:
     chart = recap_chart(recap(ROLLS), NAMES)
     assert chart is not None

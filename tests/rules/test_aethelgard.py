@@ -91,6 +91,20 @@ def test_ruling_aethelgard_degree_against_the_dc() -> None:
     assert PoolRoll((1, 3), dc=0).degree is Degree.FUMBLE  # a fumble never succeeds
 
 
+def test_ruling_aethelgard_critical_needs_the_dc_met() -> None:
+    dice = (10, 10, 9, 9, 8, 2)  # five successes (8+), no botch: net 5
+    missed = PoolRoll(dice, dc=6)
+    assert (missed.net, missed.critical, missed.degree) == (5, False, Degree.FAILURE)
+    assert display_lines(missed) == [
+        "Roll: [10, 10, 9, 9, 8, 2]",
+        "→ 5 Successes, 0 Botches",
+        "Result: 5 Net Successes",
+    ]  # one verdict: no CRITICAL SUCCESS line under a failure
+    met = PoolRoll(dice, dc=5)
+    assert (met.critical, met.degree) == (True, Degree.CRITICAL)
+    assert display_lines(met)[-2:] == ["", "*** CRITICAL SUCCESS! ***"]
+
+
 def test_ruling_aethelgard_pool_parts_bonus_penalty_trauma_and_minimum() -> None:
     base = (PoolPart("WITS", 8), PoolPart("System Bypass", 3))
     assert build_pool(base, bonus=2).size == 13

@@ -440,3 +440,41 @@ def test_single_die_distributions_against_enumeration() -> None:
             assert Fraction(weight, distribution.total_weight) == Fraction(expected, 144)
     straight = single_die(SingleDie.D12, State.NORMAL)
     assert straight.outcomes().tolist() == list(range(1, 13))
+
+
+# --- The reroll is a trait (RULINGS, Enchanted Realms: the document's "chance trait")
+
+# Every combination, worked out by hand from the ruling: only a roll's roller rerolls it;
+# outside a campaign anyone may; in a campaign a GM (their own rolls) or a holder of the trait.
+# (in_campaign, is_gm, holds_trait, is_own_roll): allowed
+MAY_REROLL_BY_HAND = {
+    (False, False, False, False): False,  # someone else's roll
+    (False, False, False, True): True,  # outside a campaign: anyone, their own roll
+    (False, False, True, False): False,
+    (False, False, True, True): True,
+    (False, True, False, False): False,
+    (False, True, False, True): True,
+    (False, True, True, False): False,
+    (False, True, True, True): True,
+    (True, False, False, False): False,
+    (True, False, False, True): False,  # a player without the trait
+    (True, False, True, False): False,  # the trait rerolls one's own rolls only
+    (True, False, True, True): True,  # a player with the trait
+    (True, True, False, False): False,  # a GM: their own rolls only
+    (True, True, False, True): True,  # a GM's own roll, trait or not
+    (True, True, True, False): False,
+    (True, True, True, True): True,
+}
+
+
+def test_rule_realms_reroll_is_a_trait_in_a_campaign_over_every_combination() -> None:
+    assert len(MAY_REROLL_BY_HAND) == 2**4
+    for (in_campaign, is_gm, holds, own), allowed in MAY_REROLL_BY_HAND.items():
+        permission = realms.may_reroll(
+            in_campaign=in_campaign, is_gm=is_gm, holds_trait=holds, is_own_roll=own
+        )
+        assert permission.allowed is allowed, (in_campaign, is_gm, holds, own)
+        assert permission.reason
+    refused = realms.may_reroll(in_campaign=True, is_gm=False, holds_trait=False, is_own_roll=True)
+    assert "a GM gives it with `/realms trait add`" in refused.reason
+    assert [trait.value for trait in realms.Trait] == ["reroll"]

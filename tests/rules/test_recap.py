@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+import math
+import random
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -16,9 +19,10 @@ from typing import Any
 
 import pytest
 
+from rules import recap_placement as placement
 from rules.errors import RulesError
 from rules.recap import EndedChallenge, RecapRoll, Since, challenges_since, parse_since, recap
-from rules.recap_reading import read_roll
+from rules.recap_reading import LoggedRow, read_roll, read_rolls, recap_logged, trimmed
 from rules.sixpool.rolls import Mode as SixpoolMode
 from rules.sixpool.rolls import Modifier
 from rules.sixpool.rolls import RollResult as SixpoolRoll
@@ -418,3 +422,133 @@ def test_rule_recap_a_roll_of_several_parts_averages_each_rolls_luck() -> None:
     assert one.luck == mid_rank(d20, 22) and one.total == 22
     unplaced = read("dice", request([("8d6 e6", 29)], [("2d6*2", 8)]))
     assert unplaced.luck is None and unplaced.chance is None and unplaced.made
+
+
+# --- Heavy rolls: exact, or counted as too large to score (README, "Campaign recap").
+
+TOO_LARGE = "100d1000kh50"  # a legal /roll whose keep counting is far past the recap's bound
+
+
+def rows_of(*rolls: tuple[str, int]) -> list[LoggedRow]:
+    """Logged /roll rows of (expression, total), by one player, ids 1, 2, ..."""
+    return [(number, 100, "dice", {"result": expression(text, total), "options": {}}, "")
+            for number, (text, total) in enumerate(rolls, start=1)]  # fmt: skip
+
+
+def sums_at_most(dice: int, faces: int, value: int) -> int:
+    """Ordered rolls of ``dice`` dice of faces 1..faces summing to at most ``value``, by
+    inclusion and exclusion (k dice forced past their faces), independently of rules.odds."""
+    return sum(
+        (-1) ** k * math.comb(dice, k) * math.comb(value - k * faces, dice)
+        for k in range(dice + 1)
+        if value - k * faces >= dice
+    )
+
+
+def test_rule_recap_a_roll_too_large_to_score_counts_unscored_and_leaves_the_others_exact() -> None:
+    sums, kept = rolls_of(2, 6, sum), rolls_of(4, 6, lambda faces: sum(sorted(faces)[1:]))
+    read_back = read_rolls(rows_of(("2d6", 9), (TOO_LARGE, 40_000), ("4d6kh3", 14)))
+    heavy = read_back[1]
+    assert heavy.too_large and heavy.luck is None and heavy.chance is None and heavy.made
+    assert heavy.total == 40_000  # still shown, and a candidate for the biggest roll
+    made = recap(read_back)
+    (player,) = made.players
+    assert (player.rolls, player.scored, player.too_large) == (3, 2, 1)
+    assert player.luck == (mid_rank(sums, 9) + mid_rank(kept, 14)) / 2  # the two others, exact
+    assert made.table.too_large == 1
+    # A roll of several parts with one too large is too large as a whole: no partial luck.
+    several = read("dice", request([("2d6", 9)], [(TOO_LARGE, 40_000)]))
+    assert several.too_large and several.luck is None
+    # Not too large, not placed: an explosion is unscored as before, and not "too large".
+    exploding = read("dice", expression("8d6 e6", 20))
+    assert exploding.luck is None and not exploding.too_large
+
+
+def test_rule_recap_places_each_dice_shape_once_whatever_its_result() -> None:
+    placement.clear_cache()
+    totals = (6_000, 7_123, 4_321)
+    rows = rows_of(("12d1000", totals[0]), ("12d1000", totals[1]), ("12d1000+5", totals[2] + 5),
+                   ("1d1000+11d1000", totals[0]))  # fmt: skip
+    read_back = read_rolls(rows)
+    assert placement.cache_builds() == 1  # four rolls, three spellings, one distribution
+    every = 1000**12
+    for roll, total in zip(read_back, (*totals, totals[0]), strict=True):
+        below, upto = sums_at_most(12, 1000, total - 1), sums_at_most(12, 1000, total)
+        assert roll.luck == Fraction(below + upto, 2 * every)
+        assert roll.chance == Fraction(min(upto, every - below), every)
+    read_rolls(rows_of(("12d1000", 11_000)))  # a later recap: the cache's, computed before
+    assert placement.cache_builds() == 1
+
+
+def test_rule_recap_computes_new_shapes_cheapest_first_within_its_budget() -> None:
+    placement.clear_cache()
+    rows = rows_of(("3d6", 10), ("20d1000", 10_000))
+    cheap, heavy = (placement.shape_of(text) for text in ("3d6", "20d1000"))
+    assert cheap is not None and heavy is not None
+    budget = cheap.shape.seconds  # room for the cheap shape alone
+    first = read_rolls(rows, budget)
+    assert first[0].luck == mid_rank(rolls_of(3, 6, sum), 10) and not first[0].too_large
+    assert first[1].too_large and first[1].luck is None
+    again = read_rolls(rows, 0.0)  # no room for new work: computed shapes are still placed
+    assert again[0].luck == first[0].luck and again[1].too_large
+
+
+def random_expression(rng: random.Random, depth: int = 0) -> str:
+    """A /roll expression (most of them valid), spaced and cased at random."""
+    space = lambda: rng.choice(["", "", " ", "  "])  # noqa: E731
+    pick = rng.random()
+    if depth < 3 and pick < 0.15:
+        return f"({space()}{random_expression(rng, depth + 1)}{space()})"
+    if depth < 3 and pick < 0.45:
+        operator = rng.choice(["+", "+", "-", "-", "*", "/", "//", "%"])
+        left, right = random_expression(rng, depth + 1), random_expression(rng, depth + 1)
+        return f"{left}{space()}{operator}{space()}{right}"
+    if depth < 3 and pick < 0.52:
+        return f"{rng.choice('+-')}{space()}{random_expression(rng, depth + 1)}"
+    if pick < 0.65:
+        return str(rng.choice([0, 1, 3, 12, 40, 10**12]))
+    count = rng.choice(["", "0", "1", "2", "4", "04", "10", "1001"])
+    sides = rng.choice(["6", "20", "06", "%", "F", "f", "0", "10001", "1"])
+    die = rng.choice("dD")
+    modifiers = ""
+    for _ in range(rng.choice([0, 0, 1, 1, 2])):
+        spelled = rng.choice(["k", "kh", "KL", "d", "dl", "dh", "p", "pl", "ph", "e", "ie", "!",
+                              "r", "ro", "ir", "t", "f", "b", "mi", "ma", "x"])  # fmt: skip
+        number = rng.choice(["", "1", "2", "3", ">=3", "=1"])
+        modifiers += f"{space()}{spelled}{space()}{number}"
+    return f"{count}{space()}{die}{space()}{sides}{modifiers}"
+
+
+def test_rule_recap_reads_an_expressions_shape_quickly_as_the_notations_parser_does() -> None:
+    rng = random.Random(2026)
+    tricky = ["4d6d1", "4d6 d 1", "2d6+d1", "d%", "4dF+2", "4dff1", "10-(4d6kh3)", "-(1d6)",
+              "+2d6", "--3", "4d6k3d1", "4d6e6k3", "2d6 kh", "3d6*2", "13 % 2", "4d%k2",
+              "1000d6+1d6", "d10001", "(2d6", "2d6)", "2(3)", "", " ", "1" * 201, "4D6KH3",
+              "06d06", "0d6+3", "4d6k0", "2d20kh1-1d20kl1"]  # fmt: skip
+    for text in tricky + [random_expression(rng) for _ in range(3000)]:
+        assert placement.shape_of(text) == placement.shape_by_grammar(text), text
+
+
+def test_rule_recap_reads_a_trimmed_payload_as_the_whole_one() -> None:
+    # The bot's first pass cuts each payload to what the recap reads, in its worker.
+    breakdown = "4d6 (" + ", ".join(["6"] * 4) + ")"
+    embed = {"title": "x" * 200, "description": breakdown * 50}
+    whole: list[LoggedRow] = [
+        (1, 7, "dice", {"result": {**expression("4d6kh3", 14), "breakdown": breakdown},
+                        "embed": embed, "options": {}}, "2026-11-20T20:00:00.000Z"),
+        (2, 7, "dice", {"result": request([("2d6", 9)], [("1d20", 20), ("1d20", 1)]),
+                        "embed": embed}, "2026-11-20T20:01:00.000Z"),
+        (3, 8, "sinew.opposed", {"result": {"attacker": sinew_side(12, 5),
+                                            "defender": sinew_side(10, 8, shift=4)},
+                                 "luck_of": 2, "luck_by": 55, "embed": embed}, ""),
+        (4, 8, "sinew.test", {"result": {"score": 12, "mode": "straight", "dice": [19],
+                                         "shift": 0}, "options": {"challenge": " Vault "}}, ""),
+        (5, 9, "dice", "not JSON", ""),
+    ]  # fmt: skip
+    as_text = [(*row[:3], json.dumps(row[3]), row[4]) if row[0] != 5 else row for row in whole]
+    cut = trimmed(as_text)
+    assert all("embed" not in str(payload) and "breakdown" not in str(payload)
+               for _, _, _, payload, _ in cut)  # fmt: skip
+    assert read_rolls(cut) == read_rolls(whole) == read_rolls(as_text)
+    assert recap_logged(cut) == recap_logged(whole)
+    assert sum(len(str(payload)) for *_, payload, _ in cut) < 1_000

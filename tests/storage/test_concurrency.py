@@ -22,9 +22,11 @@ from bot.storage.errors import (
     NotCoGM,
     RollAlreadyRevealed,
 )
+from bot.storage.realms import TraitAlreadyHeld, TraitNotHeld, TraitStore
 from bot.storage.sqlite_batch import run_in_transaction
-from rules import cosmos
+from rules import cosmos, realms
 from rules.campaigns import CampaignSettings
+from rules.realms import Trait
 from tests.expect import active_campaign
 from tests.storage.concurrency import fire, succeeded
 from tests.storage.writes import trips_to_the_writer
@@ -40,6 +42,15 @@ def start(storage: Storage, user_id: int = GM):
         channel_id=CHANNEL,
         user_id=user_id,
         settings=CampaignSettings.create(cosmos.SYSTEM, f"Campaign of {user_id}"),
+    )
+
+
+def start_realms(storage: Storage):
+    return storage.campaigns.start(
+        guild_id=1,
+        channel_id=CHANNEL,
+        user_id=GM,
+        settings=CampaignSettings.create(realms.SYSTEM, "Vale"),
     )
 
 
@@ -86,6 +97,26 @@ async def test_concurrent_ends_end_the_campaign_once(storage: Storage) -> None:
         "SELECT count(*) FROM campaigns WHERE ended_by IS NOT NULL"
     )
     assert row is not None and row[0] == 1
+
+
+async def test_concurrent_trait_adds_of_one_user_leave_one_holder(storage: Storage) -> None:
+    campaign = await start_realms(storage)
+    traits = TraitStore(storage.database)
+    outcomes = await fire(N, lambda gm: traits.grant_trait(campaign, 55, Trait.REROLL, 100 + gm))
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, TraitAlreadyHeld) for o in outcomes) == N - 1
+    rows = await storage.database.fetch_all("SELECT campaign_id, user_id, trait FROM realms_traits")
+    assert [tuple(row) for row in rows] == [(campaign.id, 55, "reroll")]
+
+
+async def test_concurrent_trait_removals_of_one_user_remove_it_once(storage: Storage) -> None:
+    campaign = await start_realms(storage)
+    traits = TraitStore(storage.database)
+    await traits.grant_trait(campaign, 55, Trait.REROLL, GM)
+    outcomes = await fire(N, lambda _: traits.revoke_trait(campaign, 55, Trait.REROLL))
+    assert len(succeeded(outcomes)) == 1
+    assert sum(isinstance(o, TraitNotHeld) for o in outcomes) == N - 1
+    assert await traits.holders(campaign, Trait.REROLL) == []
 
 
 async def test_concurrent_rolls_are_all_logged_with_distinct_ids(storage: Storage) -> None:

@@ -40,6 +40,7 @@ PARENTS = {
     "cosmos_challenges": {"campaigns"},
     "end_prompts": set(),
     "macros": {"campaigns"},
+    "realms_traits": {"campaigns"},
     "roll_limits": set(),
     "rolls": {"campaigns"},
     "sixpool_contests": {"campaigns", "characters"},
@@ -55,6 +56,7 @@ TABLES = (
     "cosmos_challenges",
     "end_prompts",
     "macros",
+    "realms_traits",
     "roll_limits",
     "rolls",
     "sixpool_contests",
@@ -153,6 +155,7 @@ async def play_every_system(fake: FakeDiscord, channels: dict[str, int]) -> None
               user="player", at="aethelgard")  # fmt: skip
     await run("aethelgard check", {"attribute": "WITS"}, user="player", at="aethelgard")
     await run("campaign start", {"system": "realms", "name": "Vale"}, at="realms")
+    await run("realms trait add", {"user": fake.users["player"]}, at="realms")
     await run("realms check", {"die": "d20", "target": 12}, user="player", at="realms")
     await run("realms attack", {"dice": 2, "to_hit": 11, "damage": "1d8+1"}, at="realms")
 

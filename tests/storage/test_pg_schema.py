@@ -310,7 +310,7 @@ def _differences(sqlite: dict[str, Table], pg: dict[str, Table]) -> dict[str, tu
     }
 
 
-def test_both_backends_have_the_same_thirteen_tables(both) -> None:
+def test_both_backends_have_the_same_fourteen_tables(both) -> None:
     sqlite, pg = both
     expected = [
         "campaign_gms",
@@ -319,6 +319,7 @@ def test_both_backends_have_the_same_thirteen_tables(both) -> None:
         "cosmos_challenges",
         "end_prompts",
         "macros",
+        "realms_traits",
         "roll_limits",
         "rolls",
         "sixpool_contests",
@@ -392,6 +393,7 @@ def test_both_introspections_read_what_the_migrations_say(both, side: str) -> No
         "defender_skill", "text", False, False, None, False
     )  # 0013_sixpool_skills adds skill and defender_skill last
     assert schema["sixpool_trained_only"].primary_key == ("campaign_id", "skill")
+    assert schema["realms_traits"].primary_key == ("campaign_id", "user_id", "trait")
     assert schema["cosmos_challenges"].columns[8].default == "'open'"
 
 

@@ -3,6 +3,7 @@ or the rolls since an id or a time, read on the (campaign_id, id) index, on both
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -104,6 +105,25 @@ async def test_a_session_longer_than_the_limit_gives_its_latest_rolls(storage: S
     assert [roll.id for roll in await storage.rolls.session_rolls(ours, since, limit=2)] == (
         session[-2:]
     )
+
+
+async def test_the_session_as_text_is_the_same_rolls_with_their_payloads_undecoded(
+    storage: Storage,
+) -> None:
+    # The recap decodes the payloads in its worker process (README, "Campaign recap").
+    ours = await campaign_in(storage, 1)
+    await logged_at(storage, ours, "08:00")
+    for minute in range(3):
+        await logged_at(storage, ours, f"12:{minute:02d}", Visibility.HIDDEN if minute else
+                        Visibility.PUBLIC)  # fmt: skip
+    for options in ({}, {"include_secret": True}):
+        rolls = await storage.rolls.session_rolls(ours, SessionStart(), **options)
+        texts = await storage.rolls.session_texts(ours, SessionStart(), **options)
+        assert [(roll_id, user_id, kind, json.loads(payload), made_at)
+                for roll_id, user_id, kind, payload, made_at in texts] == [
+            (roll.id, roll.user_id, roll.kind, roll.payload, roll.created_at) for roll in rolls
+        ]  # fmt: skip
+        assert len(texts) == (3 if options else 1)
 
 
 def test_the_session_queries_use_the_campaign_index_on_sqlite(migrated_sqlite: Path) -> None:

@@ -176,6 +176,7 @@ async def test_migration_0014_moves_a_sinew_campaigns_skin_into_its_settings(
         "0014_sinew_skin",
         "0015_roll_messages",
         "0016_log37_roll_log_index",
+        "0017_realms_traits",
     ]
     opened = await Storage.open(path)
     try:

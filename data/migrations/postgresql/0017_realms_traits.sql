@@ -1,0 +1,13 @@
+-- Enchanted Realms: the traits a GM gives a player in a campaign (`/realms trait add`), the
+-- reroll the one so far: in a campaign the reroll is offered only to its holders and to a GM
+-- for their own rolls (README, Rules notes: Enchanted Realms, "The reroll is a trait").
+-- PostgreSQL twin of ../0017_realms_traits.sql.
+-- depends: 0016_log37_roll_log_index
+
+CREATE TABLE realms_traits (
+    campaign_id BIGINT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+    user_id     BIGINT NOT NULL,
+    trait       TEXT   NOT NULL,
+    granted_by  BIGINT NOT NULL,
+    PRIMARY KEY (campaign_id, user_id, trait)
+);
