@@ -31,6 +31,7 @@ from rules.realms.checks import SingleDie
 from rules.realms.rerolls import attack_from_dict, check_from_dict, stealth_from_dict
 from rules.realms.states import D20, STEALTH_DIE, State
 from rules.recap import EndedChallenge, Recap, RecapRoll, luck_of, recap, tail_of
+from rules.sinew.kinds import CRISIS_KIND, LUCK_BY, LUCK_ROOT
 from rules.sixpool.characters import DIE_SIDES as SIXPOOL_D20
 from rules.sixpool.rolls import Mode, RollResult, contest_winner
 
@@ -45,9 +46,6 @@ __all__ = [
     "trimmed",
 ]
 
-LUCK_ROOT = "luck_of"  # in a Luck spend's payload: the roll first spent on (bot.storage.sinew)
-LUCK_BY = "luck_by"  # in a defender's Luck spend: who spent (the entry is the roller's)
-CRISIS_KIND = "sinew.crisis"  # a Crisis, logged beside the roll that brought it
 TAMPER_PRESSURE = 1  # the Pressure a failed tamper adds (rules.sinew_pressure.tamper)
 SINEW_D20 = 20
 SHAPE = "shape"  # a /roll's question: ("shape", its Shape), or ("shape", None) unplaceable

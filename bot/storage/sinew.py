@@ -1,4 +1,8 @@
-"""Sinew & Steel storage beyond the shared stores: Luck spent on the roller's latest roll."""
+"""Sinew & Steel storage beyond the shared stores: Luck spent on the roller's latest roll.
+
+A Luck spend's payload names the roll first spent on (``LUCK_ROOT``: every step of one roll's
+spends names the same roll) and, for a defender's spend, who spent (``LUCK_BY``).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from bot.storage.errors import StorageError
 from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll, roll_in
 from bot.storage.tracks import change_track, read_track, track_spec
 from rules.sinew import PRESSURE
+from rules.sinew.kinds import LUCK_BY, LUCK_ROOT
 
 S = TypeVar("S")  # the system's sheet
 
@@ -34,12 +39,6 @@ __all__ = [
     "RollSuperseded",
     "luck_root",
 ]
-
-# In the payload of a roll logged by a Luck spend: the id of the roll first spent on, so every
-# step of one roll's spends names the same roll (its buttons keep working step after step).
-LUCK_ROOT = "luck_of"
-# In the payload of a defender's spend: who spent (the entry is logged under the roller's id).
-LUCK_BY = "luck_by"
 
 
 def luck_root(roll: LoggedRoll) -> int:

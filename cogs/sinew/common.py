@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -24,11 +24,16 @@ from bot.storage import Campaign, Character, CharacterStore, Storage, Visibility
 from bot.storage.errors import CharacterNotFound, WhichCharacter
 from bot.storage.sinew import DEFENDER_OPTION, NPC_SCORE_OPTION, LuckStore, PressureStore
 from rules import sinew, sinew_pressure
+from rules.sinew.kinds import (  # named once: the log and the recap read them there too
+    ATTACK_KIND,
+    LUCK_KIND,
+    OPPOSED_KIND,
+    RITE_KIND,
+    TAMPER_KIND,
+    TEST_KIND,
+)
 
 SCORE_HELP = f"{sinew.TEST_SCORE_MIN}–{sinew.TEST_SCORE_MAX}"
-TEST_KIND, LUCK_KIND = "sinew.test", "sinew.luck_test"
-OPPOSED_KIND, ATTACK_KIND = "sinew.opposed", "sinew.attack"
-TAMPER_KIND, RITE_KIND, CRISIS_KIND = "sinew.tamper", "sinew.rite", "sinew.crisis"
 SPENDABLE_KINDS = (TEST_KIND, LUCK_KIND, OPPOSED_KIND, ATTACK_KIND)
 CONTEST_KINDS = (OPPOSED_KIND, ATTACK_KIND)  # a defending player may spend on these too
 PRESSURE_TEST_KINDS = (TAMPER_KIND, RITE_KIND)  # no Luck: their Pressure lands when rolled
@@ -79,6 +84,16 @@ BOON = app_commands.Group(name="boon", description="Boons: narrative gifts on a 
 PRESSURE = app_commands.Group(
     name="pressure", description="Pressure: the party's track and each character's (0-5)"
 )
+
+
+class _SheetDecision(Protocol):
+    """A rule's result that carries the sheet after it (``RestResult``, ``MilestoneResult``)."""
+
+    @property
+    def sheet(self) -> Sheet: ...
+
+
+Decided = TypeVar("Decided", bound=_SheetDecision)
 
 
 def attribute_choices() -> list[app_commands.Choice[str]]:
@@ -259,6 +274,20 @@ class SinewBase(_CogPart):
     ) -> tuple[Character[Sheet], Character[Sheet]]:
         changed = await self.characters.update(character, change)
         return changed.before, changed.after
+
+    async def _decided(
+        self, character: Character[Sheet], decide: Callable[[Sheet], Decided]
+    ) -> tuple[Character[Sheet], Decided]:
+        """Apply a rule that says what it changed (a rest's gains, a milestone's), in one
+        transaction; return the character after it and the rule's own account of it."""
+        decisions: list[Decided] = []
+
+        def change(sheet: Sheet) -> Sheet:
+            decisions.append(decide(sheet))
+            return decisions[-1].sheet
+
+        changed = await self.characters.update(character, change)
+        return changed.after, decisions[-1]
 
     async def refresh_luck(
         self, interaction: discord.Interaction, *characters: Character[Sheet]

@@ -413,18 +413,24 @@ async def _deliver_typed_spend(
 
 def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckApplied:
     """Return what a spend writes, from what it read: the rules decide, this renders."""
-    logged, who = context.roll, context.roller
+    logged, who, defender = context.roll, context.roller, context.defender
     assert isinstance(who.sheet, Sheet)
-    spent = sinew.apply_luck(
-        logged_result(logged), who.sheet, tokens, pressure=context.pressure, roller=who.name
+    assert defender is None or isinstance(defender.sheet, Sheet)
+    decided = sinew.luck_consequences(
+        logged_result(logged),
+        who.sheet,
+        tokens,
+        pressure=context.pressure,
+        roller=who.name,
+        defender=defender.sheet if defender is not None else None,
     )
-    hurt = _hurt(context.defender, spent.extra_damage)
+    spent = decided.spent
+    hurt = replace(defender, sheet=decided.hurt) if defender and decided.hurt else None
     options = logged.payload.get("options", {})
-    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, context.defender, hurt)
-    render.add_luck_spent(embed, spent.shift, spent.cost, spent.sheet)
+    embed = _after_luck_embed(logged.kind, options, spent.after, who.name, defender, hurt)
+    render.add_luck_spent(embed, spent.shift, spent.cost, decided.payer)
     roll = Roll(logged.kind, spent.after, embed, options=options)
-    entry = roll.entry(asker, logged.visibility)
-    return LuckApplied(spent.sheet, entry, hurt.sheet if hurt else None)
+    return LuckApplied(decided.payer, roll.entry(asker, logged.visibility), decided.hurt)
 
 
 def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckApplied:
@@ -432,7 +438,7 @@ def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) ->
     turned into a miss took given back) and the roll after it, shown as the roller's."""
     logged, payer = context.roll, context.roller
     assert isinstance(payer.sheet, Sheet)
-    spent = sinew.apply_luck(
+    decided = sinew.luck_consequences(
         logged_result(logged),
         payer.sheet,
         tokens,
@@ -440,23 +446,16 @@ def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) ->
         roller=payer.name,
         side=sinew.Side.DEFENDER,
     )
-    back = spent.stamina_given_back
-    sheet = sinew.heal(spent.sheet, back).sheet if back else spent.sheet
-    after = replace(payer, sheet=sheet)
+    spent, back = decided.spent, decided.spent.stamina_given_back
+    after = replace(payer, sheet=decided.payer)
     options = logged.payload.get("options", {})
     attacker = context.attacker.name if context.attacker is not None else NPC
     embed = _after_luck_embed(logged.kind, options, spent.after, attacker, after, after)
-    render.add_luck_spent(embed, spent.shift, spent.cost, sheet, payer=payer.name, given_back=back)
+    render.add_luck_spent(
+        embed, spent.shift, spent.cost, decided.payer, payer=payer.name, given_back=back
+    )
     roll = Roll(logged.kind, spent.after, embed, options=options)
-    return LuckApplied(sheet, roll.entry(asker, logged.visibility))
-
-
-def _hurt(defender: Character[Sheet] | None, extra: int) -> Character[Sheet] | None:
-    """Return the defending character after a spend's extra damage (None: unchanged)."""
-    if defender is None or extra <= 0:
-        return None
-    assert isinstance(defender.sheet, Sheet)
-    return replace(defender, sheet=sinew.take_damage(defender.sheet, extra).sheet)
+    return LuckApplied(decided.payer, roll.entry(asker, logged.visibility))
 
 
 def logged_result(logged: LoggedRoll) -> sinew.Spendable:

@@ -30,7 +30,6 @@ from bot.render import sinew_pressure as render_pressure
 from bot.storage import Campaign, Character, Visibility
 from bot.storage.sinew import PressureRead, PressureWrite, PressureWritten
 from cogs.sinew.common import (
-    CRISIS_KIND,
     PRESSURE,
     RITE_KIND,
     TAMPER_KIND,
@@ -46,6 +45,7 @@ from cogs.sinew.common import (
 from rules import sinew, sinew_pressure
 from rules.choices import parse_choice
 from rules.randomness import Rng
+from rules.sinew.kinds import CRISIS_KIND
 
 Method = sinew_pressure.PurgeMethod
 # Each way to shed Pressure, as the choice says it: what it costs and what it sheds.

@@ -166,13 +166,8 @@ class SheetCommands(SinewBase):
         table, campaign = await self._sinew_table(interaction)
         chosen = parse_choice(sinew.Rest, kind, "kind")
         found = await table.own_or_named(self.characters, campaign, character, "rest")
-        before, after = await self._update(found, lambda sheet: sinew.rest(sheet, chosen).sheet)
-        embed = render.rested(
-            after,
-            chosen.value,
-            after.sheet.luck_tokens - before.sheet.luck_tokens,
-            after.sheet.current_stamina - before.sheet.current_stamina,
-        )
+        after, rested = await self._decided(found, lambda sheet: sinew.rest(sheet, chosen))
+        embed = render.rested(after, chosen.value, rested.luck_gained, rested.stamina_gained)
         await interaction.response.send_message(embed=embed)
         await self.refresh_luck(interaction, after)  # a calm rest's token
 
@@ -184,12 +179,8 @@ class SheetCommands(SinewBase):
         table, campaign = await self._sinew_table(interaction)
         table.require_gm("give milestones")
         found = await self.characters.find(campaign, name=character)
-        before, after = await self._update(found, lambda sheet: sinew.milestone(sheet).sheet)
-        embed = render.milestone(
-            after,
-            after.sheet.build_points - before.sheet.build_points,
-            after.sheet.luck_tokens - before.sheet.luck_tokens,
-        )
+        after, reached = await self._decided(found, sinew.milestone)
+        embed = render.milestone(after, reached.build_points_gained, reached.tokens_restored)
         await interaction.response.send_message(embed=embed)
         await self.refresh_luck(interaction, after)  # Luck refilled
 

@@ -82,6 +82,7 @@ from rules.sinew.constants import (
 )
 from rules.sinew.luck import (
     LuckChoice,
+    LuckConsequences,
     LuckOffer,
     LuckSpent,
     Spendable,
@@ -89,6 +90,7 @@ from rules.sinew.luck import (
     attack_luck_offers,
     lower_roller_die,
     luck_choices,
+    luck_consequences,
     luck_cost,
     luck_surcharge,
     roller_tokens_needed,
@@ -178,6 +180,7 @@ __all__ = [
     "Ledger",
     "LedgerLine",
     "LuckChoice",
+    "LuckConsequences",
     "LuckGrant",
     "LuckOdds",
     "LuckOffer",
@@ -215,6 +218,7 @@ __all__ = [
     "ledger",
     "lower_roller_die",
     "luck_choices",
+    "luck_consequences",
     "luck_cost",
     "luck_odds",
     "luck_surcharge",

@@ -11,6 +11,7 @@ from typing import overload
 
 from rules.errors import RulesError
 from rules.inputs import require_whole
+from rules.sinew.changes import heal, take_damage
 from rules.sinew.combat import AttackResult, OpposedResult, Side
 from rules.sinew.constants import LUCK_SURCHARGE, LUCK_SURCHARGE_STEP, PRESSURE_MAX
 from rules.sinew.sheet import Score, Sheet
@@ -243,6 +244,46 @@ def apply_luck(
         )
     paid = replace(sheet, luck_tokens=sheet.luck_tokens - cost)
     return LuckSpent(shift=shift, cost=cost, before=result, after=moved, sheet=paid)
+
+
+@dataclass(frozen=True, slots=True)
+class LuckConsequences:
+    """A spend with everything it changes at the table.
+
+    Attributes:
+        spent: The spend itself (the roll before and after, the shift, the cost).
+        payer: The payer's sheet after paying and, for a contest's defender whose spend turned
+            a hit into a miss, with the Stamina that hit took given back.
+        hurt: Under an attack, the defending character's sheet after the damage the roller's
+            spend adds (None: the defender is unchanged, or not a character).
+    """
+
+    spent: LuckSpent
+    payer: Sheet
+    hurt: Sheet | None = None
+
+
+def luck_consequences(
+    result: Spendable,
+    sheet: Sheet,
+    tokens: int | None,
+    *,
+    pressure: int,
+    roller: str,
+    side: Side = Side.ATTACKER,
+    defender: Sheet | None = None,
+) -> LuckConsequences:
+    """Return a spend (``apply_luck``) with its consequences: the roller's spend under an
+    attack hurts ``defender`` (a player's character) by the damage it adds; the defender's own
+    spend gives back the Stamina a hit it turns into a miss took. Either side pays the Pressure
+    surcharge of its own step (``pressure``)."""
+    spent = apply_luck(result, sheet, tokens, pressure=pressure, roller=roller, side=side)
+    if side is Side.DEFENDER:
+        back = spent.stamina_given_back
+        return LuckConsequences(spent, heal(spent.sheet, back).sheet if back else spent.sheet)
+    extra = spent.extra_damage
+    hurt = take_damage(defender, extra).sheet if defender is not None and extra > 0 else None
+    return LuckConsequences(spent, spent.sheet, hurt)
 
 
 @dataclass(frozen=True, slots=True)

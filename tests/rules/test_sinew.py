@@ -494,6 +494,35 @@ def test_ruling_sinew_attack_soak_needs_a_natural_one_not_a_shifted_one() -> Non
     assert (shifted.damage, shifted.damage_taken) == (2, 1)
 
 
+def test_rule_sinew_rollers_luck_under_an_attack_hurts_the_defender_by_the_damage_it_adds() -> None:
+    # STR 10 rolls 3 against a failed REF 15 behind armour 3: damage 2, all soaked (0 taken).
+    # Two tokens bring the 3 to 1 (margin 9): soak cut by 2 to 1, 1 taken (pinned above).
+    attack = _attack((10, 3), (10, 15), armour=3)
+    defender = _sheet()  # Stamina 4
+    decided = sinew.luck_consequences(
+        attack, _sheet(), 2, pressure=0, roller="Brakka", defender=defender
+    )
+    assert decided.payer.luck_tokens == 7 - 2
+    assert decided.hurt is not None and decided.hurt.current_stamina == 4 - 1
+    at_four = sinew.luck_consequences(
+        attack, _sheet(), 2, pressure=4, roller="Brakka", defender=defender
+    )
+    assert at_four.payer.luck_tokens == 7 - 2 - 1  # the surcharge at Pressure 4
+
+
+def test_rule_sinew_defenders_luck_turning_a_hit_gives_back_its_stamina_and_pays_its_step() -> None:
+    # STR 10 rolls 5 (margin 5) against REF 10's 8 (margin 2): a hit of 2. Three tokens bring
+    # the 8 to 5 (margin 5, a tie: the defender holds), a miss: the 2 Stamina come back.
+    attack = _attack((10, 5), (10, 8))
+    hit = _changed(_sheet(), current_stamina=4 - 2)
+    decided = sinew.luck_consequences(
+        attack, hit, None, pressure=4, roller="Vex", side=Side.DEFENDER
+    )
+    assert decided.spent.shift == 3 and decided.spent.cost == 3 + 1  # its own step 4
+    assert (decided.payer.luck_tokens, decided.payer.current_stamina) == (7 - 4, 4)
+    assert decided.hurt is None
+
+
 def test_ruling_sinew_negative_margin_never_adds_soak() -> None:
     # Score 0 hitting with a natural 1 has margin -1; the natural 1 ignores soak anyway, and
     # the margin cut is 0, never negative.
