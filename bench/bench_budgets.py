@@ -1,4 +1,4 @@
-"""The time budgets of the README's "Benchmarks", measured and printed beside each budget.
+"""The time budgets of docs/benchmarks.md, measured and printed beside each budget.
 
 Run: ``.venv/bin/python bench/bench_budgets.py [--quick]`` (``--quick``: about 20 s, as
 ``.ci/run`` runs it after the tests; reported, never failing CI).
@@ -285,7 +285,7 @@ RECAP_GROUP = "recap"
 async def _hold_of_recap(
     fake: FakeDiscord, loop: asyncio.AbstractEventLoop, slow: SlowCallbacks, quick: bool
 ) -> None:
-    """The loop hold of `/campaign recap` of worst-case rolls (README, "Campaign recap"), each
+    """The loop hold of `/campaign recap` of worst-case rolls (docs/gms.md, "Campaign recap"), each
     try with the recap's worker forked already but no shape computed in it."""
     rolls = 100 if quick else MAX_RECAP_ROLLS
     with contextlib.suppress(Exception):  # no campaign running yet: nothing to end

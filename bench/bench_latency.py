@@ -613,11 +613,10 @@ async def measure(bench: Bench, settings: Settings, restarts: int, *, ours: bool
         print("  ", line)
 
 
-# The floors, against the bot answering with the same kind of reply as ours (README,
-# Benchmarks: "The floors"): regression guards on figures that hold still between runs. p99's
-# ratio is reported, not judged (it moved 1.29x-1.80x between runs of the same code), and so is
-# every ratio to the one-line bot, whose reply is not ours. (ratio, higher is better); None:
-# reported only.
+# The floors, against the bot answering with the same kind of reply as ours (docs/benchmarks.md,
+# "The floors"): regression guards on figures that hold still between runs. p99's ratio is reported,
+# not judged (it moved 1.29x-1.80x between runs of the same code), and so is every ratio to the
+# one-line bot, whose reply is not ours. (ratio, higher is better); None: reported only.
 TARGETS: dict[str, dict[str, tuple[float, bool] | None]] = {
     BARE_LINE: {
         "/roll p50 one at a time": None,

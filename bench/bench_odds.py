@@ -13,7 +13,7 @@ sweep their queries.
 
 Then every system's odds at its largest legal inputs are checked against ``icepool`` (the
 optional ``bench`` extra: ``pip install -e ".[bench]"``) in the same run: icepool computes each
-distribution on its own, from the rules as the README's "Rules notes" state them, with its own
+distribution on its own, from the rules as the rules notes of docs/players/ state them, with its own
 API (pools, ``highest``/``lowest``, ``Die.map``, ``@``), never by calling ours. Each line prints
 our median time cold (our caches cleared) and warm, icepool's cold (its caches cleared) and
 warm, the ratio icepool/ours and the largest absolute difference of any probability (or expected

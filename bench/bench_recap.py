@@ -14,7 +14,7 @@ cached, as they are in the bot after its first recap), the embed, and the chart.
 with ``since`` a date before the first roll: the worst a GM can ask, which reads the log's
 latest ``MAX_RECAP_ROLLS`` (2,000) rolls, not all of them. The query plans are printed too.
 
-Budget (README, "Benchmarks"): the recap of the latest session, every step but the chart, at
+Budget (docs/benchmarks.md): the recap of the latest session, every step but the chart, at
 most ``RECAP_BUDGET_SECONDS`` (100 ms), and the longest recap there is (2,000 rolls) at most
 ``LONGEST_BUDGET_SECONDS`` (500 ms); the chart is drawn off the event loop. Exit status 0
 whatever the numbers (OVER says which missed), 1 only if the measurement failed.

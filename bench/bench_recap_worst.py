@@ -9,7 +9,7 @@ the 200 characters an expression may have: three in four estimated just within t
 one shape (``SHAPE_SECONDS_MAX``: `37d1000`, `1000d6`...), one in four 1,000 dice of up to
 10,000 faces (the largest payload a roll logs, ~11 kB, each die shown). No shape is shared, so
 the cache never helps and the recap's budget is what bounds its work, and reading and sending
-each roll to the recap's worker costs the most too (README, "Campaign recap").
+each roll to the recap's worker costs the most too (docs/gms.md, "Campaign recap").
 
 Three recaps of it: ``cold`` (the recap's worker process forked by this recap), ``new shapes``
 (the worker running, no shape computed: ``clear_cache`` run in it first) and ``again`` (the
@@ -20,7 +20,7 @@ time from sending the recap to its reply, the recap worker's peak memory (Linux 
 reset before each recap), and the latency of `/roll 1d20` sent one at a time meanwhile by
 another player in another channel, p50 / p99 / max, beside the same with no recap running.
 
-Targets (README, "Benchmarks"): no command holds the loop over 20 ms; the recap's wall time at
+Targets (docs/benchmarks.md): no command holds the loop over 20 ms; the recap's wall time at
 most 5 s. Exit status 0 whatever the numbers, 1 only if the measurement failed.
 """
 

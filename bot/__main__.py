@@ -1,5 +1,8 @@
 """`python -m bot`: read `.env`, start the bot, and say plainly what is wrong if it can't.
 
+`python -m bot setup` puts the token in `.env` and prints the invite link, `python -m bot check`
+says whether the bot could start here, and `python -m bot migrate` creates or upgrades the
+database (see bot/host.py).
 `python -m bot backup PATH` copies the live database to PATH (see bot/storage/backup.py).
 `python -m bot copy-db --from sqlite:///… --to postgresql://…` moves an SQLite database into
 PostgreSQL (see bot/storage/copy.py).
@@ -157,6 +160,30 @@ def main(argv: list[str] | None = None) -> int:
     """Run the bot until it is stopped (or run a maintenance command); return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the dice bot.")
     commands_parser = parser.add_subparsers(dest="command")
+    setup = commands_parser.add_parser(
+        "setup",
+        help="put the bot token in .env (mode 0600), print the invite link and a systemd unit",
+    )
+    setup.add_argument(
+        "--token",
+        help="the bot token (else DISCORD_TOKEN, else asked; a command line is visible to "
+        "other users of the machine)",
+    )
+    setup.add_argument(
+        "--no-input",
+        action="store_true",
+        help="never ask: the token from --token or DISCORD_TOKEN (exit 2 without one)",
+    )
+    setup.add_argument(
+        "--systemd", type=Path, metavar="PATH", help="write the systemd unit to PATH"
+    )
+    commands_parser.add_parser(
+        "check",
+        help="say whether the bot could start here: token, settings, database, metrics port",
+    )
+    commands_parser.add_parser(
+        "migrate", help="create or upgrade the database (the bot also does at start)"
+    )
     backup = commands_parser.add_parser(
         "backup", help="copy the live database to PATH consistently (safe while the bot runs)"
     )
@@ -177,6 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         help="postgresql://user:password@host/database (migrated first; must hold no rows)",
     )
     arguments = parser.parse_args(argv)
+    if arguments.command in ("setup", "check", "migrate"):
+        from bot import host
+
+        if arguments.command == "setup":
+            return host.setup(
+                arguments.token, no_input=arguments.no_input, systemd=arguments.systemd
+            )
+        return host.check() if arguments.command == "check" else host.migrate()
     if arguments.command == "backup":
         return _backup(arguments.path)
     if arguments.command == "copy-db":
@@ -196,7 +231,7 @@ def _one_line(error: BaseException) -> str:
 def load_system_packages(packages: tuple[str, ...]) -> None:
     """Import each of SYSTEM_PACKAGES (its ``rules``, then its ``cogs`` and their modules) and
     find its systems, before Discord is contacted; raise ConfigError naming the setting if one
-    can't be (README, Environment variables). The bot's own start finds them imported."""
+    can't be (docs/hosting.md, "Environment variables"). The bot's own start finds them imported."""
     from rules.systems import registered, use_packages
 
     def load(name: str) -> None:

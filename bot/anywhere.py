@@ -1,10 +1,10 @@
 """Where a command works: anywhere, or only in a server channel where the bot is installed.
 
-The bot installs to a server and to a user (README, "Create the Discord application and invite
-the bot"). Commands that need no campaign (`/roll`, each system's stateless rolls and odds,
-personal macros, `/help`) work anywhere: in a server with or without the bot, in DMs and group
-DMs. Everything else (campaigns, characters, tracks) needs the channel's campaign, so it works
-only in a server channel where the bot is installed (README, "Where commands work").
+The bot installs to a server and to a user (docs/hosting.md, "Create the application and invite the
+bot"). Commands that need no campaign (`/roll`, each system's stateless rolls and odds, personal
+macros, `/help`) work anywhere: in a server with or without the bot, in DMs and group DMs.
+Everything else (campaigns, characters, tracks) needs the channel's campaign, so it works only in a
+server channel where the bot is installed (docs/players/index.md, "Where commands work").
 
 A command works anywhere only when it says so (``anywhere`` on a command, ``anywhere_group`` on
 a command group or GroupCog): the tree's defaults offer every other command to server installs
@@ -15,6 +15,7 @@ anyway (a subcommand of a group that works anywhere, an outdated client, a macro
 from __future__ import annotations
 
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 import discord
 from discord import app_commands
@@ -23,6 +24,8 @@ from bot.errors import CommandError
 
 __all__ = [
     "INVITE_PERMISSIONS",
+    "INVITE_PERMISSION_FLAGS",
+    "INVITE_SCOPES",
     "anywhere",
     "anywhere_group",
     "copy_as_guild_commands",
@@ -33,6 +36,7 @@ __all__ = [
     "server_contexts",
     "server_installs",
     "server_only_line",
+    "user_install_url",
 ]
 
 C = TypeVar("C", bound=app_commands.Command[Any, Any, Any])
@@ -40,9 +44,18 @@ T = TypeVar("T")
 
 _ANYWHERE = "anywhere"  # the key of ``anywhere`` in a command's extras
 
-# The bot permissions the invite asks for (README, "Create the Discord application and invite
-# the bot"): View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files.
-INVITE_PERMISSIONS = 274877959168
+# The bot permissions the invite asks for, by their discord.Permissions names (docs/hosting.md,
+# "Create the application"): the one list the invite's permissions integer is computed from.
+INVITE_PERMISSION_FLAGS: tuple[str, ...] = (
+    "view_channel",  # View Channels: see the channel it is asked in
+    "send_messages",  # Send Messages: announcements, a contest's prompt, a GM log channel copy
+    "send_messages_in_threads",  # the same in a thread, which plays in its parent's campaign
+    "embed_links",  # every roll's reply is an embed
+    "attach_files",  # the odds and recap charts (PNG)
+)
+INVITE_PERMISSIONS = discord.Permissions(**dict.fromkeys(INVITE_PERMISSION_FLAGS, True))
+# A server install: the bot user and its slash commands.
+INVITE_SCOPES: tuple[str, ...] = ("bot", "applications.commands")
 
 
 def server_installs() -> app_commands.AppInstallationType:
@@ -107,9 +120,17 @@ def invite_url(application_id: int) -> str:
     """The link that installs the bot to a server, with the permissions it needs."""
     return discord.utils.oauth_url(
         application_id,
-        permissions=discord.Permissions(INVITE_PERMISSIONS),
-        scopes=("bot", "applications.commands"),
+        permissions=INVITE_PERMISSIONS,
+        scopes=INVITE_SCOPES,
     )
+
+
+def user_install_url(application_id: int) -> str:
+    """The link that adds the bot's commands to a user's own account (a user install)."""
+    query = urlencode(
+        {"client_id": application_id, "integration_type": 1, "scope": "applications.commands"}
+    )
+    return f"https://discord.com/oauth2/authorize?{query}"
 
 
 def server_only_line(interaction: discord.Interaction, what_works: str) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "apply_default_visibility",
     "campaign_channel_id",
     "campaign_here",
+    "gms_to_ask",
     "is_gm",
     "manages_server",
 ]
@@ -38,7 +39,7 @@ def campaign_channel_id(interaction: discord.Interaction) -> int:
 async def campaign_here(interaction: discord.Interaction, storage: Storage) -> Campaign | None:
     """The running campaign of the interaction's channel (a thread's parent), seen only in a
     server channel where the bot is installed: elsewhere there is none, even in a channel that
-    had one before the bot left its server (README, "Where commands work").
+    had one before the bot left its server (docs/players/index.md, "Where commands work").
 
     The one gate between an interaction and its channel's campaign: commands (``Asker.of``)
     and every suggestion while typing go through it, so nothing is suggested that the command
@@ -79,6 +80,24 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
     return True
 
 
+GMS_NAMED_MAX = 10  # co-GMs a refusal names; the rest are counted
+
+
+def gms_to_ask(campaign: Campaign | None) -> str:
+    """Who to ask for what only a GM may do: the campaign's founder and co-GMs, by mention (a
+    mention in a refusal, which only its reader sees, pings nobody), and members with Manage
+    Server; outside a campaign, who would count."""
+    if campaign is None:
+        return "GMs are a campaign's founder, the co-GMs they add, and members with Manage Server."
+    founder = campaign.created_by
+    co_gms = [f"<@{user_id}>" for user_id in sorted(campaign.gm_ids - {founder})]
+    named = co_gms[:GMS_NAMED_MAX]
+    if len(co_gms) > GMS_NAMED_MAX:
+        named.append(f"{len(co_gms) - GMS_NAMED_MAX} more co-GMs")
+    gms = ", ".join([f"<@{founder}> (founder)", *named])
+    return f"GMs are {gms} and members with Manage Server: ask one of them."
+
+
 @dataclass(frozen=True, slots=True)
 class Asker:
     """The asking user at their channel's table."""
@@ -96,7 +115,7 @@ class Asker:
     @classmethod
     async def of(cls, interaction: discord.Interaction, storage: Storage) -> Asker:
         """Look up the campaign of the interaction's channel (a thread's parent); outside a
-        server with the bot there is none (README, "Where commands work")."""
+        server with the bot there is none (docs/players/index.md, "Where commands work")."""
         channel_id = campaign_channel_id(interaction)
         here = in_server(interaction)
         campaign = await campaign_here(interaction, storage)
@@ -120,12 +139,9 @@ class Asker:
         return asker, asker.visibility(hidden=hidden, blind=blind)
 
     def require_gm(self, action: str) -> None:
-        """Refuse a GM-only action to a player, saying who counts as a GM."""
+        """Refuse a GM-only action to a player, naming the campaign's GMs to ask instead."""
         if not self.is_gm:
-            raise CommandError(
-                f"Only a GM can {action}. GMs are the campaign's founder, the co-GMs they add, "
-                "and members with Manage Server."
-            )
+            raise CommandError(f"Only a GM can {action}. {gms_to_ask(self.campaign)}")
 
     def require_campaign(self, system: System | None = None) -> Campaign:
         """Return the running campaign (of ``system``) or explain that there is none."""
@@ -141,13 +157,15 @@ class Asker:
             self.refuse_if_not_installed(f"this needs {system.with_article} campaign")
             raise CommandError(
                 f"This channel runs the {self.campaign.system.display_name} campaign "
-                f"**{self.campaign.settings.name}**; this needs {system.display_name}."
+                f"**{self.campaign.settings.name}**; this needs {system.display_name}: use a "
+                f"channel running one, or start one with `/campaign start system:{system.value}`"
+                " in a channel that has none."
             )
         return self.campaign
 
     def refuse_if_not_installed(self, needs: str) -> None:
         """Refuse (``needs``: what the command needs instead) in a channel whose campaign is of
-        a system no installed package declares (README, Layout: "A new system")."""
+        a system no installed package declares (docs/development.md, "Adding a system")."""
         if self.campaign is None or self.campaign.system.installed:
             return
         raise CommandError(

@@ -95,8 +95,8 @@ def register_latest_only(
     rebuild: Rebuilder | None = None,
 ) -> None:
     """Declare that a public roll of ``kind`` loses its system's buttons (not Roll again) once its
-    roller rolls again in the channel, and (``rebuild``) how its buttons are derived anew when
-    the state they depend on changes (README, "Buttons and announcements")."""
+    roller rolls again in the channel, and (``rebuild``) how its buttons are derived anew when the
+    state they depend on changes (docs/players/index.md, "Buttons and announcements")."""
     _latest_only[kind] = _LatestOnly(shown_on, rebuild)
 
 
@@ -213,9 +213,9 @@ async def refresh_latest_buttons(
     interaction: discord.Interaction, storage: Storage, channel_id: int, user_id: int
 ) -> None:
     """Re-derive from the stored state the buttons of ``user_id``'s latest roll here, and of the
-    rolls here that show buttons of theirs (a defender's Luck): called after a state change
-    they depend on (Luck tokens, Pressure, inspiration), so a newly payable spend appears and an
-    unpayable one goes (README, "Buttons and announcements")."""
+    rolls here that show buttons of theirs (a defender's Luck): called after a state change they
+    depend on (Luck tokens, Pressure, inspiration), so a newly payable spend appears and an
+    unpayable one goes (docs/players/index.md, "Buttons and announcements")."""
     await _rederive(interaction, storage, channel_id, user_id)
     for roller_id in shown_messages(interaction).take_shown_for(channel_id, user_id):
         if roller_id != user_id:
@@ -443,9 +443,9 @@ _unclaimed: set[asyncio.Task[None]] = set()  # answers under way (the loop keeps
 
 def answer_unclaimed_press(client: discord.Client, interaction: discord.Interaction) -> None:
     """Answer privately a press no item of the bot's takes, as it arrives: a forged or outdated
-    custom id (one no button ever had, a button since removed from its message), which
-    discord.py drops (``bot.discord_private.press_is_dispatched``) and Discord would show as
-    "This interaction failed". Nothing else is done (README, "Buttons and announcements")."""
+    custom id (one no button ever had, a button since removed from its message), which discord.py
+    drops (``bot.discord_private.press_is_dispatched``) and Discord would show as "This interaction
+    failed". Nothing else is done (docs/players/index.md, "Buttons and announcements")."""
     if interaction.type is not discord.InteractionType.component:
         return
     if press_is_dispatched(client, interaction):

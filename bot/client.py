@@ -44,7 +44,7 @@ from bot.suggestions import suggest_characters
 from rules.randomness import Rng, new_rng
 from rules.systems import use_packages
 
-if TYPE_CHECKING:  # imported at run time only with METRICS_PORT set (README, Metrics)
+if TYPE_CHECKING:  # imported at run time only with METRICS_PORT set (docs/hosting.md, "Metrics")
     from bot.metrics import Metrics
 
 __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
@@ -297,6 +297,17 @@ class DiceBot(commands.AutoShardedBot):
             await asyncio.wait(busy)
 
     async def setup_hook(self) -> None:
+        await self.load_commands()
+        if self.settings.shards is None or 0 in self.settings.shards.ids:
+            # Commands belong to the application, not to a shard: one process syncs them, not
+            # every process of a sharded bot at once (Discord rate-limits the route).
+            await self.sync_commands()
+        self._settling = asyncio.create_task(self._settle(), name="bot-settle")
+
+    async def load_commands(self) -> None:
+        """Build the command tree the bot syncs: every cog (the bot's and SYSTEM_PACKAGES'),
+        the roll commands' checks and the options' suggestions. Needs ``storage``; contacts
+        nobody (docs/gen_commands.py writes the command reference from this tree)."""
         self.add_dynamic_items(RevealButton, RollAgainButton)
         # The systems first: `/campaign start` offers those found (rules.systems).
         extra = self.settings.system_packages
@@ -324,11 +335,6 @@ class DiceBot(commands.AutoShardedBot):
                 added = [limiter.check] if limiter is not None else []
                 command.checks = [*command.checks, *added, apply_default_visibility]
         suggest_characters(self.tree)  # every `character` option suggests the campaign's
-        if self.settings.shards is None or 0 in self.settings.shards.ids:
-            # Commands belong to the application, not to a shard: one process syncs them, not
-            # every process of a sharded bot at once (Discord rate-limits the route).
-            await self.sync_commands()
-        self._settling = asyncio.create_task(self._settle(), name="bot-settle")
 
     async def _settle(self) -> None:
         """Load the chart renderer in the background (start-up stays fast, and the first odds

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import enum
 import ipaddress
 import os
@@ -25,6 +27,7 @@ __all__ = [
     "RollLimit",
     "Settings",
     "Shards",
+    "application_id_of",
 ]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -35,9 +38,9 @@ DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "bot.db"
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 # An importable package name: dotted Python identifiers.
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
-# A whole number of a setting: the ASCII digits only (README, Environment variables).
-# str.isdigit() and int() also take "²" (which int() then refuses) and "٩٠٠٠" (Arabic-Indic
-# digits, which int() reads as 9000); 20 digits hold every id and count the settings name.
+# A whole number of a setting: the ASCII digits only (docs/hosting.md, "Environment variables").
+# str.isdigit() and int() also take "²" (which int() then refuses) and "٩٠٠٠" (Arabic-Indic digits,
+# which int() reads as 9000); 20 digits hold every id and count the settings name.
 _WHOLE = re.compile(r"[0-9]{1,20}")
 # A Discord id (a snowflake), as the bot stores one: a positive signed 64-bit integer.
 MAX_DISCORD_ID = 2**63 - 1
@@ -46,10 +49,35 @@ _HOST_NAME = re.compile(
     r"(?=.{1,253}\.?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
 )
+MALFORMED_TOKEN = (
+    "DISCORD_TOKEN is malformed: copy the bot token from the Developer Portal's Bot page "
+    "(three dot-separated parts, the first your application's id), not the client secret."
+)
+MISSING_TOKEN = "DISCORD_TOKEN is not set: put your bot token in .env (python -m bot setup)."
 QUOTE_MAX = 40  # how much of a bad value a refusal repeats back
-# Another Discord (tests only: the fake Discord in tests/), as README's examples give it.
+# Another Discord (tests only: the fake Discord in tests/), as docs/hosting.md's examples give it.
 _API_EXAMPLE = "http://127.0.0.1:8080/api/v10"
 _GATEWAY_EXAMPLE = "ws://127.0.0.1:8080/gateway"
+
+
+def application_id_of(token: str) -> int | None:
+    """The bot's user id a token's first part encodes (the application's id: Discord gives a
+    bot the id of its application), or None when ``token`` is not shaped like a bot token.
+
+    The first of its three base64url parts is the id in ASCII digits, e.g. ``MTIzNDU2`` for
+    123456; a client secret, an OAuth2 access token or a stray quote is not.
+    """
+    if not _TOKEN_SHAPE.fullmatch(token):
+        return None
+    first = token.split(".", 1)[0]
+    try:
+        text = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (binascii.Error, ValueError):  # ValueError: UnicodeDecodeError, bad padding
+        return None
+    application_id = whole_number(text)
+    if application_id is None or not 1 <= application_id <= MAX_DISCORD_ID:
+        return None
+    return application_id
 
 
 def whole_number(text: str) -> int | None:
@@ -246,9 +274,10 @@ class Settings:
     # The shards this process runs; None: as many as Discord recommends, all in this process.
     shards: Shards | None = None
     # Packages of further systems, each with a `rules` and a `cogs` package like the bot's own
-    # (README, Layout: "A new system"); their systems and cogs come beside the bot's.
+    # (docs/development.md, "Adding a system"); their systems and cogs come beside the bot's.
     system_packages: tuple[str, ...] = ()
-    # Where to serve Prometheus metrics (README, Metrics); None: none, and nothing imported.
+    # Where to serve Prometheus metrics (docs/hosting.md, "Metrics"); None: none, and nothing
+    # imported.
     metrics: MetricsAddress | None = None
 
     def __post_init__(self) -> None:
@@ -283,18 +312,16 @@ class Settings:
         return cls.from_mapping(environment_values(environ, env_file))
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, str]) -> Settings:
-        """Validate raw variables; raise ConfigError naming the first bad one."""
+    def from_mapping(cls, values: Mapping[str, str], *, need_token: bool = True) -> Settings:
+        """Validate raw variables; raise ConfigError naming the first bad one.
+
+        ``need_token`` False reads every other variable whatever the token is (`python -m bot
+        check` reports the token on a line of its own); the token is then kept as given."""
         token = values.get("DISCORD_TOKEN", "").strip()
-        if not token:
-            raise ConfigError(
-                "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example)."
-            )
-        if not _TOKEN_SHAPE.fullmatch(token):
-            raise ConfigError(
-                "DISCORD_TOKEN is malformed: copy the bot token from the Developer Portal's "
-                "Bot page (three dot-separated parts), not the client secret."
-            )
+        if need_token and not token:
+            raise ConfigError(MISSING_TOKEN)
+        if need_token and application_id_of(token) is None:
+            raise ConfigError(MALFORMED_TOKEN)
         guild_text = values.get("GUILD_ID", "").strip()
         guild_id = whole_number(guild_text)
         if guild_text and (guild_id is None or not 1 <= guild_id <= MAX_DISCORD_ID):

@@ -1,10 +1,10 @@
 """Whether a campaign's GM log channel is private to its GMs, as Discord computes permissions.
 
-Hidden and blind rolls are copied to the GM log channel in full, so it must be one that only GMs
-can read. GMs are the campaign's founder and co-GMs, and members with Manage Server (see the
-README's "Rules notes"). Without the members intent the bot can't list who holds a role, so a
-role that lets its members view the channel counts as readable by players unless the role itself
-makes them GMs (Manage Server or Administrator).
+Hidden and blind rolls are copied to the GM log channel in full, so it must be one that only GMs can
+read. GMs are the campaign's founder and co-GMs, and members with Manage Server (see the
+docs/gms.md, "The GM log channel"). Without the members intent the bot can't list who holds a role,
+so a role that lets its members view the channel counts as readable by players unless the role
+itself makes them GMs (Manage Server or Administrator).
 """
 
 from __future__ import annotations

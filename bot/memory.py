@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 LONG_PAUSE_MS = 10.0  # a collection at least this long, with work waiting, is logged (at INFO)
 # Generations 0 and 1 (CPython's defaults: 700 and 10). Measured over 6,000 rolls with 64 in
-# flight (README, Benchmarks): the collector's CPU 8% at (700, 10), 6% at (2000, 3), 4% at
+# flight (docs/benchmarks.md): the collector's CPU 8% at (700, 10), 6% at (2000, 3), 4% at
 # (3000, 3), 3% at (3000, 10) but with generation 1's pauses in bursts up to 60-90 ms.
 YOUNG_THRESHOLDS = (3000, 3)
 NEVER = 1_000_000_000  # a generation-2 threshold no count reaches: no automatic full collection

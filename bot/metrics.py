@@ -1,4 +1,5 @@
-"""Prometheus metrics of a running bot (README, Metrics), served at METRICS_HOST:METRICS_PORT.
+"""Prometheus metrics of a running bot (docs/hosting.md, "Metrics"), served at
+METRICS_HOST:METRICS_PORT.
 
 Imported only when METRICS_PORT is set (bot.client imports it then, and only then): without it
 no prometheus_client is loaded and the hot path pays one ``is None`` check per interaction.

@@ -7,10 +7,10 @@ digits, then the exact Fractions the reply lists): the loop's callbacks stall in
 and result cross (pickled). The worker is forked on first use (a fork of the running bot:
 everything already imported, ~10-30 ms once) and serves the bot's lifetime; queries queue.
 
-Two workers, each a queue of its own: ``ODDS`` (README, "Odds charts": `/realms odds` for
-attacks, the heaviest exact odds, answered within Discord's 3 s) and ``RECAP`` (README,
-"Campaign recap": `/campaign recap` reads and places its rolls there, up to a few seconds of
-work, deferred first), so a long recap never delays an odds reply.
+Two workers, each a queue of its own: ``ODDS`` (docs/players/index.md, "Odds charts": `/realms odds`
+for attacks, the heaviest exact odds, answered within Discord's 3 s) and ``RECAP`` (docs/gms.md,
+"Campaign recap": `/campaign recap` reads and places its rolls there, up to a few seconds of work,
+deferred first), so a long recap never delays an odds reply.
 """
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ def matching(text: object, names: Iterable[str]) -> list[str]:
 
 def character_name(text: str) -> str:
     """Return a new character's name as stored, or refuse it: the check every name users give
-    passes (``rules.inputs.checked_name``; README, Rules notes: "Names"), at most
+    passes (``rules.inputs.checked_name``; docs/players/index.md, "Names"), at most
     ``CHARACTER_NAME_MAX`` characters once normalised."""
     return checked_name(text, "Character name", CHARACTER_NAME_MAX)
 
@@ -189,7 +189,7 @@ def stored_id(value: int, what: str) -> int:
     """Return ``value`` if it can name a row of the database, else refuse it.
 
     Every id read from a button's custom id or a command's option passes through here before
-    it reaches the database (README, Rules notes: input Discord's client wouldn't send). Only a
+    it reaches the database (docs/players/index.md, "Input Discord's client wouldn't send"). Only a
     forged or broken request carries another: it gets a private refusal, not an OverflowError.
     """
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= STORED_ID_MAX:

@@ -88,6 +88,8 @@ class Roll:
     files: list[discord.File] = field(default_factory=list)
     # The command's options, as JSON: what Roll again repeats (see bot.buttons).
     options: Mapping[str, object] = field(default_factory=dict)
+    # The characters this roll is the first of (``Character.first_rolls``): marked rolled with it.
+    first_rolls: tuple[int, ...] = ()
 
     def entry(self, asker: Asker, visibility: Visibility) -> RollEntry:
         """Describe this roll for the roll log: its rules result and who may see it."""
@@ -105,6 +107,7 @@ class Roll:
                 "embed": self.embed.to_dict(),
                 "options": dict(self.options),
             },
+            first_rolls=self.first_rolls,
         )
 
 
@@ -144,13 +147,13 @@ async def publish_roll(
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), deliver it, announce.
 
-    ``visibility`` was checked by ``Asker.for_roll``. ``extra_buttons`` gives a system's own
-    buttons for the roll, from its new id (a secret roll's roller may still use them: they
-    lead to ``deliver_roll`` again). When the database can't be written the roll is refused
-    (CannotSave): a secret roll, a Luck spend or a reroll needs the logged roll (but see
-    ``publish_or_show_unlogged``). A crit or fumble is never announced on its own: a public
-    roll shows it in its title, and a secret one is nobody else's business (README, "Buttons
-    and announcements").
+    ``visibility`` was checked by ``Asker.for_roll``. ``extra_buttons`` gives a system's own buttons
+    for the roll, from its new id (a secret roll's roller may still use them: they lead to
+    ``deliver_roll`` again). When the database can't be written the roll is refused (CannotSave): a
+    secret roll, a Luck spend or a reroll needs the logged roll (but see
+    ``publish_or_show_unlogged``). A crit or fumble is never announced on its own: a public roll
+    shows it in its title, and a secret one is nobody else's business (docs/players/index.md,
+    "Buttons and announcements").
     """
     # Whether the roller's roll before this one may need its buttons retired (unknown with a
     # state change: its transaction logs the roll).
@@ -435,10 +438,10 @@ async def announce(
     """Post to the whole channel as a message of its own, never hidden; after the reply. Return
     the message (a six-pool contest's prompt is edited later through its id).
 
-    Outside a server channel where the bot is installed (a DM, a group DM, a server where only
-    the user installed it), or where the channel refuses the bot, it is a public followup to
-    the interaction instead: nothing depends on the bot being able to post in the channel
-    (README, "Where commands work")."""
+    Outside a server channel where the bot is installed (a DM, a group DM, a server where only the
+    user installed it), or where the channel refuses the bot, it is a public followup to the
+    interaction instead: nothing depends on the bot being able to post in the channel
+    (docs/players/index.md, "Where commands work")."""
     missing = discord.utils.MISSING
     channel = postable_channel(interaction)
     if channel is not None and in_server(interaction):

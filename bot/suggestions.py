@@ -1,6 +1,6 @@
 """Suggestions every system shares while typing: the campaign's characters by name.
 
-README, Rules notes: suggestions while typing. Every text option called ``character`` (a
+docs/players/index.md, "Suggestions while typing". Every text option called ``character`` (a
 character by name, in any system's commands) suggests this channel's campaign's characters, the
 asker's own first. ``suggest_characters`` wires it into every command that has one when the bot
 starts, so a new command gets it without a decorator of its own. Every suggestion from a

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from functools import partial
 from typing import Any
 
 import discord
@@ -14,11 +15,13 @@ from discord.ext import commands
 from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
 from bot.buttons import Reroller, register_reroll
+from bot.character_admin import CharacterAdmin, DeleteButton
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import (
     BLIND_HELP,
     CHARACTER_NAME_HELP,
+    CHARACTER_NAME_MAX,
     HIDDEN_HELP,
     CharacterName,
     character_name,
@@ -48,6 +51,10 @@ TRAUMA_HELP = f"Points, −{aethelgard.TRAUMA_MAX}…{aethelgard.TRAUMA_MAX}; ea
 POOL_HELP = f"Dice in the pool, 1–{aethelgard.MAX_POOL}"
 BONUS_HELP = "Bonus dice added to the pool (they stack)"
 PENALTY_HELP = "Penalty dice removed from the pool (at least 1 die stays)"
+ATTRIBUTE_RANGE = f"{aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}"
+SkillsText = app_commands.Range[str, 0, 400]
+WHOSE = "GMs: whose character, by name (default: yours)"
+NEW_NAME = f"The new name (up to {CHARACTER_NAME_MAX} characters)"
 
 
 def _pool_roll(
@@ -59,7 +66,7 @@ def _pool_roll(
     options: CheckOptions | RollOptions,
 ) -> Roll:
     """A pool roll to publish: a critical or fumble is in its title, never announced apart
-    (README, "Buttons and announcements")."""
+    (docs/players/index.md, "Buttons and announcements")."""
     embed = render.roll_result(result, pool, label, roller)
     return Roll(kind, result, embed, options=asdict(options))
 
@@ -145,7 +152,9 @@ class AethelgardCog(
 ):
     """Aethelgard: count 8-10 as successes and 1s as botches."""
 
-    character = app_commands.Group(name="character", description="Create and show characters")
+    character = app_commands.Group(
+        name="character", description="Create, show, edit, rename, delete and give characters"
+    )
     stress = app_commands.Group(name="stress", description="Psychic Stress (GM)")
     corruption = app_commands.Group(name="corruption", description="Runic Blight Corruption (GM)")
 
@@ -153,6 +162,7 @@ class AethelgardCog(
         self.bot = bot
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+        self.admin = CharacterAdmin(bot.storage, aethelgard.SYSTEM, self.characters)
         for kind, reroller in {
             "aethelgard.check": _again(self.run_check, CheckOptions),
             "aethelgard.roll": _again(self.run_roll, RollOptions),
@@ -161,6 +171,9 @@ class AethelgardCog(
             "aethelgard.craft": _again(self.run_craft, CraftOptions),
         }.items():
             register_reroll(bot, kind, reroller)
+
+    async def cog_unload(self) -> None:
+        self.admin.close()
 
     async def _table(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
         asker = await Asker.of(interaction, self.storage)
@@ -179,12 +192,8 @@ class AethelgardCog(
     @character.command(name="create", description="Create your character")
     @app_commands.describe(
         name=CHARACTER_NAME_HELP,
-        might=f"MIGHT, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
-        finesse=f"FINESSE, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
-        wits=f"WITS, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
-        will=f"WILL, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
-        sturdiness=f"STURDINESS, {aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}",
-        skills="Skill ranks 0–5, as 'System Bypass 3, Stealth 2'",
+        **{a.value.lower(): f"{a.value}, {ATTRIBUTE_RANGE}" for a in Attribute},
+        skills="Skills with ranks 0–5, as 'System Bypass 3; Stealth 2'",
     )
     async def character_create(
         self,
@@ -195,7 +204,7 @@ class AethelgardCog(
         wits: AttributeScore,
         will: AttributeScore,
         sturdiness: AttributeScore,
-        skills: app_commands.Range[str, 0, 400] = "",
+        skills: SkillsText = "",
     ) -> None:
         asker, campaign = await self._table(interaction)
         name = character_name(name)
@@ -207,6 +216,54 @@ class AethelgardCog(
         created = await self.characters.create(campaign, asker.user_id, name, sheet)
         embed = render.character_sheet(created, 0, 0, interaction.user.display_name)
         await interaction.response.send_message(embed=embed)
+
+    @character.command(
+        name="edit", description="Fix a sheet: yours before its first roll, then a GM's (announced)"
+    )
+    @app_commands.describe(
+        **{a.value.lower(): f"New {a.value}, {ATTRIBUTE_RANGE}" for a in Attribute},
+        skills="Skills to change, as 'Melee 3; Stealth 0' (0 takes one off)",
+        character=WHOSE,
+    )
+    async def character_edit(
+        self,
+        interaction: discord.Interaction,
+        might: AttributeScore | None = None,
+        finesse: AttributeScore | None = None,
+        wits: AttributeScore | None = None,
+        will: AttributeScore | None = None,
+        sturdiness: AttributeScore | None = None,
+        skills: SkillsText | None = None,
+        character: CharacterName | None = None,
+    ) -> None:
+        given = zip(Attribute, (might, finesse, wits, will, sturdiness), strict=True)
+        scores = {attribute: value for attribute, value in given if value is not None}
+        if not scores and skills is None:
+            raise CommandError("Give at least one new value: an attribute or `skills`.")
+        edit = partial(aethelgard.edit_sheet, attributes=scores, skills=skills)
+        await self.admin.edit(interaction, character, lambda sheet, _: edit(sheet))
+
+    @character.command(name="rename", description="Rename a character (yours, or any as GM)")
+    @app_commands.describe(new_name=NEW_NAME, character=WHOSE)
+    async def character_rename(
+        self, interaction: discord.Interaction, new_name: CharacterName,
+        character: CharacterName | None = None,
+    ) -> None:  # fmt: skip
+        await self.admin.rename(interaction, character, new_name)
+
+    @character.command(name="delete", description="Delete a character, once you confirm")
+    @app_commands.describe(character=WHOSE)
+    async def character_delete(
+        self, interaction: discord.Interaction, character: CharacterName | None = None
+    ) -> None:
+        await self.admin.ask_delete(interaction, character)
+
+    @character.command(name="give", description="Give a character to another player (GM)")
+    @app_commands.describe(character="The character, by name", user="The new owner")
+    async def character_give(
+        self, interaction: discord.Interaction, character: CharacterName, user: discord.Member
+    ) -> None:
+        await self.admin.give(interaction, character, user)
 
     @character.command(name="sheet", description="Show a character sheet (private reply)")
     @app_commands.describe(user="Whose character (default: yours)")
@@ -273,6 +330,7 @@ class AethelgardCog(
         result = aethelgard.roll_pool(self.bot.rng, pool, options.dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
         roll = _pool_roll("aethelgard.check", result, pool, label, who.name, options)
+        roll = replace(roll, first_rolls=who.first_rolls)  # the sheet is the GM's to edit now
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @check.autocomplete("skill")
@@ -280,7 +338,8 @@ class AethelgardCog(
     async def _skills(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Suggest the sheet's skills, then the document's (README, Aethelgard: skills)."""
+        """Suggest the sheet's skills, then the document's (docs/players/aethelgard.md,
+        "Skills")."""
         sheet = await sheet_being_typed_for(interaction, self.characters, aethelgard.SYSTEM)
         names = matching(current, aethelgard.known_skills(sheet))
         return [app_commands.Choice(name=name, value=name) for name in names]
@@ -509,4 +568,5 @@ class AethelgardCog(
 
 
 async def setup(bot: DiceBot) -> None:
+    bot.add_dynamic_items(DeleteButton)  # character delete prompts (as /sinew's)
     await bot.add_cog(AethelgardCog(bot))

@@ -177,7 +177,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         characters = await self.storage.campaigns.characters(campaign)
         tracks = await self.storage.campaigns.tracks(campaign)
         traits = None
-        if campaign.system == realms.SYSTEM:  # who may reroll (README, Enchanted Realms)
+        # Who may reroll (docs/players/realms.md, "The reroll is a trait").
+        if campaign.system == realms.SYSTEM:
             holders = await self.traits.holders(campaign, realms.Trait.REROLL)
             traits = realms_render.trait_holders(realms.Trait.REROLL, holders)
         embed = render.campaign_info(campaign, characters, tracks, traits)
@@ -344,8 +345,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         logged = await self.storage.rolls.session_texts(campaign.id, start, include_secret=hidden)
         first = challenges_since(logged[0][-1]) if logged else None
         ended = [] if first is None else await self.challenges.ended_since(campaign.id, first)
-        # Decoding, reading and placing up to 2,000 rolls is seconds of work for the heaviest:
-        # in the recap's worker process, off the event loop (README, "Campaign recap"). Their
+        # Decoding, reading and placing up to 2,000 rolls is seconds of work for the heaviest: in
+        # the recap's worker process, off the event loop (docs/gms.md, "Campaign recap"). Their
         # payloads cross to it a chunk at a time, cut there to what the recap reads.
         read: list[LoggedRow] = []
         for at in range(0, len(logged), TRIM_CHUNK):

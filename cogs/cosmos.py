@@ -354,7 +354,8 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         await interaction.response.send_message(
             f"Challenge **{ended.name}** ended.", ephemeral=True
         )
-        await announce(interaction, render.challenge_ended(ended))  # README: Cosmos Engine
+        # Announced in the channel (docs/players/cosmos.md, "Rules notes": extended challenges).
+        await announce(interaction, render.challenge_ended(ended))
 
     @roll.autocomplete("challenge")
     @challenge_status.autocomplete("name")

@@ -1,6 +1,6 @@
 """`/help`: pages read from the bot's own command tree, so no command can be missing.
 
-README, Rules notes: /help. An overview (what a player and a GM type first), the table's
+docs/players/index.md, "Help". An overview (what a player and a GM type first), the table's
 commands, then a page per system; ◀ ▶ turn the pages. The buttons are persistent: the page
 number is in their custom_id and the pages are built anew from the tree on each press, so they
 work after a restart.

@@ -53,7 +53,7 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         campaign: bool = False,
     ) -> None:
         asker = await Asker.of(interaction, self.bot.storage)
-        clean = checked_name(name, "Macro name", MACRO_NAME_MAX)  # README, Rules notes: Names
+        clean = checked_name(name, "Macro name", MACRO_NAME_MAX)  # docs/players/index.md, "Names"
         text, command = self._checked_macro(expression)
         campaign_id = None
         if campaign:

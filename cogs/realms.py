@@ -1,5 +1,5 @@
-"""`/realms`: Enchanted Realms attacks, single-die rolls, stealth, spells, rerolls, odds and
-the traits a GM gives (the reroll: README, Rules notes: Enchanted Realms)."""
+"""`/realms`: Enchanted Realms attacks, single-die rolls, stealth, spells, rerolls, odds and the
+traits a GM gives (the reroll: docs/players/realms.md, "Rules notes")."""
 
 from __future__ import annotations
 
@@ -179,9 +179,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         roll: Roll,
         visibility: Visibility,
     ) -> None:
-        """Publish a roll with its die buttons (not under a blind one, nor for a roller who may
-        not reroll: the reroll is a trait in a campaign) and Roll again; a natural 20 is in its
-        title, never announced apart (README, "Buttons and announcements")."""
+        """Publish a roll with its die buttons (not under a blind one, nor for a roller who may not
+        reroll: the reroll is a trait in a campaign) and Roll again; a natural 20 is in its title,
+        never announced apart (docs/players/index.md, "Buttons and announcements")."""
         buttons = None
         if (
             visibility is not Visibility.BLIND
@@ -630,9 +630,9 @@ def _may_reroll(asker: Asker, roller_id: int, holds_trait: bool) -> realms.Rerol
 
 
 def _in_realms_campaign(asker: Asker) -> bool:
-    """Whether the trait binds here: in an Enchanted Realms campaign. A `/realms` roll in
-    another system's campaign is as one outside any (no trait can be given there, README,
-    Rules notes: Enchanted Realms)."""
+    """Whether the trait binds here: in an Enchanted Realms campaign. A `/realms` roll in another
+    system's campaign is as one outside any (no trait can be given there, docs/players/realms.md,
+    "Rules notes")."""
     return asker.campaign is not None and asker.campaign.system == realms.SYSTEM
 
 

@@ -1,17 +1,21 @@
-"""Draw the README's picture of a reply (README, "Reading a reply"): docs/reply.png.
+"""Draw the documentation's pictures of replies: docs/reply.png and docs/replies/*.png.
 
-A documentation tool, not the bot: it takes one real reply (the README's six-pool check, a
-seeded roll through the cog's own roll step and the real render functions, with the buttons
-the bot sends under it) and draws its ``discord.Embed`` the way Discord's dark theme shows it,
-with PIL and the type the charts use (``bot.render.raster``: DejaVu Sans).
+A documentation tool, not the bot: each picture is one real reply of a system (README's and
+docs/players/sixpool.md's six-pool check; a Cosmos Engine roll, a Sinew & Steel test, an
+Enchanted Realms attack and an Aethelgard pool roll on their pages), a seeded roll through the
+same rules and render functions the cog calls, with the buttons the bot sends under it, and
+draws its ``discord.Embed`` the way Discord's dark theme shows it, with PIL and the type the
+charts use (``bot.render.raster``: DejaVu Sans).
 
 Discord's markdown in the embed is drawn: ``**bold**``, ``~~struck~~``, ``\\`` escapes and
-`` `code` ``. The type has no colour emoji, so the reply's emoji (✅ ❌ ✨ 💀 🎲 🔒 🔓) are
+`` `code` ``. The type has no colour emoji, so the reply's emoji (✅ ❌ ✨ 💀 🎲 🔒 🔓 🍀) are
 small drawn glyphs.
 
-Run ``python docs/render_reply.py`` after changing the reply layout, and commit the picture;
-``tests/render/test_reply_picture.py`` checks the committed one is what this draws. The
-output is deterministic: fixed type, no timestamp, a palette PNG without metadata.
+Run ``python docs/render_reply.py`` after changing a reply's layout, and commit the pictures;
+``tests/render/test_reply_picture.py`` checks each committed one is what this draws, and
+``tests/e2e/test_readme.py`` that the bot, asked the same command with the same seed, answers
+each example's embed and buttons. The output is deterministic: fixed type, no timestamp, a
+palette PNG without metadata.
 """
 
 from __future__ import annotations
@@ -30,25 +34,67 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.asker import Asker
 from bot.buttons import register_reroll, roll_buttons
+from bot.data_tables import load_table
 from bot.publish import set_roll_footer
+from bot.render import aethelgard as aethelgard_render
+from bot.render import cosmos as cosmos_render
+from bot.render import realms as realms_render
+from bot.render import sinew as sinew_render
 from bot.render.raster import SYSTEM_FONTS, font_face
 from bot.storage import Character, Visibility
+from cogs.aethelgard import _bare as bare_pool
+from cogs.realms import DieButton, decide
+from cogs.sinew.common import roller_label
+from cogs.sinew.luck_buttons import luck_buttons
 from cogs.sixpool.buttons import reroll_buttons
 from cogs.sixpool.rolls import RollStep
-from rules import sixpool
+from rules import aethelgard, cosmos, realms, sinew, sixpool
 from rules.randomness import new_rng
 from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind, Sheet, Training
 
-__all__ = ["OUTPUT", "example", "main", "render"]
+__all__ = ["EXAMPLES", "OUTPUT", "Example", "example", "main", "render"]
 
-OUTPUT = Path(__file__).with_name("reply.png")
+OUTPUT = Path(__file__).with_name("reply.png")  # README's picture: the six-pool check
+REPLIES = Path(__file__).with_name("replies")  # each other system's, on its page
 
-# --- the reply: the README's six-pool check, rolled as the cog rolls it
-
-SEED = 327  # the seed whose two d20 are 8 and 13, the README's example
 ROLL_ID = 42
+Reply = tuple[discord.Embed, list[dict[str, Any]]]
+
+
+def _never_rerolled(*_: object) -> Any:
+    raise AssertionError("a picture's Roll again is never pressed")
+
+
+@dataclass(slots=True)
+class _Rerollers:
+    """Where ``register_reroll`` keeps a bot's rerollers (the pictures have no bot)."""
+
+    rerollers: dict[str, Any]
+
+
+def _as_published(
+    embed: discord.Embed, kind: str, roll_id: int, extra: Sequence[discord.ui.Item[Any]] = ()
+) -> Reply:
+    """A public roll's embed and buttons as ``publish_roll`` sends them: the embed read back
+    from the roll log's payload with its footer, Roll again (the cog registers its kind to be
+    rolled again) and the system's own buttons."""
+    register_reroll(_Rerollers({}), kind, _never_rerolled)
+    shown = discord.Embed.from_dict(embed.to_dict())  # as logged_roll reads it back
+    set_roll_footer(shown, roll_id, Visibility.PUBLIC)
+    view = roll_buttons(roll_id, kind, Visibility.PUBLIC, extra=extra)
+    return shown, [] if view is None else view.to_components()
+
+
+def _player(user_id: int = 1) -> Asker:
+    return Asker(
+        guild_id=1, channel_id=1, user_id=user_id, campaign=None, is_gm=False, manages_server=False
+    )
+
+
+# --- the six-pool check: README's picture, rolled as the cog rolls it
+
+SEED = 327  # the seed whose two d20 are 8 and 13, README's example
 ROLLER = "Rin"
-COMMAND = "/sixpool check"
 
 
 def _rin() -> Sheet:
@@ -59,19 +105,8 @@ def _rin() -> Sheet:
     return replace(sheet, edges=edges, skills={"stealth": Training.TRAINED}, inspired=True)
 
 
-def _never_rerolled(*_: object) -> Any:
-    raise AssertionError("the picture's Roll again is never pressed")
-
-
-@dataclass(slots=True)
-class _Rerollers:
-    """Where ``register_reroll`` keeps a bot's rerollers (the picture has no bot)."""
-
-    rerollers: dict[str, Any]
-
-
-def example() -> tuple[discord.Embed, list[dict[str, Any]]]:
-    """Return the README's reply and its buttons' components, as the bot sends them.
+def example(roller: str = ROLLER, roll_id: int = ROLL_ID) -> Reply:
+    """Return README's reply and its buttons' components, as the bot sends them.
 
     ``/sixpool check pool:dex dc:15 skill:stealth spend:2 inspiration:true`` in a campaign
     with Edge option B: the roll step of ``cogs.sixpool.rolls`` spends, rolls and renders it
@@ -80,21 +115,141 @@ def example() -> tuple[discord.Embed, list[dict[str, Any]]]:
     """
     kind = RollKind.CHECK
     register_reroll(_Rerollers({}), f"sixpool.{kind.value}", _never_rerolled)
-    asker = Asker(
-        guild_id=1, channel_id=1, user_id=1, campaign=None, is_gm=False, manages_server=False
-    )
     asked = RollAsked(kind=kind, pool=Pool.DEX, dc=15, spend=2, skill="stealth", inspiration=True)
     step = RollStep(
-        new_rng(SEED), asked, EdgeOption.B, asker, Visibility.PUBLIC, ROLLER, character=None
+        new_rng(SEED), asked, EdgeOption.B, _player(), Visibility.PUBLIC, roller, character=None
     )
     after = step.spend_and_roll(_rin())
-    entry = step.log(Character(id=1, campaign_id=1, user_id=1, name=ROLLER, sheet=after))
+    entry = step.log(Character(id=1, campaign_id=1, user_id=1, name=roller, sheet=after))
     embed = discord.Embed.from_dict(entry.payload["embed"])  # as logged_roll reads it back
-    set_roll_footer(embed, ROLL_ID, Visibility.PUBLIC)
+    set_roll_footer(embed, roll_id, Visibility.PUBLIC)
     result = step.rolled[-1].result
-    rerolls = reroll_buttons(ROLL_ID, result) if after.inspired else []
-    view = roll_buttons(ROLL_ID, entry.kind, Visibility.PUBLIC, extra=rerolls)
+    rerolls = reroll_buttons(roll_id, result) if after.inspired else []
+    view = roll_buttons(roll_id, entry.kind, Visibility.PUBLIC, extra=rerolls)
     return embed, [] if view is None else view.to_components()
+
+
+# --- the other systems: one roll each, as its cog rolls it
+
+
+def cosmos_example(roller: str, roll_id: int = ROLL_ID) -> Reply:
+    """``/cosmos roll attribute:3 skill:2 tn:15 advantage:1`` (``CosmosCog.roll_check``)."""
+    effects = load_table("cosmos/critical_effects.toml", cosmos.parse_critical_effects)
+    result = cosmos.roll(
+        new_rng(COSMOS_SEED), attribute=3, skill=2, tn=15, advantage=1, effects=effects
+    )
+    return _as_published(cosmos_render.roll_result(result, roller), "cosmos.roll", roll_id)
+
+
+SINEW_SCORES = {"str": 12, "ref": 11, "int": 7, "emp": 7, "lck": 10, "sta": 5}
+SINEW_CHARACTER = "Wren"
+
+
+def sinew_example(roller: str, roll_id: int = ROLL_ID) -> Reply:
+    """``/sinew test attribute:str`` by Wren (STR 12, 10 Luck tokens), a failure: the Luck
+    buttons that turn it (``SinewCog.run_test``, ``_publish_with_luck``)."""
+    del roller  # a character's test shows the character's name
+    scores = SINEW_SCORES
+    sheet = sinew.create_sheet(
+        strength=scores["str"],
+        reflex=scores["ref"],
+        intellect=scores["int"],
+        empathy=scores["emp"],
+        luck=scores["lck"],
+        stamina=scores["sta"],
+    )
+    attribute = sinew.Score.STR
+    result = sinew.attribute_test(new_rng(SINEW_SEED), sheet, attribute)
+    label = roller_label(attribute, npc=False)
+    embed = sinew_render.test_result(result, SINEW_CHARACTER, f"{attribute.value} test", label)
+    luck = luck_buttons(roll_id, result, pressure=0, held=sheet.luck_tokens)
+    return _as_published(embed, "sinew.test", roll_id, extra=luck)
+
+
+def realms_example(roller: str, roll_id: int = ROLL_ID) -> Reply:
+    """``/realms attack dice:2 to_hit:12 damage:1d8+1``, outside a campaign: a button per die
+    to reroll it (``RealmsCog.run_attack``, ``_publish``)."""
+    decision = decide(0, 0, None, _player())
+    damage = realms.parse_damage("1d8+1")
+    result = realms.attack(new_rng(REALMS_SEED), 2, 12, damage, decision)
+    dice = [DieButton(roll_id, n, face) for n, face in enumerate(result.dice, start=1)]
+    return _as_published(realms_render.attack(result, roller), "realms.attack", roll_id, dice)
+
+
+def aethelgard_example(roller: str, roll_id: int = ROLL_ID) -> Reply:
+    """``/aethelgard roll pool:6 dc:2`` (``AethelgardCog.run_roll``)."""
+    built = bare_pool(6)
+    result = aethelgard.roll_pool(new_rng(AETHELGARD_SEED), built, 2)
+    embed = aethelgard_render.roll_result(result, built, "pool roll", roller)
+    return _as_published(embed, "aethelgard.roll", roll_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One picture: a system's reply to a command as a player types it."""
+
+    system: str
+    typed: str  # the command with its options, as the pages give it
+    roller: str  # the player's display name
+    seed: int  # the bot's dice: the seed the e2e test gives a bot to get the same reply
+    output: Path
+    build: Callable[[str, int], Reply]  # (the roller's display name, the roll's id)
+
+    @property
+    def command(self) -> str:
+        """The command's name, as Discord shows it above the reply ("used /cosmos roll")."""
+        return " ".join(word for word in self.typed.split() if ":" not in word)
+
+    def reply(self, roll_id: int = ROLL_ID) -> Reply:
+        return self.build(self.roller, roll_id)
+
+
+COSMOS_SEED, SINEW_SEED, REALMS_SEED, AETHELGARD_SEED = 5, 3, 8, 53
+EXAMPLES: dict[str, Example] = {
+    example.system: example
+    for example in (
+        Example(
+            "cosmos",
+            "/cosmos roll attribute:3 skill:2 tn:15 advantage:1",
+            "Ash",
+            COSMOS_SEED,
+            REPLIES / "cosmos.png",
+            cosmos_example,
+        ),
+        Example(
+            "sinew",
+            "/sinew test attribute:str",
+            "Wren",
+            SINEW_SEED,
+            REPLIES / "sinew.png",
+            sinew_example,
+        ),
+        Example(
+            "realms",
+            "/realms attack dice:2 to_hit:12 damage:1d8+1",
+            "Pip",
+            REALMS_SEED,
+            REPLIES / "realms.png",
+            realms_example,
+        ),
+        Example(
+            "aethelgard",
+            "/aethelgard roll pool:6 dc:2",
+            "Kael",
+            AETHELGARD_SEED,
+            REPLIES / "aethelgard.png",
+            aethelgard_example,
+        ),
+        Example(
+            "sixpool",
+            "/sixpool check pool:DEX dc:15 skill:stealth spend:2 inspiration:true",
+            ROLLER,
+            SEED,
+            OUTPUT,
+            example,
+        ),
+    )
+}
 
 
 # --- Discord's dark theme, at about 1.6 times its size
@@ -130,6 +285,7 @@ class Style:
     bold: bool = False
     struck: bool = False
     code: bool = False
+    fenced: bool = False  # a line of a ``` block: the block has the background, not the piece
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +316,7 @@ def _width(piece: Piece) -> int:
 
 # --- Discord's markdown, as far as replies use it
 
-EMOJI = "✅❌✨💀🎲🔒🔓"
+EMOJI = "✅❌✨💀🎲🔒🔓🍀🔁"
 _TOKEN = re.compile(r"\\(.)|(\*\*)|(~~)|(`)|([" + EMOJI + r"])\ufe0f?|([^\\*~`" + EMOJI + "]+|.)")
 
 
@@ -304,6 +460,28 @@ def _lock(opened: bool) -> Glyph:
     return lock
 
 
+def _clover(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
+    green = "#77b255"
+    draw.line(
+        [(x + s * 0.5, y + s * 0.5), (x + s * 0.72, y + s * 0.95)], fill=green, width=round(s / 10)
+    )
+    for cx, cy in ((0.33, 0.3), (0.67, 0.3), (0.33, 0.62), (0.67, 0.62)):
+        r = s * 0.2
+        draw.ellipse((x + s * cx - r, y + s * cy - r, x + s * cx + r, y + s * cy + r), fill=green)
+
+
+def _repeat(draw: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
+    draw.rounded_rectangle((x, y, x + s, y + s), radius=s / 6, fill="#3b88c3")
+    width = max(2, round(s / 9))
+    draw.arc((x + s * 0.2, y + s * 0.22, x + s * 0.8, y + s * 0.78), 200, 340, "#ffffff", width)
+    draw.arc((x + s * 0.2, y + s * 0.22, x + s * 0.8, y + s * 0.78), 20, 160, "#ffffff", width)
+    for tip, sign in (((0.78, 0.38), -1), ((0.22, 0.62), 1)):
+        tx, ty = x + s * tip[0], y + s * tip[1]
+        draw.polygon(
+            [(tx, ty + sign * s * 0.16), (tx - s * 0.12, ty), (tx + s * 0.12, ty)], fill="#ffffff"
+        )
+
+
 GLYPHS: Mapping[str, Glyph] = {
     "✅": _check,
     "❌": _cross,
@@ -312,6 +490,8 @@ GLYPHS: Mapping[str, Glyph] = {
     "🎲": _die,
     "🔒": _lock(opened=False),
     "🔓": _lock(opened=True),
+    "🍀": _clover,
+    "🔁": _repeat,
 }
 
 
@@ -342,7 +522,7 @@ def draw_line(image: Image.Image, line: Sequence[Piece], x: int, y: int) -> None
             continue
         font, stroke = _face(style)
         text_top = y + (height - style.size) / 2 - style.size * 0.08
-        if style.code:
+        if style.code and not style.fenced:
             shown = piece.text.rstrip()
             draw.rounded_rectangle(
                 (x, y + 2, x + _width(replace(piece, text=shown)), y + height - 2), 4, fill=CODE
@@ -369,10 +549,15 @@ class Block:
     lines: list[list[Piece]]
     gap: int
     left: int = 0  # from the embed's text edge (an inline field's column)
+    fenced: bool = False  # a ``` code block: monospaced on a dark box
 
     @property
     def height(self) -> int:
-        return sum(round(line[0].style.size * LINE) if line else 0 for line in self.lines)
+        lines = sum(round(line[0].style.size * LINE) if line else 0 for line in self.lines)
+        return lines + (2 * FENCE_PAD if self.fenced else 0)
+
+
+FENCE_PAD = 10
 
 
 def _text_block(text: str, style: Style, width: int, gap: int, left: int = 0) -> Block:
@@ -380,8 +565,23 @@ def _text_block(text: str, style: Style, width: int, gap: int, left: int = 0) ->
     return Block([line for line in lines if line], gap, left)
 
 
+def _text_blocks(text: str, style: Style, width: int, gap: int, left: int = 0) -> list[Block]:
+    """Markdown text as blocks: its ``` code blocks monospaced, line for line, each on a box."""
+    blocks: list[Block] = []
+    for number, part in enumerate(re.split(r"^```[a-z]*\n?", text, flags=re.MULTILINE)):
+        if number % 2 == 0:
+            part = part.strip("\n")
+            if part:
+                blocks.append(_text_block(part, style, width, gap if not blocks else 4, left))
+            continue
+        code = replace(style, code=True, fenced=True)
+        lines = [[Piece(row, code)] for row in part.rstrip("\n").split("\n")]
+        blocks.append(Block(lines, gap if not blocks else 6, left, fenced=True))
+    return blocks
+
+
 TITLE, DICE, BREAKDOWN, FOOTER = 1, 2, 3, 4
-"""The layout's parts, numbered as the README's list numbers them."""
+"""The layout's parts, numbered as README's list (and docs/players/index.md's) numbers them."""
 
 
 def _embed_blocks(embed: discord.Embed, width: int) -> list[tuple[int, list[Block]]]:
@@ -393,7 +593,7 @@ def _embed_blocks(embed: discord.Embed, width: int) -> list[tuple[int, list[Bloc
         rows.append((TITLE, [title]))
     if embed.description:
         style = Style(TEXT_SIZE, TEXT)
-        rows.append((DICE, [_text_block(embed.description, style, width, 8 if rows else 0)]))
+        rows.append((DICE, _text_blocks(embed.description, style, width, 8 if rows else 0)))
     inline: list[Any] = []
 
     def flush() -> None:
@@ -451,12 +651,25 @@ def _buttons(components: Sequence[Mapping[str, Any]]) -> list[tuple[list[Piece],
     return found
 
 
-def draw_message(embed: discord.Embed, components: Sequence[Mapping[str, Any]]) -> Image.Image:
-    """Draw a bot's message: who used which command, the bot's name, the embed, the buttons."""
+def draw_message(
+    embed: discord.Embed,
+    components: Sequence[Mapping[str, Any]],
+    roller: str = ROLLER,
+    command: str = "/sixpool check",
+    *,
+    callouts: bool = True,
+) -> Image.Image:
+    """Draw a bot's message: who used which command, the bot's name, the embed, the buttons;
+    ``callouts``: the layout's parts numbered beside the embed (README's picture)."""
     inner = EMBED_MAX - BAR - 2 * PAD
     rows = _embed_blocks(embed, inner)
     widest = max(
-        (measure(line) + block.left for _, row in rows for block in row for line in block.lines),
+        (
+            measure(line) + block.left + (2 * FENCE_PAD if block.fenced else 0)
+            for _, row in rows
+            for block in row
+            for line in block.lines
+        ),
         default=0,
     )
     embed_width = min(EMBED_MAX, widest + BAR + 2 * PAD)
@@ -483,9 +696,9 @@ def draw_message(embed: discord.Embed, components: Sequence[Mapping[str, Any]]) 
         width=3,
     )
     used = [
-        Piece(ROLLER, replace(small, colour=HEADER, bold=True)),
+        Piece(roller, replace(small, colour=HEADER, bold=True)),
         Piece(" used ", small),
-        Piece(COMMAND, replace(small, colour="#c9cdfb")),
+        Piece(command, replace(small, colour="#c9cdfb")),
     ]
     draw_line(image, used, CONTENT_LEFT, top - 30)
     # The bot: avatar, name, APP badge.
@@ -514,11 +727,18 @@ def draw_message(embed: discord.Embed, components: Sequence[Mapping[str, Any]]) 
         spans[part] = (spans.get(part, (text_top, 0))[0], y + row_height)
         for block, block_top in _stack(row):
             line_top = y + block_top
+            left = CONTENT_LEFT + BAR + PAD + block.left
+            if block.fenced:
+                box = (left, line_top, left + embed_width - BAR - 2 * PAD, line_top + block.height)
+                draw.rounded_rectangle(box, 6, fill=CODE)
+                line_top += FENCE_PAD
+                left += FENCE_PAD
             for line in block.lines:
-                draw_line(image, line, CONTENT_LEFT + BAR + PAD + block.left, line_top)
+                draw_line(image, line, left, line_top)
                 line_top += round(line[0].style.size * LINE)
         y += row_height
-    _callouts(image, spans, CONTENT_LEFT + embed_width + 20)
+    if callouts:
+        _callouts(image, spans, CONTENT_LEFT + embed_width + 20)
 
     # The buttons under it: rounded, in their style's colour, emoji then label.
     x, y = CONTENT_LEFT, embed_top + embed_height + 14
@@ -531,7 +751,7 @@ def draw_message(embed: discord.Embed, components: Sequence[Mapping[str, Any]]) 
 
 
 def _callouts(image: Image.Image, spans: Mapping[int, tuple[int, int]], x: int) -> None:
-    """Number the layout's parts right of the embed, as the README's list does: a bracket the
+    """Number the layout's parts right of the embed, as README's list does: a bracket the
     height of each part and its number in a circle."""
     draw = ImageDraw.Draw(image)
     number = Style(FOOTER_SIZE, "#ffffff", bold=True)
@@ -550,10 +770,14 @@ def _callouts(image: Image.Image, spans: Mapping[int, tuple[int, int]], x: int) 
         draw_line(image, [label], round(cx - _width(label) / 2), round(cy - height / 2))
 
 
-def render() -> bytes:
-    """Return the README's picture as PNG bytes: a palette image, no metadata."""
-    embed, components = example()
-    image = draw_message(embed, components)
+def render(system: str = "sixpool") -> bytes:
+    """Return the picture of ``system``'s example as PNG bytes: a palette image, no metadata
+    (the six-pool check, README's, numbers the layout's parts)."""
+    shown = EXAMPLES[system]
+    embed, components = shown.reply()
+    image = draw_message(
+        embed, components, shown.roller, shown.command, callouts=shown.output == OUTPUT
+    )
     palette = image.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", optimize=True)
@@ -561,25 +785,31 @@ def render() -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write the picture (default docs/reply.png); ``--check``: say whether it is up to date."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=Path, default=OUTPUT, help="where to write the PNG")
+    """Write every picture (or those named); ``--check``: say whether each is up to date."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("systems", nargs="*", choices=[[], *EXAMPLES], help="default: all")
     parser.add_argument("--check", action="store_true", help="compare, don't write; 1 if stale")
     options = parser.parse_args(argv)
     if not (SYSTEM_FONTS / "DejaVuSans.ttf").is_file():
         print(
-            f"the picture is drawn with DejaVu Sans; install it ({SYSTEM_FONTS})", file=sys.stderr
+            f"the pictures are drawn with DejaVu Sans; install it ({SYSTEM_FONTS})",
+            file=sys.stderr,
         )
         return 2
-    drawn = render()
-    if options.check:
-        current = options.output.read_bytes() if options.output.is_file() else b""
-        stale = current != drawn
-        print(f"{options.output}: {'stale, run docs/render_reply.py' if stale else 'up to date'}")
-        return int(stale)
-    options.output.write_bytes(drawn)
-    print(f"{options.output}: {len(drawn):,} bytes")
-    return 0
+    stale = False
+    for system in options.systems or EXAMPLES:
+        output = EXAMPLES[system].output
+        drawn = render(system)
+        if options.check:
+            current = output.read_bytes() if output.is_file() else b""
+            stale = stale or current != drawn
+            state = "stale, run docs/render_reply.py" if current != drawn else "up to date"
+            print(f"{output}: {state}")
+            continue
+        output.parent.mkdir(exist_ok=True)
+        output.write_bytes(drawn)
+        print(f"{output}: {len(drawn):,} bytes")
+    return int(stale)
 
 
 if __name__ == "__main__":

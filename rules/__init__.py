@@ -6,13 +6,13 @@ Nothing here imports discord, storage or does I/O; every random function takes a
 - ``randomness``: the injectable source (``new_rng``, ``roll_dice``).
 - ``odds``: exact distributions (dice sums, keep-k of n, thresholds) for every system's odds.
 - ``expressions``: standard dice notation for ``/roll`` (our own grammar, ``notation.lark``;
-  README, "Dice notation").
+  docs/players/dice.md, "Dice notation").
 - ``campaigns``, ``choices``, ``systems``: campaign settings, and the systems found where each
   declares itself (its ``DECLARATION``).
 - ``declarations``, ``sheets``, ``tables``: what systems declare, character sheets, data tables.
 - one module or package per system: ``cosmos`` (Cosmos Engine), ``sinew`` (Sinew & Steel),
   ``realms`` (Enchanted Realms), ``aethelgard`` (Aethelgard), ``sixpool`` (Six-pool d20); each
-  has its section under the README's "Rules notes".
+  has its section under docs/players/.
 """
 
 from __future__ import annotations

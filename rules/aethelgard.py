@@ -1,4 +1,5 @@
-"""Aethelgard dice pools (README, Rules notes: Aethelgard): d10 success counting with botches.
+"""Aethelgard dice pools (docs/players/aethelgard.md, "Rules notes"): d10 success counting with
+botches.
 
 A pool is attribute + skill rank + bonus dice - penalty dice - 1 die per full 20 Psychic Stress
 - 1 per full 20 Runic Blight Corruption, at least 1 die; more than 100 is refused. Each d10
@@ -11,26 +12,50 @@ from ``rules.odds``), and ``display_lines`` gives the document's display format 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
 
+from rules.aethelgard_sheet import (
+    ATTRIBUTE_MAX,
+    ATTRIBUTE_MIN,
+    NEAREST_MAX,
+    RANK_MAX,
+    RANK_MIN,
+    SKILL_NAME_MAX,
+    SKILLS,
+    SKILLS_MAX,
+    Attribute,
+    Sheet,
+    checked_skill,
+    edit_sheet,
+    edit_skills,
+    known_skills,
+    parse_skills,
+)
 from rules.declarations import SystemDeclaration, TrackSpec
 from rules.errors import RulesError
-from rules.inputs import checked_name, name_key, require_whole
+from rules.inputs import require_whole
 from rules.odds import Distribution
 from rules.randomness import Rng, roll_dice
 from rules.systems import System
 
 __all__ = [
+    "ATTRIBUTE_MAX",
+    "ATTRIBUTE_MIN",
     "CORRUPTION",
     "CRITICAL_NET",
     "DECLARATION",
     "MAX_POOL",
+    "NEAREST_MAX",
+    "RANK_MAX",
+    "RANK_MIN",
+    "SKILLS",
+    "SKILLS_MAX",
+    "SKILL_NAME_MAX",
     "STRESS",
     "SYSTEM",
     "AttackRoll",
@@ -48,6 +73,8 @@ __all__ = [
     "checked_skill",
     "craft_tier",
     "display_lines",
+    "edit_sheet",
+    "edit_skills",
     "known_skills",
     "odds",
     "opposed",
@@ -67,19 +94,7 @@ TRAUMA_STEP = 20  # each full 20 Stress or Corruption costs a die
 DEFAULT_DC = 1
 DC_MAX = MAX_POOL  # (house) an input limit: no pool can beat more
 MODIFIER_DICE_MAX = 50  # (house) an input limit on bonus or penalty dice
-ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 20  # (house) sheet limits
-RANK_MIN, RANK_MAX = 0, 5
 TRAUMA_MAX = 200  # (house) Stress and Corruption are kept within 0-200
-
-
-class Attribute(StrEnum):
-    """The five attributes of an Aethelgard character."""
-
-    MIGHT = "MIGHT"
-    FINESSE = "FINESSE"
-    WITS = "WITS"
-    WILL = "WILL"
-    STURDINESS = "STURDINESS"
 
 
 def parse_attribute(name: str) -> Attribute:
@@ -196,9 +211,9 @@ class PoolRoll:
 
     @property
     def critical(self) -> bool:
-        """Return whether the roll is a critical: net 5 or more AND a success (it meets its DC
-        or Defense); a net of 5 that misses a higher DC is a plain Failure (README, Rules
-        notes: Aethelgard)."""
+        """Return whether the roll is a critical: net 5 or more AND a success (it meets its DC or
+        Defense); a net of 5 that misses a higher DC is a plain Failure (docs/players/aethelgard.md,
+        "Rules notes")."""
         return self.success and self.net >= CRITICAL_NET
 
     @property
@@ -410,119 +425,6 @@ CORRUPTION = TrackSpec(
     name="corruption", minimum=0, maximum=TRAUMA_MAX, party=False, per_character=True
 )
 DECLARATION = SystemDeclaration(system=SYSTEM, tracks=(STRESS, CORRUPTION), characters_per_player=1)
-
-SKILL_NAME_MAX = 40
-SKILLS_MAX = 30
-# The skills the document names (its Skill Check and Crafting applications); a sheet may list
-# others of its own. README, Aethelgard: "Skills".
-SKILLS = ("Acrobatics", "Crafting", "Rhetoric", "System Bypass", "Wasteland Survival")
-NEAREST_MAX = 3  # how many near names a refused skill suggests
-
-
-def _skill_key(name: str) -> str:
-    """A skill's name as a stored sheet holds it, spaces collapsed (a new one is checked by
-    ``parse_skills``)."""
-    cleaned = " ".join(str(name).split())
-    if not cleaned or len(cleaned) > SKILL_NAME_MAX:
-        raise RulesError(f"A skill name is 1–{SKILL_NAME_MAX} characters (got {name[:50]!r}).")
-    return cleaned
-
-
-@dataclass(frozen=True, slots=True)
-class Sheet:
-    """An Aethelgard character: five attributes and skill ranks 0-5 (Stress and Corruption are
-    tracks, see ``STRESS`` and ``CORRUPTION``)."""
-
-    attributes: Mapping[str, int]
-    skills: Mapping[str, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if set(self.attributes) != {attribute.value for attribute in Attribute}:
-            raise ValueError(f"a sheet has the five attributes (got {sorted(self.attributes)})")
-        attributes = {
-            attribute.value: require_whole(
-                attribute.value, self.attributes[attribute.value], ATTRIBUTE_MIN, ATTRIBUTE_MAX
-            )
-            for attribute in Attribute
-        }
-        if len(self.skills) > SKILLS_MAX:
-            raise RulesError(f"A sheet lists at most {SKILLS_MAX} skills.")
-        skills = {
-            _skill_key(name): require_whole(f"{name} rank", rank, RANK_MIN, RANK_MAX)
-            for name, rank in self.skills.items()
-        }
-        object.__setattr__(self, "attributes", attributes)
-        object.__setattr__(self, "skills", dict(sorted(skills.items())))
-
-    def attribute(self, which: Attribute) -> int:
-        return self.attributes[which.value]
-
-    def skill(self, name: str) -> tuple[str, int]:
-        """Return the skill's name as on the sheet and its rank (0 if not listed); names
-        compare NFKC, any case (README, Rules notes: "Names")."""
-        wanted = name_key(_skill_key(name))
-        for listed, rank in self.skills.items():
-            if name_key(listed) == wanted:
-                return listed, rank
-        return _skill_key(name), 0
-
-
-def parse_skills(text: str) -> dict[str, int]:
-    """Parse "System Bypass 3, Stealth 2" into skill ranks; refuse anything else clearly.
-
-    Each name passes the check every name users give, and a sheet lists a skill once (README,
-    Rules notes: "Names"): "Stealth 2, STEALTH 3" is refused.
-    """
-    skills: dict[str, int] = {}
-    keys: set[str] = set()
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
-        name, _, rank = item.rpartition(" ")
-        # ASCII digits only: str.isdigit() also passes '²', which int() refuses with ValueError.
-        if not name.strip() or not (rank.isascii() and rank.isdigit()):
-            raise RulesError(
-                "Write skills as 'Name rank, Name rank' (e.g. 'System Bypass 3'); "
-                f"got {item[:50]!r}."
-            )
-        if len(rank) > 3:  # also keeps int() under its digit limit (4,300)
-            raise RulesError(
-                f"{name.strip()[:40]} rank must be between {RANK_MIN} and {RANK_MAX} "
-                f"(got {rank[:10]}…)."
-            )
-        skill = checked_name(name, "Skill name", SKILL_NAME_MAX)
-        if name_key(skill) in keys:
-            raise RulesError(f"{skill} is listed twice; give each skill once, with its rank.")
-        keys.add(name_key(skill))
-        skills[skill] = require_whole(f"{skill} rank", int(rank), RANK_MIN, RANK_MAX)
-    return skills
-
-
-def known_skills(sheet: Sheet | None) -> list[str]:
-    """The skills a check may name: the sheet's own, then the document's the sheet lacks."""
-    own = list(sheet.skills) if sheet is not None else []
-    taken = {name_key(name) for name in own}
-    return own + [name for name in SKILLS if name_key(name) not in taken]
-
-
-def checked_skill(sheet: Sheet, name: str) -> tuple[str, int]:
-    """Return a skill's name and rank: the sheet's, or 0 for one of the document's skills the
-    sheet lacks. Any other name is refused with the nearest known names (never ranked 0)."""
-    listed, rank = sheet.skill(name)
-    known = known_skills(sheet)
-    by_key = {name_key(skill): skill for skill in known}
-    if name_key(listed) in by_key:
-        return by_key[name_key(listed)], rank
-    nearest = difflib.get_close_matches(name_key(listed), list(by_key), n=NEAREST_MAX)
-    hint = (
-        "Did you mean " + " or ".join(by_key[key] for key in nearest) + "?"
-        if nearest
-        else "Known skills: " + ", ".join(known) + "."
-    )
-    raise RulesError(
-        f"There is no skill {listed[:SKILL_NAME_MAX]!r} on the sheet or in Aethelgard's "
-        f"list. {hint}"
-    )
 
 
 def check_pool(

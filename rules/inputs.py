@@ -10,7 +10,7 @@ from rules.errors import RulesError
 
 __all__ = ["checked_name", "name_key", "refused_character", "require_whole"]
 
-# Characters a name may not hold, after NFKC (README, Rules notes: "Names"). Each would let a
+# Characters a name may not hold, after NFKC (docs/players/index.md, "Names"). Each would let a
 # name pass for another, or change how the text around it is shown: "Hei\u200bst" beside
 # "Heist", or U+202E turning the rest of a line round.
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
@@ -52,7 +52,7 @@ def checked_name(text: str, label: str, maximum: int) -> str:
     """Return a name users give as it is stored: NFKC-normalised, each run of spaces one space,
     its ends trimmed; or refuse it (RulesError), saying why.
 
-    The one check of every name users give (README, Rules notes: "Names"): characters',
+    The one check of every name users give (docs/players/index.md, "Names"): characters',
     macros', campaigns', challenges', items', skills' and a boon's text. NFKC makes
     look-alike spellings one ("\ufb01re" with the fi ligature is "fire", fullwidth
     "\uff28\uff25\uff29\uff33\uff34" is "HEIST"), and the length is counted after it: one

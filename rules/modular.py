@@ -1,6 +1,6 @@
 """Exact integer polynomial powers in numpy: number-theoretic transforms modulo a few primes.
 
-Realms' attack odds (README, "Enchanted Realms") are the coefficients of a
+Realms' attack odds (docs/players/realms.md, "Rules notes") are the coefficients of a
 polynomial with small integer weights raised to the number of strikes. Those coefficients
 outgrow int64 at once (11 strikes of 4d20+50: about 2^238), and Python's big integers multiply
 them at several milliseconds a query. Here every coefficient is kept as its residues modulo

@@ -1,6 +1,6 @@
 """The session recap: rolls, criticals, fumbles, Luck spends and an exact luck score.
 
-README, "Campaign recap". Pure: the rolls come in as ``RecapRoll`` (read from the log by
+docs/gms.md, "Campaign recap". Pure: the rolls come in as ``RecapRoll`` (read from the log by
 ``rules.recap_reading``), the tallies go out as a ``Recap``.
 
 The luck of one roll is the mid-rank percentile of its result on its exact distribution,
@@ -96,6 +96,10 @@ class RecapRoll:
         won: For a contest (an opposed roll, an attack), whether its roller won; None: no
             contest. A Luck spend carries the contest's outcome after it.
         root: For a Luck spend, the id of the roll first spent on.
+        contest: For a contest logged as more than one roll (each side under its own roller, an
+            inspiration reroll of a side), the id of the roll it was first logged under, which
+            all of them share; None: the contest is this roll alone (or a Luck spend's root).
+        defending: The roll is the defending side's (``won`` is the defender's).
         challenge: The extended challenge this roll counted towards (its name as names compare:
             ``rules.inputs.name_key``).
         made_at: When it was logged (UTC, as the log keeps times: ISO 8601 text).
@@ -116,6 +120,8 @@ class RecapRoll:
     crisis: bool = False
     won: bool | None = None
     root: int | None = None
+    contest: int | None = None
+    defending: bool = False
     challenge: str | None = None
     made_at: str = ""
     too_large: bool = False
@@ -124,6 +130,14 @@ class RecapRoll:
     def made(self) -> bool:
         """Whether this is a roll someone made, not an entry logged because of one."""
         return not (self.luck_spend or self.crisis)
+
+    @property
+    def contest_key(self) -> int | None:
+        """The contest this roll belongs to: the id it was first logged under (a Luck spend's,
+        its root's)."""
+        if self.contest is not None:
+            return self.contest
+        return self.id if self.made else self.root
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +168,7 @@ class Tally:
     luck: Fraction | None  # the mean luck of the scored rolls
     biggest: RecapRoll | None
     unlikeliest: RecapRoll | None
-    too_large: int = 0  # rolls unscored as too large to score (README, "Campaign recap")
+    too_large: int = 0  # rolls unscored as too large to score (docs/gms.md, "Campaign recap")
 
     @property
     def top_share(self) -> Fraction | None:
@@ -193,16 +207,27 @@ def tail_of(distribution: Distribution, value: int) -> Fraction:
 
 
 def _outcomes(rolls: Sequence[RecapRoll]) -> dict[int, bool]:
-    """Each contest's outcome by its roll's id: as rolled, then as its latest Luck spend left it."""
+    """Whether each contest's attacker won, by its key (``RecapRoll.contest_key``): as rolled,
+    then as its latest roll (a side's reroll) or Luck spend left it."""
     outcomes: dict[int, bool] = {}
     for roll in rolls:
-        if roll.won is None:
+        key = roll.contest_key
+        if roll.won is None or key is None or not (roll.made or key in outcomes):
             continue
-        if roll.made:
-            outcomes[roll.id] = roll.won
-        elif roll.root is not None and roll.root in outcomes:
-            outcomes[roll.root] = roll.won
+        outcomes[key] = roll.won != roll.defending
     return outcomes
+
+
+def _contests(made: Sequence[RecapRoll], outcomes: dict[int, bool]) -> list[bool]:
+    """Each contest side these rolls made, won or lost as the contest ended: a side counts
+    once however many of its rolls were logged (each side of a contest between players counts
+    for its own roller)."""
+    sides = {(roll.contest_key, roll.defending) for roll in made if roll.won is not None}
+    return [
+        outcomes[key] != defending
+        for key, defending in sides
+        if key is not None and key in outcomes
+    ]
 
 
 def _seconds(stored: str) -> float:
@@ -212,7 +237,7 @@ def _seconds(stored: str) -> float:
 def challenges_since(first_made_at: str) -> str:
     """Where to look for challenges ended in a session that starts with a roll logged at
     ``first_made_at``: a little before it, as a challenge's end is stamped just before the roll
-    that ended it is logged (README, "Campaign recap")."""
+    that ended it is logged (docs/gms.md, "Campaign recap")."""
     moment = datetime.fromisoformat(first_made_at) - CHALLENGE_END_SLACK
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
@@ -245,7 +270,7 @@ def _tally(
     unclaimed: Sequence[bool] = (),
 ) -> Tally:
     made = [roll for roll in rolls if roll.made]
-    contests = [outcomes[roll.id] for roll in made if roll.id in outcomes]
+    contests = _contests(made, outcomes)
     challenges = [endings[roll.id] for roll in made if roll.id in endings] + list(unclaimed)
     scored = [roll.luck for roll in made if roll.luck is not None]
     sized = [roll for roll in made if roll.total is not None]

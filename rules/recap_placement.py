@@ -1,6 +1,6 @@
 """A `/roll` total placed on its exact distribution, computed once per dice shape, bounded.
 
-README, "Campaign recap". The recap places a `/roll` total of dice sums, keep and drop, Fudge
+docs/gms.md, "Campaign recap". The recap places a `/roll` total of dice sums, keep and drop, Fudge
 dice, numbers, + and - on its exact distribution. Every such expression is a constant plus a
 sum of independent parts: plain dice of ``faces`` faces (each 0 to faces - 1 once its lowest
 face is moved into the constant) and kept dice (the ``kept`` highest or lowest of ``dice``
@@ -76,7 +76,7 @@ RECAP_SECONDS_MAX = 2.0
 SHAPES_KEPT = 4096  # expressions whose shape is kept: a recap reads at most 2,000 rolls
 CACHE_DIGITS_MAX = 64_000_000  # digits of counts kept between recaps (a byte each)
 
-# The cost model, measured on the 2-vCPU VM of the README's "Benchmarks" and rounded up:
+# The cost model, measured on the 2-vCPU VM of docs/benchmarks.md and rounded up:
 # decimal products and the running-sum division per digit of the counts, per part; and the
 # keep counting (rules.odds.keep), per numpy call and per element (int64, or Python integers).
 _DIGIT_SECONDS = 1.2e-7

@@ -1,6 +1,6 @@
 """Read a logged roll for the recap: its result on its exact distribution, criticals, fumbles.
 
-README, "Campaign recap". Each system's roll kinds keep ``dataclasses.asdict`` of their rules
+docs/gms.md, "Campaign recap". Each system's roll kinds keep ``dataclasses.asdict`` of their rules
 result in the log; this module rebuilds what the recap needs from it, and computes the exact
 distribution lazily here, at recap time (cached per distinct question; a `/roll` per dice shape,
 bounded, by ``rules.recap_placement``), so rolling itself does no extra work. A kind this module
@@ -33,9 +33,10 @@ from rules.realms.states import D20, STEALTH_DIE, State
 from rules.recap import EndedChallenge, Recap, RecapRoll, luck_of, recap, tail_of
 from rules.sinew.kinds import CRISIS_KIND, LUCK_BY, LUCK_ROOT
 from rules.sixpool.characters import DIE_SIDES as SIXPOOL_D20
-from rules.sixpool.rolls import Mode, RollResult, contest_winner
+from rules.sixpool.rolls import Contestant, ContestResult, Mode, RollResult
 
 __all__ = [
+    "CONTEST_ROOT",
     "LUCK_ROOT",
     "SCORED_KINDS",
     "TRIM_CHUNK",
@@ -46,6 +47,9 @@ __all__ = [
     "trimmed",
 ]
 
+# In a contest's options when it is logged as more than one roll (each side of a six-pool
+# contest between players, a side's inspiration reroll): the roll it was first logged under.
+CONTEST_ROOT = "contest_of"
 TAMPER_PRESSURE = 1  # the Pressure a failed tamper adds (rules.sinew_pressure.tamper)
 SINEW_D20 = 20
 SHAPE = "shape"  # a /roll's question: ("shape", its Shape), or ("shape", None) unplaceable
@@ -69,6 +73,7 @@ class _Placed:
     fumble: bool = False
     pressure: int = 0
     won: bool | None = None
+    defending: bool = False  # a contest's defending side (``won`` is the defender's)
     biggest: bool = True  # a candidate for the biggest roll (not a sum of separate strikes)
     parts: tuple[_Placed, ...] = ()  # several rolls in one /roll, each placed alone
     offset: int = 0
@@ -136,8 +141,8 @@ def _sinew_test(result: Mapping[str, Any]) -> _Placed:
 
 
 def _sinew_tamper(result: Mapping[str, Any]) -> _Placed:
-    # A tamper logs its test; by the rules a failed one adds 1 Pressure (README: Sinew &
-    # Steel). A cleansing rite only ever removes Pressure: it reads as a plain test.
+    # A tamper logs its test; by the rules a failed one adds 1 Pressure (docs/players/sinew.md). A
+    # cleansing rite only ever removes Pressure: it reads as a plain test.
     placed = _sinew_test(result)
     dice = tuple(int(face) for face in result["dice"])
     mode = sinew.Mode(result["mode"])
@@ -224,7 +229,7 @@ def _realms_dice(dice: tuple[int, ...], sides: int, kept_lower: bool) -> tuple[H
 
 
 def _realms_attack(result: Mapping[str, Any]) -> _Placed:
-    # The strikes' d20s summed: one placement for the whole attack (README: Campaign recap).
+    # The strikes' d20s summed: one placement for the whole attack (docs/gms.md, "Campaign recap").
     attack = attack_from_dict(result)
     value = min(attack.dice) if attack.kept_lower else sum(attack.dice)
     question = _realms_dice(attack.dice, D20, attack.kept_lower)
@@ -245,12 +250,12 @@ def _aethelgard_attack(result: Mapping[str, Any]) -> _Placed:
 # --- Contests: the roller's (the attacker's) side on its own distribution, and who won.
 
 
-def _roller_side(placed: _Placed | None, won: bool) -> _Placed:
+def _roller_side(placed: _Placed | None, won: bool, defending: bool = False) -> _Placed:
     if placed is None:
-        return _Placed(None, 0, higher_is_better=False, won=won)
+        return _Placed(None, 0, higher_is_better=False, won=won, defending=defending)
     # The side's crit or fumble is the roller's as the same roll alone would be.
     return _Placed(placed.question, placed.value, placed.higher_is_better, placed.critical,
-                   placed.fumble, won=won)  # fmt: skip
+                   placed.fumble, won=won, defending=defending)  # fmt: skip
 
 
 def _sinew_opposed(result: Mapping[str, Any]) -> _Placed:
@@ -276,9 +281,12 @@ def _aethelgard_opposed(result: Mapping[str, Any]) -> _Placed:
 
 
 def _sixpool_contest(result: Mapping[str, Any]) -> _Placed:
-    attacker, defender = RollResult(**result["attacker"]), RollResult(**result["defender"])
-    won = contest_winner(attacker.total, defender.total)
-    return _roller_side(_sixpool_roll(result["attacker"]), won)
+    # Each side of a contest between players is its own roller's roll (docs/players/sixpool.md,
+    # "Rules notes"); one logged before that names no roller and is the attacker's.
+    contest = ContestResult.from_dict(result)
+    defending = contest.roller is Contestant.DEFENDER
+    own = result["defender" if defending else "attacker"]
+    return _roller_side(_sixpool_roll(own), contest.roller_wins, defending)
 
 
 _READERS: dict[str, Callable[[Mapping[str, Any]], _Placed | None]] = {
@@ -331,9 +339,9 @@ def _scored(
 
 
 def _luck(placed: _Placed, admitted: frozenset[placement.Shape]) -> _Luck:
-    """The luck and the smaller tail of a placed roll; of several, the mean luck of those placed
-    and the smallest tail (its unlikeliest roll). A roll with a shape not ``admitted`` (too
-    large to compute: README, "Campaign recap"), or a part with one, is too large to score."""
+    """The luck and the smaller tail of a placed roll; of several, the mean luck of those placed and
+    the smallest tail (its unlikeliest roll). A roll with a shape not ``admitted`` (too large to
+    compute: docs/gms.md, "Campaign recap"), or a part with one, is too large to score."""
     if placed.parts:
         parts = [_luck(part, admitted) for part in placed.parts]
         if any(part.too_large for part in parts):
@@ -401,9 +409,9 @@ def _without_breakdowns(result: object) -> object:
 
 
 def trimmed(rows: Sequence[LoggedRow]) -> list[LoggedRow]:
-    """The rows with each payload cut to what the recap reads, as compact JSON text: the bot's
-    first pass, a chunk of ``TRIM_CHUNK`` rows at a time in its recap worker, so that the whole
-    session crosses to the recap itself in a few hundred kilobytes (README, "Campaign recap")."""
+    """The rows with each payload cut to what the recap reads, as compact JSON text: the bot's first
+    pass, a chunk of ``TRIM_CHUNK`` rows at a time in its recap worker, so that the whole session
+    crosses to the recap itself in a few hundred kilobytes (docs/gms.md, "Campaign recap")."""
     cut: list[LoggedRow] = []
     for roll_id, user_id, kind, payload, made_at in map(_decoded, rows):
         kept = {key: payload[key] for key in _READ_KEYS if key in payload}
@@ -455,7 +463,8 @@ def _read(row: _Row, placed: _Placed | None, admitted: frozenset[placement.Shape
     if placed is None:
         return RecapRoll(roll_id, user_id, kind, made_at=made_at)
     options = payload.get("options")
-    challenge = options.get("challenge") if isinstance(options, Mapping) else None
+    options = options if isinstance(options, Mapping) else {}
+    challenge, contest = options.get("challenge"), options.get(CONTEST_ROOT)
     question, value, higher = placed.question, placed.value, placed.higher_is_better
     luck = _luck(placed, admitted)
     return RecapRoll(
@@ -469,6 +478,8 @@ def _read(row: _Row, placed: _Placed | None, admitted: frozenset[placement.Shape
         fumble=placed.fumble,
         pressure=placed.pressure,
         won=placed.won,
+        contest=contest if isinstance(contest, int) else None,
+        defending=placed.defending,
         challenge=name_key(challenge) if isinstance(challenge, str) else None,
         made_at=made_at,
         too_large=luck.too_large,

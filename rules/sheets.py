@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["DataclassSheet", "SheetCodec"]
+__all__ = ["DataclassSheet", "FieldChange", "SheetCodec", "SheetEdit"]
 
 S = TypeVar("S")
 D = TypeVar("D", bound="DataclassInstance")
@@ -75,3 +75,34 @@ class DataclassSheet(Generic[D]):
         return {
             field.name: _plain(getattr(sheet, field.name)) for field in dataclasses.fields(sheet)
         }
+
+
+# --- Edits of a sheet after creation (docs/players/sinew.md and docs/players/aethelgard.md,
+# "Characters forgive mistakes")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FieldChange:
+    """One value of a sheet an edit changed, as shown: "STR 12 → 13", "Melee — → 2"."""
+
+    label: str
+    before: str
+    after: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.label} {self.before} → {self.after}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SheetEdit(Generic[S]):
+    """A sheet after an edit, and what the edit changed (never nothing: an edit that changes
+    nothing is refused)."""
+
+    sheet: S
+    changes: tuple[FieldChange, ...]
+
+    @property
+    def text(self) -> str:
+        """Return the changes as one line: "STR 12 → 13, REF 9 → 10"."""
+        return ", ".join(change.text for change in self.changes)

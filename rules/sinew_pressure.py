@@ -1,6 +1,6 @@
 """Sinew & Steel Pressure: the 0-5 track, Crisis events, purging.
 
-README, Rules notes: Sinew & Steel, "Pressure and Crisis".
+docs/players/sinew.md, "Pressure and Crisis".
 
 A track on each character and one on the party (``rules.sinew.PRESSURE``). Adding points that
 reach 5 triggers one Crisis, however far past 5 they would go: roll a d6 on the Crisis table; a
@@ -65,7 +65,7 @@ __all__ = [
     "tamper",
 ]
 
-# --- Constants (README, Rules notes: Pressure and Crisis); (house) marks our own defaults
+# --- Constants (docs/players/sinew.md, "Pressure and Crisis"); (house) marks our own defaults
 
 STEPS = PRESSURE_MAX + 1  # steps 0-5
 AMOUNT_MAX = PRESSURE_MAX  # one change moves the track by 1-5 (house: an input limit)
@@ -221,7 +221,7 @@ def start_rite(sheet: Sheet) -> Sheet:
     return replace(sheet, rite_used=True)
 
 
-# --- What the commands decide (README, Rules notes: Sinew & Steel, "Pressure and Crisis")
+# --- What the commands decide (docs/players/sinew.md, "Pressure and Crisis")
 
 
 def crisis_strikes(crisis: CrisisRoll, sheets: Sequence[Sheet]) -> tuple[StaminaChange, ...]:

@@ -1,6 +1,6 @@
 """The game systems a campaign can run, found where each declares itself.
 
-README, Layout: "A new system". A system is a module or package of ``rules`` (or of the
+docs/development.md, "Adding a system". A system is a module or package of ``rules`` (or of the
 ``rules`` package of an extra package a deployment names, the SYSTEM_PACKAGES setting) whose
 ``DECLARATION`` is a ``SystemDeclaration`` (``rules/declarations.py``); the declaration's
 ``system`` says its key, display name and mid-sentence name. Nothing here lists the systems: a

@@ -1,8 +1,8 @@
 """Shared pytest configuration: loads the fake Discord fixtures (fake_discord, run_bot) and the
 throwaway PostgreSQL server (postgres_server, postgres_url), and marks each system's tests.
 
-The markers (README "Set up": `pytest -m sinew` runs one system's tests alone) come from the
-file name (tests/e2e/test_sinew_pressure.py is sinew's) and, for the tests that run every
+The markers (docs/development.md, "Tests": `pytest -m sinew` runs one system's tests alone) come
+from the file name (tests/e2e/test_sinew_pressure.py is sinew's) and, for the tests that run every
 system's commands in turn (tests/e2e/test_properties.py), from the system a test runs at.
 """
 

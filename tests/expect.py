@@ -34,8 +34,8 @@ async def active_campaign(storage: Storage, channel_id: int) -> Campaign:
 
 def revealed_line(embed: Mapping[str, Any]) -> str:
     """Return a revealed roll's reveal line, which the test expects: the reply's layout kept
-    (README, "Reading a reply": the title starts with the verdict), then its last field says a GM
-    revealed it ("Rolled in secret …")."""
+    (docs/players/index.md, "Reading a reply": the title starts with the verdict), then its last
+    field says a GM revealed it ("Rolled in secret …")."""
     assert embed["title"].startswith(tuple(verdict.value for verdict in Verdict)), embed["title"]
     last = embed["fields"][-1]
     assert last["name"] == REVEALED, embed["fields"]

@@ -1,5 +1,5 @@
 """Every variable of .env.example, given a bad value, stops the start with one line naming it and
-exit code 2, never a traceback (README, Environment variables).
+exit code 2, never a traceback (docs/hosting.md, "Environment variables").
 
 One table: at least one bad value for each variable of .env.example (a variable added there
 without a row fails ``test_every_variable_of_env_example_has_a_bad_value``). Numbers are read

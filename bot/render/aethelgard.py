@@ -88,7 +88,7 @@ def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discor
     """Show a pool roll: the display format, the pool's parts, the degree against the DC.
 
     A critical or a fumble is first in the roll's title (the table sees it there: it is never
-    announced apart; README, "Buttons and announcements")."""
+    announced apart; docs/players/index.md, "Buttons and announcements")."""
     verdict, word = _VERDICT[result.degree]
     return RollReply(
         who=roller,

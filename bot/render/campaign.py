@@ -91,10 +91,9 @@ def campaign_info(
     tracks: list[TrackSummary],
     traits: str | None = None,
 ) -> discord.Embed:
-    """Show a campaign's system, GMs, settings, characters and tracks, and (``traits``, one
-    field's worth) the traits its GMs have given, as an Enchanted Realms campaign keeps them;
-    for a system not installed, say so and how to free the channel (README, Layout: "A new
-    system")."""
+    """Show a campaign's system, GMs, settings, characters and tracks, and (``traits``, one field's
+    worth) the traits its GMs have given, as an Enchanted Realms campaign keeps them; for a system
+    not installed, say so and how to free the channel (docs/development.md, "Adding a system")."""
     description = f"System: **{campaign.system.display_name}**"
     if not campaign.system.installed:
         description += NOT_INSTALLED_HELP
@@ -178,7 +177,7 @@ def discord_time(iso_utc: str) -> str:
 
 
 REVEALED = "🔓 Revealed by the GM"
-"""The name of a revealed roll's last breakdown line (README, "Reading a reply")."""
+"""The name of a revealed roll's last breakdown line (docs/players/index.md, "Reading a reply")."""
 
 
 def revealed_roll(roll: LoggedRoll) -> discord.Embed:
@@ -202,10 +201,10 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
 
 
 def fit_page(page: RollPage, *, gm_view: bool, older: bool) -> RollPage:
-    """``page`` as ``history`` shows it whole: where its lines pass 4,096 characters even with
-    what was rolled cut shortest (totals of a hundred digits or more: README, "Dice notation",
-    Limits), the rolls next to its boundary (``older``: it was turned towards the older rolls,
-    or is the newest page), and the rest are on the next page that way."""
+    """``page`` as ``history`` shows it whole: where its lines pass 4,096 characters even with what
+    was rolled cut shortest (totals of a hundred digits or more: docs/players/dice.md, "Limits"),
+    the rolls next to its boundary (``older``: it was turned towards the older rolls, or is the
+    newest page), and the rest are on the next page that way."""
     lines = [log_line(roll, gm_view=gm_view, what_max=WHAT_SHORTER[-1]) for roll in page.rolls]
     kept, size = 0, -1
     for line in lines if older else lines[::-1]:

@@ -1,4 +1,4 @@
-"""PNG bar charts of exact odds, attached to odds replies (README, "Odds charts").
+"""PNG bar charts of exact odds, attached to odds replies (docs/players/index.md, "Odds charts").
 
 A chart is drawn from a ``ChartSpec`` (one panel) or a ``ChartSheet`` (several panels under one
 title, e.g. one per target of a split attack). A spec is pure data, built by ``chart_spec`` or

@@ -10,6 +10,8 @@ from bot.storage.errors import (
     CampaignAlreadyRunning,
     CampaignEnded,
     CannotSave,
+    CharacterAlreadyTheirs,
+    CharacterGone,
     CharacterNameTaken,
     CharacterNotFound,
     EndPromptAnswered,
@@ -27,8 +29,9 @@ from bot.storage.errors import (
     WhichCharacter,
     WriteFault,
 )
+from rules.systems import System
 
-__all__ = ["describe"]
+__all__ = ["create_command", "describe"]
 
 
 @singledispatch
@@ -136,24 +139,39 @@ def _(error: TrackOutOfRange) -> str:
     )
 
 
+def create_command(system: System) -> str:
+    """The command that creates a character of ``system``: each system's commands are the
+    group named by its key (`/sinew`, `/aethelgard`, `/sixpool`), and its characters are
+    created with `character create` there."""
+    return f"`/{system.value} character create`"
+
+
 @describe.register
 def _(error: CharacterNotFound) -> str:
     who = "There is" if error.user_id is None else f"<@{error.user_id}> has"
-    if error.name is None:
+    if error.name is not None:  # the next step: see who is there
+        return (
+            f"{who} no character called **{error.name}** in this campaign; "
+            "`/campaign info` lists its characters."
+        )
+    if error.system is None or not error.system.installed:
         return f"{who} no character in this campaign yet."
-    return f"{who} no character called **{error.name}** in this campaign."
+    return f"{who} no character in this campaign yet: {create_command(error.system)}."
 
 
 @describe.register
 def _(error: WhichCharacter) -> str:
     names = ", ".join(f"**{name}**" for name in error.names)
     who = "This player has" if error.user_id is None else f"<@{error.user_id}> has"
-    return f"{who} several characters ({names}): say which one."
+    return f"{who} several characters ({names}): say which one with `character:`."
 
 
 @describe.register
 def _(error: CharacterNameTaken) -> str:
-    return f"There is already a character called **{error.name}** in this campaign."
+    return (
+        f"There is already a character called **{error.name}** in this campaign; "
+        "choose another name."
+    )
 
 
 @describe.register
@@ -162,3 +180,13 @@ def _(error: TooManyCharacters) -> str:
         f"<@{error.user_id}> already has {error.limit} character"
         f"{'s' if error.limit != 1 else ''} in this campaign, the most this system allows."
     )
+
+
+@describe.register
+def _(error: CharacterGone) -> str:
+    return "That character was deleted already; nothing was changed."
+
+
+@describe.register
+def _(error: CharacterAlreadyTheirs) -> str:
+    return f"**{error.name}** is <@{error.user_id}>'s already; give it to another player."

@@ -48,7 +48,7 @@ NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
 )
 
 
-# Discord's limits on one embed (README, Rules notes: /help); a page stays under them.
+# Discord's limits on one embed (docs/players/index.md, "Help"); a page stays under them.
 EMBED_TOTAL_LIMIT = 6000
 FIELDS_MAX = 25
 PAGE_BUDGET = 5500  # of EMBED_TOTAL_LIMIT: room for the title, footer and page numbers

@@ -77,7 +77,7 @@ def more_values(dropped: Sequence[Fraction], together: Fraction) -> str | None:
     """Say what a list of chances left out: "… 3 more values at 0.40% each" when they are
     equally likely, else "… 12 more values, 3.20% together, each at most 0.50%" (so a value
     as likely as a listed one is seen to be left out); ``None`` when nothing was left out
-    (README, "Odds charts": a list never drops values silently).
+    (docs/players/index.md, "Odds charts": a list never drops values silently).
 
     Args:
         dropped: The chances left out, most likely first.

@@ -1,9 +1,9 @@
 """What each system's odds chart shows, built from the same exact odds as its text reply.
 
-README, "Odds charts": a chart answers the query it was asked. Cosmos charts totals by outcome;
-Sinew the kept die's faces and, against ``vs_score``, the opposed roll's three results; Six-pool
-each face by its degree (all six); Aethelgard the shown nets with the fumble a bar of its own;
-Realms a check's die, or an attack's damage with a panel for each target of a split. Each
+docs/players/index.md, "Odds charts": a chart answers the query it was asked. Cosmos charts totals
+by outcome; Sinew the kept die's faces and, against ``vs_score``, the opposed roll's three results;
+Six-pool each face by its degree (all six); Aethelgard the shown nets with the fumble a bar of its
+own; Realms a check's die, or an attack's damage with a panel for each target of a split. Each
 builder returns a pure ``ChartSpec`` / ``ChartSheet`` that tests compare with the text.
 """
 

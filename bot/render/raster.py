@@ -6,8 +6,8 @@ is written with zlib at a low compression level (two pixels a byte when the pale
 A fresh chart costs a few milliseconds, so no figure is kept between charts and nothing is
 shared but the read-only text cache.
 
-The type is the system's DejaVu Sans when it is installed, else the FreeType face Pillow
-itself ships (``ImageFont.load_default``), bold drawn with a stroke (README, "Odds charts").
+The type is the system's DejaVu Sans when it is installed, else the FreeType face Pillow itself
+ships (``ImageFont.load_default``), bold drawn with a stroke (docs/players/index.md, "Odds charts").
 
 ``encode_png`` is the one PNG encoder of the bot's images (other renderers reuse it).
 """

@@ -249,8 +249,8 @@ def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> disc
     return embed
 
 
-# What a trait lets its holder do, as its announcements say (README, Rules notes: Enchanted
-# Realms, "The reroll is a trait").
+# What a trait lets its holder do, as its announcements say (docs/players/realms.md, "The reroll is
+# a trait").
 TRAIT_GIVES = {
     Trait.REROLL: (
         "they may reroll one die of their own latest roll here, once per roll "

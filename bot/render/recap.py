@@ -1,10 +1,10 @@
 """`/campaign recap`: one embed (a line per player and one for the table) and one PNG chart.
 
-README, "Campaign recap". The chart is built as a ``RecapChart`` by the pure ``recap_chart``
-(tests check it) and painted by ``draw_recap``: one horizontal bar per player, the table last,
-each as long as its luck score, with the line of average luck at 50%. 1000 px wide with
-22-30 px type, as the odds charts, so it reads on a phone; painted with numpy and PIL
-(``bot.render.raster``) in a few milliseconds, off the event loop.
+docs/gms.md, "Campaign recap". The chart is built as a ``RecapChart`` by the pure ``recap_chart``
+(tests check it) and painted by ``draw_recap``: one horizontal bar per player, the table last, each
+as long as its luck score, with the line of average luck at 50%. 1000 px wide with 22-30 px type, as
+the odds charts, so it reads on a phone; painted with numpy and PIL (``bot.render.raster``) in a few
+milliseconds, off the event loop.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ TABLE_COLOUR = "#5865f2"  # Discord's blurple: the table's own bar
 AVERAGE_COLOUR = "#23272a"
 TABLE_NAME = "The table"
 INK, GRID, AXIS, ON_BAR = "#23272a", "#dde1e6", "#72767d", "#ffffff"
-# Pixels. Discord shows the image at full width on a phone (~360-400 pt): 1000 px is scaled by
-# ~0.4, so 22 px text stays about 9 pt (the odds charts' sizes, README "Odds charts").
+# Pixels. Discord shows the image at full width on a phone (~360-400 pt): 1000 px is scaled by ~0.4,
+# so 22 px text stays about 9 pt (the odds charts' sizes, docs/players/index.md, "Odds charts").
 WIDTH = 1000
 MARGIN = 16
 TITLE_SIZE, NAME_SIZE, BAR_TEXT_SIZE, TICK_SIZE = 30, 24, 24, 22

@@ -1,4 +1,4 @@
-"""The one layout of a roll's reply, for every system (README, "Reading a reply").
+"""The one layout of a roll's reply, for every system (docs/players/index.md, "Reading a reply").
 
 A reply has four parts, always in the same place:
 
@@ -113,8 +113,9 @@ class RollReply:
         """Who, what, the verdict and the total, in that one line."""
         title = self._title(self.what)
         if len(title) > TITLE_LIMIT and self.what and self.total:
-            # A total cut short reads as another number (`/roll` of a 150-digit number: README,
-            # "Dice notation", Limits): what was rolled is shortened instead, the total kept whole.
+            # A total cut short reads as another number (`/roll` of a 150-digit number:
+            # docs/players/dice.md, "Limits"): what was rolled is shortened instead, the total kept
+            # whole.
             keep = len(self.what) - (len(title) - TITLE_LIMIT) - 1
             if keep > 0:
                 title = self._title(f"{self.what[:keep]}…")

@@ -1,4 +1,4 @@
-"""A logged roll in one line: who, what, its total and its verdict (README, "The roll log").
+"""A logged roll in one line: who, what, its total and its verdict (docs/gms.md, "The roll log").
 
 Each system's summariser reads the rules result the roll log keeps in the payload (rebuilt
 with the rules' own classes, so the total and verdict are the ones the reply showed). A kind
@@ -155,10 +155,10 @@ def _sixpool_roll(result: Mapping[str, Any]) -> RollSummary:
 
 
 def _sixpool_contest(result: Mapping[str, Any]) -> RollSummary:
-    contest = sixpool.ContestResult(
-        sixpool.RollResult(**result["attacker"]), sixpool.RollResult(**result["defender"])
-    )
-    return _contest(contest.attacker.total, contest.defender.total, contest.attacker_wins)
+    # The roller's own side first: each side of a contest between players is its own roll, under its
+    # player (docs/players/sixpool.md, "Rules notes"); one logged before names none: the attacker's.
+    contest = sixpool.ContestResult.from_dict(result)
+    return _contest(contest.own.total, contest.other.total, contest.roller_wins)
 
 
 # --- Enchanted Realms
@@ -297,9 +297,10 @@ _HEADLINE = re.compile(
 )
 
 
-# A reply's title in the one layout (README, "Reading a reply"): "✅ Success · Rin: DEX check
-# (stealth) · total 19", the verdict's word left out when there is none. No total has a colon,
-# which tells an older title ("✨ NATURAL 1: EXTRAORDINARY SUCCESS! · Brakka: STR test") apart.
+# A reply's title in the one layout (docs/players/index.md, "Reading a reply"): "✅ Success · Rin:
+# DEX check (stealth) · total 19", the verdict's word left out when there is none. No total has a
+# colon, which tells an older title ("✨ NATURAL 1: EXTRAORDINARY SUCCESS! · Brakka: STR test")
+# apart.
 _LAYOUT_TITLE = re.compile(r"^\S+ (?:[^·]+ · )?[^·:]+: (?P<what>.+) · [^·:]+$")
 
 

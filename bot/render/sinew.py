@@ -193,7 +193,8 @@ def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds])
             ),
             inline=False,
         )
-    # Tokens that add nothing are left out, and the list says so (README, "Odds charts").
+    # Tokens that add nothing are left out, and the list says so (docs/players/index.md, "Odds
+    # charts").
     shown = [row for row in luck if row.tokens == 0 or row.gain > 0]
     rows = [
         f"{row.tokens} token{'s' if row.tokens != 1 else ''}: {percent(row.success)}"

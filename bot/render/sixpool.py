@@ -19,7 +19,9 @@ from bot.render.style import (
 from bot.storage import Character
 from bot.storage.sixpool import GroupCheck
 from rules.sixpool import (
+    Contestant,
     ContestResult,
+    ContestSide,
     DamageRoll,
     Degree,
     Mode,
@@ -285,17 +287,22 @@ def odds(result: RollOdds) -> discord.Embed:
 def contest(
     result: ContestResult, attacker: str, defender: str, what: str, notes: tuple[str, ...] = ()
 ) -> discord.Embed:
-    """Show both rolls of a contest, both totals, and the winner (a tie goes to the defender)."""
+    """Show both rolls of a contest (the attacker's first), both totals, and the winner (a tie
+    goes to the defender), as its roller's roll (``result.roller``): their name, ``what`` as
+    they roll it, their total first and their verdict."""
     shown_attacker, shown_defender = shown(attacker), shown(defender)
     winner = shown_attacker if result.attacker_wins else shown_defender
     reason = "higher total" if result.attacker.total != result.defender.total else "a tie holds"
     sides = ((shown_attacker, result.attacker), (shown_defender, result.defender))
+    roller, other = (attacker, shown_defender)
+    if result.roller is Contestant.DEFENDER:
+        roller, other = defender, shown_attacker
     return RollReply(
-        who=attacker,
-        what=f"contest vs {shown_defender}: {shown(what)}",
-        verdict=Verdict.SUCCESS if result.attacker_wins else Verdict.FAILURE,
+        who=roller,
+        what=f"contest vs {other}: {shown(what)}",
+        verdict=Verdict.SUCCESS if result.roller_wins else Verdict.FAILURE,
         word=f"{winner} wins ({reason})",
-        total=f"{result.attacker.total} vs {result.defender.total}",
+        total=f"{result.own.total} vs {result.other.total}",
         dice="\n".join(f"{name}: {_dice(side)}" for name, side in sides),
         breakdown=[
             Part(f"{name}'s total", f"{_sum(side)}\n{_modifiers(side.modifiers)}")
@@ -305,15 +312,18 @@ def contest(
     ).embed()
 
 
-def contest_notes(
-    attacker: str, attacker_helped: bool, defender: str, defender_helped: bool
-) -> tuple[str, ...]:
-    """Say which side an ally's help gave advantage (used up by this contest)."""
-    return tuple(
-        f"{shown(name)} was helped: advantage from an ally's help (used up by this roll)."
-        for name, helped in ((attacker, attacker_helped), (defender, defender_helped))
-        if helped
-    )
+def contest_notes(*sides: tuple[str, ContestSide | None]) -> tuple[str, ...]:
+    """Say which side an ally's help or inspiration spent gave advantage (used up by this
+    contest); an NPC's side (None) has neither."""
+    notes = []
+    for name, side in sides:
+        if side is not None and side.helped:
+            notes.append(
+                f"{shown(name)} was helped: advantage from an ally's help (used up by this roll)."
+            )
+        if side is not None and side.inspired:
+            notes.append(f"{shown(name)} spent inspiration for advantage.")
+    return tuple(notes)
 
 
 def contest_prompt(attacker: str, defender_id: int, what: str, minutes: int) -> discord.Embed:

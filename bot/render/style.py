@@ -97,8 +97,8 @@ def shown(text: str) -> str:
     """Return user text (a name, label or comment) to be shown as plain text.
 
     Every string a user typed, and every display name, passes through here before it reaches an
-    embed or a public message: it can't make a link (a masked ``[free nitro](https://…)`` shows
-    as typed), ping or render a mention, or format the bot's message (README, Rules notes: user
-    text). Not for footers and author names, where Discord shows a backslash as it is.
+    embed or a public message: it can't make a link (a masked ``[free nitro](https://…)`` shows as
+    typed), ping or render a mention, or format the bot's message (docs/players/index.md, "User
+    text"). Not for footers and author names, where Discord shows a backslash as it is.
     """
     return _MARKUP.sub(lambda found: found[0][:-1] + "\\" + found[0][-1], text)

@@ -75,12 +75,12 @@ class Storage:
         timer: DatabaseTimer | None = None,
         in_flight: Callable[[], int] = lambda: 0,
     ) -> Storage:
-        """Migrate and open the database at ``where``: an SQLite file, or a location
-        (DATABASE_URL: SQLite or PostgreSQL). With a ``timer``, every operation's time is
-        reported to it (README, Metrics). ``in_flight``: how many callers are at work that may
-        write soon (the bot's interactions in flight): SQLite commits the roll log's writes of a
-        caller alone at once, and groups those of several (``SqliteDatabase``); PostgreSQL runs
-        a caller's statements alone on a connection kept for it (``KeptConnection``)."""
+        """Migrate and open the database at ``where``: an SQLite file, or a location (DATABASE_URL:
+        SQLite or PostgreSQL). With a ``timer``, every operation's time is reported to it
+        (docs/hosting.md, "Metrics"). ``in_flight``: how many callers are at work that may write
+        soon (the bot's interactions in flight): SQLite commits the roll log's writes of a caller
+        alone at once, and groups those of several (``SqliteDatabase``); PostgreSQL runs a caller's
+        statements alone on a connection kept for it (``KeptConnection``)."""
         database: Database
         if isinstance(where, DatabaseLocation) and where.kind is Backend.POSTGRESQL:
             from bot.storage.postgres import PostgresDatabase  # asyncpg: the postgresql extra

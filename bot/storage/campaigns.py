@@ -22,7 +22,14 @@ from rules.campaigns import CampaignSettings, TableSwitches
 from rules.declarations import declaration
 from rules.systems import System, system_named
 
-__all__ = ["Campaign", "CampaignStore", "CharacterSummary", "EndAnswer", "TrackSummary"]
+__all__ = [
+    "Campaign",
+    "CampaignStore",
+    "CharacterSummary",
+    "EndAnswer",
+    "TrackSummary",
+    "answer_prompt_in",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +104,10 @@ async def _active_in(connection: Session, channel_id: int) -> Campaign | None:
     return _campaign(await connection.fetch_all(_ACTIVE_CAMPAIGN, (channel_id,)))
 
 
-async def _answer_end_prompt(connection: Session, prompt_id: int, answer: EndAnswer) -> None:
-    """Record a prompt's answer; refuse if it has one already (the first answer stands)."""
+async def answer_prompt_in(connection: Session, prompt_id: int, answer: EndAnswer) -> None:
+    """Record a confirmation prompt's answer (`/campaign end`'s, a character delete's: each
+    prompt is the interaction that asked, so their ids never meet); refuse with
+    EndPromptAnswered if it has one already (the first answer stands)."""
     recorded = await connection.execute(
         "INSERT INTO end_prompts (prompt_id, answer) VALUES (?, ?)"
         " ON CONFLICT (prompt_id) DO NOTHING",
@@ -295,13 +304,13 @@ class CampaignStore:
         """Record that the prompt was answered without ending (kept, expired); refuse with
         EndPromptAnswered if it was answered before."""
         async with self._database.transaction() as connection:
-            await _answer_end_prompt(connection, prompt_id, answer)
+            await answer_prompt_in(connection, prompt_id, answer)
 
     async def end_as_answered(self, prompt_id: int, campaign_id: int, ended_by: int) -> Campaign:
         """End the campaign a prompt asked about, and record the prompt's answer, together:
         refused (nothing changed) if the prompt was answered or the campaign has ended."""
         async with self._database.transaction() as connection:
-            await _answer_end_prompt(connection, prompt_id, EndAnswer.ENDED)
+            await answer_prompt_in(connection, prompt_id, EndAnswer.ENDED)
             campaign = _campaign(await connection.fetch_all(_CAMPAIGN_BY_ID, (campaign_id,)))
             if campaign is None:
                 raise CampaignEnded(None)

@@ -13,11 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from bot.storage.campaigns import Campaign
+from bot.storage.campaigns import Campaign, answer_prompt_in
 from bot.storage.database import ConstraintViolated, Database, Row, Session
 from bot.storage.errors import (
+    CharacterAlreadyTheirs,
+    CharacterGone,
     CharacterNameTaken,
     CharacterNotFound,
+    EndAnswer,
     TooManyCharacters,
     WhichCharacter,
 )
@@ -30,7 +33,7 @@ __all__ = ["Character", "CharacterStore", "RosterEntry", "UsesCharacters", "rost
 
 S = TypeVar("S")
 
-_COLUMNS = "id, campaign_id, user_id, name, sheet"
+_COLUMNS = "id, campaign_id, user_id, name, sheet, rolled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,14 @@ class Character(Generic[S]):
     user_id: int
     name: str
     sheet: S
+    # A roll was logged for it (docs/players/sinew.md, "Characters forgive mistakes"): its owner's
+    # edits are over, a GM's go on.
+    rolled: bool = False
+
+    @property
+    def first_rolls(self) -> tuple[int, ...]:
+        """The character's id if a roll for it would be its first (``RollEntry.first_rolls``)."""
+        return () if self.rolled else (self.id,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +86,7 @@ class CharacterStore(Generic[S]):
             user_id=row["user_id"],
             name=row["name"],
             sheet=self._codec.load(json.loads(row["sheet"])),
+            rolled=bool(row["rolled"]),
         )
 
     def _dump(self, sheet: S) -> str:
@@ -89,7 +101,7 @@ class CharacterStore(Generic[S]):
             )
             if sum(row["user_id"] == user_id for row in rows) >= limit:
                 raise TooManyCharacters(user_id, limit)
-            # Names compare NFKC and case folded in the campaign (README, Rules notes: "Names"),
+            # Names compare NFKC and case folded in the campaign (docs/players/index.md, "Names"),
             # which its unique index (ASCII case only, in SQLite) doesn't: compared here.
             wanted = name_key(name)
             if any(name_key(row["name"]) == wanted for row in rows):
@@ -132,11 +144,11 @@ class CharacterStore(Generic[S]):
         rows = await connection.fetch_all(
             f"SELECT {_COLUMNS} FROM characters WHERE {where} ORDER BY lower(name)", parameters
         )
-        if name is not None:  # as names are compared (README, Rules notes: "Names")
+        if name is not None:  # as names are compared (docs/players/index.md, "Names")
             wanted = name_key(name)
             rows = [row for row in rows if name_key(row["name"]) == wanted]
         if not rows:
-            raise CharacterNotFound(user_id, name.strip() if name else None)
+            raise CharacterNotFound(user_id, name.strip() if name else None, campaign.system)
         if len(rows) > 1:
             raise WhichCharacter(user_id, tuple(row["name"] for row in rows))
         return self._character(rows[0])
@@ -178,14 +190,101 @@ class CharacterStore(Generic[S]):
         entry from the character after the change, so the logged embed shows the new state.
         """
         async with self._database.transaction() as connection:
-            try:
-                before = await self.by_id_in(connection, character.id)
-            except CharacterNotFound:  # deleted meanwhile: name the character the caller had
-                raise CharacterNotFound(character.user_id, character.name) from None
+            before = await self._still_there(connection, character)
             after = replace(before, sheet=change(before.sheet))
             await self.save_in(connection, after)
             roll_id = None if log is None else await insert_roll(connection, log(after))
         return Change(before=before, after=after, roll_id=roll_id)
+
+    # --- Characters that forgive mistakes (docs/players/sinew.md and docs/players/aethelgard.md,
+    # "Characters forgive mistakes"): each one transaction; ``check`` refuses (raising) what the
+    # asker may not do to the character as stored now (given away meanwhile…).
+
+    async def edit_character(
+        self, character: Character[S], edit: Callable[[Character[S]], S]
+    ) -> Change[Character[S]]:
+        """Edit the sheet as stored now: ``edit`` decides from the whole character (its owner,
+        whether it has rolled) and returns the new sheet, or refuses and nothing is written."""
+        async with self._database.transaction() as connection:
+            before = await self._still_there(connection, character)
+            after = replace(before, sheet=edit(before))
+            await self.save_in(connection, after)
+        return Change(before=before, after=after)
+
+    async def rename_character(
+        self, character: Character[S], new_name: str, check: Callable[[Character[S]], object]
+    ) -> Change[Character[S]]:
+        """Rename a character; refuse a name another character of the campaign has (names compare as
+        docs/players/index.md, "Names" says) or the one it has already."""
+        async with self._database.transaction() as connection:
+            before = await self._still_there(connection, character)
+            check(before)
+            rows = await connection.fetch_all(
+                "SELECT id, name FROM characters WHERE campaign_id = ?", (before.campaign_id,)
+            )
+            wanted = name_key(new_name)
+            if new_name == before.name or any(
+                name_key(row["name"]) == wanted and row["id"] != before.id for row in rows
+            ):
+                raise CharacterNameTaken(new_name)
+            try:
+                await connection.execute(
+                    "UPDATE characters SET name = ? WHERE id = ?", (new_name, before.id)
+                )
+            except ConstraintViolated:
+                raise CharacterNameTaken(new_name) from None
+        return Change(before=before, after=replace(before, name=new_name))
+
+    async def give_character(
+        self, campaign: Campaign, character: Character[S], user_id: int
+    ) -> Change[Character[S]]:
+        """Give a character to another player; refuse one who has as many characters as the
+        system allows a player already (the limit: ``create``), or who has it already."""
+        limit = declaration(campaign.system).characters_per_player
+        async with self._database.transaction() as connection:
+            before = await self._still_there(connection, character)
+            if before.user_id == user_id:
+                raise CharacterAlreadyTheirs(before.name, user_id)
+            row = await connection.fetch_one(
+                "SELECT count(*) AS held FROM characters WHERE campaign_id = ? AND user_id = ?",
+                (before.campaign_id, user_id),
+            )
+            if row is not None and row["held"] >= limit:
+                raise TooManyCharacters(user_id, limit)
+            await connection.execute(
+                "UPDATE characters SET user_id = ? WHERE id = ?", (user_id, before.id)
+            )
+        return Change(before=before, after=replace(before, user_id=user_id))
+
+    async def delete_character(
+        self,
+        campaign: Campaign,
+        character_id: int,
+        check: Callable[[Character[S]], object],
+        prompt_id: int,
+    ) -> Character[S]:
+        """Delete a character of the campaign (its tracks go with it; its rolls stay in the log
+        under its name) as the confirmation ``prompt_id`` answered, recording the answer:
+        refused (EndPromptAnswered) if the prompt was answered before, CharacterGone if the
+        character was deleted already. Return it as it was."""
+        async with self._database.transaction() as connection:
+            await answer_prompt_in(connection, prompt_id, EndAnswer.ENDED)
+            try:
+                before = await self.by_id_in(connection, character_id)
+            except CharacterNotFound:
+                raise CharacterGone(character_id) from None
+            if before.campaign_id != campaign.id:
+                raise CharacterGone(character_id)
+            check(before)
+            await connection.execute("DELETE FROM characters WHERE id = ?", (character_id,))
+        return before
+
+    async def _still_there(self, connection: Session, character: Character[S]) -> Character[S]:
+        """The character as stored now; refused as the caller named it if deleted meanwhile."""
+        try:
+            return await self.by_id_in(connection, character.id)
+        except CharacterNotFound:
+            raise CharacterNotFound(character.user_id, character.name) from None
 
     async def save_in(self, connection: Session, character: Character[S]) -> None:
         """Write a character's sheet inside the caller's transaction."""

@@ -30,8 +30,8 @@ def _challenge(row: Row) -> Challenge:
     )
 
 
-# A campaign's open challenges. Names compare NFKC and case folded (README, Rules notes:
-# "Names"), which SQL's lower() and NOCASE don't (ASCII only, in SQLite): in Python, here.
+# A campaign's open challenges. Names compare NFKC and case folded (docs/players/index.md, "Names"),
+# which SQL's lower() and NOCASE don't (ASCII only, in SQLite): in Python, here.
 _OPEN_CHALLENGES = (
     f"SELECT {_COLUMNS} FROM cosmos_challenges WHERE campaign_id = ? AND status = 'open'"
     " ORDER BY id"

@@ -9,11 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from rules.systems import System
+
 __all__ = [
     "AlreadyGM",
     "CampaignAlreadyRunning",
     "CampaignEnded",
     "CannotSave",
+    "CharacterAlreadyTheirs",
+    "CharacterGone",
     "CharacterNameTaken",
     "CharacterNotFound",
     "EndAnswer",
@@ -144,6 +148,7 @@ class TrackOutOfRange(StorageError):
 class CharacterNotFound(StorageError):
     user_id: int | None  # None: looked up by name alone
     name: str | None  # None: the player has no character at all
+    system: System | None = None  # the campaign's: its create command is the next step
 
 
 @dataclass(eq=False)
@@ -161,3 +166,18 @@ class CharacterNameTaken(StorageError):
 class TooManyCharacters(StorageError):
     user_id: int
     limit: int
+
+
+@dataclass(eq=False)
+class CharacterGone(StorageError):
+    """The character a prompt or button acted on was deleted meanwhile."""
+
+    character_id: int
+
+
+@dataclass(eq=False)
+class CharacterAlreadyTheirs(StorageError):
+    """A character given to the player who already has it."""
+
+    name: str
+    user_id: int

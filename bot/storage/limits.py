@@ -39,7 +39,7 @@ class RollWindowStore:
         """Count one roll of ``user_id`` at ``now_ms`` and return the window it counted in."""
         ended_before = now_ms - window_ms  # a window that began at or before this has passed
         # Not durable: a count lost in a server crash only lets a user roll a little more
-        # (README, Several processes: "Shared state").
+        # (docs/hosting.md, "Shared state").
         row = await self._database.write_alone(
             _COUNT_ROLL, (user_id, now_ms, ended_before, ended_before), durable=False
         )
@@ -49,9 +49,9 @@ class RollWindowStore:
     async def forget_ended(self, now_ms: int, window_ms: int) -> None:
         """Drop the windows that have passed (a user's next roll would start afresh anyway).
 
-        Not durable either: a delete lost in a server crash leaves windows that have passed,
-        which count as none and go with the next one (README, Several processes: "Shared
-        state"). A roll command that runs it (one a window per process) waits for no disk."""
+        Not durable either: a delete lost in a server crash leaves windows that have passed, which
+        count as none and go with the next one (docs/hosting.md, "Shared state"). A roll command
+        that runs it (one a window per process) waits for no disk."""
         await self._database.write_alone(
             "DELETE FROM roll_limits WHERE window_start_ms <= ?",
             (now_ms - window_ms,),

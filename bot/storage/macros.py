@@ -77,7 +77,7 @@ class MacroStore:
     ) -> Macro:
         async with self._database.transaction() as connection:
             owner, parameters = _owner(user_id, campaign_id)
-            # Names compare NFKC and case folded (README, Rules notes: "Names"), which the
+            # Names compare NFKC and case folded (docs/players/index.md, "Names"), which the
             # unique index (ASCII case only, in SQLite) doesn't: compared here, as the writer.
             rows = await connection.fetch_all(f"SELECT name FROM macros WHERE {owner}", parameters)
             if len(rows) >= MACROS_PER_OWNER:
@@ -109,7 +109,7 @@ class MacroStore:
         ]
 
     async def find(self, name: str, user_id: int, campaign_id: int | None) -> Macro:
-        wanted = name_key(name)  # as names are compared (README, Rules notes: "Names")
+        wanted = name_key(name)  # as names are compared (docs/players/index.md, "Names")
         for macro in await self.visible(user_id, campaign_id):
             if name_key(macro.name) == wanted:
                 return macro

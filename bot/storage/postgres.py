@@ -121,7 +121,7 @@ class KeptConnection(Session):
 
     Through the pool a statement takes the connection, runs and gives it back: five turns of
     the event loop (asyncpg gives it back in a task of its own, shielded) and ~70-90 µs more of
-    the bot's CPU on the 2-vCPU VM than on a connection held (README, Benchmarks), and a
+    the bot's CPU on the 2-vCPU VM than on a connection held (docs/benchmarks.md), and a
     `/roll` with the roll limit runs three. Taken once and kept, it is one of the pool's own
     connections, taken and given back with the pool's public calls. A statement the server
     refused (a constraint, a lock timeout) leaves it as good as before; anything else (the

@@ -1,5 +1,5 @@
 """Enchanted Realms state: the traits a GM gives (the reroll), and rerolling one die of the
-roller's latest roll, once (README, Rules notes: Enchanted Realms)."""
+roller's latest roll, once (docs/players/realms.md, "Rules notes")."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ __all__ = [
     "Visibility",
     "insert_roll",
     "latest_roll",
+    "mark_rolled",
 ]
 
 
@@ -177,6 +178,7 @@ class RollEntry:
     kind: str
     visibility: Visibility
     payload: dict[str, Any]
+    first_rolls: tuple[int, ...] = ()  # characters it is the first roll of: see ``mark_rolled``
 
 
 _INSERT_ROLL = (
@@ -218,11 +220,11 @@ def _roll_values(entry: RollEntry) -> tuple[object, ...]:
 def _payload_json(payload: dict[str, Any]) -> str:
     """A roll's payload as the JSON text the log stores.
 
-    orjson (~6x json's speed on a roll's payload): the same JSON values as json.dumps,
-    non-ASCII written as UTF-8 rather than \\u escapes; int keys as strings, as json does. A
-    total past 64 bits (`/roll 10000000000*10000000000`: README, "Dice notation", Limits), which
-    orjson refuses, is written by json as the same values, the number with all its digits: JSON
-    numbers have no size limit, and ``json.loads`` reads it back as the same int.
+    orjson (~6x json's speed on a roll's payload): the same JSON values as json.dumps, non-ASCII
+    written as UTF-8 rather than \\u escapes; int keys as strings, as json does. A total past 64
+    bits (`/roll 10000000000*10000000000`: docs/players/dice.md, "Limits"), which orjson refuses, is
+    written by json as the same values, the number with all its digits: JSON numbers have no size
+    limit, and ``json.loads`` reads it back as the same int.
     """
     try:
         return orjson.dumps(
@@ -272,10 +274,19 @@ async def roll_in(connection: Session, roll_id: int) -> LoggedRoll | None:
 
 
 async def insert_roll(connection: Session, entry: RollEntry) -> int:
-    """Log a roll inside the caller's transaction, so a state change and its roll land together."""
+    """Log a roll inside the caller's transaction, so a state change and its roll land together
+    (and ``first_rolls`` are marked rolled with it)."""
     row = await connection.fetch_one(f"{_INSERT_ROLL} RETURNING id", _roll_values(entry))
     assert row is not None
+    await mark_rolled(connection, entry.first_rolls)
     return int(row["id"])
+
+
+async def mark_rolled(connection: Session, character_ids: tuple[int, ...]) -> None:
+    """Mark characters rolled in the transaction logging the roll: from then on a GM edits their
+    sheets (docs/players/sinew.md, "Characters forgive mistakes"). One deleted is not there."""
+    for character_id in sorted(set(character_ids)):
+        await connection.execute("UPDATE characters SET rolled = 1 WHERE id = ?", (character_id,))
 
 
 def _json_default(value: object) -> object:
@@ -367,15 +378,26 @@ class RollLog:
 
     async def record(self, entry: RollEntry) -> int:
         """Log a roll (one INSERT, its own transaction) and return its id."""
+        if entry.first_rolls:
+            return (await self.record_noting_previous(entry)).id
         return await self._database.insert(_INSERT_ROLL, _roll_values(entry))
 
     async def record_noting_previous(self, entry: RollEntry) -> Recorded:
         """``record``, also saying what the roller's roll before it here was (in the same
-        statement: a roll whose buttons act on the latest roll is retired only when needed)."""
-        row = await self._database.insert_returning(
-            _INSERT_ROLL, _roll_values(entry), _PREVIOUS_PUBLIC_KIND
-        )
-        return Recorded(int(row["id"]), row["previous_kind"])
+        statement: a roll whose buttons act on the latest roll is retired only when needed).
+        A character's first roll marks it rolled in the same transaction (``first_rolls``)."""
+        if not entry.first_rolls:  # the usual case: in the group commit
+            row = await self._database.insert_returning(
+                _INSERT_ROLL, _roll_values(entry), _PREVIOUS_PUBLIC_KIND
+            )
+            return Recorded(int(row["id"]), row["previous_kind"])
+        async with self._database.transaction() as connection:
+            first = await connection.fetch_one(
+                f"{_INSERT_ROLL} RETURNING id, {_PREVIOUS_PUBLIC_KIND}", _roll_values(entry)
+            )
+            assert first is not None
+            await mark_rolled(connection, entry.first_rolls)
+        return Recorded(int(first["id"]), first["previous_kind"])
 
     async def get(self, roll_id: int) -> LoggedRoll | None:
         """Return a logged roll by id."""
@@ -453,8 +475,8 @@ class RollLog:
         include_secret: bool = False,
         limit: int = MAX_RECAP_ROLLS,
     ) -> list[LoggedRoll]:
-        """Return a campaign's rolls of one session, oldest first: its latest ``limit`` rolls
-        when it has more (README, "Campaign recap").
+        """Return a campaign's rolls of one session, oldest first: its latest ``limit`` rolls when
+        it has more (docs/gms.md, "Campaign recap").
 
         Every read is a range of the (campaign_id, id) index, newest first, that stops after
         ``limit`` rows: the session's start after a pause is found by walking the campaign's
@@ -474,7 +496,7 @@ class RollLog:
     ) -> list[tuple[int, int, str, str, str]]:
         """``session_rolls``' rolls as (id, user id, kind, payload, created_at), the payload the
         log's JSON text: the recap decodes 2,000 of them (tens of milliseconds of JSON) in its
-        worker process, off the event loop (README, "Campaign recap")."""
+        worker process, off the event loop (docs/gms.md, "Campaign recap")."""
         rows = await self._session_rows(campaign_id, start, include_secret, limit)
         return [
             (int(row["id"]), int(row["user_id"]), str(row["kind"]), str(row["payload"]),

@@ -11,11 +11,12 @@ from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
 from bot.storage.database import Database, Row, Session
 from bot.storage.errors import StorageError
-from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll
+from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll, roll_in
 
 S = TypeVar("S")  # the system's sheet
 
 __all__ = [
+    "CONTEST_ID_OPTION",
     "AlreadyRolled",
     "BoostTooLate",
     "Contest",
@@ -23,6 +24,7 @@ __all__ = [
     "ContestNotFound",
     "ContestOutcome",
     "ContestStore",
+    "ContestTerms",
     "GroupCheck",
     "GroupClosed",
     "GroupNotFound",
@@ -30,21 +32,24 @@ __all__ = [
     "GroupRollOutcome",
     "GroupStore",
     "NotLatestRoll",
+    "RerollOutcome",
     "RerollStore",
+    "Rerolled",
     "TrainedOnlyStore",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class Contest:
-    """A contest against another player's character, as stored."""
+    """A contest against another player's character, as stored: a character's challenge, or
+    a GM's as an NPC (``challenger_id`` and ``pool`` None, ``npc_modifier`` its total)."""
 
     id: int
     campaign_id: int
     channel_id: int
-    challenger_id: int
+    challenger_id: int | None
     defender_id: int
-    pool: str
+    pool: str | None
     defender_pool: str
     spend: int
     advantage: bool
@@ -54,6 +59,9 @@ class Contest:
     message_id: int | None
     skill: str | None = None  # the skill each side names (its training counts), if any
     defender_skill: str | None = None
+    npc_modifier: int | None = None
+    inspiration: bool = False  # the challenger spends inspiration for advantage
+    roll_id: int | None = None  # once rolled: the roll holding its result now
 
 
 @dataclass(eq=False)
@@ -71,23 +79,44 @@ class ContestClosed(StorageError):
 
 _COLUMNS = (
     "id, campaign_id, channel_id, challenger_id, defender_id, pool, defender_pool, spend,"
-    " advantage, disadvantage, status, expires_at, message_id, skill, defender_skill"
+    " advantage, disadvantage, status, expires_at, message_id, skill, defender_skill,"
+    " npc_modifier, inspiration, roll_id"
 )
 
 
 def _contest(row: Row) -> Contest:
     values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
-    values.update(advantage=bool(row["advantage"]), disadvantage=bool(row["disadvantage"]))
+    values.update(advantage=bool(row["advantage"]), disadvantage=bool(row["disadvantage"]),
+                  inspiration=bool(row["inspiration"]))  # fmt: skip
     return Contest(**values)
 
 
 @dataclass(frozen=True, slots=True)
 class ContestOutcome(Generic[S]):
-    """What resolving a contest writes: both sheets after their spends, and the roll."""
+    """What resolving a contest writes: both sheets after their spends (an NPC's: None), and
+    its rolls, one per player's side: ``first`` (the challenger's, or the defender's alone
+    against an NPC), then ``linked``, the defender's, given the first one's id to name it."""
 
-    challenger_sheet: S
+    challenger_sheet: S | None
     defender_sheet: S
-    entry: RollEntry
+    first: RollEntry
+    linked: Callable[[int], RollEntry] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContestTerms:
+    """What a challenge stores until the defender declares (docs/players/sixpool.md, "Rules
+    notes")."""
+
+    pool: str | None
+    defender_pool: str
+    spend: int = 0
+    advantage: bool = False
+    disadvantage: bool = False
+    skill: str | None = None
+    defender_skill: str | None = None
+    npc_modifier: int | None = None
+    inspiration: bool = False
 
 
 class ContestStore(UsesCharacters[S]):
@@ -97,36 +126,34 @@ class ContestStore(UsesCharacters[S]):
         self,
         campaign: Campaign,
         channel_id: int,
-        challenger: Character[S],
+        challenger: Character[S] | None,
         defender: Character[S],
-        *,
-        pool: str,
-        defender_pool: str,
-        spend: int,
-        advantage: bool,
-        disadvantage: bool,
+        asked: ContestTerms,
         expires_at: float,
-        skill: str | None = None,
-        defender_skill: str | None = None,
     ) -> Contest:
+        """Store a challenge (``challenger`` None: a GM's as an NPC) until the defender
+        declares."""
         async with self._database.transaction() as connection:
             created = await connection.fetch_one(
                 "INSERT INTO sixpool_contests (campaign_id, channel_id, challenger_id,"
                 " defender_id, pool, defender_pool, spend, advantage, disadvantage, expires_at,"
-                " skill, defender_skill) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " skill, defender_skill, npc_modifier, inspiration)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     campaign.id,
                     channel_id,
-                    challenger.id,
+                    None if challenger is None else challenger.id,
                     defender.id,
-                    pool,
-                    defender_pool,
-                    spend,
-                    int(advantage),
-                    int(disadvantage),
+                    asked.pool,
+                    asked.defender_pool,
+                    asked.spend,
+                    int(asked.advantage),
+                    int(asked.disadvantage),
                     expires_at,
-                    skill,
-                    defender_skill,
+                    asked.skill,
+                    asked.defender_skill,
+                    asked.npc_modifier,
+                    int(asked.inspiration),
                 ),
             )
             assert created is not None
@@ -163,9 +190,10 @@ class ContestStore(UsesCharacters[S]):
         self,
         contest_id: int,
         now: float,
-        decide: Callable[[Contest, Character[S], Character[S]], ContestOutcome[S]],
-    ) -> tuple[Contest, int]:
-        """Resolve a pending contest: ``decide`` spends and rolls; all is written at once.
+        decide: Callable[[Contest, Character[S] | None, Character[S]], ContestOutcome[S]],
+    ) -> tuple[Contest, tuple[int, ...]]:
+        """Resolve a pending contest: ``decide`` spends and rolls; all is written at once, and
+        the ids of its rolls (one per player's side) are returned.
 
         Raises ContestClosed when it was resolved or expired already (a second press, a race,
         or too late: then it is marked expired and nothing is spent).
@@ -179,20 +207,25 @@ class ContestStore(UsesCharacters[S]):
                 contest = replace(contest, status="expired")
             if contest.status != "pending":
                 raise ContestClosed(contest_id, contest.status)
-            challenger = await self._characters.by_id_in(connection, contest.challenger_id)
+            challenger = None
+            if contest.challenger_id is not None:
+                challenger = await self._characters.by_id_in(connection, contest.challenger_id)
             defender = await self._characters.by_id_in(connection, contest.defender_id)
             outcome = decide(contest, challenger, defender)
-            await self._characters.save_in(
-                connection, replace(challenger, sheet=outcome.challenger_sheet)
-            )
+            if challenger is not None and outcome.challenger_sheet is not None:
+                challenged = replace(challenger, sheet=outcome.challenger_sheet)
+                await self._characters.save_in(connection, challenged)
             await self._characters.save_in(
                 connection, replace(defender, sheet=outcome.defender_sheet)
             )
-            roll_id = await insert_roll(connection, outcome.entry)
+            roll_ids = [await insert_roll(connection, outcome.first)]
+            if outcome.linked is not None:
+                roll_ids.append(await insert_roll(connection, outcome.linked(roll_ids[0])))
             await connection.execute(
-                "UPDATE sixpool_contests SET status = 'resolved' WHERE id = ?", (contest_id,)
+                "UPDATE sixpool_contests SET status = 'resolved', roll_id = ? WHERE id = ?",
+                (roll_ids[0], contest_id),
             )
-        return replace(contest, status="resolved"), roll_id
+        return replace(contest, status="resolved", roll_id=roll_ids[0]), tuple(roll_ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +307,22 @@ def _group_roll(row: Row) -> GroupRoll:
     )
 
 
+async def _group_in(connection: Session, group_id: int) -> GroupCheck:
+    """A group check with its rolls, on the caller's connection."""
+    row = await connection.fetch_one(
+        f"SELECT {_GROUP_COLUMNS} FROM sixpool_groups WHERE id = ?", (group_id,)
+    )
+    if row is None:
+        raise GroupNotFound(group_id)
+    rolls = await connection.fetch_all(
+        "SELECT character_id, name, roll_id, total, success FROM sixpool_group_rolls"
+        " WHERE group_id = ? ORDER BY roll_id",
+        (group_id,),
+    )
+    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
+    return GroupCheck(**values, rolls=tuple(_group_roll(r) for r in rolls))
+
+
 class GroupStore(UsesCharacters[S]):
     """Group checks: open one, boost once before any roll, each character rolls once, close."""
 
@@ -297,18 +346,7 @@ class GroupStore(UsesCharacters[S]):
             return await self._get(connection, created["id"])
 
     async def _get(self, connection: Session, group_id: int) -> GroupCheck:
-        row = await connection.fetch_one(
-            f"SELECT {_GROUP_COLUMNS} FROM sixpool_groups WHERE id = ?", (group_id,)
-        )
-        if row is None:
-            raise GroupNotFound(group_id)
-        rolls = await connection.fetch_all(
-            "SELECT character_id, name, roll_id, total, success FROM sixpool_group_rolls"
-            " WHERE group_id = ? ORDER BY roll_id",
-            (group_id,),
-        )
-        values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (a Row iterates values)
-        return GroupCheck(**values, rolls=tuple(_group_roll(r) for r in rolls))
+        return await _group_in(connection, group_id)
 
     async def get(self, group_id: int) -> GroupCheck:
         return await self._get(self._database.reader, group_id)
@@ -400,6 +438,30 @@ class NotLatestRoll(StorageError):
     owner_id: int | None  # who made it (None: no such roll)
 
 
+@dataclass(frozen=True, slots=True)
+class Rerolled(Generic[S]):
+    """What an inspiration reroll writes: the sheet after it, the new roll, and the new roll's
+    total and success (a group check counting the roll counts them instead)."""
+
+    sheet: S
+    entry: RollEntry
+    total: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RerollOutcome:
+    """An inspiration reroll logged: the new roll's id, and the group check counting it (its
+    count updated), if any."""
+
+    roll_id: int
+    group: GroupCheck | None = None
+
+
+# In a contest roll's options: the stored contest it settled (against a player, or a GM's NPC).
+CONTEST_ID_OPTION = "contest_id"
+
+
 class RerollStore(UsesCharacters[S]):
     """Spend inspiration to reroll one die of the roller's latest roll, in one transaction."""
 
@@ -409,12 +471,16 @@ class RerollStore(UsesCharacters[S]):
         channel_id: int,
         user_id: int,
         roll_id: int,
-        apply: Callable[[LoggedRoll, Character[S]], tuple[S, RollEntry]],
-    ) -> int:
-        """``apply(roll, character)`` → (new sheet, new roll entry); return the new roll's id.
+        now: float,
+        apply: Callable[[LoggedRoll, LoggedRoll, Character[S]], Rerolled[S]],
+    ) -> RerollOutcome:
+        """``apply(roll, current, character)`` → what the reroll writes; return its outcome.
 
         The roll must be the user's latest in the channel (a reroll replaces it, so a second
         press finds a newer roll); the character is the one it named, else the user's own.
+        ``current`` holds the roll's result now: the roll itself, or for a stored contest the
+        roll its last reroll logged (either side's), which the new roll then replaces. A roll
+        a group check counts is counted anew, while the check is open (else GroupClosed).
         """
         async with self._database.transaction() as connection:
             latest = await latest_roll(connection, channel_id, user_id)
@@ -423,13 +489,70 @@ class RerollStore(UsesCharacters[S]):
                     "SELECT user_id FROM rolls WHERE id = ?", (roll_id,)
                 )
                 raise NotLatestRoll(roll_id, None if row is None else row["user_id"])
-            name = latest.payload.get("options", {}).get("character")
+            options = latest.payload.get("options", {})
+            contest_id = options.get(CONTEST_ID_OPTION)
+            contest_id = contest_id if isinstance(contest_id, int) else None
+            current = await _contest_now(connection, contest_id) or latest
+            counted = await _counting_group(connection, latest.id, now)
+            name = options.get("character")
             before = await self._characters.find_in(
                 connection, campaign, user_id=None if name else user_id, name=name
             )
-            sheet, entry = apply(latest, before)
-            await self._characters.save_in(connection, replace(before, sheet=sheet))
-            return await insert_roll(connection, entry)
+            rerolled = apply(latest, current, before)
+            await self._characters.save_in(connection, replace(before, sheet=rerolled.sheet))
+            new_id = await insert_roll(connection, rerolled.entry)
+            return await _replaced(connection, (latest.id, new_id), contest_id, counted, rerolled)
+
+
+async def _replaced(
+    connection: Session,
+    rolls: tuple[int, int],
+    contest_id: int | None,
+    counted: int | None,
+    rerolled: Rerolled[S],
+) -> RerollOutcome:
+    """The new roll ``rolls[1]`` replaces ``rolls[0]``: as the stored contest's result now, and
+    in the group check's count."""
+    old_id, new_id = rolls
+    if contest_id is not None:
+        await connection.execute(
+            "UPDATE sixpool_contests SET roll_id = ? WHERE id = ?", (new_id, contest_id)
+        )
+    if counted is None:
+        return RerollOutcome(new_id)
+    await connection.execute(
+        "UPDATE sixpool_group_rolls SET roll_id = ?, total = ?, success = ? WHERE roll_id = ?",
+        (new_id, rerolled.total, int(rerolled.success), old_id),
+    )
+    return RerollOutcome(new_id, await _group_in(connection, counted))
+
+
+async def _contest_now(connection: Session, contest_id: int | None) -> LoggedRoll | None:
+    """The roll holding a stored contest's result now (None: no such contest, or an older one
+    that never kept it)."""
+    if contest_id is None:
+        return None
+    row = await connection.fetch_one(
+        "SELECT roll_id FROM sixpool_contests WHERE id = ?", (contest_id,)
+    )
+    if row is None or row["roll_id"] is None:
+        return None
+    return await roll_in(connection, row["roll_id"])
+
+
+async def _counting_group(connection: Session, roll_id: int, now: float) -> int | None:
+    """The group check counting roll ``roll_id``, if any; refuse if it is closed (its result
+    is final)."""
+    row = await connection.fetch_one(
+        "SELECT g.id, g.status, g.expires_at FROM sixpool_group_rolls AS r"
+        " JOIN sixpool_groups AS g ON g.id = r.group_id WHERE r.roll_id = ?",
+        (roll_id,),
+    )
+    if row is None:
+        return None
+    if row["status"] != "open" or row["expires_at"] <= now:
+        raise GroupClosed(row["id"])
+    return int(row["id"])
 
 
 class TrainedOnlyStore:

@@ -80,7 +80,7 @@ def run_in_transaction(
 
     One statement alone runs in autocommit, which SQLite makes atomic by itself: no BEGIN and
     COMMIT around it (a roll's row or message id written alone on the event loop's thread, two
-    statements fewer each: ~13% of what a roll's two writes cost there, README, Benchmarks)."""
+    statements fewer each: ~13% of what a roll's two writes cost there, docs/benchmarks.md)."""
     if len(statements) == 1:
         [(sql, parameters)] = statements
         return [connection.execute(sql, parameters).fetchall()]

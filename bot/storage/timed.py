@@ -1,4 +1,4 @@
-"""A database that reports how long each of its operations took (README, Metrics).
+"""A database that reports how long each of its operations took (docs/hosting.md, "Metrics").
 
 Only a bot with METRICS_PORT set wraps its database in one (``Storage.open(…, timer=…)``);
 without it the stores talk to the SQLite or PostgreSQL database directly, at no cost.

@@ -1,12 +1,13 @@
 """`/sinew`: Sinew & Steel characters, roll-under tests, odds, contests and sheet changes.
 
-README, Rules notes: Sinew & Steel. One cog, ``SinewCog``, made of one mixin per concern (the
+docs/players/sinew.md, "Rules notes". One cog, ``SinewCog``, made of one mixin per concern (the
 bot loads this package as one extension through ``setup``):
 
 - ``common``: roll kinds, option types and dataclasses, the subcommand groups, the shared base.
 - ``luck``: `/sinew luck test|spend` and the persistent Luck buttons.
 - ``rolls``: `/sinew test` and `/sinew odds`.
 - ``sheets``: `/sinew character`, `item`, `damage`, `heal`, `rest`, `milestone`, `advance`.
+- ``characters``: `/sinew character edit|rename|delete|give`.
 - ``pressure``: `/sinew pressure add|remove|show`, `tamper` and `purge`.
 - ``contests``: `/sinew opposed` and `/sinew attack`.
 
@@ -23,11 +24,13 @@ from discord.ext import commands
 
 from bot.anywhere import anywhere_group
 from bot.buttons import Reroller, register_reroll
+from bot.character_admin import CharacterAdmin, DeleteButton
 from bot.client import DiceBot
 from bot.data_tables import load_table
 from bot.render import sinew_pressure as render_pressure
 from bot.storage import CharacterStore, Visibility
 from bot.storage.sinew import LuckStore, PressureStore
+from cogs.sinew.characters import CharacterCommands
 from cogs.sinew.common import (
     ATTACK_KIND,
     LUCK_KIND,
@@ -53,6 +56,7 @@ class SinewCog(
     ContestCommands,
     PressureCommands,
     SheetCommands,
+    CharacterCommands,
     TestCommands,
     commands.GroupCog,
     group_name="sinew",
@@ -64,6 +68,7 @@ class SinewCog(
         self.bot = bot
         self.storage = bot.storage
         self.characters = CharacterStore(bot.storage.database, sinew.SHEET_CODEC)
+        self.admin = CharacterAdmin(bot.storage, sinew.SYSTEM, self.characters)
         self.luck_store = LuckStore(bot.storage.database, sinew.SHEET_CODEC)
         self.pressure_store = PressureStore(bot.storage.database, sinew.SHEET_CODEC)
         pressure_table = load_table("sinew/pressure.toml", sinew_pressure.parse_pressure_table)
@@ -76,6 +81,9 @@ class SinewCog(
         }
         for kind, reroller in self._rerollers().items():
             register_reroll(bot, kind, reroller)
+
+    async def cog_unload(self) -> None:
+        self.admin.close()
 
     def _rerollers(self) -> dict[str, Reroller]:
         """Return what Roll again runs for each roll kind, with the options the roll logged."""
@@ -97,7 +105,7 @@ class SinewCog(
 
 
 async def setup(bot: DiceBot) -> None:
-    """Load `/sinew`: its persistent Luck buttons (the roller's and the defender's) and the
-    cog (one extension for the package)."""
-    bot.add_dynamic_items(LuckButton, DefenderLuckButton)
+    """Load `/sinew`: its persistent Luck buttons (the roller's and the defender's), the
+    character delete prompt's, and the cog (one extension for the package)."""
+    bot.add_dynamic_items(LuckButton, DefenderLuckButton, DeleteButton)
     await bot.add_cog(SinewCog(bot))

@@ -1,7 +1,7 @@
 """What every part of `/sinew` shares: roll kinds, option types, groups, options, the base.
 
-README, Rules notes: Sinew & Steel. The commands are one cog (``cogs.sinew.SinewCog``) made of
-one mixin per concern; this base holds the stores they use and the subcommand groups.
+docs/players/sinew.md, "Rules notes". The commands are one cog (``cogs.sinew.SinewCog``) made of one
+mixin per concern; this base holds the stores they use and the subcommand groups.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.asker import Asker
 from bot.buttons import ShownMessages, refresh_latest_buttons
+from bot.character_admin import CharacterAdmin
 from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP
@@ -77,7 +78,9 @@ CONTEST_HELP = {
 }
 
 # The subcommand groups, shared by the mixins that add commands to them.
-CHARACTER = app_commands.Group(name="character", description="Create and show characters")
+CHARACTER = app_commands.Group(
+    name="character", description="Create, show, edit, rename, delete and give characters"
+)
 LUCK = app_commands.Group(name="luck", description="Luck tests")
 ITEM = app_commands.Group(name="item", description="Substantial items carried")
 BOON = app_commands.Group(name="boon", description="Boons: narrative gifts on a sheet")
@@ -241,6 +244,7 @@ class SinewBase(_CogPart):
     bot: DiceBot
     storage: Storage
     characters: CharacterStore[Sheet]
+    admin: CharacterAdmin[Sheet]
     luck_store: LuckStore
     pressure_store: PressureStore
     texts: dict[sinew.Skin, render_pressure.Texts]
@@ -259,9 +263,9 @@ class SinewBase(_CogPart):
     async def _roller(
         self, asker: Asker, campaign: Campaign, character: str | None, score: int | None
     ) -> Character[Sheet] | None:
-        """Return the rolling character: the asker's, or the one named (GM); None for an NPC
-        given by a bare ``score``, which only a GM may roll (README, Rules notes: Sinew &
-        Steel, "The GM rolls NPCs by score")."""
+        """Return the rolling character: the asker's, or the one named (GM); None for an NPC given
+        by a bare ``score``, which only a GM may roll (docs/players/sinew.md, "The GM rolls NPCs by
+        score")."""
         if score is None:
             return await asker.own_or_named(self.characters, campaign, character, "roll")
         asker.require_gm("roll for an NPC by `score`; players roll their characters")
@@ -292,9 +296,9 @@ class SinewBase(_CogPart):
     async def refresh_luck(
         self, interaction: discord.Interaction, *characters: Character[Sheet]
     ) -> None:
-        """Derive anew the Luck buttons that ``characters``' tokens and Pressure price, after
-        they changed: under their players' latest rolls here, the asker's (a GM rolling for
-        one) and the contests they defend (README, "Buttons and announcements")."""
+        """Derive anew the Luck buttons that ``characters``' tokens and Pressure price, after they
+        changed: under their players' latest rolls here, the asker's (a GM rolling for one) and the
+        contests they defend (docs/players/index.md, "Buttons and announcements")."""
         channel_id = interaction.channel_id
         for user_id in sorted({interaction.user.id, *(c.user_id for c in characters)}):
             assert channel_id is not None  # a Sinew table is a channel's campaign

@@ -1,6 +1,6 @@
 """`/sinew opposed` and `/sinew attack`: contests against a score or a player's character.
 
-README, Rules notes: Sinew & Steel. An attack on a player's character takes the damage from
+docs/players/sinew.md, "Rules notes". An attack on a player's character takes the damage from
 its Stamina in the transaction that logs the roll, and a collapse is announced.
 """
 

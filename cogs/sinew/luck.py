@@ -1,6 +1,6 @@
 """`/sinew luck`: Luck tests, and spending Luck by command or by the buttons under a roll.
 
-README, Rules notes: Sinew & Steel ("Who may spend Luck, on what", "Luck buttons show only what
+docs/players/sinew.md, "Rules notes" ("Who may spend Luck, on what", "Luck buttons show only what
 helps"). What a spend costs and buys is ``rules.sinew.apply_luck``; which buttons to show is
 ``rules.sinew.luck_choices``; here the spend is stored in one transaction and shown.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
+from itertools import chain
 from typing import Any
 
 import discord
@@ -161,13 +162,15 @@ class LuckCommands(SinewBase):
         defender: Character[Sheet] | None = None,
     ) -> None:
         """Publish a roll its roller may spend Luck on, with the Luck buttons that help (``who``
-        None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending
-        a contest, who gets their own buttons under a public roll). A natural 1 or 20 is in the
-        roll's title, never announced apart (README, "Buttons and announcements"). The
-        roller's previous roll here loses its Luck buttons: they end with this roll (every
-        roll does that, ``bot.buttons.retire_buttons``)."""
+        None: an NPC's roll, no roller's buttons; ``defender``: a player's character defending a
+        contest, who gets their own buttons under a public roll). A natural 1 or 20 is in the roll's
+        title, never announced apart (docs/players/index.md, "Buttons and announcements"). The
+        roller's previous roll here loses its Luck buttons: they end with this roll (every roll does
+        that, ``bot.buttons.retire_buttons``)."""
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
+        rolled = [c.first_rolls for c in (who, defender) if c is not None]  # both sides' dice
+        roll = replace(roll, first_rolls=tuple(chain.from_iterable(rolled)))
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
         shown = self.bot.shown_messages
         note_luck_shown(shown, asker.channel_id, asker.user_id, visibility, who, defender)
@@ -325,9 +328,9 @@ class LuckCommands(SinewBase):
         return SpendShown(logged, view, spent.root_id, spent.character, collapse)
 
     async def luck_buttons_now(self, logged: LoggedRoll) -> list[RollButton]:
-        """Return the Luck buttons under ``logged`` (its roller's latest roll here, or a spend
-        on it) from what is stored now, as a roll shows them: the roller's, and a defending
-        player's own until they roll again here (README, "Buttons and announcements")."""
+        """Return the Luck buttons under ``logged`` (its roller's latest roll here, or a spend on
+        it) from what is stored now, as a roll shows them: the roller's, and a defending player's
+        own until they roll again here (docs/players/index.md, "Buttons and announcements")."""
         campaign = await self.storage.campaigns.active(logged.channel_id)
         if campaign is None or campaign.id != logged.campaign_id:
             return []
@@ -381,9 +384,9 @@ async def _deliver_typed_spend(
     interaction: discord.Interaction, asker: Asker, storage: Storage, spent: SpendShown
 ) -> None:
     """Show a typed spend where the roll is: its public message is edited in place (buttons
-    re-derived) and the spender answered privately. A secret roll, or a message that can't be
-    edited (deleted, in another thread), gets the roll anew, remembered so that the next spend
-    edits that copy (README, "Buttons and announcements")."""
+    re-derived) and the spender answered privately. A secret roll, or a message that can't be edited
+    (deleted, in another thread), gets the roll anew, remembered so that the next spend edits that
+    copy (docs/players/index.md, "Buttons and announcements")."""
     logged = spent.logged
     embed = discord.Embed.from_dict(logged.payload["embed"])
     # Typed at once: the roll's message may still be being sent.

@@ -1,6 +1,6 @@
 """The Luck buttons under a Sinew & Steel roll: its roller's (🍀) and a defending player's (🛡️).
 
-README, Rules notes: Sinew & Steel ("Luck buttons show only what helps"). Which spends to offer
+docs/players/sinew.md, "Rules notes" ("Luck buttons show only what helps"). Which spends to offer
 is ``rules.sinew.luck_choices``; a press is handed to the cog (cogs.sinew.luck), which spends
 in one transaction and edits the message in place.
 """

@@ -1,6 +1,6 @@
 """`/sinew pressure`, `tamper` and `purge`: the Pressure tracks and what a Crisis does.
 
-README, Rules notes: Sinew & Steel, "Pressure and Crisis". The rules decide each move
+docs/players/sinew.md, "Pressure and Crisis". The rules decide each move
 (``rules.sinew_pressure``); a change, its test, its Crisis and the Stamina the Crisis takes are
 written in one transaction, then the channel hears the change, any Crisis and any collapse.
 """
@@ -146,7 +146,13 @@ class Tampering:
         )
         what = f"{self.attribute.value} test to tamper"
         embed = _test_embed(tampered, self.who.name, what, self.attribute, self.texts, read.value)
-        roll = Roll(TAMPER_KIND, tampered.result, embed, options=asdict(self.options))
+        roll = Roll(
+            TAMPER_KIND,
+            tampered.result,
+            embed,
+            options=asdict(self.options),
+            first_rolls=self.who.first_rolls,
+        )
         cause = f"{self.who.name} tampered with forces beyond ken, and failed."
         entries = (roll.entry(self.asker, self.visibility),)
         return PressureMove(tampered.change, entries=entries, cause=cause)
@@ -412,7 +418,7 @@ class PressureCommands(SinewBase):
             done = sinew_pressure.cleansing_rite(rng, read.owner.sheet, read.value, tested)
             what = f"{tested.value} cleansing rite"
             embed = _test_embed(done, who.name, what, tested, texts, read.value)
-            roll = Roll(RITE_KIND, done.result, embed, options=options)
+            roll = Roll(RITE_KIND, done.result, embed, options=options, first_rolls=who.first_rolls)
             cause = f"{who.name}'s cleansing rite succeeded."
             entries = (roll.entry(asker, Visibility.PUBLIC),)  # public: Pressure is announced
             return PressureMove(done.change, owner_sheet=done.sheet, entries=entries, cause=cause)

@@ -1,6 +1,6 @@
 """`/sinew test` and `/sinew odds`: roll-under tests and their exact chances.
 
-README, Rules notes: Sinew & Steel.
+docs/players/sinew.md, "Rules notes".
 """
 
 from __future__ import annotations

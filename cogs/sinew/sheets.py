@@ -1,7 +1,7 @@
 """`/sinew character`, `item`, `boon` and the sheet changes: damage, heal, rest, milestone,
 advance, armour, and the GM's windfall of Luck (`/sinew luck grant`).
 
-README, Rules notes: Sinew & Steel. Character sheets and item lists reply privately.
+docs/players/sinew.md, "Rules notes". Character sheets and item lists reply privately.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from cogs.sinew.common import (
 from rules import sinew
 from rules.choices import parse_choice
 
+# The ledger's rule, in each score's description (docs/players/sinew.md, "Rules notes").
+COST = f"+1 above costs {sinew.PAID_PER_POINT_ABOVE} below"
+
 
 def rest_choice(kind: sinew.Rest) -> str:
     """A kind of rest as its choice says it: "Short: +1 Stamina"."""
@@ -58,12 +61,12 @@ class SheetCommands(SinewBase):
     )
     @app_commands.describe(
         name=CHARACTER_NAME_HELP,
-        strength="Strength, baseline 10, 6–16",
-        reflex="Reflex, baseline 10, 6–16",
-        intellect="Intellect, baseline 10, 6–16",
-        empathy="Empathy, baseline 10, 6–16",
-        luck_score="Luck, baseline 10, 6–16 (also your Luck token cap)",
-        stamina="Stamina, baseline 5, 3–9",
+        strength=f"Strength 6–16 (base 10); {COST}",
+        reflex=f"Reflex 6–16 (base 10); {COST}",
+        intellect=f"Intellect 6–16 (base 10); {COST}",
+        empathy=f"Empathy 6–16 (base 10); {COST}",
+        luck_score=f"Luck 6–16 (base 10, your token cap); {COST}",
+        stamina=f"Stamina 3–9 (base 5); {COST}",
         armour=f"Armour soak, {sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX} (default 0)",
     )
     async def character_create(

@@ -1,7 +1,9 @@
-"""`/sixpool`: six-pool d20, loaded as one extension (README, "Rules notes" → "Six-pool d20").
+"""`/sixpool`: six-pool d20, loaded as one extension (docs/players/sixpool.md, "Rules notes").
 
 - ``cog``: the slash commands (parse → rules → storage → reply);
-- ``rolls``, ``contests``, ``groups``: what a roll, a contest and a group check store and send;
+- ``rolls``, ``contests`` (started) and ``declared`` (the defender's side), ``groups``: what a
+  roll, a contest and a group check store and send; ``contest_log``: what a contest's rolls log;
+- ``inspiration``: inspiration's reroll of one die, under any d20 roll of its holder;
 - ``buttons``: the persistent buttons and selects (``bot.buttons.PersistentItem``);
 - ``options``: option types, choices, help texts and parsing; ``errors``: refusals' wording.
 """

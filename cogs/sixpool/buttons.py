@@ -17,6 +17,7 @@ from bot.access import dice_bot
 from bot.buttons import PersistentItem, RollButton
 from bot.errors import CommandError
 from bot.options import ID_PATTERN
+from bot.render.style import truncate
 from bot.storage import Storage
 from cogs.sixpool.options import COG_NAME, read_spend
 from rules import sixpool
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 SELECT_MOST = 24  # a select offers at most 25 options: spend 0 to 24
+INSPIRED = ":inspired"  # a spend select's id ends so when its pick spends inspiration too
+LABEL_LIMIT = 80  # a button's label (Discord's limit)
 
 
 @runtime_checkable
@@ -44,7 +47,7 @@ class Presses(Protocol):
     async def press_declare(self, interaction: discord.Interaction, contest_id: int) -> None: ...
 
     async def pick_spend(
-        self, interaction: discord.Interaction, contest_id: int, spend: int
+        self, interaction: discord.Interaction, contest_id: int, spend: int, inspired: bool
     ) -> None: ...
 
     async def press_reroll(
@@ -56,7 +59,7 @@ class Presses(Protocol):
     async def press_group_close(self, interaction: discord.Interaction, group_id: int) -> None: ...
 
     async def pick_group_spend(
-        self, interaction: discord.Interaction, group_id: int, spend: int
+        self, interaction: discord.Interaction, group_id: int, spend: int, inspired: bool
     ) -> None: ...
 
 
@@ -113,46 +116,58 @@ class DeclareButton(
 
 class SpendSelect(
     PersistentItem[discord.ui.Select[Any]],
-    template=rf"sixpool:spend:(?P<contest_id>{ID_PATTERN}):(?P<most>[0-9]{{1,2}})",
+    template=rf"sixpool:spend:(?P<contest_id>{ID_PATTERN}):(?P<most>[0-9]{{1,2}})"
+    rf"(?P<inspired>{INSPIRED})?",
 ):
-    """The defender's private choice of spend, 0 to what Effort and the pool allow."""
+    """The defender's private choice of spend, 0 to what Effort and the pool allow; a second
+    one (``inspired``) spends their inspiration for advantage too."""
 
     id_kind = "contest"
 
-    def __init__(self, contest_id: int, most: int) -> None:
+    def __init__(self, contest_id: int, most: int, inspired: bool = False) -> None:
+        plus = " + inspiration" if inspired else ""
         super().__init__(
             contest_id,
             discord.ui.Select(
-                custom_id=f"sixpool:spend:{contest_id}:{most}",
-                placeholder="Points to spend",
+                custom_id=f"sixpool:spend:{contest_id}:{most}{INSPIRED if inspired else ''}",
+                placeholder=f"Points to spend{plus} (advantage)" if inspired else "Points to spend",
                 options=[
-                    discord.SelectOption(label=f"Spend {n}", value=str(n)) for n in range(most + 1)
+                    discord.SelectOption(label=f"Spend {n}{plus}", value=str(n))
+                    for n in range(most + 1)
                 ],
             ),
         )
+        self.inspired = inspired
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SpendSelect:
-        return cls(int(match["contest_id"]), min(int(match["most"]), SELECT_MOST))
+        most = min(int(match["most"]), SELECT_MOST)
+        return cls(int(match["contest_id"]), most, bool(match["inspired"]))
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
         spend = _picked(interaction)
-        await _cog(interaction).pick_spend(interaction, self.target_id, spend)
+        await _cog(interaction).pick_spend(interaction, self.target_id, spend, self.inspired)
 
 
 class RerollButton(
     RollButton, template=rf"sixpool:reroll:(?P<roll_id>{ID_PATTERN}):(?P<index>[01])"
 ):
-    """Under a roll whose roller holds inspiration: spend it to reroll this die (persistent)."""
+    """Under a roll whose roller holds inspiration: spend it to reroll this die (persistent).
+    ``who``: whose die, under a contest showing both players' sides."""
 
-    def __init__(self, roll_id: int, index: int, face: int | None = None) -> None:
+    def __init__(
+        self, roll_id: int, index: int, face: int | None = None, who: str | None = None
+    ) -> None:
         shown = f" ({face})" if face is not None else ""
+        label = f"Reroll die {index + 1}{shown}"
         super().__init__(
             roll_id,
             discord.ui.Button(
-                label=f"Reroll die {index + 1}{shown}",
+                label=truncate(f"{who}: {label[0].lower()}{label[1:]}", LABEL_LIMIT)
+                if who
+                else label,
                 emoji="✨",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"sixpool:reroll:{roll_id}:{index}",
@@ -205,34 +220,43 @@ class GroupButton(
 
 class GroupSpendSelect(
     PersistentItem[discord.ui.Select[Any]],
-    template=rf"sixpool:groupspend:(?P<group_id>{ID_PATTERN}):(?P<most>[0-9]{{1,2}})",
+    template=rf"sixpool:groupspend:(?P<group_id>{ID_PATTERN}):(?P<most>[0-9]{{1,2}})"
+    rf"(?P<inspired>{INSPIRED})?",
 ):
-    """A participant's private choice of spend for their group roll."""
+    """A participant's private choice of spend for their group roll; a second one
+    (``inspired``) spends their inspiration for advantage too."""
 
     id_kind = "group check"
 
-    def __init__(self, group_id: int, most: int) -> None:
+    def __init__(self, group_id: int, most: int, inspired: bool = False) -> None:
+        plus = " and inspiration" if inspired else ""
         super().__init__(
             group_id,
             discord.ui.Select(
-                custom_id=f"sixpool:groupspend:{group_id}:{most}",
-                placeholder="Points to spend, then roll",
+                custom_id=f"sixpool:groupspend:{group_id}:{most}{INSPIRED if inspired else ''}",
+                placeholder=(
+                    "Points to spend, with inspiration (advantage), then roll"
+                    if inspired
+                    else "Points to spend, then roll"
+                ),
                 options=[
-                    discord.SelectOption(label=f"Roll, spending {n}", value=str(n))
+                    discord.SelectOption(label=f"Roll, spending {n}{plus}", value=str(n))
                     for n in range(most + 1)
                 ],
             ),
         )
+        self.inspired = inspired
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GroupSpendSelect:
-        return cls(int(match["group_id"]), min(int(match["most"]), SELECT_MOST))
+        most = min(int(match["most"]), SELECT_MOST)
+        return cls(int(match["group_id"]), most, bool(match["inspired"]))
 
     async def press(self, interaction: discord.Interaction, storage: Storage) -> None:
         spend = _picked(interaction)
-        await _cog(interaction).pick_group_spend(interaction, self.target_id, spend)
+        await _cog(interaction).pick_group_spend(interaction, self.target_id, spend, self.inspired)
 
 
 def contest_view(contest_id: int) -> discord.ui.View:
@@ -240,9 +264,13 @@ def contest_view(contest_id: int) -> discord.ui.View:
     return _stopped(DeclareButton(contest_id))
 
 
-def spend_view(contest_id: int, most: int) -> discord.ui.View:
-    """Return the defender's private spend select."""
-    return _stopped(SpendSelect(contest_id, most))
+def spend_view(contest_id: int, most: int, inspired: bool = False) -> discord.ui.View:
+    """Return the defender's private spend select (and, holding inspiration, the one that
+    spends it too)."""
+    selects = [SpendSelect(contest_id, most)]
+    if inspired:
+        selects.append(SpendSelect(contest_id, most, inspired=True))
+    return _stopped(*selects)
 
 
 def group_view(group_id: int) -> discord.ui.View:
@@ -250,13 +278,20 @@ def group_view(group_id: int) -> discord.ui.View:
     return _stopped(GroupButton(group_id, "roll"), GroupButton(group_id, "close"))
 
 
-def group_spend_view(group_id: int, most: int) -> discord.ui.View:
-    """Return a participant's private spend select for a group roll."""
-    return _stopped(GroupSpendSelect(group_id, most))
+def group_spend_view(group_id: int, most: int, inspired: bool = False) -> discord.ui.View:
+    """Return a participant's private spend select for a group roll (and, holding
+    inspiration, the one that spends it too)."""
+    selects = [GroupSpendSelect(group_id, most)]
+    if inspired:
+        selects.append(GroupSpendSelect(group_id, most, inspired=True))
+    return _stopped(*selects)
 
 
-def reroll_buttons(roll_id: int, result: sixpool.RollResult) -> list[RerollButton]:
-    """Offer inspiration's reroll on each die of a roll (its holder decides after seeing it)."""
+def reroll_buttons(
+    roll_id: int, result: sixpool.RollResult, who: str | None = None
+) -> list[RerollButton]:
+    """Offer inspiration's reroll on each die of a roll (its holder decides after seeing it;
+    ``who``: whose, under a contest showing both players' sides)."""
     if result.take is not None:
         return []
-    return [RerollButton(roll_id, index, face) for index, face in enumerate(result.dice)]
+    return [RerollButton(roll_id, index, face, who) for index, face in enumerate(result.dice)]

@@ -1,8 +1,8 @@
 """`/sixpool`: six-pool d20 characters, checks, attacks and saves with pool spends, odds.
 
-The commands parse their options and hand them on: the rules decide (``rules.sixpool``), the
-flows in ``rolls``, ``contests`` and ``groups`` store and reply (README, "Rules notes" →
-"Six-pool d20").
+The commands parse their options and hand them on: the rules decide (``rules.sixpool``), the flows
+in ``rolls``, ``contests``, ``declared``, ``groups`` and ``inspiration`` store and reply
+(docs/players/sixpool.md, "Rules notes").
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from bot.render.charts import draw_spec
 from bot.storage import Campaign, CharacterStore, LoggedRoll
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
 from bot.suggestions import sheet_being_typed_for
-from cogs.sixpool import contests, groups, rolls, training
+from cogs.sixpool import contests, declared, groups, rolls, training
+from cogs.sixpool import inspiration as rerolls
 from cogs.sixpool.buttons import RerollButton, group_view
 from cogs.sixpool.options import (
     COG_NAME,
@@ -344,7 +345,7 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         name="contest", description="A contest: both declare spends, higher total wins"
     )
     @app_commands.describe(
-        pool="Your pool (and what you spend from)",
+        pool="Your pool (and what you spend from); a GM's NPC (npc_modifier) has none",
         vs_user="The opposing player: they declare their spend privately before anyone rolls",
         vs_modifier=f"Or the opponent's total modifier, {sixpool.MODIFIER_MIN}–"
         f"{sixpool.MODIFIER_MAX} (an NPC)",
@@ -354,12 +355,14 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         vs_skill="The opposing player's skill (default: yours, if they use your pool)",
         advantage=ROLL_HELP["advantage"],
         disadvantage=ROLL_HELP["disadvantage"],
+        inspiration="Spend your inspiration: advantage on this roll",
+        npc_modifier="GM: challenge vs_user as an NPC with this total modifier (a tie is theirs)",
     )
     @app_commands.choices(pool=POOL_CHOICES, vs_pool=POOL_CHOICES)
     async def contest(
         self,
         interaction: discord.Interaction,
-        pool: str,
+        pool: str | None = None,
         vs_user: discord.Member | None = None,
         vs_modifier: Modifier | None = None,
         vs_pool: str | None = None,
@@ -368,28 +371,35 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         vs_skill: SkillName | None = None,
         advantage: bool = False,
         disadvantage: bool = False,
+        inspiration: bool = False,
+        npc_modifier: Modifier | None = None,
     ) -> None:
-        asked = contests.ContestAsked(pool=sixpool.parse_pool(pool), spend=spend, skill=skill,
-                                      advantage=advantage, disadvantage=disadvantage)  # fmt: skip
+        asked = contests.ContestAsked(pool=sixpool.parse_pool(pool) if pool else None,
+                                      spend=spend, skill=skill, advantage=advantage,
+                                      disadvantage=disadvantage,
+                                      inspiration=inspiration)  # fmt: skip
         opponent = contests.Opponent(vs_user=vs_user, vs_pool=vs_pool, vs_skill=vs_skill,
-                                     vs_modifier=vs_modifier)  # fmt: skip
+                                     vs_modifier=vs_modifier,
+                                     npc_modifier=npc_modifier)  # fmt: skip
         await contests.challenge(self, interaction, asked, opponent)
 
     async def press_declare(self, interaction: discord.Interaction, contest_id: int) -> None:
         """The defender's Declare button: a private choice of how many points to spend."""
-        await contests.declare(self, interaction, contest_id)
+        await declared.declare(self, interaction, contest_id)
 
     async def pick_spend(
-        self, interaction: discord.Interaction, contest_id: int, spend: int
+        self, interaction: discord.Interaction, contest_id: int, spend: int, inspired: bool
     ) -> None:
-        """The defender's private spend: both spends and both rolls in one transaction."""
-        await contests.pick_spend(self, interaction, contest_id, spend)
+        """The defender's private spend (and inspiration): both sides rolled in one
+        transaction."""
+        choice = declared.Declared(spend, inspired)
+        await declared.pick_spend(self, interaction, contest_id, choice)
 
     async def press_reroll(
         self, interaction: discord.Interaction, roll_id: int, index: int
     ) -> None:
         """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
-        await rolls.reroll_die(self, interaction, roll_id, index)
+        await rerolls.reroll_die(self, interaction, roll_id, index)
 
     # --- group checks
 
@@ -441,10 +451,10 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         await groups.press_roll(self, interaction, group_id)
 
     async def pick_group_spend(
-        self, interaction: discord.Interaction, group_id: int, spend: int
+        self, interaction: discord.Interaction, group_id: int, spend: int, inspired: bool
     ) -> None:
-        """Roll a participant's check with their spend, counted once, and update the message."""
-        await groups.pick_spend(self, interaction, group_id, spend)
+        """Roll a participant's check with their spend (and inspiration), counted once."""
+        await groups.pick_spend(self, interaction, group_id, groups.GroupAsked(spend, inspired))
 
     async def press_group_close(self, interaction: discord.Interaction, group_id: int) -> None:
         """The GM's Close: the result, announced to the channel."""
@@ -547,8 +557,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     async def _skills(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Suggest the skills on the sheet (the one named, else the caller's), then the
-        document's (README, Six-pool d20: skills)."""
+        """Suggest the skills on the sheet (the one named, else the caller's), then the document's
+        (docs/players/sixpool.md, "Skills")."""
         sheet = await sheet_being_typed_for(interaction, self.characters, sixpool.SYSTEM)
         names = matching(current, known_skills(sheet))
         return [app_commands.Choice(name=name, value=name) for name in names]
@@ -571,10 +581,10 @@ assert SixpoolCog.__cog_name__ == COG_NAME  # the persistent buttons find the co
 
 async def _rerolls_now(interaction: discord.Interaction, logged: LoggedRoll) -> list[RerollButton]:
     cog = loaded_cog(interaction, SixpoolCog, COG_NAME, sixpool.SYSTEM.display_name)
-    return await rolls.rerolls_now(cog, logged)
+    return await rerolls.rerolls_now(cog, interaction, logged)
 
 
 # Inspiration rerolls a die of the latest roll only: the roller's next roll takes them off;
 # inspiration awarded derives them anew (``bot.buttons.refresh_latest_buttons``).
-for _kind in rolls.LATEST_ONLY_KINDS:
+for _kind in rerolls.LATEST_ONLY_KINDS:
     register_latest_only(_kind, rebuild=_rerolls_now)

@@ -1,10 +1,12 @@
-"""Six-pool d20 group checks (README, "Rules notes" → "Six-pool d20"): each participant rolls
-once with a private spend; a leader boosts one ally first; a GM (or time) closes it."""
+"""Six-pool d20 group checks (docs/players/sixpool.md, "Rules notes"): each participant rolls
+once with a private spend (and their inspiration, if they spend it); a leader boosts one ally
+first; a GM (or time) closes it."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -12,23 +14,23 @@ import discord
 
 from bot.access import postable_channel
 from bot.asker import Asker
-from bot.buttons import retire_rolled_past
+from bot.buttons import retire_rolled_past, roll_buttons
 from bot.errors import CommandError
 from bot.publish import Roll, announce
 from bot.render import sixpool as render
 from bot.storage import Character, Visibility
 from bot.storage.sixpool import AlreadyRolled, GroupCheck, GroupClosed, GroupRollOutcome
-from cogs.sixpool.buttons import group_spend_view, group_view
+from cogs.sixpool.buttons import group_spend_view, group_view, reroll_buttons
 from cogs.sixpool.options import GROUP_KIND
 from cogs.sixpool.rolls import logged_roll
 from rules import sixpool
 from rules.randomness import Rng
-from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind
+from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind, RollResult, Sheet
 
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
 
-__all__ = ["boost", "close", "pick_spend", "press_roll", "refresh"]
+__all__ = ["GroupAsked", "boost", "close", "pick_spend", "press_roll", "refresh"]
 
 
 async def refresh(interaction: discord.Interaction, group: GroupCheck) -> bool:
@@ -91,23 +93,40 @@ async def press_roll(cog: SixpoolCog, interaction: discord.Interaction, group_id
     trained_only = await cog.trained_only.skills(campaign)
     sixpool.require_training(who.sheet, group.skill, trained_only)  # refused before the spend
     most = sixpool.most_spendable(who.sheet, pool)
+    inspired = " (holding inspiration: the second list spends it for advantage)"
     await interaction.response.send_message(
-        f"Rolling {pool} for the group: how many points do you spend? (up to {most})",
-        view=group_spend_view(group_id, most),
+        f"Rolling {pool} for the group: how many points do you spend? (up to {most})"
+        + (inspired if who.sheet.inspired else ""),
+        view=group_spend_view(group_id, most, inspired=who.sheet.inspired),
         ephemeral=True,
     )
 
 
+@dataclass(frozen=True, slots=True)
+class GroupAsked:
+    """A participant's choice at the Roll step: their spend, and whether they spend their
+    inspiration for advantage."""
+
+    spend: int
+    inspiration: bool = False
+
+
 def _decider(
-    asker: Asker, option: EdgeOption, rng: Rng, spend: int, trained_only: Collection[str]
+    asker: Asker,
+    option: EdgeOption,
+    rng: Rng,
+    chosen: GroupAsked,
+    trained_only: Collection[str],
+    kept: list[Sheet],
 ) -> Callable[[GroupCheck, Character[Any]], GroupRollOutcome]:
     """Return a participant's roll, decided in the storage's transaction (counted once; an
-    ally's help used up)."""
+    ally's help used up, and their inspiration if they spend it); ``kept`` gets the sheet
+    after it."""
 
     def decide(group: GroupCheck, current: Character[Any]) -> GroupRollOutcome:
-        asked = RollAsked(
-            kind=RollKind.CHECK, pool=Pool(group.pool), dc=group.dc, spend=spend, skill=group.skill
-        )
+        asked = RollAsked(kind=RollKind.CHECK, pool=Pool(group.pool), dc=group.dc,
+                          spend=chosen.spend, skill=group.skill,
+                          inspiration=chosen.inspiration)  # fmt: skip
         boost = group.boost if group.boosted_id == current.id else 0
         prepared = sixpool.prepare_roll(
             current.sheet, asked, option, boost=boost or 0, trained_only=trained_only
@@ -115,32 +134,40 @@ def _decider(
         result = sixpool.roll(rng, prepared.parts, group.dc, advantage=prepared.advantage)
         what = f"group {render.roll_label(asked)}"
         embed = render.roll_result(result, current.name, what, render.roll_notes(prepared, False))
-        render.add_pool_left(embed, prepared.after, asked.pool, spend)
-        entry = Roll(GROUP_KIND, result, embed).entry(asker, Visibility.PUBLIC)
-        return GroupRollOutcome(prepared.after, entry, result.total, result.success)
+        render.add_pool_left(embed, prepared.after, asked.pool, chosen.spend)
+        # "what": how an inspiration reroll of it names it (``inspiration``).
+        roll = Roll(GROUP_KIND, result, embed, options={"what": what})
+        kept.append(prepared.after)
+        return GroupRollOutcome(prepared.after, roll.entry(asker, Visibility.PUBLIC),
+                                result.total, result.success)  # fmt: skip
 
     return decide
 
 
 async def pick_spend(
-    cog: SixpoolCog, interaction: discord.Interaction, group_id: int, spend: int
+    cog: SixpoolCog, interaction: discord.Interaction, group_id: int, chosen: GroupAsked
 ) -> None:
-    """Roll a participant's check with their spend, counted once, and update the message."""
+    """Roll a participant's check with their spend (and inspiration), counted once, and update
+    the message; holding inspiration still, its rerolls are offered under the roll."""
     asker, campaign = await cog.asker(interaction)
     who = await cog.characters.find(campaign, user_id=asker.user_id)
     option, trained_only = (
         campaign.settings.get(sixpool.EDGE_OPTION),
         await cog.trained_only.skills(campaign),
     )
-    decide = _decider(asker, option, cog.bot.rng, spend, trained_only)
+    kept: list[Sheet] = []
+    decide = _decider(asker, option, cog.bot.rng, chosen, trained_only, kept)
     try:
         group, roll_id = await cog.groups.roll(group_id, time.time(), who, decide)
     except GroupClosed:
         await _close_once(cog, interaction, group_id)
         raise
-    _, embed = await logged_roll(cog, roll_id)
+    logged, embed = await logged_roll(cog, roll_id)
     embed.set_footer(text=f"Roll #{roll_id}")
-    await interaction.response.edit_message(content=None, embed=embed, view=None)
+    rerolls = reroll_buttons(roll_id, RollResult(**logged.payload["result"]))
+    view = roll_buttons(roll_id, GROUP_KIND, Visibility.PUBLIC,
+                        extra=rerolls if kept[-1].inspired else ())  # fmt: skip
+    await interaction.response.edit_message(content=None, embed=embed, view=view)
     await refresh(interaction, group)
     # A roll of theirs: inspiration's rerolls under their roll before it have ended.
     await retire_rolled_past(interaction, cog.storage, roll_id, GROUP_KIND, asker.channel_id,

@@ -1,10 +1,10 @@
 """Six-pool d20 checks, attacks and saves: spend, roll (an attack's damage on a hit) and log in
-one transaction, deliver; and inspiration's reroll of one die (README, "Rules notes" →
-"Six-pool d20")."""
+one transaction, deliver (docs/players/sixpool.md, "Rules notes"); inspiration's reroll of one
+die is ``inspiration``'s."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +13,10 @@ import discord
 from bot.asker import Asker
 from bot.buttons import Reroller, roll_buttons
 from bot.errors import CommandError
-from bot.publish import Roll, deliver_roll, remember_message, show_logged_roll
+from bot.publish import Roll, show_logged_roll
 from bot.render import sixpool as render
 from bot.storage import Character, LoggedRoll, RollEntry, Visibility
-from bot.storage.errors import CharacterNotFound, WhichCharacter
-from bot.storage.sixpool import NotLatestRoll
-from cogs.sixpool.buttons import RerollButton, reroll_buttons
+from cogs.sixpool.buttons import reroll_buttons
 from rules import sixpool
 from rules.randomness import Rng
 from rules.sixpool import DamageRoll, EdgeOption, RollAsked, RollKind, RollResult, Sheet
@@ -28,23 +26,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTACK_KIND",
-    "LATEST_ONLY_KINDS",
     "RollFor",
     "RollStep",
     "hit_damage",
     "logged_roll",
-    "reroll_die",
-    "rerolls_now",
     "roll_again",
     "roll_asked",
 ]
 
 ATTACK_KIND = f"sixpool.{RollKind.ATTACK.value}"
-
-# Inspiration rerolls a die of these only while they are their roller's latest roll here (the
-# cog registers them with ``bot.buttons.register_latest_only``, and ``rerolls_now``).
-_INSPIRED_KINDS = (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE)
-LATEST_ONLY_KINDS = tuple(f"sixpool.{kind.value}" for kind in _INSPIRED_KINDS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -173,80 +163,6 @@ def roll_again(cog: SixpoolCog, kind: RollKind) -> Reroller:
         return roll_asked(cog, interaction, asked, rolling)
 
     return again
-
-
-Rerolled = Callable[[LoggedRoll, Character[Any]], tuple[Sheet, RollEntry]]
-
-
-async def reroll_die(
-    cog: SixpoolCog, interaction: discord.Interaction, roll_id: int, index: int
-) -> None:
-    """Inspiration's "Reroll one die": the roller spends it on a die of their latest roll."""
-    asker, campaign = await cog.asker(interaction)
-    apply = _rerolled(asker, cog.bot.rng, index)
-    try:
-        new_id = await cog.rerolls.reroll(
-            campaign,
-            asker.channel_id,
-            asker.user_id,
-            roll_id,
-            apply,
-        )
-    except NotLatestRoll as error:
-        if error.owner_id is not None and error.owner_id != asker.user_id:
-            raise CommandError(
-                f"Only <@{error.owner_id}>, who made roll #{roll_id}, can reroll its dice."
-            ) from None
-        raise
-    logged, embed = await logged_roll(cog, new_id)
-    rerolls = await rerolls_now(cog, logged)  # none, unless inspired again since
-    view = roll_buttons(new_id, logged.kind, logged.visibility, extra=rerolls)
-    message_id = await deliver_roll(
-        interaction, asker, new_id, logged.visibility, embed, view=view, edit=True
-    )
-    await remember_message(cog.storage, new_id, message_id)  # inspired again: its buttons here
-
-
-async def rerolls_now(cog: SixpoolCog, logged: LoggedRoll) -> list[RerollButton]:
-    """Return the inspiration rerolls under ``logged`` (its roller's latest roll here) from what
-    is stored now: one per die while the rolling character holds inspiration (README,
-    "Buttons and announcements")."""
-    campaign = await cog.storage.campaigns.active(logged.channel_id)
-    if campaign is None or campaign.id != logged.campaign_id:
-        return []
-    name = logged.payload.get("options", {}).get("character")
-    owner = None if name else logged.user_id
-    try:
-        who = await cog.characters.find(campaign, user_id=owner, name=name)
-    except (CharacterNotFound, WhichCharacter):
-        return []  # gone since: no inspiration to spend
-    result = sixpool.RollResult(**logged.payload["result"])
-    return reroll_buttons(logged.id, result) if who.sheet.inspired else []
-
-
-def _rerolled(asker: Asker, rng: Rng, index: int) -> Rerolled:
-    """Return the reroll, made in the storage's transaction: inspiration spent, die rerolled."""
-
-    def apply(logged: LoggedRoll, who: Character[Any]) -> tuple[Sheet, RollEntry]:
-        after_sheet = sixpool.use_inspiration(who.sheet, who.name)
-        before = sixpool.RollResult(**logged.payload["result"])
-        after = sixpool.reroll_die(rng, before, index)
-        options = logged.payload.get("options", {})
-        note = (
-            f"Inspiration spent: die {index + 1} rerolled, "
-            f"{before.dice[index]} → {after.dice[index]}."
-        )
-        kind = RollKind.ATTACK if logged.kind == ATTACK_KIND else RollKind.CHECK
-        what = str(options.get("what") or "roll")
-        embed = render.roll_result(after, who.name, what, (note,), kind=kind)
-        damage = options.get("damage")
-        expression = damage if isinstance(damage, str) else None
-        render.add_damage(embed, hit_damage(rng, after, expression), expression)
-        # As secret as the roll it changes: a blind roll's reroll stays blind.
-        roll = Roll(logged.kind, after, embed, options=options)
-        return after_sheet, roll.entry(asker, logged.visibility)
-
-    return apply
 
 
 async def logged_roll(cog: SixpoolCog, roll_id: int) -> tuple[LoggedRoll, discord.Embed]:

@@ -1,4 +1,4 @@
-"""Six-pool d20 training around rolls (README, "Rules notes" → "Six-pool d20"): the GM's list of
+"""Six-pool d20 training around rolls (docs/players/sixpool.md, "Rules notes"): the GM's list of
 trained-only skills (none by default); and help, which gives the helped character advantage on
 their next d20 roll of any kind; helping with a skill needs training in it, and a GM may always
 help (with or without a character of their own)."""

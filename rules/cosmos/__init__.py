@@ -1,4 +1,5 @@
-"""Cosmos Engine: 2d10 keep-two with advantage/disadvantage dice (README, Rules notes: Cosmos).
+"""Cosmos Engine: 2d10 keep-two with advantage/disadvantage dice (docs/players/cosmos.md, "Rules
+notes").
 
 Total = the two kept d10 + Attribute (0-5) + Skill (0-5); success when total >= TN (2-40).
 Advantage and disadvantage are counts of sources: they cancel 1:1, the net is capped at 5, and the

@@ -50,7 +50,7 @@ class Challenge:
 
 def start_challenge(name: str, tn: int, successes_needed: int, max_rolls: int) -> Challenge:
     """Return a new open challenge after validating it can be won at all; its name passes the
-    check every name users give (README, Rules notes: "Names")."""
+    check every name users give (docs/players/index.md, "Names")."""
     name = checked_name(name, "Challenge name", CHALLENGE_NAME_MAX)
     difficulty(tn)
     needed = require_whole("Successes needed", successes_needed, 1, CHALLENGE_SUCCESSES_MAX)

@@ -11,7 +11,7 @@ from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.odds import Keep
 
-# --- Limits and constants (README, Rules notes: Cosmos Engine)
+# --- Limits and constants (docs/players/cosmos.md, "Rules notes")
 
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = 0, 5
 SKILL_MIN, SKILL_MAX = 0, 5
@@ -73,7 +73,7 @@ class Difficulty(StrEnum):
     EXTREME = "Extreme"
 
 
-# The highest TN of each label (README, Rules notes: Cosmos Engine, "TN labels"); anything above
+# The highest TN of each label (docs/players/cosmos.md, "TN labels"); anything above
 # the last is Extreme.
 DIFFICULTY_BANDS: tuple[tuple[Difficulty, int], ...] = (
     (Difficulty.EASY, 10),

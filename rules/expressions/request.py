@@ -1,4 +1,5 @@
-"""Requests: what players bring from other bots, read into rolls (README, **Dice notation**).
+"""Requests: what players bring from other bots, read into rolls (docs/players/dice.md, "Dice
+notation").
 
 A request is up to ``MAX_PARTS`` rolls separated by `;`; each is
 
@@ -259,7 +260,7 @@ def _dice_and_words(body: str) -> tuple[str, Comparison | None, list[str]]:
         refusal = error
     # Avrae's trailing label: cut before a word that starts with a letter, the last one first.
     # Nothing else starts a plain-word label: text that starts with an operator or a digit is
-    # notation (or refused as such), never silently a label (README, Rules notes: /roll).
+    # notation (or refused as such), never silently a label (docs/players/dice.md, "A request").
     cuts = [found.start() for found in re.finditer(r"(?<=\s)[^\W\d_]", body)]
     for cut in reversed(cuts[-LABEL_WORDS_MAX:]):
         head = body[:cut].strip()

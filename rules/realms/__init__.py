@@ -1,6 +1,6 @@
 """Enchanted Realms: the extra or lost die, multi-strike attacks, single-die rolls.
 
-The rules and our decisions: README, Rules notes: Enchanted Realms.
+The rules and our decisions: docs/players/realms.md, "Rules notes".
 
 Advantage and disadvantage never stack: any number of advantages is "at advantage", any mix of
 both is neither, unless the GM forces one (a specific effect that overrides the cancel rule).

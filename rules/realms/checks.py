@@ -52,7 +52,8 @@ KIND_DIE = {
     CheckKind.STEALTH: SingleDie.D20,
     CheckKind.CONCENTRATION: SingleDie.D20,
 }
-# Disadvantage on these also halves movement; we always report it (README: Enchanted Realms).
+# Disadvantage on these also halves movement; we always report it (docs/players/realms.md, "Rules
+# notes").
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ class State(StrEnum):
 
 class Force(StrEnum):
     """A state the GM imposes for one roll: one of the "very few specific effects" that override
-    the cancel rule (README: Enchanted Realms)."""
+    the cancel rule (docs/players/realms.md, "Rules notes")."""
 
     ADVANTAGE = "advantage"
     DISADVANTAGE = "disadvantage"
@@ -73,7 +73,7 @@ def _forced(force: Force, advantages: int, disadvantages: int) -> Decision:
 
 def decide(advantages: int, disadvantages: int, force: Force | None = None) -> Decision:
     """Return the state: never stacking, and any mix of both cancels; a GM's ``force`` overrides
-    both (README: Enchanted Realms)."""
+    both (docs/players/realms.md, "Rules notes")."""
     advantages = require_whole("Advantages", advantages, 0, SOURCES_MAX)
     disadvantages = require_whole("Disadvantages", disadvantages, 0, SOURCES_MAX)
     if force is not None:

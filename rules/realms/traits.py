@@ -1,6 +1,6 @@
 """Traits a GM gives a player in a campaign; the reroll is one (the document's "chance trait").
 
-The ruling (README, Rules notes: Enchanted Realms, "The reroll is a trait"): in a campaign the
+The ruling (docs/players/realms.md, "The reroll is a trait"): in a campaign the
 reroll of one die is offered only to the players the GM has given the trait, and to a GM for
 their own rolls; outside a campaign anyone may reroll their own latest roll. ``may_reroll``
 decides it, for the die buttons under a roll and for `/realms reroll` alike.

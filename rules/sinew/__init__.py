@@ -1,10 +1,12 @@
-"""Sinew & Steel (README, Rules notes: Sinew & Steel): roll-under d20 tests, Luck, Stamina, combat.
+"""Sinew & Steel (docs/players/sinew.md, "Rules notes"): roll-under d20 tests, Luck, Stamina,
+combat.
 
 One module per concern, the public names all here (``from rules import sinew; sinew.X``):
 
 - ``constants``: the campaign declaration (the Pressure track, lingering taint) and every rule
   constant and input limit.
-- ``sheet``: scores, the creation ledger, the character sheet, items, boons, armour.
+- ``sheet``: scores, the creation ledger (and what balances it), the sheet, items, boons, armour.
+- ``edits``: a sheet's scores and armour edited after creation.
 - ``tests``: roll-under tests, advantage and disadvantage, the carry limit.
 - ``combat``: opposed rolls and attacks (damage and soak).
 - ``luck``: what a Luck spend costs, moves and buys, and which spends are worth offering.
@@ -80,6 +82,7 @@ from rules.sinew.constants import (
     TEST_SCORE_MIN,
     Skin,
 )
+from rules.sinew.edits import edit_sheet
 from rules.sinew.luck import (
     LuckChoice,
     LuckConsequences,
@@ -111,6 +114,7 @@ from rules.sinew.sheet import (
     ATTRIBUTES,
     CARRY_LIMIT_SCORE,
     SHEET_CODEC,
+    BalanceFix,
     CreationError,
     Ledger,
     LedgerLine,
@@ -118,6 +122,9 @@ from rules.sinew.sheet import (
     Sheet,
     add_boon,
     add_item,
+    balance_fixes,
+    balance_hint,
+    check_creation,
     create_sheet,
     ledger,
     parse_score,
@@ -174,6 +181,7 @@ __all__ = [
     "TEST_SCORE_MIN",
     "AdvanceResult",
     "AttackResult",
+    "BalanceFix",
     "Contender",
     "CreationError",
     "Edge",
@@ -210,8 +218,12 @@ __all__ = [
     "attack_armour",
     "attack_luck_offers",
     "attribute_test",
+    "balance_fixes",
+    "balance_hint",
+    "check_creation",
     "contender",
     "create_sheet",
+    "edit_sheet",
     "effective_mode",
     "grant_luck",
     "heal",

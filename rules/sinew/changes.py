@@ -1,6 +1,6 @@
 """Sinew & Steel stamina, rest, milestones and advances: a sheet's changes in play.
 
-README, Rules notes: Sinew & Steel.
+docs/players/sinew.md, "Rules notes".
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def grant_luck(sheet: Sheet, tokens: int, reason: str) -> LuckGrant:
     """Return the sheet after the GM gives ``tokens`` (1-16) Luck tokens, never above the cap
     (the LCK score), for ``reason`` (free text, trimmed, 1-200 characters).
 
-    README, Rules notes: Sinew & Steel, "GM windfall": at the cap it gives nothing and is not
+    docs/players/sinew.md, "GM windfall": at the cap it gives nothing and is not
     an error (as a rest at a cap).
     """
     tokens = require_whole("Tokens", tokens, 1, Score.LCK.maximum)

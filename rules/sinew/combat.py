@@ -1,6 +1,6 @@
 """Sinew & Steel opposed rolls and attacks: who wins, damage and soak.
 
-README, Rules notes: Sinew & Steel. Opposed rolls compare real margins and a tie goes to the
+docs/players/sinew.md, "Rules notes". Opposed rolls compare real margins and a tie goes to the
 defender; an attack is an opposed roll, then damage (1 + edge, +1 once for a natural 1 or a
 margin over 10) less soak.
 """

@@ -1,6 +1,6 @@
-"""Sinew & Steel's campaign declaration and constants (README, Rules notes: Sinew & Steel).
+"""Sinew & Steel's campaign declaration and constants (docs/players/sinew.md, "Rules notes").
 
-(house) marks our own defaults, where the README's rules section lists a decision of ours.
+(house) marks our own defaults, where docs/players/sinew.md lists a decision of ours.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ DECLARATION = SystemDeclaration(
     system=SYSTEM, settings=(SKIN, LINGERING_TAINT), tracks=(PRESSURE,), characters_per_player=1
 )
 
-# --- Constants (README, Rules notes: Sinew & Steel); (house) marks our own defaults
+# --- Constants (docs/players/sinew.md, "Rules notes"); (house) marks our own defaults
 
 DIE_SIDES = 20
 TEST_SCORE_MIN, TEST_SCORE_MAX = 0, 20

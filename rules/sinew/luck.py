@@ -1,6 +1,6 @@
 """Sinew & Steel Luck: what a spend costs, what it moves, and which spends are worth offering.
 
-README, Rules notes: Sinew & Steel ("Who may spend Luck, on what", "Luck buttons show only what
+docs/players/sinew.md, "Rules notes" ("Who may spend Luck, on what", "Luck buttons show only what
 helps", "Pressure step 4 costs +1 token per spend"). Pure: paying the tokens is storage's job.
 """
 
@@ -152,7 +152,7 @@ def lower_roller_die(result: Spendable, tokens: int, side: Side = Side.ATTACKER)
     """Return the roll with one side's die lowered by ``tokens``: the test's, or the contest
     side's (the attacker's by default; the defender spends on their own die).
 
-    README, Rules notes: Sinew & Steel, "Who may spend Luck" and "The defender's Luck".
+    docs/players/sinew.md, "Who may spend Luck" and "The defender's Luck".
     """
     if isinstance(result, TestResult):
         if side is not Side.ATTACKER:
@@ -226,9 +226,9 @@ def apply_luck(
 ) -> LuckSpent:
     """Return ``side``'s spend of ``tokens`` (None: what turns or wins it) on ``result``.
 
-    The price is ``luck_cost`` at the payer's Pressure step (README, Rules notes: Sinew &
-    Steel, "Pressure step 4 costs +1 token per spend"); ``roller`` names the payer in a refusal.
-    ``side`` DEFENDER: the defender of a contest lowers their own die.
+    The price is ``luck_cost`` at the payer's Pressure step (docs/players/sinew.md, "Pressure step 4
+    costs +1 token per spend"); ``roller`` names the payer in a refusal. ``side`` DEFENDER: the
+    defender of a contest lowers their own die.
 
     Raises:
         RulesError: nothing for Luck to turn, a die that can't move that far, or ``sheet``
@@ -308,13 +308,13 @@ class LuckChoice:
 def luck_choices(
     result: Spendable, *, held: int, pressure: int, side: Side = Side.ATTACKER
 ) -> tuple[LuckChoice, ...]:
-    """Return the spends worth offering (README, Rules notes: Sinew & Steel, "Luck buttons").
+    """Return the spends worth offering (docs/players/sinew.md, "Luck buttons").
 
-    Under a failed test or a lost opposed roll: 1 token, and the tokens that turn or win it
-    when that is more than 1, each only if the ``held`` tokens pay for it (README: "Luck
-    buttons offer only what the roller can pay"). Under an attack: each spend that gives a
-    better result (a hit, more damage), among those the ``held`` tokens pay for, surcharge
-    included. The defender of a contest (``side`` DEFENDER) is offered the same as a lost
+    Under a failed test or a lost opposed roll: 1 token, and the tokens that turn or win it when
+    that is more than 1, each only if the ``held`` tokens pay for it (docs/players/sinew.md: "Luck
+    buttons show only what helps", and only what the roller can pay). Under an attack: each spend
+    that gives a better result (a hit, more damage), among those the ``held`` tokens pay for,
+    surcharge included. The defender of a contest (``side`` DEFENDER) is offered the same as a lost
     opposed roll: 1 token, and what wins it (under an attack: a miss).
     """
     if isinstance(result, AttackResult) and side is Side.ATTACKER:

@@ -1,6 +1,6 @@
 """Exact Sinew & Steel odds: tests, opposed rolls and Luck, from integer weights.
 
-README, Rules notes: Sinew & Steel. Every chance counts integer weights from ``rules.odds``; it
+docs/players/sinew.md, "Rules notes". Every chance counts integer weights from ``rules.odds``; it
 never samples.
 """
 

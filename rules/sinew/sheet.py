@@ -1,6 +1,6 @@
 """Sinew & Steel character sheets: scores, the creation ledger, items, boons and armour.
 
-README, Rules notes: Sinew & Steel. Characters have five attributes (STR, REF, INT, EMP, LCK,
+docs/players/sinew.md, "Rules notes". Characters have five attributes (STR, REF, INT, EMP, LCK,
 baseline 10, rails 6-16) and Stamina (STA, baseline 5, rails 3-9). At creation every +1 above
 baseline is paid by exactly 2 points below baseline over all six scores. The sheet is a frozen
 dataclass stored as JSON through ``SHEET_CODEC``; Pressure is a declared track, not a sheet
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from itertools import combinations, product
 from types import MappingProxyType
 from typing import Any
 
@@ -87,7 +88,7 @@ _SCORE_FIELDS: Mapping[Score, str] = MappingProxyType(
 ATTRIBUTES: tuple[Score, ...] = (Score.STR, Score.REF, Score.INT, Score.EMP, Score.LCK)
 
 CARRY_LIMIT_SCORE = Score.REF
-"""The rule document's "agility tasks": REF tests (README, Rules notes: Sinew & Steel)."""
+"""The rule document's "agility tasks": REF tests (docs/players/sinew.md, "Rules notes")."""
 
 
 def parse_score(name: str) -> Score:
@@ -193,6 +194,99 @@ def ledger(scores: Mapping[Score, int]) -> Ledger:
             LedgerLine(score, require_whole(score.value, scores[score], 0, TEST_SCORE_MAX))
             for score in Score
         )
+    )
+
+
+# --- What balances a ledger
+
+FIX_SCORES_MAX = 3  # the most scores one suggested fix changes
+FIXES_SHOWN = 3  # the most fixes a refusal suggests
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceFix:
+    """One way to balance a ledger: new values for one score or a few, all on the rails."""
+
+    changes: tuple[tuple[Score, int], ...]  # (score, its new value), in the ledger's order
+
+    def verb(self, scores: Mapping[Score, int]) -> str:
+        """Return "lower" or "raise": which way the fix moves its scores (one way, always)."""
+        score, value = self.changes[0]
+        return "lower" if value < scores[score] else "raise"
+
+    def text(self) -> str:
+        """Return the fix without its verb: "EMP to 8", "STR to 14 and REF to 9"."""
+        return " and ".join(f"{score.value} to {value}" for score, value in self.changes)
+
+
+def _balance_term(score: Score, value: int) -> int:
+    """What one score adds to "paid − owed": its points below baseline, less 2 for each point
+    above it."""
+    return max(score.baseline - value, 0) - PAID_PER_POINT_ABOVE * max(value - score.baseline, 0)
+
+
+def balance_fixes(scores: Mapping[Score, int]) -> tuple[BalanceFix, ...]:
+    """Return the smallest changes that balance the creation ledger of six scores on the rails.
+
+    A ledger short of points is balanced by lowering scores (a point below baseline pays 1, a
+    point taken off one above baseline owes 2 less); one paying too many, by raising them.
+    The fixes changing the fewest scores (one, else two, else three) are kept, those moving
+    the scores least first, at most ``FIXES_SHOWN``. None when the ledger balances, a score is
+    off the rails (that is said first), or no change of up to three scores balances it.
+    """
+    book = ledger(scores)
+    gap = book.owed - book.paid  # what the scores' terms must gain: > 0 short, < 0 too many
+    if gap == 0 or not all(line.within_rails for line in book.lines):
+        return ()
+    now = {line.score: line.value for line in book.lines}
+    lower = gap > 0
+    # Each score's possible moves in the one useful direction: new value → what it gains.
+    moves = {
+        score: {
+            value: _balance_term(score, value) - _balance_term(score, now[score])
+            for value in range(score.minimum, score.maximum + 1)
+            if (value < now[score] if lower else value > now[score])
+        }
+        for score in Score
+    }
+    for size in range(1, FIX_SCORES_MAX + 1):
+        found: list[tuple[int, int, BalanceFix]] = []
+        for chosen in combinations(Score, size):
+            for values in product(*(moves[score].items() for score in chosen)):
+                if sum(gained for _, gained in values) != gap:
+                    continue
+                changes = tuple(
+                    (score, value) for score, (value, _) in zip(chosen, values, strict=True)
+                )
+                moved = sum(abs(value - now[score]) for score, value in changes)
+                order = sum(list(Score).index(score) for score in chosen)
+                found.append((moved, order, BalanceFix(changes)))
+        if found:
+            found.sort(key=lambda each: (each[0], each[1]))
+            return tuple(fix for _, _, fix in found[:FIXES_SHOWN])
+    return ()
+
+
+def balance_hint(scores: Mapping[Score, int]) -> str | None:
+    """Return the sentence naming what balances the ledger of six scores on the rails: the
+    fixes ``balance_fixes`` finds ("To balance it: lower EMP to 8, or INT to 8."), else how
+    many points to pay more or fewer; None when it balances or a score is off the rails."""
+    book = ledger(scores)
+    gap = book.owed - book.paid
+    if gap == 0 or not all(line.within_rails for line in book.lines):
+        return None
+    fixes = balance_fixes(scores)
+    if fixes:
+        verb = fixes[0].verb(scores)
+        return f"To balance it: {verb} " + ", or ".join(fix.text() for fix in fixes) + "."
+    if gap > 0:
+        return (
+            f"To balance it, lower scores: {gap} more points are owed (each point below "
+            f"baseline pays 1; each point off a score above it owes {PAID_PER_POINT_ABOVE} less)."
+        )
+    return (
+        f"To balance it, raise scores: {-gap} points too many are paid (each point back up to "
+        f"baseline pays 1 less; each point above it owes {PAID_PER_POINT_ABOVE} more)."
     )
 
 
@@ -312,6 +406,40 @@ SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
 """How storage keeps a ``Sheet`` as JSON (checked on every load)."""
 
 
+def check_creation(values: Mapping[Score, object]) -> None:
+    """Refuse six scores a new sheet may not have: off the creation rails, or a ledger that
+    doesn't balance (then what balances it: ``balance_hint``).
+
+    Raises:
+        CreationError: the problems, then the ledger line by line.
+        RulesError: a score is not a whole number.
+    """
+    whole: dict[Score, int] = {}
+    for score in Score:
+        value = values[score]
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise RulesError(f"{score.value} must be a whole number (got {value!r}).")
+        whole[score] = int(value)
+    book = Ledger(tuple(LedgerLine(score, value) for score, value in whole.items()))
+    problems = [
+        f"{line.score.value} {line.value} is off the creation rails "
+        f"({line.score.minimum}–{line.score.maximum})."
+        for line in book.lines
+        if not line.within_rails
+    ]
+    if not book.balanced:
+        problems.append(
+            f"The ledger doesn't balance: every +1 above baseline is paid by exactly "
+            f"{PAID_PER_POINT_ABOVE} below, so +{book.gained} needs {book.owed} paid "
+            f"(paid {book.paid})."
+        )
+        hint = balance_hint({line.score: line.value for line in book.lines})
+        if hint is not None:
+            problems.append(hint)
+    if problems:
+        raise CreationError(book, tuple(problems))
+
+
 def create_sheet(
     *,
     strength: int,
@@ -339,24 +467,7 @@ def create_sheet(
         Score.LCK: luck,
         Score.STA: stamina,
     }
-    for score, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise RulesError(f"{score.value} must be a whole number (got {value!r}).")
-    book = Ledger(tuple(LedgerLine(score, int(value)) for score, value in values.items()))
-    problems = [
-        f"{line.score.value} {line.value} is off the creation rails "
-        f"({line.score.minimum}–{line.score.maximum})."
-        for line in book.lines
-        if not line.within_rails
-    ]
-    if not book.balanced:
-        problems.append(
-            f"The ledger doesn't balance: every +1 above baseline is paid by exactly "
-            f"{PAID_PER_POINT_ABOVE} below, so +{book.gained} needs {book.owed} paid "
-            f"(paid {book.paid})."
-        )
-    if problems:
-        raise CreationError(book, tuple(problems))
+    check_creation(values)
     # Any: each score goes to its own int field (mypy checks a ** dict against every field).
     scores: dict[str, Any] = {score.field: int(value) for score, value in values.items()}
     sheet = Sheet(
@@ -377,7 +488,7 @@ def create_sheet(
 
 def add_item(sheet: Sheet, name: str) -> Sheet:
     """Return the sheet carrying one more substantial item (duplicates allowed); its name
-    passes the check every name users give (README, Rules notes: "Names")."""
+    passes the check every name users give (docs/players/index.md, "Names")."""
     name = checked_name(name, "Item name", ITEM_NAME_MAX)
     if len(sheet.items) >= ITEMS_MAX:
         raise RulesError(f"A sheet holds at most {ITEMS_MAX} items; drop one first.")
@@ -394,7 +505,7 @@ def _listing(names: tuple[str, ...], most: int = 10) -> str:
 
 def remove_item(sheet: Sheet, name: str) -> Sheet:
     """Return the sheet without the first item called ``name`` (names compared NFKC, any
-    case: README, Rules notes: "Names")."""
+    case: docs/players/index.md, "Names")."""
     wanted = name_key(checked_name(name, "Item name", ITEM_NAME_MAX))
     for index, item in enumerate(sheet.items):
         if name_key(item) == wanted:
@@ -406,7 +517,7 @@ def remove_item(sheet: Sheet, name: str) -> Sheet:
 
 def add_boon(sheet: Sheet, text: str) -> Sheet:
     """Return the sheet with one more boon: free text, which passes the check every name
-    users give (README, Rules notes: "Names"): measured after NFKC, no invisible characters."""
+    users give (docs/players/index.md, "Names"): measured after NFKC, no invisible characters."""
     text = checked_name(text, "Boon", BOON_TEXT_MAX)
     if len(sheet.boons) >= BOONS_MAX:
         raise RulesError(f"A sheet holds at most {BOONS_MAX} boons; remove one first.")

@@ -1,6 +1,6 @@
 """Sinew & Steel tests: roll-under d20, advantage and disadvantage, the carry limit.
 
-README, Rules notes: Sinew & Steel. A test rolls one d20 (two with advantage or disadvantage,
+docs/players/sinew.md, "Rules notes". A test rolls one d20 (two with advantage or disadvantage,
 keeping the lower or the higher) and succeeds when the kept die is at most the score. A natural
 1 always succeeds and a natural 20 always fails. Margin = score - roll. Luck tokens shift the die
 down by 1 each after the roll (``rules.sinew.luck``); naturals can't be shifted and a shifted die
@@ -234,7 +234,7 @@ def attribute_test(
 def require_attribute(score: Score) -> Score:
     """Return ``score`` if it is one of the five tested attributes, else raise RulesError.
 
-    Stamina is not tested (README, Rules notes: Sinew & Steel, "Carry limit").
+    Stamina is not tested (docs/players/sinew.md, "Carry limit").
     """
     score = Score(score)
     if score not in ATTRIBUTES:

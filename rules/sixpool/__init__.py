@@ -1,6 +1,6 @@
 """Six-pool d20: 1d20 + modifiers + pool points spent before the roll.
 
-README, "Rules notes" → "Six-pool d20". One module per concern, the public names all here
+docs/players/sixpool.md, "Rules notes". One module per concern, the public names all here
 (``from rules import sixpool; sixpool.roll(...)``):
 
 - ``characters``: pools, Effort, proficiency, training, Edge, the sheet and its changes, spends;
@@ -82,6 +82,7 @@ from rules.sixpool.damage import DamageRoll, critical_damage, parse_damage, roll
 from rules.sixpool.difficulty import DC_LABELS, dc_label
 from rules.sixpool.rolls import (
     CONTEST_DC,
+    Contestant,
     ContestResult,
     Degree,
     Mode,
@@ -131,6 +132,7 @@ __all__ = [
     "TAKE_VALUES",
     "ContestResult",
     "ContestSide",
+    "Contestant",
     "DamageRoll",
     "Degree",
     "EdgeOption",

@@ -1,11 +1,11 @@
 """Six-pool d20 decisions around a roll: training, advantage, what is paid and used up.
 
-README, "Rules notes" → "Six-pool d20": attacks always add proficiency, checks and each side
-of a contest by the named skill's training, saves by the save's; a skill the GM lists as
-trained-only refuses an untrained roll; help and inspiration both give advantage (one
-disadvantage still cancels it) and help is used up by the helped character's next d20 roll of
-any kind; helping with a skill needs training in it (a GM may always help); a group check's
-leader boosts one ally.
+docs/players/sixpool.md, "Rules notes": attacks always add proficiency, checks and each side of a
+contest by the named skill's training, saves by the save's; a skill the GM lists as trained-only
+refuses an untrained roll; help and inspiration both give advantage (one disadvantage still cancels
+it); help is used up by the helped character's next d20 roll of any kind, and inspiration may be
+spent on any d20 roll of its holder (either side of a contest, a group-check roll); helping with a
+skill needs training in it (a GM may always help); a group check's leader boosts one ally.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def has_advantage(sheet: Sheet, asked: RollAsked) -> bool:
 def require_training(
     sheet: Sheet, skill: str | None, trained_only: Collection[str], name: str = "You"
 ) -> None:
-    """Refuse a skill nobody knows (``require_known_skill``) and an untrained roll in a skill
-    the GM lists as trained-only (README)."""
+    """Refuse a skill nobody knows (``require_known_skill``) and an untrained roll in a skill the GM
+    lists as trained-only (docs/players/sixpool.md)."""
     if not skill:
         return
     require_known_skill(sheet, skill, trained_only)
@@ -110,7 +110,8 @@ def require_training(
 
 
 def require_help_training(helper: Sheet | None, skill: str | None, *, gm: bool) -> None:
-    """Refuse help with a skill the helper is untrained in; a GM may always help (README)."""
+    """Refuse help with a skill the helper is untrained in; a GM may always help
+    (docs/players/sixpool.md)."""
     if gm or not skill:
         return
     if helper is None or helper.skill_training(skill) is Training.UNTRAINED:
@@ -208,12 +209,18 @@ def most_spendable(sheet: Sheet, pool: Pool) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ContestSide:
-    """One side of a contest: what it adds to its d20, whether an ally's help gives it
-    advantage, and its sheet after paying the spend and using the help up."""
+    """One side of a contest: what it adds to its d20, whether an ally's help or inspiration
+    spent gives it advantage, and its sheet after paying the spend and using them up."""
 
     parts: tuple[Modifier, ...]
     after: Sheet
     helped: bool = False
+    inspired: bool = False
+
+    @property
+    def advantage(self) -> bool:
+        """Whether this side rolls with advantage: help or inspiration (never stacking)."""
+        return self.helped or self.inspired
 
 
 def contest_side(
@@ -225,17 +232,23 @@ def contest_side(
     skill: str | None = None,
     name: str = "You",
     trained_only: Collection[str] = (),
+    inspiration: bool = False,
 ) -> ContestSide:
-    """Return a contestant's side: proficiency and training for ``skill`` as a skill check
-    adds them, the pool's Edge and spend; help used up. Refuse a bad spend, or an untrained
-    side in a trained-only skill."""
+    """Return a contestant's side: proficiency and training for ``skill`` as a skill check adds
+    them, the pool's Edge and spend; help used up, and inspiration if spent
+    (docs/players/sixpool.md, "Rules notes": inspiration goes on any d20 roll). Refuse a bad spend,
+    inspiration not held, or an untrained side in a trained-only skill."""
+    if inspiration and not sheet.inspired:
+        holder = "You hold" if name == "You" else f"{name} holds"
+        raise RulesError(f"{holder} no inspiration to spend; a GM awards it.")
     require_training(sheet, skill, trained_only, name)
     asked = RollAsked(kind=RollKind.CONTEST, pool=pool, dc=CONTEST_DC, spend=points, skill=skill)
     parts = roll_modifiers(sheet, asked, option)
-    after = replace(spend(sheet, pool, points), helped=False)
-    return ContestSide(parts, after, sheet.helped)
+    paid = spend(sheet, pool, points)
+    after = replace(paid, helped=False, inspired=sheet.inspired and not inspiration)
+    return ContestSide(parts, after, sheet.helped, inspiration)
 
 
-def opponent_modifier(value: int) -> tuple[Modifier, ...]:
-    """Return an NPC opponent's side of a contest: one bare modifier."""
-    return (Modifier("opponent's modifier", value),)
+def opponent_modifier(value: int, label: str = "opponent's modifier") -> tuple[Modifier, ...]:
+    """Return an NPC's side of a contest: one bare modifier (``label``: whose)."""
+    return (Modifier(label, value),)

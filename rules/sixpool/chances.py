@@ -1,6 +1,6 @@
 """Six-pool d20 exact odds: 1d20 (or the kept one of 2d20) + a modifier against a DC.
 
-README, "Rules notes" → "Six-pool d20": integer weights summed, then one ``Fraction``.
+docs/players/sixpool.md, "Rules notes": integer weights summed, then one ``Fraction``.
 """
 
 from __future__ import annotations

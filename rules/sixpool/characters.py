@@ -1,11 +1,11 @@
 """Six-pool d20 characters: pools, Effort, proficiency, training, Edge and spends.
 
-README, "Rules notes" → "Six-pool d20". Six pools (STR DEX CON INT WIS CHA) each have a maximum
-and a current value. Points are declared before the roll, at most the current pool and at most
-Effort (3, +1 every 4 levels, +2 on the class's primary pool), and are spent whatever the
-outcome. Proficiency is +2 to +6 by the same level bands; training adds it (trained), +2 more
-(expert) or +4 more (master). Edge (0-3 per pool) follows the campaign's option: A adds +Edge free
-to every roll with the pool; B makes each of the first Edge+1 points spent worth +2.
+docs/players/sixpool.md, "Rules notes". Six pools (STR DEX CON INT WIS CHA) each have a maximum and
+a current value. Points are declared before the roll, at most the current pool and at most Effort
+(3, +1 every 4 levels, +2 on the class's primary pool), and are spent whatever the outcome.
+Proficiency is +2 to +6 by the same level bands; training adds it (trained), +2 more (expert) or +4
+more (master). Edge (0-3 per pool) follows the campaign's option: A adds +Edge free to every roll
+with the pool; B makes each of the first Edge+1 points spent worth +2.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ EDGE_OPTION: Setting[EdgeOption] = Setting(
 SYSTEM = System("sixpool", "Six-pool d20", sentence_name="six-pool d20")
 DECLARATION = SystemDeclaration(system=SYSTEM, settings=(EDGE_OPTION,))
 
-# --- Constants (README, "Six-pool d20"); (house) marks our own defaults
+# --- Constants (docs/players/sixpool.md, "Rules notes"); (house) marks our own defaults
 
 DIE_SIDES = 20
 LEVEL_MIN, LEVEL_MAX = 1, 20
@@ -158,8 +158,8 @@ def _pool_map(label: str, values: Mapping[str, int], low: int, high: int) -> Map
 
 
 def skill_name(name: str) -> str:
-    """A skill someone names, as sheets and the trained-only list hold it and skills compare:
-    it passes the check every name users give, then is NFKC case folded (README, Rules notes:
+    """A skill someone names, as sheets and the trained-only list hold it and skills compare: it
+    passes the check every name users give, then is NFKC case folded (docs/players/index.md,
     "Names"): "ＳＴＥＡＬＴＨ" is "stealth"."""
     if not isinstance(name, str) or not name.strip():
         raise RulesError("A skill needs a name.")

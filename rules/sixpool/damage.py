@@ -1,6 +1,6 @@
 """Six-pool d20 attack damage: an optional dice expression, its dice doubled on a natural 20.
 
-README, "Rules notes" → "Six-pool d20": an attack may name its damage (`1d8+3`); it is rolled when
+docs/players/sixpool.md, "Rules notes": an attack may name its damage (`1d8+3`); it is rolled when
 the attack hits. A natural 20 rolls the damage dice twice and adds the modifier once: `1d8+3`
 becomes `2d8+3`. A term that keeps, drops or counts some of its dice (`4d6kh3`) is rolled twice
 over instead (`(4d6kh3+4d6kh3)`), so doubling never changes what it keeps. The expression is

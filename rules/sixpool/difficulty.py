@@ -1,6 +1,6 @@
 """Six-pool d20 DC scale: the document's labels, shown with every DC.
 
-README, "Rules notes" → "Six-pool d20": 5 Trivial, 10 Easy, 15 Medium, 20 Hard, 25 Very Hard,
+docs/players/sixpool.md, "Rules notes": 5 Trivial, 10 Easy, 15 Medium, 20 Hard, 25 Very Hard,
 30 Nearly Impossible. A DC between two labels reads as both ("Medium–Hard" for 17); below 5 it
 is Trivial and above 30 Nearly Impossible.
 """

@@ -1,15 +1,17 @@
 """Six-pool d20 rolls: modifiers, the d20 (with advantage), degrees, take 10/20, contests.
 
-README, "Rules notes" → "Six-pool d20". A roll succeeds when the total meets the DC (or AC); a
+docs/players/sixpool.md, "Rules notes". A roll succeeds when the total meets the DC (or AC); a
 natural 20 always succeeds and a natural 1 always fails, and the total still sets the degree by
-margin. Advantage keeps the higher of 2d20, disadvantage the lower; they never stack and one of
-each cancels; the spend goes on the kept die. Dice come from an injected generator.
+margin. Advantage keeps the higher of 2d20, disadvantage the lower; they never stack and one of each
+cancels; the spend goes on the kept die. Dice come from an injected generator.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from rules.errors import RulesError
 from rules.inputs import require_whole
@@ -75,8 +77,8 @@ class Degree(StrEnum):
 def degree(margin: int, natural: int | None) -> Degree:
     """Return the degree of a margin; a natural 20 or 1 overrides success, not the degree.
 
-    A natural 20 on a failing margin is a plain success; a natural 1 on a succeeding margin a
-    plain failure (README, "Six-pool d20"). ``natural`` None: a take 10/20, never natural.
+    A natural 20 on a failing margin is a plain success; a natural 1 on a succeeding margin a plain
+    failure (docs/players/sixpool.md, "Rules notes"). ``natural`` None: a take 10/20, never natural.
     """
     if margin >= DEGREE_CRITICAL:
         found = Degree.CRITICAL_SUCCESS
@@ -285,16 +287,71 @@ def group_succeeds(successes: int, participants: int) -> bool:
 CONTEST_DC = 0  # a contest compares totals; its rolls have no DC of their own
 
 
+class Contestant(StrEnum):
+    """A side of a contest: the attacker (who challenged) or the defender."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
 @dataclass(frozen=True, slots=True)
 class ContestResult:
-    """Both rolls of a contest: the higher total wins, a tie goes to the defender."""
+    """Both rolls of a contest: the higher total wins, a tie goes to the defender.
+
+    ``roller``: whose roll this is. Each side of a contest between players is its own roller
+    (docs/players/sixpool.md, "Contests"), logged under its player; a contest logged before that has
+    none and reads as the attacker's.
+    """
 
     attacker: RollResult
     defender: RollResult
+    roller: Contestant = Contestant.ATTACKER
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roller", Contestant(self.roller))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ContestResult:
+        """Rebuild a logged contest (``dataclasses.asdict`` of one), its roller the attacker
+        when it names none."""
+        roller = Contestant(data.get("roller", Contestant.ATTACKER))
+        return cls(RollResult(**data["attacker"]), RollResult(**data["defender"]), roller)
 
     @property
     def attacker_wins(self) -> bool:
         return contest_winner(self.attacker.total, self.defender.total)
+
+    @property
+    def roller_wins(self) -> bool:
+        """Whether the roller's side won."""
+        return self.attacker_wins == (self.roller is Contestant.ATTACKER)
+
+    def side(self, contestant: Contestant) -> RollResult:
+        """Return one side's roll."""
+        return self.attacker if contestant is Contestant.ATTACKER else self.defender
+
+    @property
+    def own(self) -> RollResult:
+        """The roller's own side."""
+        return self.side(self.roller)
+
+    @property
+    def other(self) -> RollResult:
+        """The other side."""
+        return self.side(_OTHER[self.roller])
+
+    def rolled_by(self, roller: Contestant) -> ContestResult:
+        """The same contest as ``roller``'s roll."""
+        return replace(self, roller=roller)
+
+    def with_own(self, rolled: RollResult) -> ContestResult:
+        """The contest with the roller's own side replaced (inspiration's reroll of its die)."""
+        if self.roller is Contestant.ATTACKER:
+            return replace(self, attacker=rolled)
+        return replace(self, defender=rolled)
+
+
+_OTHER = {Contestant.ATTACKER: Contestant.DEFENDER, Contestant.DEFENDER: Contestant.ATTACKER}
 
 
 def contest(

@@ -1,4 +1,4 @@
-"""The skills the six-pool d20 document names, by the pool each uses (README, Six-pool d20:
+"""The skills the six-pool d20 document names, by the pool each uses (docs/players/sixpool.md,
 "Skills"). A sheet may train others of its own; these are what a check suggests."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Rolling anywhere: DMs, group DMs and servers without the bot, as a user-installed app
-(README, "Where commands work"), end to end through the fake Discord."""
+(docs/players/index.md, "Where commands work"), end to end through the fake Discord."""
 
 from __future__ import annotations
 
@@ -242,9 +242,9 @@ async def test_a_campaign_left_behind_in_a_server_without_the_bot_is_not_used(
 async def test_nothing_of_a_campaign_is_suggested_in_a_server_without_the_bot(
     fake_discord: FakeDiscord, anybot: DiceBot
 ) -> None:
-    """A server that removed the bot keeps its campaigns (written as the bot wrote them while
-    it was there): an open challenge, a campaign macro, a character. Typing there, a user
-    install suggests none of them, as using them is refused (README, Suggestions while typing)."""
+    """A server that removed the bot keeps its campaigns (written as the bot wrote them while it was
+    there): an open challenge, a campaign macro, a character. Typing there, a user install suggests
+    none of them, as using them is refused (docs/players/index.md, "Suggestions while typing")."""
     fake, storage = fake_discord, anybot.storage
     gm = fake.users["gm"].id
     foreign = fake.add_foreign_guild()
@@ -415,8 +415,8 @@ async def test_a_dm_roll_reaches_shard_zero_of_a_sharded_bot(
         await fake.wait_until(lambda: not bot.in_flight, "the bot to finish its work")
 
 
-# Every command that works anywhere: one more needs its line in the README ("Where commands
-# work") and here.
+# Every command that works anywhere: one more needs its line in the docs/players/index.md ("Where
+# commands work") and here.
 WORKS_ANYWHERE = {
     "help", "roll", "nat20", "macro save", "macro roll", "macro list", "macro delete",
     "cosmos roll", "cosmos opposed", "cosmos convert", "cosmos odds",

@@ -1,4 +1,4 @@
-"""`/roll` totals of any size the notation can write (README, "Dice notation", Limits): shown
+"""`/roll` totals of any size the notation can write (docs/players/dice.md, "Limits"): shown
 whole, logged, and read back the same by the log, its export, the recap and a reveal."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ async def test_a_hidden_huge_total_is_revealed_as_rolled(
 async def test_an_attacks_huge_damage_is_shown_whole_and_logged(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    # Six-pool damage is written in the same notation (README, "Rules notes", Six-pool d20).
+    # Six-pool damage is written in the same notation (docs/players/sixpool.md, "Rules notes").
     await start(fake_discord)
     await create(fake_discord)
     dicebot.rng = new_rng(seed_rolling(lambda face: face == 20))  # a natural 20: dice doubled

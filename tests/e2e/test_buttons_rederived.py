@@ -1,6 +1,6 @@
-"""Issue 37: the buttons under a roll are derived anew from the stored state whenever it changes,
-on the message that shows them (README, "Buttons and announcements"): a GM's grant, a rest, a
-milestone, an advance, a Pressure change, a spend on another roll, inspiration awarded; a
+"""Issue 37: the buttons under a roll are derived anew from the stored state whenever it changes, on
+the message that shows them (docs/players/index.md, "Buttons and announcements"): a GM's grant, a
+rest, a milestone, an advance, a Pressure change, a spend on another roll, inspiration awarded; a
 defender's own Luck ends when they roll again; a Luck spend typed at once edits the roll's one
 message; concurrent changes end with the buttons of the serial result."""
 

@@ -1,5 +1,5 @@
 """What the real Discord accepts: the bot's commands and replies within Discord's documented
-limits (README, Rules notes: "What Discord accepts").
+limits (docs/players/index.md, "What Discord accepts").
 
 The fake Discord refuses what Discord refuses (tests/fakediscord/commands.py for a command sync,
 tests/fakediscord/limits.py for messages), so every end-to-end test is also a conformance test.

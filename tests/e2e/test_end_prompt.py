@@ -119,8 +119,8 @@ async def test_ten_clicks_at_once_get_one_answer_and_the_rest_are_told_it(
 async def test_an_ended_campaign_is_announced_as_a_followup_where_the_channel_refuses_the_bot(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    # Nothing depends on the bot being able to post in the channel (README, "Where commands
-    # work"): a channel denying it Send Messages still hears the campaign end.
+    # Nothing depends on the bot being able to post in the channel (docs/players/index.md, "Where
+    # commands work"): a channel denying it Send Messages still hears the campaign end.
     prompt, end_button, _ = await ask_to_end(fake_discord)
     fake_discord.muted_channels.add(fake_discord.channel_id)
     ended = await fake_discord.click(prompt, end_button, user="gm")

@@ -1,9 +1,8 @@
 """Ids no row can have, in a button's custom id or an option: a private refusal, no ERROR.
 
 The database stores ids as signed 64-bit integers; a forged custom id such as
-``roll:again:99999999999999999999`` used to reach it and raise OverflowError ("Something went
-wrong on our side", an ERROR in the log). README, Rules notes: input Discord's client wouldn't
-send.
+``roll:again:99999999999999999999`` used to reach it and raise OverflowError ("Something went wrong
+on our side", an ERROR in the log). docs/players/index.md, "Input Discord's client wouldn't send".
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Permissions are as Discord computes them: the default role (@everyone), each role with the
 channel's overwrites for it, and overwrites for single members. Members with Manage Server count
-as GMs (README, "Rules notes").
+as GMs (docs/gms.md, "The GM log channel").
 """
 
 from __future__ import annotations

@@ -75,8 +75,8 @@ async def test_history_line_shows_who_what_total_and_verdict(
     for line, roll_id, sides in zip(lines, range(5, 0, -1), range(6, 1, -1), strict=True):
         total = await dice_total(dicebot, roll_id)
         assert 1 <= total <= sides
-        # The reply's title (README, "Reading a reply") is "🎲 player: 1d6 · total 4": the log
-        # names the roller itself and shows the total once, after the arrow.
+        # The reply's title (docs/players/index.md, "Reading a reply") is "🎲 player: 1d6 ·
+        # total 4": the log names the roller itself and shows the total once, after the arrow.
         assert line == f"`#{roll_id}` · <@{player}> · 1d{sides} → **{total}**"
 
 

@@ -1,4 +1,5 @@
-"""Issue 38: Prometheus metrics with METRICS_PORT (README, Metrics), and none without it."""
+"""Issue 38: Prometheus metrics with METRICS_PORT (docs/hosting.md, "Metrics"), and none without
+it."""
 
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ async def test_metrics_count_commands_by_outcome_with_latency_database_gc_and_sh
     assert total(samples, "dicebot_gc_pause_seconds_count", generation="2") >= 1
     assert ("dicebot_shard_latency_seconds", frozenset({("shard", "0")})) in samples
     assert "dicebot_interactions_in_flight" in names
-    # Every metric the README lists, and only those (a counter's family drops its _total;
+    # Every metric docs/hosting.md lists, and only those (a counter's family drops its _total;
     # prometheus_client adds a _created timestamp beside each counter and histogram).
     shown = {name for name in names if not name.endswith("_created")}
     assert shown == {name.removesuffix("_total") for name in METRIC_NAMES}
@@ -312,9 +313,9 @@ async def test_a_command_refused_outside_a_server_is_counted_as_refused(
     assert total(samples, "dicebot_interaction_seconds_count") == 2
 
 
-def test_the_readme_lists_every_metric() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme.split("### Metrics\n", 1)[1].split("\n## ", 1)[0]
+def test_the_hosting_page_lists_every_metric() -> None:
+    hosting = (Path(__file__).resolve().parents[2] / "docs" / "hosting.md").read_text()
+    section = hosting.split("## Metrics\n", 1)[1].split("\n## ", 1)[0]
     listed = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
     assert listed == set(METRIC_NAMES)
     assert "METRICS_PORT" in section and "scrape_configs:" in section

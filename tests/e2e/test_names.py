@@ -1,4 +1,4 @@
-"""Every name users give passes one check, after Unicode NFKC (README, Rules notes: "Names"):
+"""Every name users give passes one check, after Unicode NFKC (docs/players/index.md, "Names"):
 its length counted once normalised, no invisible or direction-changing characters, and unique
 in its scope as NFKC case-folded names. Each refusal is private and changes nothing."""
 

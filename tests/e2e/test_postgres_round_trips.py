@@ -1,6 +1,7 @@
-"""Issue 38: what one `/roll` asks of PostgreSQL, in round trips (each a wait for the server, and
-on a small machine a context switch or two): counted on the wire, between the bot and the test
-server, by a proxy (tests/pgwire.py). README, "Benchmarks" and "Several processes (shards)"."""
+"""Issue 38: what one `/roll` asks of PostgreSQL, in round trips (each a wait for the server, and on
+a small machine a context switch or two): counted on the wire, between the bot and the test server,
+by a proxy (tests/pgwire.py). docs/benchmarks.md and docs/hosting.md, "Several processes
+(shards)"."""
 
 from __future__ import annotations
 

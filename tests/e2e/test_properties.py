@@ -13,7 +13,7 @@ channel, a channel without one, or a thread. Each invocation must
 - if refused (a reply starting with ❌), be refused in an ephemeral message saying something,
   and change nothing: every row of every table, and the channel, as before.
 
-How long a command holds the event loop (20 ms at most, README "Benchmarks") is measured by
+How long a command holds the event loop (20 ms at most, docs/benchmarks.md) is measured by
 ``bench/bench_budgets.py`` on these same tables and commands, not asserted here: a test asserts
 what happened, never how fast, so a busy machine can't fail it.
 
@@ -508,6 +508,8 @@ COMMANDS: dict[str, list[str]] = {
         "sinew odds", "sinew damage", "sinew heal", "sinew rest", "sinew milestone",
         "sinew advance", "sinew tamper", "sinew purge", "sinew opposed", "sinew attack",
         "sinew luck grant", "sinew boon add", "sinew boon remove", "sinew armour",
+        "sinew character edit", "sinew character rename", "sinew character delete",
+        "sinew character give",
     ],
     "sixpool": [
         "sixpool character create", "sixpool character sheet", "sixpool character set",
@@ -519,6 +521,8 @@ COMMANDS: dict[str, list[str]] = {
         "aethelgard character create", "aethelgard character sheet", "aethelgard stress add",
         "aethelgard corruption add", "aethelgard check", "aethelgard roll",
         "aethelgard opposed", "aethelgard attack", "aethelgard craft", "aethelgard odds",
+        "aethelgard character edit", "aethelgard character rename",
+        "aethelgard character delete", "aethelgard character give",
     ],
     "realms": [
         "realms attack", "realms check", "realms stealth", "realms spell", "realms reroll",

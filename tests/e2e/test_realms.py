@@ -723,7 +723,9 @@ async def test_ruling_realms_reroll_trait_needs_an_enchanted_realms_campaign(
     await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Far"}, user="gm")
     elsewhere = await trait(fake_discord, "add")
     assert elsewhere.ephemeral and elsewhere.content == (
-        "❌ This channel runs the Cosmos Engine campaign **Far**; this needs Enchanted Realms."
+        "❌ This channel runs the Cosmos Engine campaign **Far**; this needs Enchanted Realms: "
+        "use a channel running one, or start one with `/campaign start system:realms` in a "
+        "channel that has none."
     )
     # No trait can be given in another system's campaign: a `/realms` roll there is as one
     # outside any campaign, its roller rerolls it.

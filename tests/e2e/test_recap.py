@@ -2,7 +2,7 @@
 
 The expected numbers are computed here from the logged rolls themselves (read back with
 ``RollLog.history``): every luck score by enumerating every ordered roll of the dice, never by
-calling the recap's own functions (README, "Campaign recap").
+calling the recap's own functions (docs/gms.md, "Campaign recap").
 """
 
 from __future__ import annotations
@@ -213,7 +213,8 @@ async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
     await fake_discord.invoke("sinew pressure add", {"amount": 4, "character": "Brakka"}, user="gm")
     dicebot.rng = new_rng(seed_where(lambda r: not r.success, 7))
     await fake_discord.invoke("sinew tamper", {"attribute": "int"}, user="player")
-    # An opposed roll against an NPC's score: won or lost by the README's rule, worked out here.
+    # An opposed roll against an NPC's score: won or lost by the rule (docs/players/sinew.md),
+    # worked out here.
     await fake_discord.invoke("sinew opposed", {"attribute": "str", "vs_score": 11}, user="player")
     rolls = await logged(dicebot, fake_discord, secret=False)
     assert [roll.kind for roll in rolls] == [

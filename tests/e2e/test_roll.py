@@ -310,7 +310,7 @@ async def test_rule_sort_and_dndstats_show_sorted_dice_and_six_numbered_sets(
 async def test_a_lone_roll_is_logged_on_the_loops_thread_and_many_at_once_together(
     fake_discord: FakeDiscord, dicebot: DiceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The bot tells its database how many interactions are in flight (README, Benchmarks):
+    """The bot tells its database how many interactions are in flight (docs/benchmarks.md):
     a roll alone, its row and message id, makes no trip to SQLite's writer thread; rolls in
     flight together are group-committed there."""
     # The shared bot's database counts its writes on the loop's thread across tests: from 0

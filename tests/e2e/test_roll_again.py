@@ -1,6 +1,6 @@
-"""Roll again under every public roll of every system (README, "Buttons and announcements"):
-six-pool d20, Aethelgard and Enchanted Realms repeat their command with every option the roll
-logged, for its roller only, with new dice; a hidden roll has Reveal instead."""
+"""Roll again under every public roll of every system (docs/players/index.md, "Buttons and
+announcements"): six-pool d20, Aethelgard and Enchanted Realms repeat their command with every
+option the roll logged, for its roller only, with new dice; a hidden roll has Reveal instead."""
 
 from __future__ import annotations
 

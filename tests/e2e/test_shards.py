@@ -335,7 +335,7 @@ async def test_two_processes_on_one_postgresql_end_in_the_serial_state_and_survi
         fake.timeout = 60
         await fake.wait_answered(replies)
         # Each add is applied, or refused whole when it waited past the write lock's timeout
-        # (5 s, README "When the disk is full or the database read-only": a loaded machine
+        # (5 s, docs/hosting.md, "When the disk is full or the database read-only": a loaded machine
         # can queue 200 writers that long); never anything else.
         adds = replies[: 2 * ADDS]
         assert all(r.content.startswith(("✅ Pressure", BUSY_REFUSAL)) for r in adds), [

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.shared_bot
 
 def reply_text(embed: dict[str, Any]) -> str:
     """A roll reply's dice and breakdown as one text: the description, then "name value" per
-    field (README, "Reading a reply")."""
+    field (docs/players/index.md, "Reading a reply")."""
     fields = [f"{field['name']} {field['value']}" for field in embed.get("fields", [])]
     return "\n".join([embed.get("description", ""), *fields])
 

@@ -1,6 +1,6 @@
-"""`/sinew` after the rules audit, end to end through the fake Discord (README, Rules notes:
-Sinew & Steel): Luck buttons the roller can pay, texts, NPC scores, the defender's Luck, the
-GM's windfall, boons, armour and the defender's advantage."""
+"""`/sinew` after the rules audit, end to end through the fake Discord (docs/players/sinew.md,
+"Rules notes"): Luck buttons the roller can pay, texts, NPC scores, the defender's Luck, the GM's
+windfall, boons, armour and the defender's advantage."""
 
 from __future__ import annotations
 

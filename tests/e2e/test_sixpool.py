@@ -394,8 +394,8 @@ async def test_ruling_sixpool_contest_defender_declares_privately_then_both_roll
     # ... and it no longer asks anyone to declare (issue 37, found 5)
     [settled_prompt] = message.embeds
     assert settled_prompt["title"] == "⚔️ Contest settled"
-    assert settled_prompt["description"] == (
-        "Both declared: the dice are rolled (roll #1, in the channel)."
+    assert settled_prompt["description"] == (  # each side its own roll, the challenger's first
+        "Both declared: the dice are rolled (rolls #1 and #2, in the channel)."
     )
     assert not message.content
     again = await fake_discord.click(second, "sixpool:spend:1:3", user="gm", values=["3"])
@@ -578,8 +578,8 @@ async def test_ruling_sixpool_inspiration_rerolls_one_die_by_button_once(
 async def test_a_contest_in_a_channel_that_refuses_the_bot_is_played_through_followups(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
-    # Nothing depends on the bot being able to post in the channel (README, "Where commands
-    # work"): the defender's prompt and the result come as public followups instead.
+    # Nothing depends on the bot being able to post in the channel (docs/players/index.md, "Where
+    # commands work"): the defender's prompt and the result come as public followups instead.
     fake = fake_discord
     await start(fake)
     await create(fake)

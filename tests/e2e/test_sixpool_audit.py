@@ -1,6 +1,6 @@
 """`/sixpool` after the rules audit, end to end through the fake Discord with seeded dice:
 contests with skills, help used up by any roll, attack damage, trained-only skills, DC labels,
-and the document's Examples 2-4 (README, "Six-pool d20")."""
+and the document's Examples 2-4 (docs/players/sixpool.md, "Rules notes")."""
 
 from __future__ import annotations
 

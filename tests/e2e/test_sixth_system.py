@@ -1,4 +1,4 @@
-"""A sixth system touches no file outside its own (README, Layout: "A new system").
+"""A sixth system touches no file outside its own (docs/development.md, "Adding a system").
 
 The test writes a toy system, Kazoo Quest, into a package of its own in a temporary directory:
 a rules module whose DECLARATION names the system, one setting and one track, and a cog with one

@@ -1,6 +1,7 @@
-"""Every press is answered (README, "Buttons and announcements"): a button or menu with a custom
-id no button of the bot's takes (forged, or pressed from a client that hasn't seen the button
-taken off its message) gets a private "This button is no longer active.", and nothing changes.
+"""Every press is answered (docs/players/index.md, "Buttons and announcements"): a button or menu
+with a custom id no button of the bot's takes (forged, or pressed from a client that hasn't seen the
+button taken off its message) gets a private "This button is no longer active.", and nothing
+changes.
 
 discord.py drops such a press (bot/discord_private.py, item 9): Discord would show the presser
 "This interaction failed".

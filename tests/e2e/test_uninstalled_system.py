@@ -1,4 +1,4 @@
-"""A campaign of a system no installed package declares (README, Layout: "A new system").
+"""A campaign of a system no installed package declares (docs/development.md, "Adding a system").
 
 A deployment that drops a package from SYSTEM_PACKAGES keeps its campaigns in the database. The
 bot reads such a campaign as of a "system not installed": `/campaign info` says so and how to

@@ -1,5 +1,5 @@
-"""User text in public embeds and messages can't make links or mentions (README, Rules notes:
-user text): a masked link, a mention or @everyone typed into a comment, a defender's name, a
+"""User text in public embeds and messages can't make links or mentions (docs/players/index.md,
+"User text"): a masked link, a mention or @everyone typed into a comment, a defender's name, a
 campaign or a character name is shown as typed, as plain text."""
 
 from __future__ import annotations

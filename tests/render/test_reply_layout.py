@@ -1,4 +1,4 @@
-"""One reply layout for every system (README, "Reading a reply"; issue 37 must 1).
+"""One reply layout for every system (docs/players/index.md, "Reading a reply"; issue 37 must 1).
 
 One roll of each kind of each system is rendered from seeded dice, and its parts are checked
 where the layout puts them: the title (verdict emoji, roller, action, total), the dice line,

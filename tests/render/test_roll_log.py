@@ -1,5 +1,5 @@
-"""The roll log's lines: one per roll kind of every system, total and verdict worked out here
-by hand from seeded dice (README, "The roll log")."""
+"""The roll log's lines: one per roll kind of every system, total and verdict worked out here by
+hand from seeded dice (docs/gms.md, "The roll log")."""
 
 from __future__ import annotations
 
@@ -136,8 +136,8 @@ def test_rule_log_line_sinew_attack_shows_the_dice_damage_taken_and_hit() -> Non
         mine, theirs = result.contest.attacker.dice[0], result.contest.defender.dice[0]
         hit = _sinew_attacker_wins(mine, theirs, 12, 10)
         margin = 12 - mine
-        # 1 + standard edge 1, +1 on a natural 1 or a margin over 10; soak: armour 2 less 1
-        # per full 4 of margin, none on a natural 1 (README, Sinew combat).
+        # 1 + standard edge 1, +1 on a natural 1 or a margin over 10; soak: armour 2 less 1 per full
+        # 4 of margin, none on a natural 1 (docs/players/sinew.md, "Rules notes").
         damage = 2 + (1 if mine == 1 or margin > 10 else 0)
         soak = 0 if mine == 1 else max(2 - margin // 4, 0)
         taken = max(damage - soak, 0) if hit else 0
@@ -350,8 +350,8 @@ def test_a_verdict_headline_leaves_the_title_for_the_verdict_after_the_total() -
 
 
 def test_a_title_in_the_one_layout_gives_only_what_was_rolled() -> None:
-    # README, "Reading a reply": verdict and word · who: what · total. The log names the
-    # roller and shows the total after its arrow, so neither is repeated from the title.
+    # docs/players/index.md, "Reading a reply": verdict and word · who: what · total. The log names
+    # the roller and shows the total after its arrow, so neither is repeated from the title.
     result = sinew.test(new_rng(1), 12)
     for title, what in (
         ("🎲 player: 1d6 · total 6", "1d6"),

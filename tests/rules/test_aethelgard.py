@@ -1,4 +1,5 @@
-"""Aethelgard dice pools (README, Rules notes: Aethelgard): counting, display, pools, exact odds."""
+"""Aethelgard dice pools (docs/players/aethelgard.md, "Rules notes"): counting, display, pools,
+exact odds."""
 
 from __future__ import annotations
 
@@ -241,7 +242,9 @@ def test_ruling_aethelgard_critical_accuracy_doubles_the_damage_pool() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Stealth ²", "Write skills as 'Name rank, Name rank'"),  # isdigit() but not int()
+        # isdigit() but not int(): no rank, so refused as unreadable, with an example.
+        ("Stealth ²", "Write skills as names with ranks 0–5, e.g. `Athletics 2; Melee 3`"),
+        ("Lore ٣", "Lore's rank '٣' is not a number from 0 to 5"),
         ("Stealth 1" + "0" * 5_000, "Stealth rank must be between 0 and 5"),  # past int()'s limit
         ("Stealth 0006", "Stealth rank must be between 0 and 5"),
     ],

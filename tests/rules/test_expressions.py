@@ -110,7 +110,7 @@ def test_any_text_either_rolls_or_raises_rules_error(text: str) -> None:
 
 
 # ===== Endless loops, and rolls that end =====
-# How much CPU one `/roll` takes (20 ms at most, README "Benchmarks") is measured by
+# How much CPU one `/roll` takes (20 ms at most, docs/benchmarks.md) is measured by
 # bench/bench_budgets.py over HOSTILE_EXPRESSIONS below: the tests check that each one ends,
 # rolled or refused, never how fast.
 

@@ -1,4 +1,4 @@
-"""The one check of every name users give (README, Rules notes: "Names"): ``checked_name``
+"""The one check of every name users give (docs/players/index.md, "Names"): ``checked_name``
 refuses each character class that would let a name pass for another or reorder the text around
 it, counts the length after NFKC, and ``name_key`` is how names compare."""
 

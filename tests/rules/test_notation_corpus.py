@@ -1,4 +1,5 @@
-"""The notation players bring from other bots, as one corpus (README, **Dice notation**).
+"""The notation players bring from other bots, as one corpus (docs/players/dice.md, "Dice
+notation").
 
 Each accepted input is rolled with ``new_rng(1)`` and checked line by line: what is rolled (the
 breakdown spells it), its label, its total and a comparison's outcome. numpy's default_rng(1)

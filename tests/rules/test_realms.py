@@ -1,4 +1,4 @@
-"""Enchanted Realms rules (README, Rules notes: Enchanted Realms): each test names its ruling."""
+"""Enchanted Realms rules (docs/players/realms.md, "Rules notes"): each test names its ruling."""
 
 from __future__ import annotations
 

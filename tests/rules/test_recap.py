@@ -1,7 +1,7 @@
 """The session recap's rules: each roll's luck (mid-rank percentile) and the tallies.
 
 Expected values are enumerated here over every ordered roll of the dice (itertools.product), or
-worked out by hand from the README's "Campaign recap" section, never by calling the function
+worked out by hand from the docs/gms.md, "Campaign recap", never by calling the function
 under test.
 """
 
@@ -424,7 +424,7 @@ def test_rule_recap_a_roll_of_several_parts_averages_each_rolls_luck() -> None:
     assert unplaced.luck is None and unplaced.chance is None and unplaced.made
 
 
-# --- Heavy rolls: exact, or counted as too large to score (README, "Campaign recap").
+# --- Heavy rolls: exact, or counted as too large to score (docs/gms.md, "Campaign recap").
 
 TOO_LARGE = "100d1000kh50"  # a legal /roll whose keep counting is far past the recap's bound
 
@@ -552,3 +552,38 @@ def test_rule_recap_reads_a_trimmed_payload_as_the_whole_one() -> None:
     assert read_rolls(cut) == read_rolls(whole) == read_rolls(as_text)
     assert recap_logged(cut) == recap_logged(whole)
     assert sum(len(str(payload)) for *_, payload, _ in cut) < 1_000
+
+
+def test_rule_recap_each_side_of_a_sixpool_contest_counts_for_its_own_roller() -> None:
+    """Rin (user 10) challenges Vex (user 20), 9 against 12: logged once under each, each
+    read as its roller's side (its own d20's luck, won or lost), counted once per side."""
+    result = {"attacker": sixpool_roll([9], 0), "defender": sixpool_roll([12], 0)}
+    rin = read_roll(1, 10, "sixpool.contest", {"result": {**result, "roller": "attacker"},
+                                                "options": {}})  # fmt: skip
+    vex = read_roll(2, 20, "sixpool.contest", {"result": {**result, "roller": "defender"},
+                                                "options": {"contest_of": 1}})  # fmt: skip
+    straight = rolls_of(1, 20, lambda faces: faces[0])
+    assert (rin.won, rin.defending, rin.luck) == (False, False, mid_rank(straight, 9))
+    assert (vex.won, vex.defending, vex.luck) == (True, True, mid_rank(straight, 12))
+    assert vex.contest == 1 and rin.contest is None
+    made = recap([rin, vex])
+    by_user = {tally.user_id: tally for tally in made.players}
+    assert (by_user[10].contests_won, by_user[10].contests_lost) == (0, 1)
+    assert (by_user[20].contests_won, by_user[20].contests_lost) == (1, 0)
+    assert (made.table.contests_won, made.table.contests_lost) == (1, 1)  # one side each
+
+
+def test_rule_recap_a_rerolled_contest_side_counts_once_as_the_contest_ended() -> None:
+    """Vex's inspiration reroll (roll 3) turns Rin's win into a loss: Vex made two rolls and
+    one side, won; Rin one side, lost. A reroll against an NPC likewise counts once."""
+    rin = RecapRoll(1, 10, "sixpool.contest", won=True)
+    vex = RecapRoll(2, 20, "sixpool.contest", won=False, contest=1, defending=True)
+    rerolled = RecapRoll(3, 20, "sixpool.contest", won=True, contest=1, defending=True)
+    made = recap([rin, vex, rerolled])
+    by_user = {tally.user_id: tally for tally in made.players}
+    assert (by_user[10].rolls, by_user[10].contests_won, by_user[10].contests_lost) == (1, 0, 1)
+    assert (by_user[20].rolls, by_user[20].contests_won, by_user[20].contests_lost) == (2, 1, 0)
+    alone = [RecapRoll(4, 10, "sixpool.contest", won=False),
+             RecapRoll(5, 10, "sixpool.contest", won=True, contest=4)]  # fmt: skip
+    [player] = recap(alone).players
+    assert (player.rolls, player.contests_won, player.contests_lost) == (2, 1, 0)

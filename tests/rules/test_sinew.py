@@ -2,7 +2,7 @@
 
 Expected values are computed here independently: every ordered roll is enumerated
 (20 faces for a straight test, 400 for two dice, 8000 or 160000 for opposed rolls with
-advantage), or worked out by hand from the README's rules section (Rules notes: Sinew & Steel),
+advantage), or worked out by hand from docs/players/sinew.md's rules notes,
 never by calling the function under test.
 Functions named ``test`` in ``rules.sinew`` are called as ``sinew.test`` so pytest doesn't
 collect them.
@@ -47,7 +47,7 @@ from tests.rules.brute_force import kept_counts
 ROOT = Path(__file__).resolve().parents[2]
 SCORES = range(6, 17)
 
-# --- Independent brute force (README, Rules notes: Sinew & Steel; written out again on purpose)
+# --- Independent brute force (docs/players/sinew.md, "Rules notes"; written out again on purpose)
 
 
 def _succeeds(score: int, face: int) -> bool:
@@ -716,6 +716,9 @@ def test_ruling_sinew_document_brute_is_refused_with_the_ledger() -> None:
     assert str(error).splitlines() == [
         "The ledger doesn't balance: every +1 above baseline is paid by exactly 2 below, "
         "so +9 needs 18 paid (paid 9).",
+        # STR 12 owes 4 and REF 6 pays 4: +5 owes 10, paid 4 + 4 + 2 (none changes one score).
+        "To balance it: lower STR to 12 and REF to 6, or STR to 12 and EMP to 9, "
+        "or STR to 12 and LCK to 7.",
         "STR 10 → 16: +6 gained",
         "REF 10 → 7: 3 paid",
         "INT 10 → 6: 4 paid",

@@ -1,4 +1,4 @@
-"""The rules audit's Sinew & Steel findings (README, Rules notes: Sinew & Steel).
+"""The rules audit's Sinew & Steel findings (docs/players/sinew.md, "Rules notes").
 
 Every expected value is worked out by hand in the comment beside it, never by calling the
 function under test.

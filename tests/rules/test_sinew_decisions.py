@@ -1,6 +1,6 @@
 """The decisions `/sinew` commands ask the rules for: Luck spends, contests, Pressure moves.
 
-README, Rules notes: Sinew & Steel. Every expected value is worked out by hand in the comment
+docs/players/sinew.md, "Rules notes". Every expected value is worked out by hand in the comment
 beside it (a die, its shift, the margin and what it buys), never by calling the function under
 test. Dice are scripted, so each test names every face it rolls.
 """

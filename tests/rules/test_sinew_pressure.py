@@ -1,4 +1,4 @@
-"""Pressure and Crisis rules (README, Rules notes: Sinew & Steel: Pressure and Crisis)."""
+"""Pressure and Crisis rules (docs/players/sinew.md, "Pressure and Crisis")."""
 
 from __future__ import annotations
 

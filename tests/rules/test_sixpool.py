@@ -1,8 +1,9 @@
-"""Six-pool d20 rules (README, "Six-pool d20"): each test names the ruling it pins."""
+"""Six-pool d20 rules (docs/players/sixpool.md, "Rules notes"): each test names the ruling it
+pins."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -15,6 +16,8 @@ from rules.randomness import Rng
 from rules.sheets import DataclassSheet
 from rules.sixpool import (
     DC_LABELS,
+    Contestant,
+    ContestResult,
     Degree,
     EdgeOption,
     Mode,
@@ -354,7 +357,7 @@ def test_ruling_sixpool_contest_side_without_a_skill_uses_edge_and_spend_only() 
     assert opponent_modifier(-3) == (Modifier("opponent's modifier", -3),)
 
 
-# --- After the rules audit (README, "Six-pool d20")
+# --- After the rules audit (docs/players/sixpool.md, "Rules notes")
 
 
 def test_rule_contest_adds_proficiency_example_4() -> None:
@@ -476,3 +479,40 @@ def test_rule_inspiration_and_pool_points_on_one_roll() -> None:
     assert prepared.advantage and prepared.inspired
     assert prepared.parts == (Modifier("3 DEX points spent", 3),)
     assert not prepared.after.inspired and prepared.after.points(Pool.DEX) == 5
+
+
+# --- After the second rules audit (Six-pool d20: contests, inspiration)
+
+
+def test_rule_inspiration_may_be_spent_on_either_side_of_a_contest() -> None:
+    inspired = award_inspiration(rogue(), "Vex")
+    side = contest_side(inspired, Pool.WIS, 1, EdgeOption.A, name="Vex", inspiration=True)
+    assert side.inspired and side.advantage and not side.helped
+    assert not side.after.inspired and side.after.points(Pool.WIS) == 7
+    kept = contest_side(inspired, Pool.WIS, 0, EdgeOption.A)  # held, not spent
+    assert kept.after.inspired and not kept.advantage
+    with pytest.raises(RulesError, match="Vex holds no inspiration to spend"):
+        contest_side(rogue(), Pool.WIS, 0, EdgeOption.A, name="Vex", inspiration=True)
+    # The defender's advantage: the higher of their two d20s (5, 17) against the attacker's 12.
+    result = contest(dice(12, 5, 17), (), side.parts, defender_advantage=side.advantage)
+    assert result.defender.kept == 17 and not result.attacker_wins
+
+
+def test_rule_each_side_of_a_contest_is_its_own_rollers_roll() -> None:
+    result = contest(dice(9, 12), (Modifier("a", 0),), (Modifier("d", 0),))
+    assert result.roller is Contestant.ATTACKER and not result.roller_wins
+    defenders = result.rolled_by(Contestant.DEFENDER)
+    assert defenders.roller_wins and (defenders.own.total, defenders.other.total) == (12, 9)
+    # A tie goes to the defender, whoever's roll it is read as.
+    tied = contest(dice(10, 10), (), ())
+    assert not tied.roller_wins and tied.rolled_by(Contestant.DEFENDER).roller_wins
+    # A contest logged before each side was its own roller names none: the attacker's.
+    logged = asdict(result)
+    del logged["roller"]
+    assert ContestResult.from_dict(logged) == result
+    assert ContestResult.from_dict(asdict(defenders)) == defenders
+    # A side's inspiration reroll replaces its own die only.
+    rerolled = defenders.with_own(reroll_die(dice(3), defenders.own, 0))
+    assert rerolled.attacker == result.attacker and rerolled.defender.dice == (3,)
+    assert not rerolled.roller_wins
+    assert opponent_modifier(4, "NPC's modifier") == (Modifier("NPC's modifier", 4),)

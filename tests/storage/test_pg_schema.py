@@ -386,12 +386,17 @@ def test_both_introspections_read_what_the_migrations_say(both, side: str) -> No
     assert schema["rolls"].foreign_keys == {
         ForeignKey(("campaign_id",), "campaigns", ("id",), "SET NULL")
     }
-    assert schema["sixpool_contests"].columns[-4] == Column(
-        "expires_at", "real", False, True, None, False
-    )
-    assert schema["sixpool_contests"].columns[-1] == Column(
+    contests = schema["sixpool_contests"].columns
+    assert contests[-7] == Column("expires_at", "real", False, True, None, False)
+    assert contests[-4] == Column(
         "defender_skill", "text", False, False, None, False
-    )  # 0013_sixpool_skills adds skill and defender_skill last
+    )  # 0013_sixpool_skills adds skill and defender_skill last, 0019 three more after them
+    assert [column.name for column in contests[-3:]] == ["npc_modifier", "inspiration", "roll_id"]
+    # 0019: a GM's NPC challenge has no challenger character and no pool.
+    assert [(column.name, column.not_null) for column in (contests[3], contests[5])] == [
+        ("challenger_id", False),
+        ("pool", False),
+    ]
     assert schema["sixpool_trained_only"].primary_key == ("campaign_id", "skill")
     assert schema["realms_traits"].primary_key == ("campaign_id", "user_id", "trait")
     assert schema["cosmos_challenges"].columns[8].default == "'open'"
@@ -463,11 +468,14 @@ _SMALL_INTEGERS = {
     ("sixpool_contests", "spend"),
     ("sixpool_contests", "advantage"),
     ("sixpool_contests", "disadvantage"),
+    ("sixpool_contests", "npc_modifier"),
+    ("sixpool_contests", "inspiration"),
     ("sixpool_groups", "dc"),
     ("sixpool_groups", "boost"),
     ("sixpool_group_rolls", "total"),
     ("sixpool_group_rolls", "success"),
     ("roll_limits", "rolls"),
+    ("characters", "rolled"),  # 0 or 1
 }
 # Whole numbers too big for INTEGER that are neither ids nor snowflakes.
 _BIG_NUMBERS = {("roll_limits", "window_start_ms")}

@@ -1,5 +1,5 @@
-"""The traits a GM gives in an Enchanted Realms campaign (README, Rules notes: Enchanted Realms,
-"The reroll is a trait"), on both backends."""
+"""The traits a GM gives in an Enchanted Realms campaign (docs/players/realms.md, "The reroll is a
+trait"), on both backends."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ async def test_a_session_longer_than_the_limit_gives_its_latest_rolls(storage: S
 async def test_the_session_as_text_is_the_same_rolls_with_their_payloads_undecoded(
     storage: Storage,
 ) -> None:
-    # The recap decodes the payloads in its worker process (README, "Campaign recap").
+    # The recap decodes the payloads in its worker process (docs/gms.md, "Campaign recap").
     ours = await campaign_in(storage, 1)
     await logged_at(storage, ours, "08:00")
     for minute in range(3):

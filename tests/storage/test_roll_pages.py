@@ -1,5 +1,5 @@
 """`RollLog.page`: a page of a campaign's roll log either way from a boundary id, and whether
-rolls lie beyond each end, for the asker's view (README, "The roll log")."""
+rolls lie beyond each end, for the asker's view (docs/gms.md, "The roll log")."""
 
 from __future__ import annotations
 

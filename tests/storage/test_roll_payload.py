@@ -89,7 +89,7 @@ def entry(payload: dict[str, Any], visibility: Visibility = Visibility.PUBLIC) -
 
 
 async def test_a_total_past_64_bits_reads_back_whole(storage: Storage) -> None:
-    # `/roll` totals of any size the notation writes (README, "Dice notation", Limits): orjson
+    # `/roll` totals of any size the notation writes (docs/players/dice.md, "Limits"): orjson
     # refuses an int past 64 bits, so such a payload is written by json as the same JSON values,
     # the number with all its digits.
     big = 9**99

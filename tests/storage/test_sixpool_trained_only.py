@@ -1,5 +1,5 @@
 """Six-pool d20's trained-only skills in storage, on both backends: listed and unlisted in one
-transaction each, N at once ending in the serial result (README, "Six-pool d20")."""
+transaction each, N at once ending in the serial result (docs/players/sixpool.md, "Rules notes")."""
 
 from __future__ import annotations
 

@@ -177,6 +177,8 @@ async def test_migration_0014_moves_a_sinew_campaigns_skin_into_its_settings(
         "0015_roll_messages",
         "0016_log37_roll_log_index",
         "0017_realms_traits",
+        "0018_character_rolled",
+        "0019_sixpool_contest_sides",
     ]
     opened = await Storage.open(path)
     try:
@@ -440,7 +442,8 @@ async def test_reveal_of_a_roll_made_outside_campaigns_needs_manage_server(
 async def test_latest_roll_before_a_roll_is_the_rollers_previous_one_in_the_channel(
     storage: Storage,
 ) -> None:
-    # What takes the buttons off a roller's older message (README, "Buttons and announcements").
+    # What takes the buttons off a roller's older message (docs/players/index.md, "Buttons and
+    # announcements").
     def entry(user: int, channel: int = CHANNEL) -> RollEntry:
         return RollEntry(None, 1, channel, user, "dice", Visibility.PUBLIC, {"result": {}})
 
@@ -458,8 +461,9 @@ async def test_latest_roll_before_a_roll_is_the_rollers_previous_one_in_the_chan
 async def test_recording_a_roll_names_the_rollers_previous_public_roll_here(
     storage: Storage,
 ) -> None:
-    # What says whether a /roll must retire an older message's buttons (README, "Buttons and
-    # announcements"): the kind of the roller's previous roll in the channel, if public.
+    # What says whether a /roll must retire an older message's buttons (docs/players/index.md,
+    # "Buttons and announcements"): the kind of the roller's previous roll in the channel, if
+    # public.
     def entry(kind: str, user: int = PLAYER, channel: int = CHANNEL, secret: bool = False):
         visibility = Visibility.HIDDEN if secret else Visibility.PUBLIC
         return RollEntry(None, 1, channel, user, kind, visibility, {"result": {}})

@@ -1,5 +1,5 @@
-"""A timed database (METRICS_PORT, README: Metrics) reports each operation's time and otherwise
-behaves as the database it wraps, on both backends."""
+"""A timed database (METRICS_PORT, docs/hosting.md, "Metrics") reports each operation's time and
+otherwise behaves as the database it wraps, on both backends."""
 
 from __future__ import annotations
 

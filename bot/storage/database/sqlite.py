@@ -295,10 +295,10 @@ class SqliteDatabase(Database):
         its caller works alone (what else arrives in the turn goes along); else on the writer's
         thread once it is free, with everything that arrived meanwhile.
 
-        Alone is what PostgreSQL's ``commit_siblings`` decides by: with others at work, a
-        commit of their writes together is cheaper than one each. Measured (README,
-        Benchmarks), a commit per turn of the loop cost 2-12% more CPU a `/roll` with 64 in
-        flight than the writer's thread grouping ~20 rows a commit.
+        Alone is what PostgreSQL's ``commit_siblings`` decides by: with others at work, a commit of
+        their writes together is cheaper than one each. Measured (docs/benchmarks.md), a commit per
+        turn of the loop cost 2-12% more CPU a `/roll` with 64 in flight than the writer's thread
+        grouping ~20 rows a commit.
 
         At the end of the turn, never right away inside the call: every write still lets the
         loop turn, as a trip to the thread did. Written at once, a caller writing in a loop
@@ -356,10 +356,10 @@ class SqliteDatabase(Database):
         between, on the loop's connection, would leave the log growing). Passive: it waits for
         no reader; what it can't copy now, the next one does.
 
-        Measured (README, Benchmarks, "What the rest is made of"): what a checkpoint costs
-        `/roll`'s p99 is its own copying and syncing, not the wait for the writer. Copying
-        first without the writer (another connection, in a thread) held it 1.6-3.5 ms rather
-        than 10-25 ms and left the p99 as it was."""
+        Measured (docs/benchmarks.md, "What a /roll costs"): what a checkpoint costs `/roll`'s p99
+        is its own copying and syncing, not the wait for the writer. Copying first without the
+        writer (another connection, in a thread) held it 1.6-3.5 ms rather than 10-25 ms and left
+        the p99 as it was."""
         async with self._lock:
             with contextlib.suppress(sqlite3.Error, ValueError):  # ValueError: closed meanwhile
                 # Its row read to the end: a statement left with a row unread keeps the
