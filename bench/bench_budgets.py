@@ -1,7 +1,8 @@
 """The time budgets of docs/benchmarks.md, measured and printed beside each budget.
 
-Run: ``.venv/bin/python bench/bench_budgets.py [--quick]`` (``--quick``: about 20 s, as
-``.ci/run`` runs it after the tests; reported, never failing CI).
+Run: ``.venv/bin/python bench/bench_budgets.py [--quick] [--plot PNG]`` (``--quick``: about
+20 s, as ``.ci/run`` runs it after the tests; reported, never failing CI; ``--plot``: also draw
+each measurement against its budget, as docs/benchmarks.md shows it).
 
 The test suite asserts what the bot does, never how fast (a busy machine must not fail it).
 These are the numbers it used to assert, here measured and reported instead:
@@ -66,9 +67,23 @@ SINEW_ODDS_BUDGET_SECONDS = 0.050
 LOOP_HOLD_BUDGET_SECONDS = 0.020
 
 
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One measurement beside its budget, as printed (and plotted with ``--plot``)."""
+
+    what: str
+    seconds: float
+    budget: float
+    floor: float
+
+
+MEASURED: list[Measured] = []
+
+
 def _report(what: str, seconds: float, budget: float, *, floor: float = 0.0) -> bool:
     """Print one measurement beside its budget; ``floor``: the smallest time the measurement
     can see (asyncio's debug mode reports only callbacks over its threshold), shown as "<"."""
+    MEASURED.append(Measured(what.strip(), seconds, budget, floor))
     verdict = "ok" if seconds <= budget else "OVER"
     shown = f"< {floor * 1000:.2f}" if seconds < floor else f"{seconds * 1000:.2f}"
     print(f"  {what:<58} {shown:>8} ms  (budget {budget * 1000:.0f} ms) {verdict}")
@@ -316,6 +331,35 @@ async def _hold_of_recap(
     )
 
 
+PLOT_WIDTH, ROW_HEIGHT, LABEL_WIDTH, MARGIN = 1100, 26, 560, 16
+
+
+def plot(measured: list[Measured], path: Path) -> None:
+    """Draw each measurement as a bar in percent of its budget (the dashed line: 100 %), on
+    Discord's dark grey, as the bot's own charts are drawn (bot.render.raster)."""
+    from bot.render.raster import Canvas
+
+    scale_max = max(1.0, *(m.seconds / m.budget for m in measured))
+    height = 2 * MARGIN + ROW_HEIGHT * (len(measured) + 2)
+    canvas = Canvas(PLOT_WIDTH, height, background="#313338")
+    plot_left, plot_right = LABEL_WIDTH + MARGIN, PLOT_WIDTH - 5 * MARGIN
+    width = plot_right - plot_left
+    canvas.text("each measurement in percent of its budget (dashed: the budget)", MARGIN,
+                MARGIN, size=15, colour="#dbdee1", bold=True)  # fmt: skip
+    for row, item in enumerate(measured, start=1):
+        top = MARGIN + row * ROW_HEIGHT + 6
+        share = item.seconds / item.budget
+        canvas.text(item.what[:70], MARGIN, top + 2, size=13, colour="#dbdee1")
+        colour = "#57f287" if share <= 1 else "#ed4245"
+        right = plot_left + max(2, round(width * min(share, scale_max) / scale_max))
+        canvas.rectangle(plot_left, top, right, top + ROW_HEIGHT - 8, colour)
+        shown = f"< {item.floor / item.budget:.0%}" if item.seconds < item.floor else f"{share:.0%}"
+        canvas.text(shown, right + 6, top + 2, size=13, colour="#dbdee1")
+    budget_x = plot_left + round(width / scale_max)
+    canvas.dashed_vertical(budget_x, MARGIN + ROW_HEIGHT, height - MARGIN, "#949ba4", width=2)
+    path.write_bytes(canvas.png())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer tries (about 20 s)")
@@ -325,6 +369,7 @@ def main() -> int:
         metavar="SYSTEM",
         help="only the event-loop holds (of these systems' commands; none named: all)",
     )
+    parser.add_argument("--plot", type=Path, metavar="PNG", help="also draw the results here")
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)  # the bot's INFO lines would bury the numbers
     logging.getLogger("asyncio").setLevel(logging.WARNING)  # but debug mode's slow callbacks
@@ -335,6 +380,9 @@ def main() -> int:
         bench_sinew_odds()
     asyncio.run(bench_loop_hold(arguments.quick, arguments.holds))
     print(f"({time.perf_counter() - started:.0f} s)")
+    if arguments.plot is not None:
+        plot(MEASURED, arguments.plot)
+        print(f"plotted: {arguments.plot}")
     return 0
 
 
