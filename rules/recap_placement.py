@@ -182,7 +182,7 @@ class _Parts:
 def _add_term(term: DiceTerm, sign: int, parts: _Parts) -> None:
     modified = (term.reroll, term.explode, term.minimum, term.maximum, term.success,
                 term.failure, term.botch)  # fmt: skip
-    if any(part is not None for part in modified):
+    if any(part is not None for part in modified) or term.selections:
         raise _Unplaceable(term.spelled())
     low, faces, count = term.die.low, term.die.size, term.count
     kept, highest = count, True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from rules.expressions.terms import (
     EXAMPLES,
     MAX_DICE,
     MAX_EXPRESSION_LENGTH,
+    MAX_SET_ITEMS,
     MAX_SIDES,
     SHOWN_TOKEN_MAX,
     Binary,
@@ -26,7 +28,10 @@ from rules.expressions.terms import (
     ModifierFamily,
     Node,
     Number,
+    Pick,
     Repeat,
+    Selection,
+    SetNode,
     Signed,
     spell_node,
 )
@@ -48,6 +53,11 @@ _KEEPS = {
 _REPEATS = {  # spelling: (family, again)
     "r": (ModifierFamily.REROLL, False),
     "ro": (ModifierFamily.REROLL, False),
+    "rol": (ModifierFamily.REROLL, False),  # d20's: reroll the lowest (`rol1`) once
+    "roh": (ModifierFamily.REROLL, False),
+    "ra": (ModifierFamily.EXPLODE, False),  # d20's reroll-and-add: one die more, at most
+    "ral": (ModifierFamily.EXPLODE, False),
+    "rah": (ModifierFamily.EXPLODE, False),
     "ir": (ModifierFamily.REROLL, True),
     "rr": (ModifierFamily.REROLL, True),
     "e": (ModifierFamily.EXPLODE, False),
@@ -80,16 +90,12 @@ def _modify(
     """Add one typed modifier to a term's fields, refusing what can't be meant."""
     spelling = typed.lower()
     shown = f"`{typed}{compare or ''}{'' if number is None else number}`"
+    value: object
     if spelling in _KEEPS:
-        family = ModifierFamily.KEEP
-        if compare is not None or number is None:
-            raise RulesError(
-                f"{shown}: keep and drop take a count, like `4d6k3` (keep the highest 3) or "
-                "`4d6d1` (drop the lowest 1)."
-            )
-        rule = _KEEPS[spelling]
-        value: object = Keep(number, rule.highest, rule.drop)
-        name = "keep"
+        picks = fields.setdefault("picks", [])
+        assert isinstance(picks, list)
+        picks.append(_pick(typed, compare, number))
+        return
     elif spelling in ("mi", "ma"):
         family = ModifierFamily.MINIMUM if spelling == "mi" else ModifierFamily.MAXIMUM
         if compare is not None or number is None:
@@ -97,10 +103,19 @@ def _modify(
         value, name = number, "minimum" if spelling == "mi" else "maximum"
     elif spelling in _REPEATS:
         family, again = _REPEATS[spelling]
-        upward = family is ModifierFamily.EXPLODE
+        # Explosions count up from the lowest face that explodes; rerolls (and d20's
+        # reroll-and-add `ra`) down from the highest face rerolled.
+        upward = family is ModifierFamily.EXPLODE and not spelling.startswith("ra")
         default = die.high if upward else die.low
         faces = _faces(compare, default if number is None else number, upward=upward)
-        value, name = Repeat(faces, again), "explode" if upward else "reroll"
+        rank = None
+        if spelling[-1] in "lh":
+            if compare is not None or number is None:
+                raise RulesError(f"{shown}: `{spelling}` takes a count, like `1d6{spelling}1`.")
+            rank = Keep(number, spelling[-1] == "h", drop=False)
+        add = spelling.startswith("ra")
+        name = "reroll" if family is ModifierFamily.REROLL else "explode"
+        value = Repeat(faces, again, rank, add)
     else:
         family = _COUNTS[spelling]
         if number is None and family is not ModifierFamily.BOTCH:
@@ -120,6 +135,37 @@ def _modify(
         )
     seen[family] = shown.strip("`")
     fields[name] = value
+
+
+def _pick(typed: str, compare: str | None, number: int | None) -> tuple[bool, Pick]:
+    """One keep or drop selector: whether it drops, and what it picks."""
+    spelling = typed.lower()
+    shown = f"`{typed}{compare or ''}{'' if number is None else number}`"
+    rule = _KEEPS[spelling]
+    if number is None:
+        raise RulesError(
+            f"{shown}: keep and drop take a count, like `4d6k3` (keep the highest 3) or "
+            "`4d6d1` (drop the lowest 1)."
+        )
+    if compare is None:
+        return rule.drop, Pick(Keep(number, rule.highest, rule.drop))
+    if len(spelling) > 1:
+        raise RulesError(
+            f"{shown}: keep or drop by rank (`{spelling}{number}`) or by face "
+            f"(`{spelling[0]}{compare}{number}`), not both."
+        )
+    return rule.drop, Pick(None, _faces(compare, number, upward=True))
+
+
+def _selections(picks: list[tuple[bool, Pick]]) -> tuple[Selection, ...]:
+    """d20's chained selectors: consecutive keeps (or drops) pick the union, `kh1kl1`."""
+    selections: list[Selection] = []
+    for drop, pick in picks:
+        if selections and selections[-1].drop == drop:
+            selections[-1] = Selection(drop, (*selections[-1].picks, pick))
+        else:
+            selections.append(Selection(drop, (pick,)))
+    return tuple(selections)
 
 
 def _dice_term(
@@ -143,17 +189,35 @@ def _dice_term(
     seen: dict[ModifierFamily, str] = {}
     for typed, compare, number in modifiers:
         _modify(fields, typed, compare, number, die, seen)
+    picks = fields.pop("picks", [])
+    if len(picks) == 1 and picks[0][1].rank is not None:  # the usual one: `4d6kh3`, `4d6d1`
+        fields["keep"] = picks[0][1].rank
+    elif picks:
+        fields["selections"] = _selections(picks)
     term = DiceTerm(count, die, **fields)
     for repeat, verb, example in (
         (term.reroll, "reroll", "10d10ir1"),
         (term.explode, "explode", "1d6ie6"),
     ):
-        if repeat is not None and repeat.again and repeat.faces.cover(die):
+        if repeat is not None and repeat.again and repeat.rank is None and repeat.faces.cover(die):
             raise RulesError(
                 f"`{term.spelled()}` would {verb} forever: it {verb}s every face of a "
                 f"d{die.name}. {verb.capitalize()} on fewer faces, e.g. `{example}`."
             )
     return term
+
+
+def _set_selections(modifiers: list[tuple[str, str | None, int | None]]) -> tuple[Selection, ...]:
+    """A set's modifiers: keep and drop only (`(1d4, 4)kh1`)."""
+    picks = []
+    for typed, compare, number in modifiers:
+        if typed.lower() not in _KEEPS:
+            shown = f"{typed}{compare or ''}{'' if number is None else number}"
+            raise RulesError(
+                f"`{shown}` applies to dice: a set `(…)` is kept or dropped, like `(1d4, 4)kh1`."
+            )
+        picks.append(_pick(typed, compare, number))
+    return _selections(picks)
 
 
 def _holds_dice(node: Node) -> bool:
@@ -167,6 +231,8 @@ def _holds_dice(node: Node) -> bool:
                 stack.append(inner)
             case Binary(left=left, right=right):
                 stack += (left, right)
+            case SetNode(items=items):
+                stack += items
     return False
 
 
@@ -183,9 +249,36 @@ class _Build(lark.Transformer[lark.Token, Node]):
     def group(self, children: list[Node]) -> Group:
         return Group(children[0])
 
+    def decimal(self, children: list[lark.Token]) -> Number:
+        return Number(int(float(children[0])))  # d20 reads `1.5` as 1, `.5` as 0
+
+    def picked_group(self, children: list[Any]) -> Node:
+        """`(10d6kh5)kl2`: d20 keeps among the dice inside; `(1d4+1)kh1`, a set of one."""
+        inner, *modifiers = children
+        selections = _set_selections(modifiers)
+        while isinstance(inner, Group):
+            inner = inner.inner
+        if isinstance(inner, DiceTerm | SetNode) and not (
+            isinstance(inner, DiceTerm) and inner.counts
+        ):
+            before = inner.selections
+            if isinstance(inner, DiceTerm) and inner.keep is not None:
+                before = (Selection(inner.keep.drop, (Pick(inner.keep),)),)
+                inner = replace(inner, keep=None)
+            picked: DiceTerm | SetNode = replace(inner, selections=before + selections)
+            return picked
+        return SetNode((inner,), selections)
+
+    def set(self, children: list[Any]) -> SetNode:
+        items = [child for child in children if isinstance(child, Node)]
+        modifiers = [child for child in children if isinstance(child, tuple)]
+        if len(items) > MAX_SET_ITEMS:
+            raise RulesError(f"A set holds at most {MAX_SET_ITEMS} items (got {len(items)}).")
+        return SetNode(tuple(items), _set_selections(modifiers))
+
     def signed(self, children: list[lark.Token | Node]) -> Signed:
         sign, operand = children
-        assert isinstance(operand, Number | Group | Signed | Binary | DiceTerm)
+        assert isinstance(operand, Number | Group | Signed | Binary | DiceTerm | SetNode)
         if sign == "-" and _holds_dice(operand):
             raise RulesError(
                 f"A minus in front of dice makes the total negative (`-{spell_node(operand)}`). "
@@ -238,6 +331,8 @@ def _terms(node: Node) -> Iterator[DiceTerm]:
                 stack.append(inner)
             case Binary(left=left, right=right):
                 stack += (right, left)
+            case SetNode(items=items):
+                stack += reversed(items)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -249,7 +344,7 @@ def _parse(text: str) -> Expression:
         raise RulesError(
             f"Couldn't read `{text}` as dice: {_problem(error)}. Examples: {EXAMPLES}."
         ) from None
-    assert isinstance(root, Number | Group | Signed | Binary | DiceTerm)
+    assert isinstance(root, Number | Group | Signed | Binary | DiceTerm | SetNode)
     return Expression(root, sum(term.count for term in _terms(root)))
 
 

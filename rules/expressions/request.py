@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.errors import RulesError
+from rules.expressions.modes import spell_mode
 from rules.expressions.parser import check_dice_asked, parse_expression
 from rules.expressions.rolling import DiceSource, ExpressionRoll, roll_parsed
 from rules.expressions.terms import MAX_PARTS, MAX_SETS, Expression
@@ -31,12 +32,16 @@ _BANG = re.compile(r"\s+!(?:\s+(?P<label>.*))?$|^!\s+(?P<only>.*)$", re.DOTALL)
 _SETS = re.compile(r"(?P<sets>\d{1,2})\s+(?P<expression>\d*d.*)", re.DOTALL | re.IGNORECASE)
 # A comparison closing the dice: `1d20>=15`, `(2d6e)>4`. After a modifier letter it is the
 # modifier's (`2d6e>4` explodes on 5 and 6).
-_COMPARISON = re.compile(r"(?P<dice>.*?[\d)%])\s*(?P<operator>>=|<=|==|=|>|<)\s*(?P<target>-?\d+)")
+_COMPARISON = re.compile(
+    r"(?P<dice>.*?[\d)%])\s*(?P<operator>>=|<=|==|!=|=|>|<)\s*(?P<target>-?\d+)"
+)
 # Dice Maiden's advantage and disadvantage: `+d20+5`, `-d20`.
 _LEADING_D20 = re.compile(r"(?P<sign>[+-])\s*d20(?![\d%])(?P<rest>.*)", re.DOTALL | re.IGNORECASE)
 # A roll that starts with one bare d20 (`adv` rolls it twice).
 _BARE_D20 = re.compile(r"1?d20(?P<rest>\s*(?:[-+*/)].*)?)", re.DOTALL | re.IGNORECASE)
 _PRIVATE = re.compile(r"p\s+(?P<dice>\d*d.*)", re.DOTALL | re.IGNORECASE)
+# Dice Maiden's `ul 3d100` (unsorted results): our breakdown is unsorted unless `s` asks.
+_UNSORTED = re.compile(r"ul\s+(?=\d*d)", re.IGNORECASE)
 _BRACKETS = re.compile(r"\[(?P<label>[^\[\]]*)\]")
 DND_STATS = (6, "4d6kh3")  # `dndstats`: six sets of 4d6, keep the highest three
 # Words a label after the dice may have (`1d20+5 dex save`); a longer one goes after `#` or ` ! `.
@@ -68,7 +73,7 @@ ADVANTAGE_HINT = (
 class Comparison:
     """`>= 15` after the dice: the roll succeeds when its total compares so."""
 
-    operator: str  # >= <= > < =
+    operator: str  # >= <= > < = != (d20's "not equal")
     target: int
 
     def holds(self, total: int) -> bool:
@@ -78,6 +83,7 @@ class Comparison:
             ">": total > self.target,
             "<": total < self.target,
             "=": total == self.target,
+            "!=": total != self.target,
         }[self.operator]
 
     def spelled(self) -> str:
@@ -176,6 +182,8 @@ def _read_part(piece: str) -> tuple[RequestPart, Expression]:
             f"`/roll expression:{private['dice'].strip()} hidden:true`? (GMs; a player's secret "
             "roll is `blind:true`, seen by the GMs)"
         )
+    # Dice Maiden's game modes (`4cod`, `sr6`…) are spelled out as the notation they stand for.
+    body = spell_mode(_UNSORTED.sub("", body, count=1))
     sets = 1
     if body.lower() == "dndstats":
         sets, body = DND_STATS
@@ -200,6 +208,11 @@ def _read_part(piece: str) -> tuple[RequestPart, Expression]:
     flags: list[Flag] = []
     while words and words[0].lower() in _FLAGS:
         flags.append(_FLAGS[words.pop(0).lower()])
+    if [word.lower() for word in words] == ["p"]:  # Dice Maiden's `4d6 p`
+        raise RulesError(
+            f"A private roll is an option here: did you mean `/roll expression:{dice} "
+            "hidden:true`? (GMs; a player's secret roll is `blind:true`, seen by the GMs)"
+        )
     if words:
         if label is not None:
             raise RulesError(

@@ -19,6 +19,8 @@ from rules.expressions.terms import (
     Node,
     Number,
     Repeat,
+    Selection,
+    SetNode,
     Signed,
 )
 from rules.randomness import Rng
@@ -74,8 +76,17 @@ class _Outcome:
     natural: Natural | None = field(default=None)
 
 
+def _picked(dice: list[_Rolled], repeat: Repeat) -> list[_Rolled]:
+    """The dice a reroll or explosion picks: by face, or d20's `rol1` by rank."""
+    if repeat.rank is None:
+        return [rolled for rolled in dice if rolled.face in repeat.faces]
+    ranked = sorted(dice, key=lambda rolled: rolled.face, reverse=repeat.rank.highest)
+    chosen = {id(rolled) for rolled in ranked[: repeat.rank.count]}
+    return [rolled for rolled in dice if id(rolled) in chosen]
+
+
 def _reroll(dice: list[_Rolled], reroll: Repeat, die: Die, source: DiceSource) -> None:
-    picked = [rolled for rolled in dice if rolled.face in reroll.faces]
+    picked = _picked(dice, reroll)
     rounds = MAX_REPEATS if reroll.again else 1
     while picked and rounds:
         for rolled, face in zip(picked, source.draw(die, len(picked)), strict=True):
@@ -87,7 +98,9 @@ def _reroll(dice: list[_Rolled], reroll: Repeat, die: Die, source: DiceSource) -
 
 
 def _explode(dice: list[_Rolled], explode: Repeat, die: Die, source: DiceSource) -> None:
-    picked = [rolled for rolled in dice if rolled.face in explode.faces]
+    picked = _picked(dice, explode)
+    if explode.add:  # d20's `ra`: one die at most
+        picked = picked[:1]
     rounds = MAX_REPEATS if explode.again else 1
     while picked and rounds:
         new = [_Rolled([face]) for face in source.draw(die, len(picked))]
@@ -120,6 +133,9 @@ def _roll_term(term: DiceTerm, source: DiceSource, sort: bool) -> _Outcome:
         dropped = picked if keep.drop else ranked[keep.count :]
         for rolled in dropped:
             rolled.kept = False
+    for selection in term.selections:
+        for index in _dropped(selection, [rolled.value for rolled in dice], [r.kept for r in dice]):
+            dice[index].kept = False
     kept = [rolled for rolled in dice if rolled.kept]
     summary = ""
     if term.counts or term.botch is not None:
@@ -149,6 +165,27 @@ def _roll_term(term: DiceTerm, source: DiceSource, sort: bool) -> _Outcome:
 # A term's spelling, once per term rather than once per roll (terms are frozen, and repeat: the
 # same expressions are rolled again and again).
 _spelled = functools.lru_cache(maxsize=1024)(DiceTerm.spelled)
+
+
+def _dropped(selection: Selection, values: list[int], kept: list[bool]) -> set[int]:
+    """The indexes a keep or drop selection drops, among those still kept."""
+    return selection.apply([(index, value) for index, value in enumerate(values) if kept[index]])
+
+
+def _roll_set(node: SetNode, source: DiceSource, sort: bool) -> _Outcome:
+    """d20's set: each item rolled, then kept or dropped by its total (`(1d4, 4)kh1`)."""
+    items = [_evaluate(item, source, sort) for item in node.items]
+    kept = [True] * len(items)
+    for selection in node.selections:
+        for index in _dropped(selection, [item.value for item in items], kept):
+            kept[index] = False
+    shown = ", ".join(
+        item.text if keep else f"~~{item.text}~~" for item, keep in zip(items, kept, strict=True)
+    )
+    chosen = [item for item, keep in zip(items, kept, strict=True) if keep]
+    natural = chosen[0].natural if len(chosen) == 1 else None
+    spelled = "".join(selection.spelled() for selection in node.selections)
+    return _Outcome(sum(item.value for item in chosen), f"({shown}){spelled}", natural)
 
 
 def _show(rolled: _Rolled, term: DiceTerm, dropped_any: bool) -> str:
@@ -187,6 +224,8 @@ def _evaluate(node: Node, source: DiceSource, sort: bool = False) -> _Outcome:
             return _Outcome(value, str(value))
         case DiceTerm():
             return _roll_term(node, source, sort)
+        case SetNode():
+            return _roll_set(node, source, sort)
         case Group(inner=inner):
             inside = _evaluate(inner, source, sort)
             return _Outcome(inside.value, f"({inside.text})", inside.natural)

@@ -13,6 +13,7 @@ MAX_SIDES = 10_000
 MAX_REPEATS = 100  # explosions, or rerolls, of one die
 MAX_PARTS = 4  # `;`-separated rolls in one request
 MAX_SETS = 20  # `20 4d6kh3`
+MAX_SET_ITEMS = 20  # d20's set `(1d4, 2+2, 3d6kl1)`
 EXAMPLES = "`4d6kh3+2`, `2d20kl1`, `8d6 e6`, `6d10 t7`"
 SHOWN_TOKEN_MAX = 20  # how much of an unreadable part a syntax error repeats back
 
@@ -87,10 +88,22 @@ class ModifierFamily(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Repeat:
-    """A reroll or explosion: the faces it picks, and whether the new die can be picked again."""
+    """A reroll or explosion: the faces it picks, and whether the new die can be picked again.
+
+    d20's `rol1` rerolls the lowest die once (``rank``: the dice it picks by rank instead of by
+    face), and `ra1` / `ral1` reroll-and-add: one picked die at most gets a new die beside it
+    (``add``; docs/players/dice.md, "Dice notation")."""
 
     faces: Faces
     again: bool
+    rank: Keep | None = None
+    add: bool = False
+
+    def spelled(self, letters: str) -> str:
+        if self.rank is not None:
+            letters = "ro" if letters == "r" else letters
+            return f"{letters}{'h' if self.rank.highest else 'l'}{self.rank.count}"
+        return f"{letters}{self.faces.spelled(letters.endswith('e'))}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +119,50 @@ class Keep:
 
 
 @dataclass(frozen=True, slots=True)
+class Pick:
+    """What one keep or drop selector picks: the ``rank`` highest or lowest, or the faces."""
+
+    rank: Keep | None
+    faces: Faces | None = None
+
+    def select(self, values: list[tuple[int, int]]) -> set[int]:
+        """The indexes picked among ``values`` (index, value), the kept ones."""
+        if self.rank is not None:
+            ranked = sorted(values, key=lambda item: item[1], reverse=self.rank.highest)
+            return {index for index, _ in ranked[: self.rank.count]}
+        assert self.faces is not None
+        return {index for index, value in values if value in self.faces}
+
+    def spelled(self) -> str:
+        if self.rank is not None:
+            return f"{'h' if self.rank.highest else 'l'}{self.rank.count}"
+        assert self.faces is not None
+        low, high = self.faces.low, self.faces.high
+        if low is not None and high is not None:
+            return f"={low}" if low == high else f">={low}<={high}"
+        return f">={low}" if low is not None else f"<={high}"
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """d20's keep (`k`) or drop (`p`, our `d`) with one or more selectors: `kh1kl1` keeps the
+    union of what they pick, among the dice (or set items) still kept."""
+
+    drop: bool
+    picks: tuple[Pick, ...]
+
+    def spelled(self) -> str:
+        return "".join(f"{'d' if self.drop else 'k'}{pick.spelled()}" for pick in self.picks)
+
+    def apply(self, values: list[tuple[int, int]]) -> set[int]:
+        """The indexes, among the kept (index, value), that this selection drops."""
+        picked: set[int] = set()
+        for pick in self.picks:
+            picked |= pick.select(values)
+        return picked if self.drop else {index for index, _ in values} - picked
+
+
+@dataclass(frozen=True, slots=True)
 class DiceTerm:
     """`NdS` and its modifiers, checked."""
 
@@ -116,6 +173,8 @@ class DiceTerm:
     minimum: int | None = None
     maximum: int | None = None
     keep: Keep | None = None
+    # Several selectors, or selectors by face (`k>3`, `10d6kh5kl2kh1`): applied after ``keep``.
+    selections: tuple[Selection, ...] = ()
     success: Faces | None = None
     failure: Faces | None = None
     botch: Faces | None = None
@@ -129,15 +188,17 @@ class DiceTerm:
         """The term in the order its modifiers apply: `10d10ir1e10kh3t7`."""
         text = f"{self.count}d{self.die.name}"
         if self.reroll is not None:
-            text += f"{'ir' if self.reroll.again else 'r'}{self.reroll.faces.spelled(False)}"
+            text += self.reroll.spelled("ir" if self.reroll.again else "r")
         if self.explode is not None:
-            text += f"{'ie' if self.explode.again else 'e'}{self.explode.faces.spelled(True)}"
+            letters = "ra" if self.explode.add else "ie" if self.explode.again else "e"
+            text += self.explode.spelled(letters)
         if self.minimum is not None:
             text += f"mi{self.minimum}"
         if self.maximum is not None:
             text += f"ma{self.maximum}"
         if self.keep is not None:
             text += self.keep.spelled()
+        text += "".join(selection.spelled() for selection in self.selections)
         for letter, faces, upward in (
             ("t", self.success, True),
             ("f", self.failure, False),
@@ -171,7 +232,15 @@ class Binary:
     right: Node
 
 
-Node = Number | Group | Signed | Binary | DiceTerm
+@dataclass(frozen=True, slots=True)
+class SetNode:
+    """d20's set `(1d4, 2+2, 3d6kl1)kh1`: its items, each worth its total, kept or dropped."""
+
+    items: tuple[Node, ...]
+    selections: tuple[Selection, ...]
+
+
+Node = Number | Group | Signed | Binary | DiceTerm | SetNode
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,4 +267,9 @@ def spell_node(node: Node) -> str:
             return f"{'-' if minus else '+'}{spell_node(operand)}"
         case Binary(left=left, operator=operator, right=right):
             return f"{spell_node(left)}{operator}{spell_node(right)}"
+        case SetNode(items=items, selections=selections):
+            inside = ", ".join(spell_node(item) for item in items)
+            return f"({inside}{',' if len(items) == 1 else ''})" + "".join(
+                selection.spelled() for selection in selections
+            )
     raise AssertionError(node)

@@ -72,14 +72,15 @@ def test_ruling_dice_come_from_the_injected_source_never_global_random() -> None
         ("   ", "Give a dice expression"),
         ("1" * 201, "at most 200 characters"),
         ("600d6e6+600d6", "more than 1000 dice"),
-        ("4d6k3k2", "A dice term takes one keep or drop modifier (got `k3` and `k2`)"),
+        ("4d6kh>3", "keep or drop by rank (`kh3`) or by face (`k>3`), not both"),
         ("4d6r1ir2", "A dice term takes one reroll modifier"),
         ("6d10t", "`t` needs a number: `6d10t7` counts each 7 or more"),
         ("4d6k", "keep and drop take a count, like `4d6k3`"),
-        ("4d6k>3", "keep and drop take a count"),
+        ("4d6k>", "keep and drop take a count"),
+        ("(1d4, 3)e", "`e` applies to dice: a set `(…)` is kept or dropped"),
         ("1d6 3", "unexpected `3` at character 5"),
         ("1d20>=10", "Couldn't read `1d20>=10` as dice"),
-        ("(1d4, 3)kh1", "unexpected `,`"),
+        ("(1d4, 3", "the expression ends too soon"),
     ],
 )
 def test_bad_expressions_explain_what_is_allowed(expression: str, message: str) -> None:
