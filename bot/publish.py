@@ -36,6 +36,7 @@ from bot.gm_channel import readable_by_players
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
 from bot.storage.errors import CannotSave
+from bot.storage.rolls import ROLLER_CHARACTER
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -90,6 +91,8 @@ class Roll:
     options: Mapping[str, object] = field(default_factory=dict)
     # The characters this roll is the first of (``Character.first_rolls``): marked rolled with it.
     first_rolls: tuple[int, ...] = ()
+    # The character who rolled, by id (``ROLLER_CHARACTER``): found again whatever it is called.
+    character_id: int | None = None
 
     def entry(self, asker: Asker, visibility: Visibility) -> RollEntry:
         """Describe this roll for the roll log: its rules result and who may see it."""
@@ -106,6 +109,7 @@ class Roll:
                 "result": self.result,
                 "embed": self.embed.to_dict(),
                 "options": dict(self.options),
+                **({} if self.character_id is None else {ROLLER_CHARACTER: self.character_id}),
             },
             first_rolls=self.first_rolls,
         )

@@ -146,6 +146,16 @@ def create_command(system: System) -> str:
     return f"`/{system.value} character create`"
 
 
+# The command that fixes a sheet, where a system names it other than `character edit`.
+_EDIT_COMMANDS = {"sixpool": "character set"}
+
+
+def edit_command(system: System) -> str:
+    """The command that fixes a character's sheet in ``system`` (docs/players/sinew.md,
+    "Characters forgive mistakes"): `character edit`, six-pool d20's `character set`."""
+    return f"`/{system.value} {_EDIT_COMMANDS.get(system.value, 'character edit')}`"
+
+
 @describe.register
 def _(error: CharacterNotFound) -> str:
     who = "There is" if error.user_id is None else f"<@{error.user_id}> has"
@@ -176,9 +186,16 @@ def _(error: CharacterNameTaken) -> str:
 
 @describe.register
 def _(error: TooManyCharacters) -> str:
-    return (
+    held = (
         f"<@{error.user_id}> already has {error.limit} character"
-        f"{'s' if error.limit != 1 else ''} in this campaign, the most this system allows."
+        f"{'s' if error.limit != 1 else ''} in this campaign, the most this system allows"
+    )
+    if error.system is None or not error.system.installed:
+        return f"{held}."
+    group = error.system.value
+    return (
+        f"{held}: {edit_command(error.system)} fixes a sheet, "
+        f"`/{group} character delete` frees the place."
     )
 
 

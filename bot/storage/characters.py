@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.storage.campaigns import Campaign, answer_prompt_in
 from bot.storage.database import ConstraintViolated, Database, Row, Session
@@ -24,7 +24,7 @@ from bot.storage.errors import (
     TooManyCharacters,
     WhichCharacter,
 )
-from bot.storage.rolls import Change, RollEntry, insert_roll
+from bot.storage.rolls import ROLLER_CHARACTER, Change, RollEntry, insert_roll
 from rules.declarations import declaration
 from rules.inputs import name_key
 from rules.sheets import SheetCodec
@@ -100,7 +100,7 @@ class CharacterStore(Generic[S]):
                 "SELECT user_id, name FROM characters WHERE campaign_id = ?", (campaign.id,)
             )
             if sum(row["user_id"] == user_id for row in rows) >= limit:
-                raise TooManyCharacters(user_id, limit)
+                raise TooManyCharacters(user_id, limit, campaign.system)
             # Names compare NFKC and case folded in the campaign (docs/players/index.md, "Names"),
             # which its unique index (ASCII case only, in SQLite) doesn't: compared here.
             wanted = name_key(name)
@@ -165,6 +165,40 @@ class CharacterStore(Generic[S]):
         if row is None:
             raise CharacterNotFound(None, None)
         return self._character(row)
+
+    async def roller(
+        self, campaign: Campaign, user_id: int, payload: dict[str, Any]
+    ) -> Character[S] | None:
+        """Return the character who rolled a roll (``payload``: the logged roll's), as it is
+        stored now, or None when it is gone."""
+        try:
+            return await self.roller_in(self._database.reader, campaign, user_id, payload)
+        except (CharacterNotFound, WhichCharacter):
+            return None
+
+    async def roller_in(
+        self, connection: Session, campaign: Campaign, user_id: int, payload: dict[str, Any]
+    ) -> Character[S]:
+        """Return the character who rolled a roll: by its id where the roll log has it (renamed
+        or given away since, it is still the one who rolled), else by the name the roll's
+        options give (a GM's roll for it) or as ``user_id``'s own (rolls logged before the id)."""
+        name = payload.get("options", {}).get("character")
+        character_id = payload.get(ROLLER_CHARACTER)
+        if isinstance(character_id, int):
+            try:
+                found = await self.by_id_in(connection, character_id)
+            except CharacterNotFound:
+                found = None
+            if found is None or found.campaign_id != campaign.id:
+                shown = name if isinstance(name, str) else None
+                raise CharacterNotFound(None if shown else user_id, shown, campaign.system)
+            return found
+        return await self.find_in(
+            connection,
+            campaign,
+            user_id=None if name else user_id,
+            name=name if isinstance(name, str) else None,
+        )
 
     async def all(self, campaign: Campaign) -> list[Character[S]]:
         """List the campaign's characters by name."""
@@ -250,7 +284,7 @@ class CharacterStore(Generic[S]):
                 (before.campaign_id, user_id),
             )
             if row is not None and row["held"] >= limit:
-                raise TooManyCharacters(user_id, limit)
+                raise TooManyCharacters(user_id, limit, campaign.system)
             await connection.execute(
                 "UPDATE characters SET user_id = ? WHERE id = ?", (user_id, before.id)
             )

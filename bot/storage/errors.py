@@ -166,6 +166,7 @@ class CharacterNameTaken(StorageError):
 class TooManyCharacters(StorageError):
     user_id: int
     limit: int
+    system: System | None = None  # the campaign's: its edit and delete commands are next steps
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ from bot.storage.errors import (
 from rules.recap import MAX_RECAP_ROLLS, SESSION_PAUSE
 
 __all__ = [
+    "ROLLER_CHARACTER",
     "Change",
     "LoggedRoll",
     "Recorded",
@@ -37,6 +38,10 @@ __all__ = [
     "latest_roll",
     "mark_rolled",
 ]
+
+# In a roll's payload: the id of the character who rolled it, when one did (its name may change:
+# the id finds it still, docs/players/sinew.md, "Characters forgive mistakes").
+ROLLER_CHARACTER = "character_id"
 
 
 class Visibility(Enum):

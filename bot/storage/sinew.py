@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.storage.campaigns import Campaign
 from bot.storage.characters import Character, UsesCharacters
 from bot.storage.database import Session
 from bot.storage.errors import StorageError
-from bot.storage.rolls import LoggedRoll, RollEntry, insert_roll, latest_roll, roll_in
+from bot.storage.rolls import (
+    ROLLER_CHARACTER,
+    LoggedRoll,
+    RollEntry,
+    insert_roll,
+    latest_roll,
+    roll_in,
+)
 from bot.storage.tracks import change_track, read_track, track_spec
 from rules.sinew import PRESSURE
 from rules.sinew.kinds import LUCK_BY, LUCK_ROOT
@@ -179,10 +186,7 @@ class LuckStore(UsesCharacters[S]):
             options = latest.payload.get("options", {})
             if options.get(NPC_SCORE_OPTION) is not None:
                 raise NpcHasNoLuck(root)
-            name = options.get("character")
-            before = await self._characters.find_in(
-                connection, campaign, user_id=None if name else user_id, name=name
-            )
+            before = await self._characters.roller_in(connection, campaign, user_id, latest.payload)
             defending = options.get(DEFENDER_OPTION)
             defender = None
             if isinstance(defending, int):
@@ -195,7 +199,8 @@ class LuckStore(UsesCharacters[S]):
             if defender is not None and applied.defender_sheet is not None:
                 changed = (defender, replace(defender, sheet=applied.defender_sheet))
                 await self._characters.save_in(connection, changed[1])
-            entry = replace(applied.entry, payload={**applied.entry.payload, LUCK_ROOT: root})
+            payload = {**applied.entry.payload, LUCK_ROOT: root, ROLLER_CHARACTER: before.id}
+            entry = replace(applied.entry, payload=payload)
             new_id = await insert_roll(connection, entry)
         other = changed[1] if changed is not None else defender
         return LuckSpend(after, new_id, root, changed, other)
@@ -233,7 +238,7 @@ class LuckStore(UsesCharacters[S]):
             if mine is not None and mine.id > roll_id and luck_root(mine) != roll_id:
                 raise DefenderMovedOn(roll_id)  # (a spend on this roll is no new roll)
             defender = await self._characters.find_in(connection, campaign, user_id=user_id)
-            attacker = await self._attacker_in(connection, campaign, root.user_id, options)
+            attacker = await self._attacker_in(connection, campaign, root.user_id, latest.payload)
             pressure = await _luck_pressure(connection, campaign, defender.id)
             context = LuckContext(latest, defender, pressure, defender, attacker, by_defender=True)
             applied = apply(context)
@@ -242,24 +247,19 @@ class LuckStore(UsesCharacters[S]):
             entry = replace(
                 applied.entry,
                 user_id=root.user_id,
-                payload={**applied.entry.payload, LUCK_ROOT: roll_id, LUCK_BY: user_id},
-            )
+                payload={**applied.entry.payload, LUCK_ROOT: roll_id, LUCK_BY: user_id,
+                         **({} if attacker is None else {ROLLER_CHARACTER: attacker.id})},
+            )  # fmt: skip
             new_id = await insert_roll(connection, entry)
         return LuckSpend(after, new_id, roll_id, (defender, after), attacker, by_defender=True)
 
     async def _attacker_in(
-        self, connection: Session, campaign: Campaign, user_id: int, options: dict[str, object]
+        self, connection: Session, campaign: Campaign, user_id: int, payload: dict[str, Any]
     ) -> Character[S] | None:
         """Return a contest's attacking character (None: an NPC's bare score)."""
-        if options.get(NPC_SCORE_OPTION) is not None:
+        if payload.get("options", {}).get(NPC_SCORE_OPTION) is not None:
             return None
-        name = options.get("character")
-        return await self._characters.find_in(
-            connection,
-            campaign,
-            user_id=None if name else user_id,
-            name=name if isinstance(name, str) else None,
-        )
+        return await self._characters.roller_in(connection, campaign, user_id, payload)
 
 
 @dataclass(frozen=True, slots=True)

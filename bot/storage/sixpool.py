@@ -494,10 +494,7 @@ class RerollStore(UsesCharacters[S]):
             contest_id = contest_id if isinstance(contest_id, int) else None
             current = await _contest_now(connection, contest_id) or latest
             counted = await _counting_group(connection, latest.id, now)
-            name = options.get("character")
-            before = await self._characters.find_in(
-                connection, campaign, user_id=None if name else user_id, name=name
-            )
+            before = await self._characters.roller_in(connection, campaign, user_id, latest.payload)
             rerolled = apply(latest, current, before)
             await self._characters.save_in(connection, replace(before, sheet=rerolled.sheet))
             new_id = await insert_roll(connection, rerolled.entry)

@@ -170,7 +170,8 @@ class LuckCommands(SinewBase):
         result = roll.result
         assert isinstance(result, sinew.Spendable)  # a test, a contest or an attack
         rolled = [c.first_rolls for c in (who, defender) if c is not None]  # both sides' dice
-        roll = replace(roll, first_rolls=tuple(chain.from_iterable(rolled)))
+        roll = replace(roll, first_rolls=tuple(chain.from_iterable(rolled)),
+                       character_id=None if who is None else who.id)  # fmt: skip
         buttons = await self._luck_offers(campaign, result, who, defender, visibility)
         shown = self.bot.shown_messages
         note_luck_shown(shown, asker.channel_id, asker.user_id, visibility, who, defender)
@@ -337,8 +338,7 @@ class LuckCommands(SinewBase):
         root_id, options = luck_root(logged), logged.payload.get("options", {})
         roller = None
         if options.get(NPC_SCORE_OPTION) is None:
-            name = options.get("character")
-            roller = await self.character_or_none(campaign, None if name else logged.user_id, name)
+            roller = await self.characters.roller(campaign, logged.user_id, logged.payload)
         defender, defending = None, options.get(DEFENDER_OPTION)
         if isinstance(defending, int):
             mine = await self.storage.rolls.latest(logged.channel_id, defending)

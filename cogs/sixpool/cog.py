@@ -17,15 +17,13 @@ from discord.ext import commands
 
 from bot.access import loaded_cog
 from bot.anywhere import anywhere, anywhere_group
-from bot.asker import Asker
 from bot.buttons import refresh_latest_buttons, register_latest_only, register_reroll
+from bot.character_admin import CharacterAdmin
 from bot.client import DiceBot
 from bot.options import (
     BLIND_HELP,
-    CHARACTER_NAME_HELP,
     HIDDEN_HELP,
     CharacterName,
-    character_name,
     matching,
     suggest,
 )
@@ -33,12 +31,13 @@ from bot.publish import Roll, publish_roll, roll_command
 from bot.render import odds_charts
 from bot.render import sixpool as render
 from bot.render.charts import draw_spec
-from bot.storage import Campaign, CharacterStore, LoggedRoll
+from bot.storage import CharacterStore, LoggedRoll
 from bot.storage.sixpool import ContestStore, GroupStore, RerollStore, TrainedOnlyStore
 from bot.suggestions import sheet_being_typed_for
 from cogs.sixpool import contests, declared, groups, rolls, training
 from cogs.sixpool import inspiration as rerolls
 from cogs.sixpool.buttons import RerollButton, group_view
+from cogs.sixpool.characters import CharacterCommands
 from cogs.sixpool.options import (
     COG_NAME,
     DAMAGE_HELP,
@@ -48,37 +47,30 @@ from cogs.sixpool.options import (
     ROLL_HELP,
     SHEET_CODEC,
     SITUATION_CHOICES,
-    TRAINING_CHOICES,
     DamageText,
-    Edge,
-    Level,
     Modifier,
-    PoolSize,
-    SheetAsked,
     SkillName,
     Spend,
-    sheet_changes,
 )
 from rules import sixpool
 from rules.choices import parse_choice
-from rules.sixpool import Pool, RollAsked, RollKind, Sheet
+from rules.sixpool import RollAsked, RollKind, Sheet
 from rules.sixpool.skills import known_skills
 
 __all__ = ["SixpoolCog"]
 
 
 @anywhere_group
-class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six-pool d20"):
+class SixpoolCog(
+    CharacterCommands, commands.GroupCog, group_name="sixpool", group_description="Six-pool d20"
+):
     """Six-pool d20: 1d20 + modifiers + pool points spent before the roll."""
-
-    character = app_commands.Group(
-        name="character", description="Create, show and change characters"
-    )
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
+        self.admin = CharacterAdmin(bot.storage, sixpool.SYSTEM, self.characters)
         self.contests = ContestStore(bot.storage.database, SHEET_CODEC)
         self.groups = GroupStore(bot.storage.database, SHEET_CODEC)
         self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)
@@ -86,96 +78,8 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         for kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE):
             register_reroll(bot, f"sixpool.{kind.value}", rolls.roll_again(self, kind))
 
-    async def asker(self, interaction: discord.Interaction) -> tuple[Asker, Campaign]:
-        """Return the asker's table and its running six-pool campaign, or refuse."""
-        asker = await Asker.of(interaction, self.storage)
-        return asker, asker.require_campaign(sixpool.SYSTEM)
-
-    # --- characters
-
-    @character.command(name="create", description="Create your character with full pools")
-    @app_commands.rename(strength="str", dexterity="dex", constitution="con",
-                         intelligence="int", wisdom="wis", charisma="cha")  # fmt: skip
-    @app_commands.describe(
-        name=CHARACTER_NAME_HELP,
-        level=f"Level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
-        primary="The class's primary pool (+2 Effort with it)",
-        strength=f"STR pool maximum, 0–{sixpool.POOL_MAX}",
-        dexterity=f"DEX pool maximum, 0–{sixpool.POOL_MAX}",
-        constitution=f"CON pool maximum, 0–{sixpool.POOL_MAX}",
-        intelligence=f"INT pool maximum, 0–{sixpool.POOL_MAX}",
-        wisdom=f"WIS pool maximum, 0–{sixpool.POOL_MAX}",
-        charisma=f"CHA pool maximum, 0–{sixpool.POOL_MAX}",
-    )
-    @app_commands.choices(primary=POOL_CHOICES)
-    async def character_create(
-        self,
-        interaction: discord.Interaction,
-        name: CharacterName,
-        level: Level,
-        primary: str,
-        strength: PoolSize,
-        dexterity: PoolSize,
-        constitution: PoolSize,
-        intelligence: PoolSize,
-        wisdom: PoolSize,
-        charisma: PoolSize,
-    ) -> None:
-        asker, campaign = await self.asker(interaction)
-        name = character_name(name)
-        sizes = (strength, dexterity, constitution, intelligence, wisdom, charisma)
-        maxima = dict(zip(Pool, sizes, strict=True))
-        sheet = sixpool.new_sheet(level, sixpool.parse_pool(primary), maxima)
-        created = await self.characters.create(campaign, asker.user_id, name, sheet)
-        await interaction.response.send_message(
-            embed=render.character_sheet(created, interaction.user.display_name)
-        )
-
-    @character.command(name="sheet", description="Show a character sheet (private reply)")
-    @app_commands.describe(user="Whose character (default: yours)")
-    async def character_sheet(
-        self, interaction: discord.Interaction, user: discord.Member | None = None
-    ) -> None:
-        _, campaign = await self.asker(interaction)
-        owner = user or interaction.user
-        found = await self.characters.find(campaign, user_id=owner.id)
-        await interaction.response.send_message(
-            embed=render.character_sheet(found, owner.display_name), ephemeral=True
-        )
-
-    @character.command(name="set", description="Change your level, a pool, its Edge or training")
-    @app_commands.describe(
-        level=f"New level, {sixpool.LEVEL_MIN}–{sixpool.LEVEL_MAX}",
-        pool="The pool that maximum, edge and save change",
-        maximum=f"The pool's new maximum, 0–{sixpool.POOL_MAX} (current points stop at it)",
-        edge=f"The pool's Edge, {sixpool.EDGE_MIN}–{sixpool.EDGE_MAX}",
-        save="Training in the pool's saving throw",
-        skill=f"A skill to train (up to {sixpool.SKILL_NAME_MAX} characters), with training",
-        training="Training in the skill (untrained removes it)",
-        character="GMs: the character to change, by name (default: your own)",
-    )
-    @app_commands.choices(pool=POOL_CHOICES, save=TRAINING_CHOICES, training=TRAINING_CHOICES)
-    async def character_set(
-        self,
-        interaction: discord.Interaction,
-        level: Level | None = None,
-        pool: str | None = None,
-        maximum: PoolSize | None = None,
-        edge: Edge | None = None,
-        save: str | None = None,
-        skill: SkillName | None = None,
-        training: str | None = None,
-        character: CharacterName | None = None,
-    ) -> None:
-        asker, campaign = await self.asker(interaction)
-        asked = SheetAsked(level=level, pool=pool, maximum=maximum, edge=edge, save=save,
-                           skill=skill, training=training)  # fmt: skip
-        change = sheet_changes(asked)
-        found = await asker.own_or_named(self.characters, campaign, character, "change the sheet")
-        changed = await self.characters.update(found, change)
-        await interaction.response.send_message(
-            embed=render.character_sheet(changed.after, interaction.user.display_name)
-        )
+    async def cog_unload(self) -> None:
+        self.admin.close()
 
     # --- rolls
 
@@ -335,7 +239,9 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
         parts = sixpool.roll_modifiers(who.sheet, asked, option, trained_only)
         result = sixpool.take(parts, dc, value)
         embed = render.roll_result(result, who.name, render.roll_label(asked))
-        roll = Roll("sixpool.take", result, embed, options={"pool": chosen.value, "dc": dc})
+        options = {"pool": chosen.value, "dc": dc}
+        roll = Roll("sixpool.take", result, embed, options=options, first_rolls=who.first_rolls,
+                    character_id=who.id)  # fmt: skip
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     # --- contests
@@ -551,11 +457,11 @@ class SixpoolCog(commands.GroupCog, group_name="sixpool", group_description="Six
     @help.autocomplete("skill")
     @passive.autocomplete("skill")
     @take.autocomplete("skill")
-    @character_set.autocomplete("skill")
     @trained_only_skills.autocomplete("skill")
+    @CharacterCommands.character_set.autocomplete("skill")
     @suggest
-    async def _skills(
-        self, interaction: discord.Interaction, current: str
+    async def _skills(  # ``self``: any part of the cog, `/sixpool character set` too
+        self: CharacterCommands, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Suggest the skills on the sheet (the one named, else the caller's), then the document's
         (docs/players/sixpool.md, "Skills")."""

@@ -15,7 +15,7 @@ import discord
 from bot.asker import Asker
 from bot.publish import Roll
 from bot.render import sixpool as render
-from bot.storage import RollEntry, Visibility
+from bot.storage import Character, RollEntry, Visibility
 from bot.storage.sixpool import CONTEST_ID_OPTION
 from cogs.sixpool.options import CONTEST_KIND
 from rules import sixpool
@@ -89,11 +89,19 @@ class ContestLog:
         return render.contest(result, *self.names, self.what(result.roller), notes)
 
     def entry(
-        self, result: ContestResult, embed: discord.Embed, asker: Asker, user_id: int
+        self,
+        result: ContestResult,
+        embed: discord.Embed,
+        asker: Asker,
+        user_id: int,
+        who: Character[Any] | None = None,
     ) -> RollEntry:
         """The log entry of ``result`` under its roller, ``user_id``: public, as the other side
-        takes part (docs/gms.md, "Blind rolls")."""
-        roll = Roll(CONTEST_KIND, result, embed, options=self.options())
+        takes part (docs/gms.md, "Blind rolls"); ``who``: the roller's character (its first
+        roll marks it rolled, ``Character.first_rolls``)."""
+        roll = Roll(CONTEST_KIND, result, embed, options=self.options(),
+                    first_rolls=() if who is None else who.first_rolls,
+                    character_id=None if who is None else who.id)  # fmt: skip
         return replace(roll.entry(asker, Visibility.PUBLIC), user_id=user_id)
 
 

@@ -120,7 +120,7 @@ class _NpcStep:
         embed = log.embed(result, render.contest_notes((after.name, side)))
         render.add_pool_left(embed, after.sheet, pool, self.asked.spend)
         asker = self.challenger.asker
-        return log.entry(result, embed, asker, asker.user_id)
+        return log.entry(result, embed, asker, asker.user_id, after)
 
 
 async def challenge(

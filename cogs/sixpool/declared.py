@@ -170,7 +170,7 @@ def _entry(
         render.add_pool_left(embed, attack.after, Pool(found.pool), found.spend, log.names[0])
     render.add_pool_left(embed, rolled.defence.after, Pool(found.defender_pool),
                          declared.spend, log.names[1])  # fmt: skip
-    return log.entry(mine, embed, table.asker, who.user_id)
+    return log.entry(mine, embed, table.asker, who.user_id, who)
 
 
 def _decider(table: _Table, rng: Rng, declared: Declared) -> Decide:

@@ -136,7 +136,8 @@ def _decider(
         embed = render.roll_result(result, current.name, what, render.roll_notes(prepared, False))
         render.add_pool_left(embed, prepared.after, asked.pool, chosen.spend)
         # "what": how an inspiration reroll of it names it (``inspiration``).
-        roll = Roll(GROUP_KIND, result, embed, options={"what": what})
+        roll = Roll(GROUP_KIND, result, embed, options={"what": what},
+                    first_rolls=current.first_rolls, character_id=current.id)  # fmt: skip
         kept.append(prepared.after)
         return GroupRollOutcome(prepared.after, roll.entry(asker, Visibility.PUBLIC),
                                 result.total, result.success)  # fmt: skip

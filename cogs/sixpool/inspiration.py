@@ -19,7 +19,7 @@ from bot.publish import Roll, deliver_roll, remember_message
 from bot.render import sixpool as render
 from bot.render.style import shown
 from bot.storage import Campaign, Character, LoggedRoll
-from bot.storage.errors import CharacterNotFound, WhichCharacter
+from bot.storage.errors import CharacterNotFound
 from bot.storage.sixpool import Contest, ContestNotFound, NotLatestRoll, Rerolled
 from cogs.sixpool import groups
 from cogs.sixpool.buttons import RerollButton, reroll_buttons
@@ -94,13 +94,8 @@ async def rerolls_now(
 async def _roller(
     cog: SixpoolCog, campaign: Campaign, logged: LoggedRoll
 ) -> Character[Sheet] | None:
-    """The character who made ``logged``: the one it names, else its roller's own."""
-    name = logged.payload.get("options", {}).get("character")
-    owner = None if name else logged.user_id
-    try:
-        return await cog.characters.find(campaign, user_id=owner, name=name)
-    except (CharacterNotFound, WhichCharacter):
-        return None  # gone since: no inspiration to spend
+    """The character who made ``logged`` (None: gone since, no inspiration to spend)."""
+    return await cog.characters.roller(campaign, logged.user_id, logged.payload)
 
 
 async def _contest_rerolls(
@@ -199,7 +194,7 @@ def _rerolled(asker: Asker, rng: Rng, index: int) -> Apply:
         expression = damage if isinstance(damage, str) else None
         render.add_damage(embed, hit_damage(rng, after, expression), expression)
         # As secret as the roll it changes: a blind roll's reroll stays blind.
-        roll = Roll(logged.kind, after, embed, options=options)
+        roll = Roll(logged.kind, after, embed, options=options, character_id=who.id)
         entry = roll.entry(asker, logged.visibility)
         return Rerolled(after_sheet, entry, after.total, after.success)
 
@@ -229,5 +224,5 @@ def _contest_rerolled(
         f"Inspiration spent: {shown(who.name)}'s die {index + 1} rerolled, "
         f"{before.own.dice[index]} → {rolled.dice[index]}."
     )
-    entry = log.entry(after, log.embed(after, (note,)), asker, asker.user_id)
+    entry = log.entry(after, log.embed(after, (note,)), asker, asker.user_id, who)
     return Rerolled(after_sheet, entry, after.own.total, after.roller_wins)

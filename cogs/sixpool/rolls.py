@@ -110,7 +110,9 @@ class RollStep:
             "disadvantage": self.asked.disadvantage,
             "inspiration": self.asked.inspiration,
         }
-        roll = Roll(f"sixpool.{self.asked.kind.value}", rolled.result, embed, options=options)
+        kind = f"sixpool.{self.asked.kind.value}"
+        roll = Roll(kind, rolled.result, embed, options=options, first_rolls=after.first_rolls,
+                    character_id=after.id)  # fmt: skip
         return roll.entry(self.asker, self.visibility)
 
 

@@ -8,6 +8,7 @@ docs/players/sixpool.md, "Rules notes". One module per concern, the public names
 - ``chances``: exact odds;
 - ``damage``: an attack's damage expression, its dice doubled on a natural 20;
 - ``difficulty``: the DC scale's labels;
+- ``edits``: what a sheet edit changed (`/sixpool character set`);
 - ``asking``: the decisions around one roll (training, advantage, help and inspiration used up,
   contest sides, a leader's boost).
 
@@ -80,6 +81,7 @@ from rules.sixpool.characters import (
 )
 from rules.sixpool.damage import DamageRoll, critical_damage, parse_damage, roll_damage
 from rules.sixpool.difficulty import DC_LABELS, dc_label
+from rules.sixpool.edits import edit_sheet
 from rules.sixpool.rolls import (
     CONTEST_DC,
     Contestant,
@@ -154,6 +156,7 @@ __all__ = [
     "critical_damage",
     "dc_label",
     "degree",
+    "edit_sheet",
     "effort",
     "group_succeeds",
     "has_advantage",

@@ -349,7 +349,8 @@ async def test_give_is_a_gms_refused_for_a_player_and_for_a_player_at_the_maximu
     )
     assert full.ephemeral and full.content == (
         f"{REFUSED}{mention(fake_discord, 'gm')} already has 1 character in this campaign, the "
-        "most this system allows."
+        "most this system allows: `/sinew character edit` fixes a sheet, `/sinew character "
+        "delete` frees the place."
     )
     assert (await character(fake_discord, dicebot, "Ysolde")).user_id == fake_discord.users[
         "player"

@@ -515,7 +515,8 @@ COMMANDS: dict[str, list[str]] = {
         "sixpool character create", "sixpool character sheet", "sixpool character set",
         "sixpool check", "sixpool attack", "sixpool save", "sixpool passive", "sixpool take",
         "sixpool contest", "sixpool group", "sixpool boost", "sixpool help", "sixpool inspire",
-        "sixpool rest", "sixpool odds", "sixpool trained_only",
+        "sixpool rest", "sixpool odds", "sixpool trained_only", "sixpool character rename",
+        "sixpool character delete", "sixpool character give",
     ],
     "aethelgard": [
         "aethelgard character create", "aethelgard character sheet", "aethelgard stress add",

@@ -444,9 +444,14 @@ async def test_rule_saves_example_3_and_proficient_saves_add_proficiency(
     poisoned = await roll_seeded(fake_discord, dicebot, 9, "sixpool save", options)
     assert "= **14** vs DC 15" in fields(poisoned)["Total"]
     assert poisoned.embeds[0]["title"].startswith("❌ Failure")
-    # Proficient in CON saves at level 5: +3 proficiency joins the Edge.
-    await fake_discord.invoke("sixpool character set", {"pool": "CON", "save": "trained"},
-                              user="player")  # fmt: skip
+    # Proficient in CON saves at level 5: +3 proficiency joins the Edge. The Wizard has rolled:
+    # its sheet is the GM's to change now (docs/players/sixpool.md, "Characters forgive
+    # mistakes").
+    trained = await fake_discord.invoke(
+        "sixpool character set", {"pool": "CON", "save": "trained", "character": "Wizard"},
+        user="gm",
+    )  # fmt: skip
+    assert trained.content == "✏️ GM changed **Wizard**: CON save untrained → trained."
     proficient = await roll_seeded(
         fake_discord, dicebot, 9, "sixpool save", {"pool": "CON", "dc": 15}
     )
