@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import pkgutil
@@ -40,6 +41,8 @@ from bot.publish import is_roll_command
 from bot.ratelimit import roll_limiter
 from bot.render import charts
 from bot.storage import Storage
+from bot.storage.errors import CannotSave
+from bot.storage.syncs import payload_hash
 from bot.suggestions import suggest_characters
 from rules.randomness import Rng, new_rng
 from rules.systems import use_packages
@@ -51,10 +54,9 @@ __all__ = ["DiceBot", "DiceTree", "create_bot", "point_at_discord"]
 
 log = logging.getLogger(__name__)
 
-# On SIGTERM or Ctrl-C the bot answers what it has received before it closes: at most this long,
+# On SIGTERM or Ctrl-C the bot answers what it has received before it closes: at most this long
+# (it closes as soon as the last is answered).
 DRAIN_TIMEOUT_SECONDS = 5.0
-# and at least until no interaction has arrived for this long (those still on the wire).
-DRAIN_QUIET_SECONDS = 0.2
 # Commands and autocompletes handled at once (a burst beyond waits its turn, in order).
 CONCURRENT_INTERACTIONS = 64
 # Connections to Discord's REST API at once. discord.py's own pool is unbounded: a burst of 2,000
@@ -178,8 +180,9 @@ class DiceBot(commands.AutoShardedBot):
         self.tune_memory = tune_memory
         self.rng = rng if rng is not None else new_rng()
         self._in_flight: set[asyncio.Task[object]] = set()
-        self._last_arrival = time.monotonic()
         self.draining = False
+        # Set when setup_hook found the commands as last synced and skipped the sync.
+        self.commands_unchanged = False
         self.shutdown_task: asyncio.Task[None] | None = None
         self.rerollers: dict[str, Reroller] = {}  # by roll kind, from the cogs (bot.buttons)
         self.shown_messages = ShownMessages()  # its rolls' messages being sent and edited
@@ -248,7 +251,6 @@ class DiceBot(commands.AutoShardedBot):
         if task is not None and task not in self._in_flight:
             self._in_flight.add(task)
             task.add_done_callback(self._answered)
-        self._last_arrival = time.monotonic()
         return not self.draining
 
     @property
@@ -263,24 +265,37 @@ class DiceBot(commands.AutoShardedBot):
 
     async def shutdown(self) -> None:
         """Stop starting new work, finish the interactions in flight (a few seconds at most),
-        then close: every command that changed state has told its user so."""
+        then close: every command that changed state has told its user so.
+
+        No quiet period: under steady load no moment passes without an interaction arriving.
+        New ones get the restart notice at once (``admit``); once everything admitted is
+        answered the shards disconnect, so nothing more arrives, and the notices sent meanwhile
+        are waited for before the HTTP session closes. Each wait ends the moment its last
+        interaction is answered, and both together within DRAIN_TIMEOUT_SECONDS.
+        """
         self.draining = True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + DRAIN_TIMEOUT_SECONDS
-        current = asyncio.current_task()
-        while (remaining := deadline - loop.time()) > 0:
-            busy = self._in_flight - {current}
-            quiet = time.monotonic() - self._last_arrival >= DRAIN_QUIET_SECONDS
-            if not busy and quiet:
-                break
-            if busy:
-                await asyncio.wait(busy, timeout=min(remaining, DRAIN_QUIET_SECONDS))
-            else:
-                await asyncio.sleep(min(remaining, DRAIN_QUIET_SECONDS / 4))
-        unfinished = len(self._in_flight - {current})
+        await self._wait_for_in_flight(deadline)
+        # Nothing more is read from Discord: an interaction still on the wire gets Discord's
+        # "did not respond", as it would a moment later from a closed connection.
+        disconnects = [shard.disconnect() for shard in self.shards.values()]
+        for failure in await asyncio.gather(*disconnects, return_exceptions=True):
+            if isinstance(failure, Exception):  # close() below closes what is left
+                log.warning("A shard's disconnect failed: %s", failure)
+        await self._wait_for_in_flight(deadline)
+        unfinished = len(self._in_flight - {asyncio.current_task()})
         if unfinished:
             log.warning("Closing with %d interactions still unanswered", unfinished)
         await self.close()
+
+    async def _wait_for_in_flight(self, deadline: float) -> None:
+        """Wait until no interaction is being answered (those admitted while waiting included),
+        or until ``deadline`` (loop time)."""
+        loop = asyncio.get_running_loop()
+        current = asyncio.current_task()
+        while (busy := self._in_flight - {current}) and (remaining := deadline - loop.time()) > 0:
+            await asyncio.wait(busy, timeout=remaining)
 
     async def _cancel_in_flight(self) -> None:
         """Cancel the interactions still being answered, and wait until they have stopped.
@@ -346,14 +361,37 @@ class DiceBot(commands.AutoShardedBot):
             await collect_overdue()
 
     async def sync_commands(self) -> None:
-        """Sync to the development guild when GUILD_ID is set (instant), else globally."""
-        if self.settings.guild_id is not None:
-            guild = discord.Object(id=self.settings.guild_id)
+        """Sync to the development guild when GUILD_ID is set (instant), else globally; skip it
+        when the payload is the one this application last synced there (docs/hosting.md,
+        "Upgrades and migrations"): a sync overwrites every command, and Discord rate-limits it.
+
+        The hash is of the JSON discord.py sends (the tree has no translator), recorded only
+        once Discord has accepted it: a sync that failed is tried again at the next start.
+        """
+        guild_id = self.settings.guild_id
+        guild = discord.Object(id=guild_id) if guild_id is not None else None
+        if guild is not None:
             copy_as_guild_commands(self.tree, guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("Synced %d commands to guild %s", len(synced), self.settings.guild_id)
+        assert self.application_id is not None  # known once logged in, before setup_hook
+        scope = "global" if guild_id is None else f"guild {guild_id}"
+        digest = payload_hash(
+            [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        )
+        syncs = self.storage.command_syncs
+        if (
+            self.tree.translator is None
+            and await syncs.synced_hash(self.application_id, scope) == digest
+        ):
+            self.commands_unchanged = True
+            log.info("Commands unchanged since the last sync: not synced")
+            return
+        synced = await self.tree.sync(guild=guild)
+        # A database that can't be written has warned once: the next start syncs again.
+        with contextlib.suppress(CannotSave):
+            await syncs.record_sync(self.application_id, scope, digest)
+        if guild is not None:
+            log.info("Synced %d commands to guild %s", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
             log.info("Synced %d commands globally (may take up to an hour to show)", len(synced))
 
     async def on_ready(self) -> None:

@@ -11,6 +11,10 @@ one turn of the event loop are written together at its end (``LoopBatchedHandler
 or worse, and anything logged outside the loop, is written at once. Each line is discord.py's
 format, its time, level and logger made once a second (``PrefixCachingFormatter``), and its
 message formatted once (by the redactor).
+
+discord.py's "Can't keep up, shard ID N websocket is 41.3s behind." is written at DEBUG, not
+WARNING (``HeartbeatLagDemoter``): on a busy process it measures a race in discord.py, not lag
+(docs/hosting.md, "Several processes (shards)").
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import re
 import discord
 
 __all__ = [
+    "HEARTBEAT_BEHIND_MESSAGE",
     "REDACTED",
+    "HeartbeatLagDemoter",
     "LoopBatchedHandler",
     "PrefixCachingFormatter",
     "TokenRedactor",
@@ -161,6 +167,30 @@ class LoopBatchedHandler(logging.StreamHandler):
         super().close()
 
 
+# discord.py's KeepAliveHandler.behind_msg (discord/gateway.py), logged by its ack().
+HEARTBEAT_BEHIND_MESSAGE = "Can't keep up, shard ID %s websocket is %.1fs behind."
+
+
+class HeartbeatLagDemoter(logging.Filter):
+    """Demote discord.gateway's "Can't keep up … behind" warning to DEBUG; pass all else as is.
+
+    discord.py's keep-alive thread stamps a heartbeat's send time only after the event loop has
+    sent it and the thread has woken again; the loop stamps the ACK as it reads it. On a busy
+    process the ACK (a local round trip is well under a millisecond) is often read before the
+    thread runs again, and the "lag" is then measured from the previous heartbeat: the heartbeat
+    interval (41.25 s), whatever the real delay. A loop that is truly stuck is still reported at
+    WARNING, by discord.py's "heartbeat blocked for more than 10 seconds" (with the loop's stack)
+    and "has stopped responding to the gateway".
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != HEARTBEAT_BEHIND_MESSAGE or record.levelno != logging.WARNING:
+            return True
+        record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        # Made at WARNING, the record passed the logger's level: a DEBUG one would not have.
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
 def setup_logging(level: int) -> None:
     """Log to stderr as discord.py does, through a handler that redacts tokens and writes each
     turn of the event loop's lines together."""
@@ -177,3 +207,6 @@ def setup_logging(level: int) -> None:
     logging.logMultiprocessing = False
     for handler in logging.getLogger().handlers:
         handler.addFilter(TokenRedactor())
+    gateway = logging.getLogger("discord.gateway")
+    if not any(isinstance(existing, HeartbeatLagDemoter) for existing in gateway.filters):
+        gateway.addFilter(HeartbeatLagDemoter())

@@ -7,11 +7,23 @@ import asyncio
 import io
 import logging
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from types import SimpleNamespace
 
 import discord
 import pytest
+from discord.gateway import KeepAliveHandler
 
-from bot.logs import LoopBatchedHandler, PrefixCachingFormatter, TokenRedactor
+from bot.logs import (
+    HEARTBEAT_BEHIND_MESSAGE,
+    HeartbeatLagDemoter,
+    LoopBatchedHandler,
+    PrefixCachingFormatter,
+    TokenRedactor,
+    setup_logging,
+)
 
 
 class Recorded(io.StringIO):
@@ -154,3 +166,86 @@ def test_token_redactor_blanks_tokens_and_puts_the_arguments_in_once() -> None:
     )
     unchanged = _record("bot", logging.INFO, 0.0, ValueError("no arguments"))
     assert TokenRedactor().filter(unchanged) and unchanged.getMessage() == "no arguments"
+
+
+@pytest.fixture
+def demoted_gateway() -> Iterator[logging.Logger]:
+    """discord.gateway with the bot's HeartbeatLagDemoter, as setup_logging leaves it."""
+    gateway = logging.getLogger("discord.gateway")
+    demoter = HeartbeatLagDemoter()
+    gateway.addFilter(demoter)
+    try:
+        yield gateway
+    finally:
+        gateway.removeFilter(demoter)
+
+
+def _keep_alive() -> KeepAliveHandler:
+    """discord.py's own keep-alive handler (never started: no thread, no socket)."""
+    socket = SimpleNamespace(thread_id=threading.get_ident(), _max_heartbeat_timeout=60.0)
+    return KeepAliveHandler(ws=socket, interval=41.25, shard_id=3)  # type: ignore[arg-type]
+
+
+def test_the_demoted_message_is_discord_pys_behind_message() -> None:
+    assert _keep_alive().behind_msg == HEARTBEAT_BEHIND_MESSAGE
+
+
+def test_an_ack_read_before_the_send_was_stamped_is_demoted_to_debug(
+    demoted_gateway: logging.Logger, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The race: the loop reads the ACK before the keep-alive thread has stamped its heartbeat's
+    # send, so the "lag" runs from the previous heartbeat (one interval ago).
+    keep_alive = _keep_alive()
+    keep_alive._last_send = time.perf_counter() - 41.25
+    caplog.set_level(logging.INFO, logger="discord.gateway")
+    keep_alive.ack()
+    assert keep_alive.latency > 41
+    assert caplog.records == []  # DEBUG, below the logger's level: not written
+    caplog.set_level(logging.DEBUG, logger="discord.gateway")
+    keep_alive.ack()
+    [record] = caplog.records
+    assert record.levelno == logging.DEBUG and record.levelname == "DEBUG"
+    assert record.getMessage().startswith("Can't keep up, shard ID 3 websocket is 41.")
+
+
+def test_every_other_record_passes_unchanged(
+    demoted_gateway: logging.Logger, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="discord.gateway")
+    keep_alive = _keep_alive()
+    demoted_gateway.warning(keep_alive.block_msg, 3, 10)
+    demoted_gateway.warning(
+        "Shard ID %s has stopped responding to the gateway. Closing and restarting.", 3
+    )
+    demoted_gateway.info("Shard ID %s has connected to Gateway (Session ID: %s).", 3, "abc")
+    demoted_gateway.error(HEARTBEAT_BEHIND_MESSAGE, 3, 41.3)  # not at WARNING: not discord.py's
+    logging.getLogger("discord.client").warning(HEARTBEAT_BEHIND_MESSAGE, 3, 41.3)  # no filter
+    assert [record.levelname for record in caplog.records] == [
+        "WARNING",
+        "WARNING",
+        "INFO",
+        "ERROR",
+        "WARNING",
+    ]
+
+
+def test_setup_logging_installs_the_demoter_once() -> None:
+    gateway = logging.getLogger("discord.gateway")
+    root = logging.getLogger()
+    handlers, level, filters = list(root.handlers), root.level, list(gateway.filters)
+    switches = {
+        name: getattr(logging, name)
+        for name in ("_srcfile", "logThreads", "logProcesses", "logMultiprocessing")
+    }
+    try:
+        setup_logging(logging.INFO)
+        setup_logging(logging.INFO)
+        assert sum(isinstance(f, HeartbeatLagDemoter) for f in gateway.filters) == 1
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+        gateway.filters[:] = filters
+        for name, value in switches.items():
+            setattr(logging, name, value)

@@ -28,6 +28,7 @@ from bot.storage.rolls import (
     Visibility,
     insert_roll,
 )
+from bot.storage.syncs import CommandSyncStore
 from bot.storage.timed import DatabaseTimer, TimedDatabase
 from bot.storage.tracks import TrackChange, TrackStore
 
@@ -38,6 +39,7 @@ __all__ = [
     "Character",
     "CharacterStore",
     "CharacterSummary",
+    "CommandSyncStore",
     "Database",
     "DatabaseUnusable",
     "LoggedRoll",
@@ -66,6 +68,7 @@ class Storage:
     rolls: RollLog
     tracks: TrackStore
     roll_windows: RollWindowStore
+    command_syncs: CommandSyncStore
 
     @classmethod
     async def open(
@@ -99,6 +102,7 @@ class Storage:
             RollLog(database),
             TrackStore(database),
             RollWindowStore(database),
+            CommandSyncStore(database),
         )
 
     async def close(self) -> None:

@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
@@ -16,9 +17,16 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import CONCURRENT_INTERACTIONS, HTTP_CONNECTIONS, DiceBot, create_bot
+from bot.client import (
+    CONCURRENT_INTERACTIONS,
+    DRAIN_TIMEOUT_SECONDS,
+    HTTP_CONNECTIONS,
+    DiceBot,
+    create_bot,
+)
 from bot.config import Settings
 from tests.fakediscord.fixtures import run_bot
+from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
 STARTUP_TIMEOUT_SECONDS = 30
@@ -124,6 +132,72 @@ async def test_stop_under_load_answers_every_interaction_received_then_exits_0(
     assert len(shown) + len(restarting) == len(replies)
 
 
+async def test_under_a_steady_stream_a_stop_exits_before_the_stream_ends(
+    fake_discord: FakeDiscord, tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    # An interaction every 10 ms never leaves the bot a quiet moment: the drain ends when what
+    # it admitted is answered, not when Discord falls silent (nor at DRAIN_TIMEOUT_SECONDS).
+    process = await start_bot_process(fake_discord, tmp_path, fake_discord.token, migrated_sqlite)
+    replies: list[Reply] = []
+    delivered: list[bool] = []  # per reply: a connection of the bot's was there to send it to
+    # The stream outlasts the signal by half the drain's limit: a drain that waited for its
+    # limit (or for a quiet moment, which never comes) would exit after it.
+    after_signal = int(DRAIN_TIMEOUT_SECONDS / 2 / 0.01)
+    signalled = asyncio.Event()
+
+    async def stream() -> None:
+        remaining = after_signal
+        while remaining > 0:
+            try:
+                replies.append(await fake_discord.send("roll", {"expression": "3d6"}))
+                delivered.append(True)
+            except RuntimeError:  # the bot has disconnected: Discord would have nobody to tell
+                delivered.append(False)
+            if signalled.is_set():
+                remaining -= 1
+            await asyncio.sleep(0.01)
+
+    try:
+        await wait_until_ready(fake_discord)
+        streaming = asyncio.create_task(stream())
+        await fake_discord.wait_until(
+            lambda: sum(reply.raw is not None for reply in replies) >= 30, "30 rolls answered"
+        )
+    finally:
+        process.send_signal(signal.SIGTERM)
+        signalled.set()
+    _, stderr = await asyncio.wait_for(process.communicate(), STARTUP_TIMEOUT_SECONDS)
+    exited_while_streaming = not streaming.done()
+    await streaming
+    log = stderr.decode()
+    assert process.returncode == 0, log
+    assert "Traceback" not in log and "ERROR" not in log and "unanswered" not in log
+    assert exited_while_streaming
+    assert False in delivered  # the stream went on after the bot had gone
+    # Each interaction the bot read was answered: a roll until the signal, the restart notice
+    # after it; those it never read (sent as it disconnected, or after) come last.
+    kinds = [
+        "unanswered"
+        if reply.raw is None
+        else "roll"
+        if reply.embeds
+        else "restarting"
+        if "restarting" in (reply.content or "")
+        else "other"
+        for reply in replies
+    ]
+    # (The drain may be over before any interaction arrives during it: notices are optional.)
+    rolls = kinds.count("roll")
+    notices = kinds.count("restarting")
+    assert kinds == ["roll"] * rolls + ["restarting"] * notices + ["unanswered"] * (
+        len(kinds) - rolls - notices
+    ), kinds
+    assert rolls >= 30
+    with sqlite3.connect(tmp_path / "bot.db") as connection:
+        logged = connection.execute("SELECT count(*) FROM rolls").fetchone()[0]
+    assert logged == rolls  # every roll logged was shown, and no more
+
+
 async def test_a_second_signal_stops_at_once(
     fake_discord: FakeDiscord, tmp_path: Path, migrated_sqlite: Path
 ) -> None:
@@ -227,6 +301,62 @@ async def test_second_start_applies_no_migration_and_keeps_state(
         reply = await fake_discord.invoke("campaign info", {}, user="player")
         assert reply.embeds[0]["title"] == "📖 Kept"
     assert "Applied migrations" not in caplog.text
+
+
+async def test_a_start_with_the_commands_last_synced_skips_the_sync(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A sync overwrites every command (rate-limited by Discord): a restart of the same version
+    # on the same database has nothing to send.
+    settings = Settings(
+        token=fake_discord.token,
+        database_path=tmp_path / "bot.db",
+        guild_id=fake_discord.guild_id,
+        api_base=fake_discord.api_base,
+        gateway_url=fake_discord.gateway_url,
+    )
+    caplog.set_level(logging.INFO, logger="bot.client")
+    async with run_bot(fake_discord, create_bot(settings)):
+        pass
+    synced = fake_discord.sync_count
+    assert synced == 1
+    async with run_bot(fake_discord, create_bot(settings)) as again:
+        assert again.commands_unchanged
+        reply = await fake_discord.invoke("roll", {"expression": "2d6"}, user="player")
+        assert "2d6" in reply.embeds[0]["title"]
+    assert fake_discord.sync_count == synced
+    assert "Commands unchanged since the last sync: not synced" in caplog.text
+    # Another scope (here: globally instead of the guild) is another payload: synced.
+    async with run_bot(fake_discord, create_bot(replace(settings, guild_id=None))) as other:
+        assert not other.commands_unchanged
+    assert fake_discord.sync_count == synced + 1
+    assert {"roll", "campaign"} <= {c["name"] for c in fake_discord.synced_commands(guild=False)}
+
+
+async def test_a_changed_command_tree_is_synced_again(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    settings = Settings(
+        token=fake_discord.token,
+        database_path=tmp_path / "bot.db",
+        guild_id=fake_discord.guild_id,
+        api_base=fake_discord.api_base,
+        gateway_url=fake_discord.gateway_url,
+    )
+    async with run_bot(fake_discord, create_bot(settings)):
+        pass
+    synced = fake_discord.sync_count
+
+    @app_commands.command(name="extra", description="A command the last sync didn't have.")
+    async def extra(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("extra")
+
+    bot = create_bot(settings)
+    bot.tree.add_command(extra)
+    async with run_bot(fake_discord, bot):
+        assert not bot.commands_unchanged
+    assert fake_discord.sync_count == synced + 1
+    assert "extra" in {command["name"] for command in fake_discord.synced_commands(guild=True)}
 
 
 def _corrupt_file(tmp_path: Path) -> Path:

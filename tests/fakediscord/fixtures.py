@@ -66,8 +66,8 @@ async def run_bot(
     """Run ``bot`` against ``fake`` until the block exits; yield it once ready.
 
     Waits for READY and, if ``expect_sync`` (by default: if ``bot.tree`` holds any command),
-    for the bot's first command sync. Closes the bot on exit and re-raises anything that
-    ended ``bot.start``.
+    for the bot's first command sync (or its finding that the commands are as last synced).
+    Closes the bot on exit and re-raises anything that ended ``bot.start``.
     """
     previous = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
     point_discord_py_at(fake)
@@ -86,8 +86,14 @@ async def run_bot(
     try:
         await fake.wait_until(lambda: task.done() or bot.is_ready(), "the bot to be ready")
         if expect_sync:
+            # The dice bot skips a sync of the very commands it last synced on its database.
             await fake.wait_until(
-                lambda: task.done() or fake.sync_count > syncs_before, "the bot to sync"
+                lambda: (
+                    task.done()
+                    or fake.sync_count > syncs_before
+                    or getattr(bot, "commands_unchanged", False)
+                ),
+                "the bot to sync",
             )
         if task.done():
             raise RuntimeError("bot.start() ended during start-up")

@@ -35,6 +35,7 @@ psycopg = pytest.importorskip("psycopg")
 # foreign keys name: the copier must derive an order that puts these first.
 PARENTS = {
     "campaigns": set(),
+    "command_syncs": set(),
     "campaign_gms": {"campaigns"},
     "characters": {"campaigns"},
     "cosmos_challenges": {"campaigns"},
@@ -51,6 +52,7 @@ PARENTS = {
 }
 TABLES = (
     "campaigns",
+    "command_syncs",
     "campaign_gms",
     "characters",
     "cosmos_challenges",

@@ -310,12 +310,13 @@ def _differences(sqlite: dict[str, Table], pg: dict[str, Table]) -> dict[str, tu
     }
 
 
-def test_both_backends_have_the_same_fourteen_tables(both) -> None:
+def test_both_backends_have_the_same_fifteen_tables(both) -> None:
     sqlite, pg = both
     expected = [
         "campaign_gms",
         "campaigns",
         "characters",
+        "command_syncs",
         "cosmos_challenges",
         "end_prompts",
         "macros",

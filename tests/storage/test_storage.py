@@ -179,6 +179,7 @@ async def test_migration_0014_moves_a_sinew_campaigns_skin_into_its_settings(
         "0017_realms_traits",
         "0018_character_rolled",
         "0019_sixpool_contest_sides",
+        "0020_command_syncs",
     ]
     opened = await Storage.open(path)
     try:
