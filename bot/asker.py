@@ -83,6 +83,18 @@ async def apply_default_visibility(interaction: discord.Interaction) -> bool:
 GMS_NAMED_MAX = 10  # co-GMs a refusal names; the rest are counted
 
 
+# A player's `hidden:true`: `blind` is the player's secret roll (docs/gms.md, "Hidden, blind and
+# reveal"), and a blind roll needs a campaign's GMs to send it to.
+PLAYER_HIDDEN = (
+    "Only a GM can roll hidden. For a secret roll, use `blind:true` instead: the GMs see the "
+    "result and you don't. Or roll without `hidden`."
+)
+HIDDEN_NO_CAMPAIGN = (
+    "Only a GM can roll hidden, and there is no campaign here: roll without `hidden`. (A "
+    "player's secret roll is `blind:true`, in a campaign's channel, where its GMs see it.)"
+)
+
+
 def gms_to_ask(campaign: Campaign | None) -> str:
     """Who to ask for what only a GM may do: the campaign's founder and co-GMs, by mention (a
     mention in a refusal, which only its reader sees, pings nobody), and members with Manage
@@ -190,9 +202,7 @@ class Asker:
         anything is rolled a player's hidden roll, a blind roll outside a campaign (it has no
         GMs to get it), and a roll both hidden and blind."""
         if hidden and not self.is_gm:
-            raise CommandError(
-                "Only a GM can roll hidden. Roll without `hidden`, or ask your GM to roll for you."
-            )
+            raise CommandError(PLAYER_HIDDEN if self.campaign is not None else HIDDEN_NO_CAMPAIGN)
         if hidden and blind:
             raise CommandError(
                 "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."

@@ -268,7 +268,8 @@ async def deliver_roll(
     that shows it (None: a secret roll's private reply, or no id known).
 
     Public: to the channel. Hidden: to the GM who rolled alone, with Reveal, and a copy to the
-    campaign's GM log channel. Blind: the roller is told only that they rolled in secret; the
+    campaign's GM log channel (and, with ``secret_notice`` on, "rolled in secret" to the
+    channel, as for a blind roll). Blind: the roller is told only that they rolled in secret; the
     GMs get it (the GM log channel, else DMs). ``edit``: a button under the roll was pressed,
     so the message is edited in place (a blind roll's never is: its roller gets the notice).
     """
@@ -288,8 +289,18 @@ async def deliver_roll(
         message_id = sent.message_id
     if hidden:
         await _post_to_gm_channel(interaction, asker, roll_id, embed)
+        await _secret_notice(interaction, asker)
         return None
     return message_id
+
+
+async def _secret_notice(interaction: discord.Interaction, asker: Asker) -> None:
+    """With the campaign's ``secret_notice`` on, tell the channel that someone rolled in secret:
+    the same line for a GM's hidden roll as for a player's blind one (docs/gms.md, "Hidden,
+    blind and reveal")."""
+    if asker.campaign is not None and asker.campaign.switches.secret_notice:
+        roller = shown(interaction.user.display_name)
+        await announce(interaction, content=f"🎲 {roller} rolled in secret.")
 
 
 async def remember_message(storage: Storage, roll_id: int, message_id: int | None) -> None:
@@ -389,9 +400,7 @@ async def _deliver_blind(
             "is logged: a GM sees it in `/campaign log`.",
             ephemeral=True,
         )
-    if campaign.switches.secret_notice:
-        roller = shown(interaction.user.display_name)
-        await announce(interaction, content=f"🎲 {roller} rolled in secret.")
+    await _secret_notice(interaction, asker)
 
 
 async def _direct_to_gms(

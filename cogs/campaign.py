@@ -248,7 +248,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     @app_commands.describe(
         gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
         gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
-        secret_notice='Tell the channel when someone rolls blind ("gwen rolled in secret")',
+        secret_notice=(
+            'Tell the channel when someone rolls blind or hidden ("gwen rolled in secret")'
+        ),
         gm_rolls="A GM's rolls when they don't say hidden: public (default) or hidden",
     )
     @app_commands.choices(gm_rolls=choices_of(GmRolls))

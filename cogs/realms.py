@@ -246,7 +246,13 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
 
     @roll_command
     @anywhere
-    @app_commands.command(name="check", description="A single-die roll: two dice, keep one")
+    @app_commands.command(
+        name="check",
+        description=(
+            "One die (save, check, competition…); at advantage or disadvantage two, "
+            "the higher or lower kept"
+        ),
+    )
     @app_commands.describe(
         die="The die (saves, checks, stealth and concentration: d20; competitions: d12)",
         target="The number to reach (optional)",

@@ -209,7 +209,8 @@ class TableSwitches:
     Attributes:
         gm_channel_id: Where hidden and blind rolls are also posted for the GMs (None: blind
             rolls go to each GM by direct message).
-        secret_notice: Whether the channel hears "gwen rolled in secret" for a blind roll.
+        secret_notice: Whether the channel hears "gwen rolled in secret" for a blind or hidden
+            roll.
         gm_rolls_hidden: Whether a GM's rolls are hidden unless the GM says `hidden: false`.
     """
 

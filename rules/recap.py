@@ -6,7 +6,7 @@ docs/gms.md, "Campaign recap". Pure: the rolls come in as ``RecapRoll`` (read fr
 The luck of one roll is the mid-rank percentile of its result on its exact distribution,
 oriented so that higher is luckier: P(worse) + P(same) / 2. A roll-under system counts a lower
 result as the better one. The mean over a player's scored rolls is their luck score; 50% is
-average luck, and a score of 82% reads "in the top 18%".
+average luck, and a score of 82% reads "top 18%" (its dice ran hot).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.render.grammar import plural, possessive
 from bot.render.numbers import by_chance, more_values, percent
 from bot.render.reply import Part, RollReply, Verdict
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, listed, shown, truncate
@@ -46,11 +47,10 @@ def pool_text(pool: Pool) -> str:
     for index, part in enumerate(pool.parts):
         sign = "−" if part.dice < 0 else ("+" if index else "")
         count = abs(part.dice)
-        dice = "die" if count == 1 else "dice"
         named = (
-            f"{count} {part.label.removesuffix('dice')}{dice}"  # "2 bonus dice"
+            plural(count, part.label.removesuffix("dice") + "die", part.label)  # "2 bonus dice"
             if part.label.endswith("dice")
-            else f"{part.label}: {count} {dice}"
+            else f"{part.label}: {plural(count, 'die', 'dice')}"
         )
         parts.append(f"{sign} {named}".strip())
     text = " ".join(parts) + f" = {pool.size}d10"
@@ -71,9 +71,8 @@ def _dice(result: PoolRoll, who: str = "") -> str:
 
 def _net(result: PoolRoll) -> str:
     """The net named: successes, botches, and the net shown (never below 0)."""
-    return f"{result.successes} successes − {result.botches} botches = **{result.net} net**" + (
-        " (a fumble)" if result.fumble else ""
-    )
+    counted = f"{plural(result.successes, 'success')} − {plural(result.botches, 'botch')}"
+    return f"{counted} = **{result.net} net**" + (" (a fumble)" if result.fumble else "")
 
 
 _VERDICT = {
@@ -107,7 +106,7 @@ def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discor
 def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
     winner = shown(roller) if result.attacker_wins else "The defender"
     tie = " (a tie holds)" if result.attacker.net == result.defender.net else ""
-    sides = ((f"{shown(roller)}'s", result.attacker), ("The defender's", result.defender))
+    sides = ((possessive(shown(roller)), result.attacker), ("The defender's", result.defender))
     return RollReply(
         who=roller,
         what="opposed roll vs the defender",
@@ -229,7 +228,6 @@ def trauma_changed(name: str, label: str, before: int, after: int) -> discord.Em
     lost = trauma_dice(after)
     return discord.Embed(
         title=truncate(f"{shown(name)}: {label} {before} → {after}", TITLE_LIMIT),
-        description=f"Every pool loses {lost} {'die' if lost == 1 else 'dice'} to it "
-        "(1 per full 20).",
+        description=f"Every pool loses {plural(lost, 'die', 'dice')} to it (1 per full 20).",
         colour=Colour.WARNING if after > before else Colour.CAMPAIGN,
     )

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.render.grammar import article
 from bot.render.roll_log import WHAT_SHORTER, log_line, plain_text, summarise
 from bot.render.style import (
     CHOICE_NAME_MAX,
@@ -72,10 +73,11 @@ def _settings_lines(campaign: Campaign) -> list[str]:
 
 def campaign_started(campaign: Campaign) -> discord.Embed:
     """Announce a new campaign and who runs it."""
+    system = campaign.system.display_name
     embed = discord.Embed(
         title=f"📖 {shown(campaign.settings.name)}",
         description=(
-            f"A **{campaign.system.display_name}** campaign starts in this channel "
+            f"{article(system).capitalize()} **{system}** campaign starts in this channel "
             "(and its threads)."
         ),
         colour=Colour.CAMPAIGN,
@@ -189,7 +191,7 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
     how = (
         "a blind roll, seen by the GMs only"
         if roll.visibility is Visibility.BLIND
-        else "a hidden roll of a GM's"
+        else "a GM's hidden roll"
     )
     embed.add_field(
         name=REVEALED,

@@ -26,7 +26,7 @@ import discord
 import numpy as np
 
 from bot.render.numbers import percent
-from bot.render.raster import Box, Canvas, encode_png, text_size
+from bot.render.raster import GRID, INK, MUTED, Box, Canvas, encode_png, text_size
 from bot.render.style import Colour
 from rules.odds import Distribution, Outcome
 
@@ -71,9 +71,9 @@ LEGEND_ORDER = (
     Outcome.CRITICAL_SUCCESS,
     Outcome.CRITICAL_FAILURE,
 )
-# Near-black: red would read as a critical failure.
-MARKER_COLOUR = "#23272a"
-INK, GRID, AXIS = "#23272a", "#dde1e6", "#72767d"
+# The text's near-white on the dark background: red would read as a critical failure.
+MARKER_COLOUR = INK
+AXIS = MUTED
 # Phone-readable: Discord shows the image at full width on a phone (about 360-400 pt), so a
 # 1000 px wide chart is scaled by ~0.4 and 22 px text stays about 9 pt.
 WIDTH, HEIGHT = 1000, 560

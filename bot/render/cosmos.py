@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.errors import describe
+from bot.render.grammar import plural, possessive
 from bot.render.numbers import percent, signed
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import Colour, listed, shown
@@ -136,7 +137,7 @@ def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> 
         word=word,
         total=f"{result.attacker.total} vs {result.defender.total}",
         dice=dice,
-        breakdown=[part for name, side in sides for part in _parts(side, f"{name}'s ")],
+        breakdown=[part for name, side in sides for part in _parts(side, f"{possessive(name)} ")],
     ).embed()
 
 
@@ -174,8 +175,8 @@ def conversion(result: Conversion) -> discord.Embed:
 def challenge_progress(challenge: Challenge) -> str:
     """One line of a challenge's progress."""
     return (
-        f"**{shown(challenge.name)}** (TN {challenge.tn}): {challenge.successes} "
-        f"success{'es' if challenge.successes != 1 else ''} ({challenge.successes_needed} "
+        f"**{shown(challenge.name)}** (TN {challenge.tn}): "
+        f"{plural(challenge.successes, 'success')} ({challenge.successes_needed} "
         f"needed), {challenge.rolls_used} of {challenge.max_rolls} rolls used · "
         f"{challenge.status.value}"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import singledispatch
 
 from bot.render.campaign import END_ANSWERS
+from bot.render.grammar import plural
 from bot.storage.errors import (
     AlreadyGM,
     CampaignAlreadyRunning,
@@ -187,8 +188,8 @@ def _(error: CharacterNameTaken) -> str:
 @describe.register
 def _(error: TooManyCharacters) -> str:
     held = (
-        f"<@{error.user_id}> already has {error.limit} character"
-        f"{'s' if error.limit != 1 else ''} in this campaign, the most this system allows"
+        f"<@{error.user_id}> already has {plural(error.limit, 'character')} "
+        "in this campaign, the most this system allows"
     )
     if error.system is None or not error.system.installed:
         return f"{held}."

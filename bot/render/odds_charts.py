@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from bot.render.charts import OUTCOME_COLOURS, Bar, ChartSheet, ChartSpec, Kind, chart_spec
 from bot.render.cosmos import describe_pool
+from bot.render.grammar import plural
 from bot.render.numbers import chance_floats, percent
 from bot.render.sinew import mode_text
 from bot.render.sixpool import dc_text
@@ -211,7 +212,7 @@ def attack_chart(result: AttackOdds, dice: int, to_hit: int, damage: str) -> Cha
         )
         panels.append(
             ChartSpec(
-                title=f"{_targets(numbers)}: {strikes} strike{'s' if strikes != 1 else ''}{each}"
+                title=f"{_targets(numbers)}: {plural(strikes, 'strike')}{each}"
                 f" · missed {percent(target.missed)}",
                 bars=bars,
                 x_label="Damage",

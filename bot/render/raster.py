@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from PIL import ImageFont
 
 __all__ = [
+    "BACKGROUND",
+    "GRID",
+    "INK",
+    "MUTED",
     "Box",
     "Canvas",
     "encode_indexed_png",
@@ -154,6 +158,14 @@ def _buffer(shape: tuple[int, ...]) -> np.ndarray:
     return array
 
 
+# Discord's dark theme (its chat background and text): every chart is drawn on this opaque
+# grey, so it reads the same in the light theme, where it shows as a dark card.
+BACKGROUND = "#313338"
+INK = "#dbdee1"  # text
+MUTED = "#949ba4"  # axes: Discord's secondary text
+GRID = "#4e5058"  # grid lines, just above the background
+
+
 class Canvas:
     """A palette image being painted: rectangles, dashed lines and anti-aliased text.
 
@@ -163,7 +175,7 @@ class Canvas:
     thread's scratch buffer).
     """
 
-    def __init__(self, width: int, height: int, background: str = "#ffffff") -> None:
+    def __init__(self, width: int, height: int, background: str = BACKGROUND) -> None:
         self.pixels = _buffer((height, width))
         self.pixels.fill(0)
         self.background = rgb(background)
@@ -268,7 +280,7 @@ class Canvas:
         y: int,
         *,
         size: int,
-        colour: str = "#23272a",
+        colour: str = INK,
         bold: bool = False,
         anchor: str = "lt",
         on: str | None = None,

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.render.grammar import plural
 from bot.render.numbers import ChancesOf, float_mean, more_values, percent, ranked
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, joined, shown, truncate
@@ -16,6 +17,7 @@ from rules.realms import (
     CheckOdds,
     CheckResult,
     Decision,
+    SpellKind,
     SpellResult,
     State,
     StealthResult,
@@ -175,10 +177,41 @@ def stealth(result: StealthResult, roller: str) -> discord.Embed:
     ).embed()
 
 
+# Why a spell's state changes what it does (docs/players/realms.md, "Rules notes").
+_SPELL_WHY = {
+    (SpellKind.INCANTATION, State.ADVANTAGE): (
+        "advantage takes 1 off an incantation's spirit cost (never below 0)"
+    ),
+    (
+        SpellKind.INCANTATION,
+        State.DISADVANTAGE,
+    ): "disadvantage adds 1 to an incantation's spirit cost",
+    (SpellKind.INCANTATION, State.NORMAL): "paid as it is, at neither advantage nor disadvantage",
+    (SpellKind.AXIOM, State.ADVANTAGE): (
+        "advantage lets an axiom take its lowest oversiphoning at the normal cost"
+    ),
+    (SpellKind.AXIOM, State.DISADVANTAGE): "disadvantage doubles an axiom's casting time",
+    (SpellKind.AXIOM, State.NORMAL): "neither advantage nor disadvantage changes an axiom",
+}
+SPELL_NO_DICE = (
+    "🎲 No dice: a spell isn't rolled. Advantage or disadvantage changes what it costs instead "
+    "(an incantation's spirit, an axiom's oversiphoning or casting time)."
+)
+
+
 def spell(result: SpellResult, roller: str) -> discord.Embed:
+    """Show what a spell costs at its state and why, and that nothing is rolled: "**Spirit cost
+    2 → 1**: advantage takes 1 off an incantation's spirit cost (never below 0)"."""
+    state = result.decision.state
+    if result.kind is SpellKind.INCANTATION and state is State.NORMAL:
+        effect = f"Spirit cost {result.cost}"  # unchanged: no "2 → 2"
+    else:
+        effect = result.effect[:1].upper() + result.effect[1:]
+    what = f"**{effect}**: {_SPELL_WHY[result.kind, state]}."
+    paid = "" if result.cost is None else f" · spirit cost {result.cost}"
     return discord.Embed(
-        title=truncate(f"✨ {shown(roller)}: {result.kind.value}", TITLE_LIMIT),
-        description="\n".join(_remarks(result.decision, f"**{result.effect.capitalize()}**")),
+        title=truncate(f"✨ {shown(roller)}: {result.kind.value}{paid}", TITLE_LIMIT),
+        description="\n".join(_remarks(result.decision, what, SPELL_NO_DICE)),
         colour=Colour.ROLL,
     )
 
@@ -243,7 +276,7 @@ def attack_odds(result: AttackOdds, dice: int, to_hit: int, damage: str) -> disc
         dropped = more_values(ChancesOf(rest, target.damage), 1 - listed)
         lines += [dropped] if dropped else []
         embed.add_field(
-            name=f"Target {index} ({target.strikes} strike{'s' if target.strikes != 1 else ''})",
+            name=f"Target {index} ({plural(target.strikes, 'strike')})",
             value=truncate("\n".join(lines), FIELD_LIMIT),
         )
     return embed

@@ -17,7 +17,8 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.raster import Canvas, text_size
+from bot.render.grammar import plural, possessive
+from bot.render.raster import GRID, INK, MUTED, Canvas, text_size
 from bot.render.style import EMBED_TOTAL_LIMIT, Colour, shown, truncate
 from rules.recap import AVERAGE_LUCK, Recap, RecapRoll, Tally
 
@@ -29,6 +30,7 @@ __all__ = [
     "chart_height",
     "draw_recap",
     "luck_phrase",
+    "luck_sentence",
     "recap_chart",
     "recap_embed",
     "share_text",
@@ -41,9 +43,9 @@ MAX_CHART_PLAYERS = 12
 LUCKY_COLOUR = f"#{Colour.SUCCESS.value:06x}"  # the embeds' green success, as the odds charts
 UNLUCKY_COLOUR = f"#{Colour.FAILURE.value:06x}"  # and their grey
 TABLE_COLOUR = "#5865f2"  # Discord's blurple: the table's own bar
-AVERAGE_COLOUR = "#23272a"
+AVERAGE_COLOUR = INK  # near-white on the dark background, as the odds charts' target line
 TABLE_NAME = "The table"
-INK, GRID, AXIS, ON_BAR = "#23272a", "#dde1e6", "#72767d", "#ffffff"
+AXIS, ON_BAR = MUTED, "#ffffff"  # ON_BAR: words inside a bar, on its opaque colour
 # Pixels. Discord shows the image at full width on a phone (~360-400 pt): 1000 px is scaled by ~0.4,
 # so 22 px text stays about 9 pt (the odds charts' sizes, docs/players/index.md, "Odds charts").
 WIDTH = 1000
@@ -66,14 +68,18 @@ def share_text(share: Fraction) -> str:
 
 
 def luck_phrase(luck: Fraction) -> str:
-    """``in the top 18%`` (a luck of 82%), or ``in the bottom 30%`` below average."""
+    """``top 18%`` (a luck of 82%), or ``bottom 30%`` below average: the chart's words too."""
     if luck >= AVERAGE_LUCK:
-        return f"in the top {share_text(1 - luck)}"
-    return f"in the bottom {share_text(luck)}"
+        return f"top {share_text(1 - luck)}"
+    return f"bottom {share_text(luck)}"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def luck_sentence(name: str, luck: Fraction) -> str:
+    """How someone's dice ran, as the table would say it: "Wren's dice ran hot: **top 18%**",
+    "Bo's dice ran cold: **bottom 30%**" ("ran even" when it rounds to 50%)."""
+    phrase = luck_phrase(luck)
+    temper = "even" if phrase.endswith(" 50%") else "hot" if luck >= AVERAGE_LUCK else "cold"
+    return f"{possessive(name)} dice ran {temper}: **{phrase}**"
 
 
 def _roll_ref(roll: RecapRoll) -> str:
@@ -81,13 +87,13 @@ def _roll_ref(roll: RecapRoll) -> str:
 
 
 def _counts(tally: Tally) -> str:
-    parts = [_plural(tally.rolls, "roll")]
+    parts = [plural(tally.rolls, "roll")]
     if tally.criticals:
-        parts.append(f"✨ {_plural(tally.criticals, 'crit')}")
+        parts.append(f"✨ {plural(tally.criticals, 'crit')}")
     if tally.fumbles:
-        parts.append(f"💥 {_plural(tally.fumbles, 'fumble')}")
+        parts.append(f"💥 {plural(tally.fumbles, 'fumble')}")
     if tally.luck_spends:
-        parts.append(f"🍀 {_plural(tally.luck_spends, 'Luck spend')}")
+        parts.append(f"🍀 {plural(tally.luck_spends, 'Luck spend')}")
     if tally.pressure:
         parts.append(f"🌀 +{tally.pressure} Pressure")
     if tally.contests_won or tally.contests_lost:
@@ -95,8 +101,7 @@ def _counts(tally: Tally) -> str:
     if tally.challenges_won or tally.challenges_lost:
         parts.append(f"🏁 challenges {tally.challenges_won} won, {tally.challenges_lost} lost")
     if tally.crises:
-        crises = "1 Crisis" if tally.crises == 1 else f"{tally.crises} Crises"
-        parts.append(f"💀 {crises}")
+        parts.append(f"💀 {plural(tally.crises, 'Crisis', 'Crises')}")
     return " · ".join(parts)
 
 
@@ -104,17 +109,16 @@ def _details(tally: Tally, name: str) -> str:
     lines = [_counts(tally)]
     if tally.luck is not None:
         lines.append(
-            f"🎯 {name} rolled **{luck_phrase(tally.luck)}** "
-            f"({_plural(tally.scored, 'scored roll')})"
+            f"🎯 {luck_sentence(name, tally.luck)} ({plural(tally.scored, 'scored roll')})"
         )
     if tally.too_large:  # counted, unscored: never a silent approximation
-        lines.append(f"🧮 {_plural(tally.too_large, 'roll')} too large to score")
+        lines.append(f"🧮 {plural(tally.too_large, 'roll')} too large to score")
     if tally.biggest is not None and tally.biggest.total is not None:
         lines.append(f"⬆️ Biggest: **{tally.biggest.total}** {_roll_ref(tally.biggest)}")
     if tally.unlikeliest is not None and tally.unlikeliest.chance is not None:
         lines.append(
             f"🎲 Most unlikely: {_roll_ref(tally.unlikeliest)}, "
-            f"a result this far out {share_text(tally.unlikeliest.chance)} of the time"
+            f"only {share_text(tally.unlikeliest.chance)} of such rolls land this far out"
         )
     return "\n".join(lines)
 
@@ -157,7 +161,7 @@ def recap_embed(
         fields += 1
     hidden_players = len(made.players) - fields
     if hidden_players > 0:
-        embed.add_field(name="…", value=f"and {_plural(hidden_players, 'more player')}")
+        embed.add_field(name="…", value=f"and {plural(hidden_players, 'more player')}")
     embed.set_footer(text=footer)
     if made.table.scored:
         embed.set_image(url=f"attachment://{CHART_FILENAME}")
@@ -183,8 +187,7 @@ class RecapChart:
 
 
 def _bar(label: str, luck: Fraction, colour: str) -> ChartBar:
-    words = f"top {share_text(1 - luck)}" if luck >= AVERAGE_LUCK else f"bottom {share_text(luck)}"
-    return ChartBar(label, float(luck * 100), colour, words)
+    return ChartBar(label, float(luck * 100), colour, luck_phrase(luck))
 
 
 def recap_chart(made: Recap, names: Mapping[int, str]) -> RecapChart | None:

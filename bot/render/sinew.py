@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.errors import describe
+from bot.render.grammar import plural, possessive
 from bot.render.numbers import percent
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import (
@@ -197,7 +198,7 @@ def odds(result: TestOdds, versus: OpposedOdds | None, luck: Sequence[LuckOdds])
     # charts").
     shown = [row for row in luck if row.tokens == 0 or row.gain > 0]
     rows = [
-        f"{row.tokens} token{'s' if row.tokens != 1 else ''}: {percent(row.success)}"
+        f"{plural(row.tokens, 'token')}: {percent(row.success)}"
         + (f" (+{percent(row.gain)})" if row.tokens else "")
         for row in shown
     ]
@@ -310,7 +311,7 @@ def add_defender_stamina(embed: discord.Embed, character: Character[Sheet]) -> N
     value = f"{sheet.current_stamina}/{sheet.stamina}"
     if sheet.collapsed:
         value += " · **collapsed**"
-    add_part(embed, Part(f"{shown(character.name)}'s Stamina", value))
+    add_part(embed, Part(f"{possessive(shown(character.name))} Stamina", value))
 
 
 def collapse_announcement(character: Character[Sheet]) -> discord.Embed:
@@ -422,8 +423,8 @@ def luck_granted_note(character: Character[Sheet], grant: LuckGrant) -> str:
     """Confirm a windfall privately to the GM who gave it."""
     sheet = character.sheet
     return (
-        f"✅ Gave {shown(character.name)} {grant.granted} Luck token"
-        f"{'s' if grant.granted != 1 else ''} ({sheet.luck_tokens}/{sheet.luck}). "
+        f"✅ Gave {shown(character.name)} {plural(grant.granted, 'Luck token')} "
+        f"({sheet.luck_tokens}/{sheet.luck}). "
         "Announced in the channel."
     )
 
@@ -432,7 +433,7 @@ def items(character: Character[Sheet], change: str | None = None) -> discord.Emb
     """Show a character's items, after an optional change."""
     sheet = character.sheet
     name = shown(character.name)
-    title = f"🎒 {name}: {shown(change)}" if change else f"🎒 {name}'s items"
+    title = f"🎒 {name}: {shown(change)}" if change else f"🎒 {possessive(name)} items"
     carrying = f"Carrying {len(sheet.items)}: "
     carried = _items_text(sheet, EMBED_DESCRIPTION_LIMIT - len(carrying), "more items")
     embed = discord.Embed(
@@ -558,7 +559,7 @@ def add_luck_spent(
         embed,
         Part(
             "Luck spent" if payer is None else f"Luck spent by {shown(payer)}",
-            f"−{lowered} on the die for {cost} token{'s' if cost != 1 else ''}"
+            f"−{lowered} on the die for {plural(cost, 'token')}"
             + (
                 f" ({cost - lowered} extra at Pressure {LUCK_SURCHARGE_STEP}+)"
                 if cost > lowered

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.render.grammar import plural, possessive
 from bot.render.numbers import percent, signed
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import (
@@ -195,7 +196,7 @@ def add_pool_left(
     """Add the points spent and the pool left to a roll's embed (``who``: whose pool, when a
     contest shows two)."""
     if spent:
-        owner = f"{shown(who)}'s " if who else ""
+        owner = f"{possessive(shown(who))} " if who else ""
         add_part(
             embed,
             Part(
@@ -279,7 +280,7 @@ def odds(result: RollOdds) -> discord.Embed:
     lines = []
     for points, chance in enumerate(result.per_point):
         gain = f" (+{percent(chance - result.per_point[points - 1])})" if points else ""
-        lines.append(f"{points} point{'s' if points != 1 else ''}: {percent(chance)}{gain}")
+        lines.append(f"{plural(points, 'point')}: {percent(chance)}{gain}")
     embed.add_field(name="Success by points spent (+1 each)", value="\n".join(lines))
     return embed
 
@@ -305,7 +306,7 @@ def contest(
         total=f"{result.own.total} vs {result.other.total}",
         dice="\n".join(f"{name}: {_dice(side)}" for name, side in sides),
         breakdown=[
-            Part(f"{name}'s total", f"{_sum(side)}\n{_modifiers(side.modifiers)}")
+            Part(f"{possessive(name)} total", f"{_sum(side)}\n{_modifiers(side.modifiers)}")
             for name, side in sides
         ],
         notes=notes,

@@ -1,4 +1,5 @@
-"""Single-die rolls (two dice, keep one), the stealth pool and spells."""
+"""Single-die rolls (one die; two, keeping one, at advantage or disadvantage), the stealth pool
+and spells."""
 
 from __future__ import annotations
 
@@ -134,6 +135,7 @@ class SpellResult:
     decision: Decision
     cost: int | None  # spirit cost after the state (incantations)
     effect: str
+    asked: int | None = None  # spirit cost before the state (incantations)
 
 
 def spell(kind: SpellKind, decision: Decision, cost: int | None = None) -> SpellResult:
@@ -149,7 +151,7 @@ def spell(kind: SpellKind, decision: Decision, cost: int | None = None) -> Spell
             if state is State.ADVANTAGE
             else cost + (1 if state is State.DISADVANTAGE else 0)
         )
-        return SpellResult(kind, decision, after, f"spirit cost {cost} → {after}")
+        return SpellResult(kind, decision, after, f"spirit cost {cost} → {after}", cost)
     if cost is not None:
         raise RulesError("An axiom has no spirit cost; leave `cost` out.")
     effect = {

@@ -52,8 +52,11 @@ async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
     assert embed["description"].startswith(f"🎲 5d10\n```\nRoll: [{', '.join(map(str, dice))}]\n→ ")
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert fields["Pool"] == "pool: 4 dice + 2 bonus dice − 1 penalty die = 5d10"
+    successes = "success" if rolled.successes == 1 else "successes"  # never "1 successes"
+    botches = "botch" if rolled.botches == 1 else "botches"
     assert fields["Net vs DC 1"] == (
-        f"{rolled.successes} successes − {rolled.botches} botches = **{rolled.net} net**: Success"
+        f"{rolled.successes} {successes} − {rolled.botches} {botches} = "
+        f"**{rolled.net} net**: Success"
     )
     assert await dicebot.storage.rolls.get(1) is not None
     await settled(fake_discord, dicebot)  # an announcement would have arrived by now

@@ -13,6 +13,7 @@ from rules.expressions import roll_expression
 from rules.randomness import new_rng
 from tests.e2e.test_buttons import restarted
 from tests.expect import logged_roll, revealed_line
+from tests.fakediscord.fixtures import settled
 from tests.fakediscord.server import FakeDiscord
 
 pytestmark = pytest.mark.shared_bot
@@ -264,3 +265,24 @@ async def test_no_one_but_the_gms_sees_a_hidden_gm_result_in_any_system(
     await asyncio.sleep(0.05)  # nothing else arrives: no announcement
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
     assert fake_discord.dm_messages("player") == []
+
+
+async def test_secret_notice_tells_the_channel_of_a_gms_hidden_roll_as_of_a_blind_one(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    await campaign_with_gm_channel(fake_discord)
+    quiet = await fake_discord.invoke("roll", {"expression": "1d8", "hidden": True}, user="gm")
+    assert quiet.ephemeral
+    await settled(fake_discord, dicebot)
+    assert fake_discord.channel_messages(fake_discord.channel_id) == []  # the notice is off
+    await fake_discord.invoke("campaign settings", {"secret_notice": True}, user="gm")
+    hidden = await fake_discord.invoke("roll", {"expression": "1d8", "hidden": True}, user="gm")
+    assert hidden.ephemeral and hidden.embeds  # the GM sees the result, privately
+    [notice] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
+    assert notice["content"] == "🎲 gm rolled in secret." and notice["embeds"] == []
+    await fake_discord.invoke("roll", {"expression": "1d8", "blind": True}, user="player")
+    notices = await fake_discord.wait_channel_messages(fake_discord.channel_id, 2)
+    assert [message["content"] for message in notices] == [
+        "🎲 gm rolled in secret.",
+        "🎲 player rolled in secret.",
+    ]

@@ -87,7 +87,7 @@ async def test_reveal_button_posts_the_hidden_roll_for_its_gm_only(
     assert refused.ephemeral and "Only a GM of the campaign" in refused.content
     revealed = await fake_discord.click(secret, "roll:reveal:1", user="gm")
     assert not revealed.ephemeral
-    assert revealed_line(revealed.embeds[0]).endswith("a hidden roll of a GM's")
+    assert revealed_line(revealed.embeds[0]).endswith("a GM's hidden roll")
     assert revealed.embeds[0]["title"].endswith(" · total 765432")
     assert (await logged_roll(dicebot.storage, 1)).revealed_at is not None
     twice = await fake_discord.click(secret, "roll:reveal:1", user="gm")

@@ -155,3 +155,22 @@ async def test_help_explains_dice_notation_with_examples_that_roll(
         roll_request(example, new_rng(0))  # every example is a request /roll accepts
     limits = next(field["value"] for field in embed["fields"] if field["name"] == "Limits")
     assert "200 characters, 1,000 dice per `/roll`" in limits and "10,000 sides" in limits
+
+
+async def test_help_says_a_plain_realms_check_rolls_one_die(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    pages = await every_page(fake_discord)
+    entries = [
+        entry
+        for page in pages
+        for field in page.get("fields", [])
+        for entry in re.split(r"\n(?=`/)", field["value"])
+        if entry.startswith("`/realms check`")
+    ]
+    assert len(entries) == 1
+    assert (
+        "One die (save, check, competition…); at advantage or disadvantage two, "
+        "the higher or lower kept"
+    ) in entries[0]
+    assert "two dice, keep one" not in entries[0]

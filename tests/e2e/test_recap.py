@@ -81,9 +81,13 @@ def attacker_wins(result: dict[str, Any]) -> bool:
 
 
 def phrase(luck: Fraction) -> str:
+    """How a luck score reads after "…'s dice": "ran hot: **top 18%**"."""
     if luck >= Fraction(1, 2):
-        return f"in the top {max(round((1 - luck) * 100), 1)}%"
-    return f"in the bottom {max(round(luck * 100), 1)}%"
+        share = f"top {max(round((1 - luck) * 100), 1)}%"
+    else:
+        share = f"bottom {max(round(luck * 100), 1)}%"
+    temper = "even" if share.endswith(" 50%") else "hot" if luck >= Fraction(1, 2) else "cold"
+    return f"ran {temper}: **{share}**"
 
 
 async def session(fake: FakeDiscord) -> None:
@@ -114,7 +118,7 @@ def check_player(lines: str, name: str, rolls: list[LoggedRoll]) -> None:
     scored = [roll for roll in rolls if roll.payload["result"].get("expression") != "8d6 e6"]
     luck = sum((expected_luck(roll) for roll in scored), Fraction(0)) / len(scored)
     assert lines.startswith(f"{len(rolls)} roll"), lines
-    assert f"{name} rolled **{phrase(luck)}** ({len(scored)} scored roll" in lines, lines
+    assert f"{name}'s dice {phrase(luck)} ({len(scored)} scored roll" in lines, lines
 
 
 async def test_recap_counts_each_player_and_the_table_with_the_exact_luck_score(
@@ -231,7 +235,7 @@ async def test_recap_counts_luck_spends_pressure_and_a_crisis_as_no_new_rolls(
     # the roller's own side of the opposed roll.
     made = [rolls[0], rolls[2], rolls[4]]
     luck = sum((expected_luck(roll) for roll in made), Fraction(0)) / 3
-    assert f"player rolled **{phrase(luck)}** (3 scored rolls)" in player
+    assert f"player's dice {phrase(luck)} (3 scored rolls)" in player
 
 
 async def test_recap_counts_a_challenge_for_the_roll_that_ended_it(
@@ -314,7 +318,7 @@ async def test_recap_scores_a_sixpool_check_and_the_rollers_side_of_a_contest(
     player = fields(reply)["player"]
     assert player.startswith(f"2 rolls{naturals} · ⚔️ contests {won} won, {1 - won} lost"), player
     luck = (sixpool_luck(rolls[0].payload["result"]) + sixpool_luck(contest["attacker"])) / 2
-    assert f"player rolled **{phrase(luck)}** (2 scored rolls)" in player, player
+    assert f"player's dice {phrase(luck)} (2 scored rolls)" in player, player
 
 
 async def test_recap_averages_the_luck_of_a_roll_of_several_parts(
@@ -337,7 +341,7 @@ async def test_recap_averages_the_luck_of_a_roll_of_several_parts(
     player = fields(reply)["player"]
     assert player.startswith("1 roll"), player
     luck = sum(lucks, Fraction(0)) / 3
-    assert f"player rolled **{phrase(luck)}** (1 scored roll)" in player, player
+    assert f"player's dice {phrase(luck)} (1 scored roll)" in player, player
 
 
 def sums_at_most(dice: int, faces: int, value: int) -> int:
@@ -402,4 +406,4 @@ async def test_recap_of_heavy_rolls_never_holds_the_loop(
             lucks.append(Fraction(below + upto, 2 * every))
     assert len(lucks) == 3
     luck = sum(lucks, Fraction(0)) / 3
-    assert f"player rolled **{phrase(luck)}** (3 scored rolls)" in player, player
+    assert f"player's dice {phrase(luck)} (3 scored rolls)" in player, player

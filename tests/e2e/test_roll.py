@@ -104,7 +104,7 @@ async def test_ruling_hidden_gm_roll_is_private_logged_and_revealed_by_id(
     assert reply.embeds[0]["description"] == revealed.embeds[0]["description"]
     rolled_at = int(datetime.fromisoformat(logged.created_at).timestamp())
     assert revealed_line(revealed.embeds[0]) == (
-        f"Rolled in secret <t:{rolled_at}:f> (<t:{rolled_at}:R>): a hidden roll of a GM's"
+        f"Rolled in secret <t:{rolled_at}:f> (<t:{rolled_at}:R>): a GM's hidden roll"
     )
     assert revealed.embeds[0]["footer"]["text"] == f"Roll #{roll_id}"
     assert "UTC" not in str(revealed.embeds[0])
@@ -123,6 +123,28 @@ async def test_ruling_hidden_player_is_refused_and_nothing_rolled(
     expected = roll_expression("1d20", new_rng(DICE_SEED))
     public = await fake_discord.invoke("roll", {"expression": "1d20"}, user="player")
     assert expected.breakdown in public.embeds[0]["description"]
+
+
+async def test_a_players_hidden_roll_refusal_points_to_blind(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    hidden = {"expression": "1d20", "hidden": True}
+    outside = await fake_discord.invoke("roll", hidden, user="player")
+    assert outside.ephemeral and outside.content == (
+        "❌ Only a GM can roll hidden, and there is no campaign here: roll without `hidden`. (A "
+        "player's secret roll is `blind:true`, in a campaign's channel, where its GMs see it.)"
+    )
+    await start_campaign(fake_discord)
+    refused = await fake_discord.invoke("roll", hidden, user="player")
+    assert refused.ephemeral and refused.content == (
+        "❌ Only a GM can roll hidden. For a secret roll, use `blind:true` instead: the GMs see "
+        "the result and you don't. Or roll without `hidden`."
+    )
+    assert await dicebot.storage.rolls.get(1) is None
+    # What it points to works: the same roll, blind, is the player's secret roll.
+    blind = await fake_discord.invoke("roll", {"expression": "1d20", "blind": True}, user="player")
+    assert blind.ephemeral
+    assert (await logged_roll(dicebot.storage, 1)).visibility is Visibility.BLIND
 
 
 async def test_ruling_gms_manage_server_member_is_gm_even_without_campaign(

@@ -471,10 +471,11 @@ async def test_rule_each_side_of_a_contest_is_logged_and_recapped_under_its_own_
     for name, face in (("player", rin), ("gm", vex)):
         luck = Fraction(2 * face - 1, 40)
         if luck >= Fraction(1, 2):
-            phrase = f"in the top {max(round((1 - luck) * 100), 1)}%"
+            share = f"top {max(round((1 - luck) * 100), 1)}%"
         else:
-            phrase = f"in the bottom {max(round(luck * 100), 1)}%"
-        assert f"{name} rolled **{phrase}** (1 scored roll)" in fields[name], fields[name]
+            share = f"bottom {max(round(luck * 100), 1)}%"
+        temper = "even" if share.endswith(" 50%") else "hot" if luck >= Fraction(1, 2) else "cold"
+        assert f"{name}'s dice ran {temper}: **{share}** (1 scored roll)" in fields[name]
 
 
 async def test_rule_a_contest_logged_in_the_old_format_still_reads(

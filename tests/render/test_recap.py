@@ -23,6 +23,7 @@ from bot.render.recap import (
     RecapChart,
     draw_recap,
     luck_phrase,
+    luck_sentence,
     recap_chart,
     recap_embed,
 )
@@ -38,21 +39,30 @@ ROLLS = [
 
 
 def test_rule_recap_luck_reads_top_or_bottom_share_in_whole_percent() -> None:
-    assert luck_phrase(Fraction(82, 100)) == "in the top 18%"
-    assert luck_phrase(Fraction(1, 2)) == "in the top 50%"
-    assert luck_phrase(Fraction(3, 10)) == "in the bottom 30%"
-    assert luck_phrase(Fraction(9999, 10000)) == "in the top 1%"  # never "top 0%"
+    assert luck_phrase(Fraction(82, 100)) == "top 18%"
+    assert luck_phrase(Fraction(1, 2)) == "top 50%"
+    assert luck_phrase(Fraction(3, 10)) == "bottom 30%"
+    assert luck_phrase(Fraction(9999, 10000)) == "top 1%"  # never "top 0%"
+
+
+def test_recap_luck_reads_as_a_sentence_about_whose_dice_ran_hot_or_cold() -> None:
+    assert luck_sentence("Wren", Fraction(82, 100)) == "Wren's dice ran hot: **top 18%**"
+    assert luck_sentence("Bo", Fraction(46, 100)) == "Bo's dice ran cold: **bottom 46%**"
+    assert luck_sentence("Jess", Fraction(3, 10)) == "Jess's dice ran cold: **bottom 30%**"
+    assert luck_sentence("The table", Fraction(1, 2)) == "The table's dice ran even: **top 50%**"
+    assert luck_sentence("Cy", Fraction(499, 1000)) == "Cy's dice ran even: **bottom 50%**"
 
 
 def test_recap_embed_has_a_line_per_player_and_the_table() -> None:
     embed = recap_embed(recap(ROLLS), NAMES, gm_view=False).to_dict()
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert list(fields) == ["Wren", "Bo", "Player 30"]
-    assert "Wren rolled **in the top 18%** (1 scored roll)" in fields["Wren"]
+    assert "🎯 Wren's dice ran hot: **top 18%** (1 scored roll)" in fields["Wren"]
     assert fields["Bo"].startswith("1 roll · 💥 1 fumble")
     assert fields["Player 30"] == "1 roll"
-    assert "The table rolled **in the top 46%**" in embed["description"]  # (82 + 25) / 2 = 53.5
+    assert "The table's dice ran hot: **top 46%**" in embed["description"]  # (82 + 25) / 2 = 53.5
     assert embed["footer"]["text"].startswith("Public and revealed rolls · rolls #1–#3")
+    assert "🎲 Most unlikely: `#1`, only 10% of such rolls land this far out" in fields["Wren"]
     capped = recap_embed(recap(ROLLS), NAMES, gm_view=True, capped=True).to_dict()
     assert capped["footer"]["text"].startswith("GM view: hidden and blind rolls included · a long")
 
@@ -64,7 +74,7 @@ def test_recap_embed_says_how_many_rolls_were_too_large_to_score() -> None:
     embed = recap_embed(recap(ROLLS + heavy), NAMES, gm_view=False).to_dict()
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert "1 roll too large to score" in fields["Wren"]
-    assert "Wren rolled **in the top 18%** (1 scored roll)" in fields["Wren"]  # unchanged
+    assert "🎯 Wren's dice ran hot: **top 18%** (1 scored roll)" in fields["Wren"]  # unchanged
     assert "2 rolls too large to score" in fields["Bo"]
     assert "3 rolls too large to score" in embed["description"]
     assert "too large" not in fields["Player 30"]  # unscored by kind: nothing to say
@@ -133,7 +143,7 @@ async def test_recap_chart_bars_are_as_long_as_the_luck_the_embed_writes() -> No
         # Along the bar's top edge, clear of the words written on it.
         y = recap_render.bar_middle(row) - recap_render.BAR_HEIGHT // 2 + 2
         luck = (_bar_end(pixels, y, bar.colour) - recap_render.PLOT_LEFT) / plot * 100
-        phrase = re.search(r"rolled \*\*in the (top|bottom) (\d+)%\*\*", written[bar.label])
+        phrase = re.search(r"dice ran \w+: \*\*(top|bottom) (\d+)%\*\*", written[bar.label])
         assert phrase is not None, bar.label
         side, share = phrase.groups()
         assert bar.text == f"{side} {share}%"  # the words on the chart are the embed's
@@ -168,10 +178,10 @@ async def test_recap_chart_cuts_a_long_name_to_fit_left_of_its_bar() -> None:
     assert chart is not None
     pixels = await _pixels(chart)
     rows = slice(recap_render.HEADER, recap_render.HEADER + 3 * recap_render.ROW)
-    white = (pixels[rows] == 255).all(axis=2)
-    assert not white[:, recap_render.PLOT_LEFT // 2].all()  # the names are there
-    assert white[:, : recap_render.MARGIN].all()  # and stop short of the image's edge
-    assert white[:, recap_render.PLOT_LEFT - 12 : recap_render.PLOT_LEFT - 1].all()
+    blank = (pixels[rows] == raster.rgb(raster.BACKGROUND)).all(axis=2)
+    assert not blank[:, recap_render.PLOT_LEFT // 2].all()  # the names are there
+    assert blank[:, : recap_render.MARGIN].all()  # and stop short of the image's edge
+    assert blank[:, recap_render.PLOT_LEFT - 12 : recap_render.PLOT_LEFT - 1].all()
 
 
 @pytest.fixture
@@ -215,3 +225,25 @@ def test_charts_use_the_systems_dejavu_sans_when_it_is_installed() -> None:
     assert isinstance(bold, ImageFont.FreeTypeFont)
     assert bold.getname() == ("DejaVu Sans", "Bold")
     assert raster.font_face(22, False).stroke == 0
+
+
+async def test_recap_chart_is_drawn_on_discords_dark_background_with_light_text() -> None:
+    chart = recap_chart(recap(ROLLS), NAMES)
+    assert chart is not None
+    pixels = await _pixels(chart)
+    assert tuple(pixels[0, 0]) == (0x31, 0x33, 0x38)  # opaque: the same card in either theme
+    colours = {tuple(colour) for colour in pixels.reshape(-1, 3).tolist()}
+    assert (0xDB, 0xDE, 0xE1) in colours  # the names and words: Discord's text colour
+    assert (0x4E, 0x50, 0x58) in colours  # the grid
+    assert (0x23, 0x27, 0x2A) not in colours  # no near-black ink left from the white theme
+
+
+def test_odds_chart_is_drawn_on_discords_dark_background_with_light_text() -> None:
+    png = render_png(cosmos_chart(cosmos.odds(3, 2, 15, 2, 0)), cached=False)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.mode == "P"  # a palette image: no alpha, never transparent
+        pixels = np.asarray(image.convert("RGB"))
+    assert tuple(pixels[0, 0]) == (0x31, 0x33, 0x38)
+    colours = {tuple(colour) for colour in pixels.reshape(-1, 3).tolist()}
+    assert (0xDB, 0xDE, 0xE1) in colours
+    assert (0xFF, 0xFF, 0xFF) not in colours
