@@ -115,14 +115,14 @@ def _largest_queries() -> dict[str, Callable[[], Any]]:
     as the bot answers them: exact odds, the chart's spec, and the chart drawn anew (no cache).
     Realms' attack runs the worker process's whole job (odds, embed and chart) in this one."""
     from bot.render import charts, odds_charts
-    from cogs.realms import AttackQuery, _attack_reply
+    from bot.render.realms_odds import AttackQuery, attack_odds_reply
 
     def drawn(chart: Any) -> bytes:
         return charts.render_png(chart, cached=False)  # the cache would answer repeats
 
     def realms_attack(damage: str, split: str | None, advantage: int) -> bytes:
         query = AttackQuery(10, 1, damage, split, True)
-        return _attack_reply(query, realms.decide(advantage, 0))[1]
+        return attack_odds_reply(query, realms.decide(advantage, 0))[1]
 
     return {
         "cosmos 5+5 vs TN 40, 5 adv": lambda: drawn(

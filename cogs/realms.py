@@ -14,7 +14,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import offload
 from bot.access import loaded_cog
 from bot.anywhere import anywhere, anywhere_group
 from bot.asker import Asker
@@ -30,20 +29,10 @@ from bot.client import DiceBot
 from bot.errors import CommandError
 from bot.options import BLIND_HELP, HIDDEN_HELP, ID_PATTERN, choices_of
 from bot.publish import Roll, deliver_roll, publish_roll, roll_command
-from bot.render import odds_charts
 from bot.render import realms as render
-from bot.render.charts import draw_spec, render_png
-from bot.render.errors import describe
+from bot.render.realms_odds import AttackQuery, attack_odds, check_odds
 from bot.storage import Storage, Visibility
-from bot.storage.realms import (
-    AlreadyRerolled,
-    NoRollToReroll,
-    NotLatestRoll,
-    RerollLog,
-    TraitAlreadyHeld,
-    TraitNotHeld,
-    TraitStore,
-)
+from bot.storage.realms import NotLatestRoll, RerollLog, TraitStore
 from bot.storage.rolls import LoggedRoll, RollEntry
 from rules import realms
 from rules.choices import parse_choice
@@ -57,7 +46,6 @@ from rules.realms import (
     SpellKind,
     Trait,
 )
-from rules.realms.attacks import plan_attack
 from rules.realms.states import DAMAGE_DICE_MAX, DAMAGE_SIDES
 
 Sources = app_commands.Range[int, 0, realms.SOURCES_MAX]
@@ -499,79 +487,12 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         decision = decide(advantage, disadvantage, force)
         if damage is not None or dice is not None or to_hit is not None:
             query = AttackQuery.of(dice, to_hit, damage, split, primary)
-            embed, png = await _attack_odds(query, decision)
+            embed, png = await attack_odds(query, decision)
         else:
-            embed, png = await _check_odds(die, target, decision)
+            embed, png = await check_odds(die, target, decision)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename="odds.png")
         )
-
-
-@dataclass(frozen=True, slots=True)
-class AttackQuery:
-    """What `/realms odds` was asked about an attack."""
-
-    dice: int
-    to_hit: int
-    damage: str
-    split: str | None
-    primary: bool
-
-    @classmethod
-    def of(
-        cls,
-        dice: int | None,
-        to_hit: int | None,
-        damage: str | None,
-        split: str | None,
-        primary: bool,
-    ) -> AttackQuery:
-        """Return the query, refusing one without its dice, to-hit number or damage."""
-        if dice is None or to_hit is None or damage is None:
-            raise CommandError("Attack odds need `dice`, `to_hit` and `damage`.")
-        return cls(dice, to_hit, damage, split, primary)
-
-
-async def _attack_odds(
-    query: AttackQuery, decision: realms.Decision
-) -> tuple[discord.Embed, bytes]:
-    """Return the embed and chart of an attack's exact odds."""
-    realms.parse_damage(query.damage)  # bad input is refused here, before the worker
-    plan_attack(query.dice, query.to_hit, decision, query.split, query.primary)
-    # 11 strikes of 4d20 are milliseconds of exact counts (numpy and Python), text and a chart
-    # of a thousand bars, much of it Python: so in a worker process (bot.offload), where it
-    # holds neither the event loop nor its GIL.
-    embed, png = await offload.in_process(_attack_reply, query, decision)
-    return discord.Embed.from_dict(embed), png
-
-
-async def _check_odds(
-    die: str | None, target: int | None, decision: realms.Decision
-) -> tuple[discord.Embed, bytes]:
-    """Return the embed and chart of a single-die roll's exact odds (the state's in bold)."""
-    if die is None or target is None:
-        raise CommandError("Check odds need `die` and `target` (or give attack options).")
-    single = parse_choice(SingleDie, die, "die")
-    odds = realms.check_odds(single, target)
-    embed = render.check_odds(odds, single.value, target, decision)
-    faces = realms.single_die(single, decision.state)
-    title = render.single_die_title(single.value, decision)
-    png = await draw_spec(odds_charts.check_chart, faces, title, target)
-    return embed, png
-
-
-def _attack_reply(query: AttackQuery, decision: realms.Decision) -> tuple[Any, bytes]:
-    """Return the exact attack odds' embed (as a dict) and the chart of every target's
-    damage; run in the worker process, the inputs already checked."""
-    damage = realms.parse_damage(query.damage)
-    result = realms.attack_odds(
-        query.dice, query.to_hit, damage, decision, query.split, query.primary
-    )
-    chart = odds_charts.attack_chart(result, query.dice, query.to_hit, query.damage)
-    embed = render.attack_odds(result, query.dice, query.to_hit, query.damage)
-    return embed.to_dict(), render_png(
-        chart, cached=False
-    )  # a 1,000-bar spec: hashing it costs a drawing
 
 
 def _rerolled(rng: Rng, logged: LoggedRoll, position: int, roller: str) -> Roll:
@@ -661,40 +582,6 @@ def _owner_named(asker: Asker) -> Iterator[None]:
         if error.owner_id is not None and error.owner_id != asker.user_id:
             raise _only_its_roller(error.owner_id, error.roll_id) from None
         raise
-
-
-@describe.register
-def _(error: NotLatestRoll) -> str:
-    return (
-        f"Roll #{error.roll_id} is no longer your latest roll here: the reroll trait takes one "
-        "die of your latest roll, once."
-    )
-
-
-@describe.register
-def _(error: NoRollToReroll) -> str:
-    return (
-        "A reroll takes one die of your latest roll here, and it must be a `/realms` attack, "
-        "check or stealth roll."
-    )
-
-
-@describe.register
-def _(error: AlreadyRerolled) -> str:
-    return f"Roll #{error.roll_id} was rerolled already: one die, once per roll."
-
-
-@describe.register
-def _(error: TraitAlreadyHeld) -> str:
-    return f"<@{error.user_id}> already has the {error.trait.value} trait here; nothing changed."
-
-
-@describe.register
-def _(error: TraitNotHeld) -> str:
-    return (
-        f"<@{error.user_id}> doesn't have the {error.trait.value} trait here; nothing changed. "
-        "`/campaign info` lists who has it."
-    )
 
 
 async def setup(bot: DiceBot) -> None:

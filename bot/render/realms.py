@@ -6,10 +6,18 @@ from fractions import Fraction
 
 import discord
 
+from bot.render.errors import describe
 from bot.render.grammar import plural
 from bot.render.numbers import ChancesOf, float_mean, more_values, percent, ranked
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, joined, shown, truncate
+from bot.storage.realms import (
+    AlreadyRerolled,
+    NoRollToReroll,
+    NotLatestRoll,
+    TraitAlreadyHeld,
+    TraitNotHeld,
+)
 from rules.realms import (
     HALF_MOVEMENT,
     AttackOdds,
@@ -313,3 +321,41 @@ def trait_holders(trait: Trait, holders: list[int]) -> str:
         return f"{label}nobody yet (a GM gives it with `/realms trait add`)"
     mentions = [f"<@{user_id}>" for user_id in holders]
     return label + joined(mentions, FIELD_LIMIT - len(label), more="more")
+
+
+# The refusals of Enchanted Realms' rerolls and traits (bot.storage.realms), as the table reads
+# them.
+
+
+@describe.register
+def _(error: NotLatestRoll) -> str:
+    return (
+        f"Roll #{error.roll_id} is no longer your latest roll here: the reroll trait takes one "
+        "die of your latest roll, once."
+    )
+
+
+@describe.register
+def _(error: NoRollToReroll) -> str:
+    return (
+        "A reroll takes one die of your latest roll here, and it must be a `/realms` attack, "
+        "check or stealth roll."
+    )
+
+
+@describe.register
+def _(error: AlreadyRerolled) -> str:
+    return f"Roll #{error.roll_id} was rerolled already: one die, once per roll."
+
+
+@describe.register
+def _(error: TraitAlreadyHeld) -> str:
+    return f"<@{error.user_id}> already has the {error.trait.value} trait here; nothing changed."
+
+
+@describe.register
+def _(error: TraitNotHeld) -> str:
+    return (
+        f"<@{error.user_id}> doesn't have the {error.trait.value} trait here; nothing changed. "
+        "`/campaign info` lists who has it."
+    )
