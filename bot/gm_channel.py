@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import discord
 
+from bot.errors import CommandError
 from bot.render.style import joined, shown
 from bot.storage import Campaign
 
-__all__ = ["READERS_MAX", "readable_by_players"]
+__all__ = [
+    "READERS_MAX",
+    "readable_by_players",
+    "require_can_post",
+    "require_gm_channel",
+    "require_private",
+]
 
 # The most characters the list of readers takes in a message to the GMs (whose own text, with
 # the campaign's name, stays within the rest of Discord's 2,000): a server may let dozens of
@@ -52,3 +59,45 @@ def readable_by_players(channel: discord.abc.GuildChannel, campaign: Campaign) -
 
 def _makes_gms(permissions: discord.Permissions) -> bool:
     return permissions.administrator or permissions.manage_guild
+
+
+def require_gm_channel(channel: discord.TextChannel | None, campaign: Campaign) -> None:
+    """Refuse a GM log channel the bot can't post in or that players can read (None: none)."""
+    if channel is None:
+        return
+    require_can_post(channel)
+    require_private(channel, campaign)
+
+
+def require_can_post(channel: discord.TextChannel) -> None:
+    """Refuse a GM log channel the bot can't post embeds in, saying which permission is missing."""
+    me = channel.guild.me
+    if me is None:
+        return  # not cached: Discord will tell us when we post
+    allowed = channel.permissions_for(me)
+    missing = [
+        name
+        for name, ok in (
+            ("View Channel", allowed.view_channel),
+            ("Send Messages", allowed.send_messages),
+            ("Embed Links", allowed.embed_links),
+        )
+        if not ok
+    ]
+    if missing:
+        raise CommandError(
+            f"I can't post in {channel.mention}: I need {', '.join(missing)} there. "
+            "Give me those permissions, or choose another channel."
+        )
+
+
+def require_private(channel: discord.TextChannel, campaign: Campaign) -> None:
+    """Refuse a GM log channel that members who aren't the campaign's GMs can read: every
+    hidden and blind roll is copied there in full."""
+    readers = readable_by_players(channel, campaign)
+    if readers is not None:
+        raise CommandError(
+            f"{channel.mention} can be read by {readers}, who aren't GMs of this campaign, "
+            "and every secret roll is copied there in full. Choose a channel only GMs can "
+            "read (deny View Channel to @everyone and to players' roles), or make them GMs."
+        )

@@ -24,7 +24,7 @@ from bot.asker import Asker
 from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
-from bot.gm_channel import readable_by_players
+from bot.gm_channel import require_gm_channel
 from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
 from bot.publish import announce
 from bot.render import campaign as render
@@ -547,48 +547,6 @@ async def member_names(guild: discord.Guild | None, user_ids: set[int]) -> dict[
     wanted = sorted(user_ids)[:EXPORT_NAMES_MAX]
     found = await asyncio.gather(*(name(user_id) for user_id in wanted))
     return {user_id: shown for user_id, shown in zip(wanted, found, strict=True) if shown}
-
-
-def require_gm_channel(channel: discord.TextChannel | None, campaign: Campaign) -> None:
-    """Refuse a GM log channel the bot can't post in or that players can read (None: none)."""
-    if channel is None:
-        return
-    require_can_post(channel)
-    require_private(channel, campaign)
-
-
-def require_can_post(channel: discord.TextChannel) -> None:
-    """Refuse a GM log channel the bot can't post embeds in, saying which permission is missing."""
-    me = channel.guild.me
-    if me is None:
-        return  # not cached: Discord will tell us when we post
-    allowed = channel.permissions_for(me)
-    missing = [
-        name
-        for name, ok in (
-            ("View Channel", allowed.view_channel),
-            ("Send Messages", allowed.send_messages),
-            ("Embed Links", allowed.embed_links),
-        )
-        if not ok
-    ]
-    if missing:
-        raise CommandError(
-            f"I can't post in {channel.mention}: I need {', '.join(missing)} there. "
-            "Give me those permissions, or choose another channel."
-        )
-
-
-def require_private(channel: discord.TextChannel, campaign: Campaign) -> None:
-    """Refuse a GM log channel that members who aren't the campaign's GMs can read: every
-    hidden and blind roll is copied there in full."""
-    readers = readable_by_players(channel, campaign)
-    if readers is not None:
-        raise CommandError(
-            f"{channel.mention} can be read by {readers}, who aren't GMs of this campaign, "
-            "and every secret roll is copied there in full. Choose a channel only GMs can "
-            "read (deny View Channel to @everyone and to players' roles), or make them GMs."
-        )
 
 
 def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:

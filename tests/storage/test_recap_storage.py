@@ -14,6 +14,7 @@ import pytest
 from bot.storage import RollEntry, SessionStart, Storage, Visibility
 from bot.storage import rolls as roll_log
 from bot.storage.cosmos import ChallengeStore
+from bot.storage.rolls import log as roll_log_store
 from rules import cosmos
 from rules.campaigns import CampaignSettings
 from rules.cosmos import ChallengeStatus
@@ -86,7 +87,7 @@ async def test_the_session_starts_after_the_last_pause_of_three_hours_or_more(
 async def test_the_walk_back_to_the_pause_crosses_pages(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(roll_log, "_SESSION_PAGE", 3)
+    monkeypatch.setattr(roll_log_store, "_SESSION_PAGE", 3)  # where the walk reads it
     ours = await campaign_in(storage, 1)
     await logged_at(storage, ours, "08:00")
     session = [await logged_at(storage, ours, f"12:{minute:02d}") for minute in range(8)]
