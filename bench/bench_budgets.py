@@ -48,11 +48,11 @@ from discord.http import Route
 
 from bot import offload
 from bot.client import create_bot
-from bot.config import Settings
 from rules import expressions, sinew
 from rules.errors import RulesError
 from rules.randomness import new_rng
 from rules.recap import MAX_RECAP_ROLLS
+from tests.e2e.conftest import bot_settings
 from tests.e2e.test_properties import HEAVIEST, SETUPS, SHARED
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -235,13 +235,7 @@ async def bench_loop_hold(quick: bool, systems: list[str] | None = None) -> None
     print("Event-loop hold of the heaviest legal commands (net of GC, best of tries):")
     try:
         with tempfile.TemporaryDirectory(prefix="bench-budgets-") as folder:
-            settings = Settings(
-                token=fake.token,
-                database_path=Path(folder) / "bot.db",
-                guild_id=fake.guild_id,
-                api_base=fake.api_base,
-                gateway_url=fake.gateway_url,
-            )
+            settings = bot_settings(fake, Path(folder) / "bot.db")
             async with run_bot(fake, create_bot(settings, rng=new_rng(0))) as bot:
                 for group, heaviest in HEAVIEST.items():
                     if systems and group not in systems:

@@ -45,12 +45,12 @@ from harness import freeze_garbage, percentiles
 
 from bot import offload
 from bot.client import create_bot
-from bot.config import Settings
 from rules import expressions
 from rules import recap_placement as placement
 from rules.expressions.terms import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES
 from rules.randomness import new_rng
 from rules.recap import MAX_RECAP_ROLLS
+from tests.e2e.conftest import bot_settings
 from tests.fakediscord.fixtures import run_bot
 from tests.fakediscord.server import FakeDiscord
 
@@ -212,13 +212,7 @@ async def bench(rolls: int) -> None:
     await fake.start()
     try:
         with tempfile.TemporaryDirectory(prefix="bench-recap-worst-") as folder:
-            settings = Settings(
-                token=fake.token,
-                database_path=Path(folder) / "bot.db",
-                guild_id=fake.guild_id,
-                api_base=fake.api_base,
-                gateway_url=fake.gateway_url,
-            )
+            settings = bot_settings(fake, Path(folder) / "bot.db")
             async with run_bot(fake, create_bot(settings, rng=new_rng(0))):
                 await _session(fake, rolls)
                 await _recaps(fake)
