@@ -15,7 +15,8 @@ the fake's own timestamps. Phases, in order:
 4. steady open-loop load: MIXED_RATE interactions/s of the weighted mix for MIXED_SECONDS;
 5. a burst of BURST /roll sent at once: all answered inside Discord's 3 s?
 6. throughput: ROLLS /roll with IN_FLIGHT outstanding (closed loop), then the bot's RSS;
-7. restarts on the now-full database: spawn → IDENTIFY + sync again.
+7. restarts on the now-full database: spawn → IDENTIFY again (no sync: the commands are
+   unchanged).
 
 The 100,000 rolls dominate the full run: about 5 minutes at today's ~500 rolls/s, under 2 at the
 1,500/s target; ``--quick`` takes about 40 s (fewer samples, 3 s of load, 10,000 rolls).

@@ -33,7 +33,7 @@ from bot.storage.database import (
 from bot.storage.errors import WriteFault
 from bot.storage.migrate import apply_postgres_migrations
 
-__all__ = ["KeptConnection", "PostgresDatabase", "placeholders"]
+__all__ = ["CONNECTIONS_PER_PROCESS", "KeptConnection", "PostgresDatabase", "placeholders"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,6 +44,9 @@ POOL_SIZE = 10  # connections per bot process
 # And for the writes that needn't wait for the disk (the roll-limit count): one statement
 # each, well under a millisecond on the server, so a few connections keep up with the rest.
 UNSYNCED_POOL_SIZE = 4
+# The most a bot process holds, at any moment: its migrations' one connection at start is closed
+# before the pools open (docs/hosting.md, "Moving to PostgreSQL").
+CONNECTIONS_PER_PROCESS = POOL_SIZE + UNSYNCED_POOL_SIZE
 CLOSE_TIMEOUT_SECONDS = 2.0
 # A connection kept for statements alone (``KeptConnection``) idle this long goes back to the
 # pool and a fresh one is taken: a long-idle connection may have been cut by the network, and

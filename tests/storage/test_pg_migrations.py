@@ -37,6 +37,26 @@ def test_a_fresh_database_gets_every_migration_and_a_second_run_applies_nothing(
     assert sorted(applied) == ALL_IDS
 
 
+def test_a_database_with_every_migration_is_answered_without_yoyo_and_a_new_one_still_applies(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every start but an upgrade's: one read, no lock taken, no migration file parsed."""
+    assert apply_postgres_migrations(postgres_url) == ALL_IDS
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.storage.migrate.get_backend", _no_yoyo)
+        assert apply_postgres_migrations(postgres_url) == []
+    upgrade = tmp_path / "migrations"
+    upgrade.mkdir()
+    for path in POSTGRES_MIGRATIONS_DIRECTORY.glob("*.sql"):
+        (upgrade / path.name).write_text(path.read_text())
+    (upgrade / "0999_upgrade.sql").write_text("CREATE TABLE upgraded (id INTEGER);\n")
+    assert apply_postgres_migrations(postgres_url, upgrade) == ["0999_upgrade"]
+
+
+def _no_yoyo(url: str) -> None:
+    raise AssertionError("yoyo was asked, with every migration applied")
+
+
 def test_the_postgres_scheme_is_accepted_too(postgres_url: str) -> None:
     url = postgres_url.replace("postgresql://", "postgres://", 1)
     assert apply_postgres_migrations(url) == ALL_IDS
