@@ -36,6 +36,7 @@ from math import prod
 
 import numpy as np
 
+from rules.count_odds import counted_die
 from rules.errors import RulesError
 from rules.expressions.parser import parse_expression
 from rules.expressions.terms import (
@@ -109,6 +110,9 @@ class Shape:
 
     sums: tuple[tuple[int, int], ...] = ()
     kept: tuple[tuple[int, int, int, bool], ...] = ()
+    # (weights, dice) of success-counting dice (rules.count_odds): a die is worth 0 to
+    # len(weights) - 1 with these integer weights (docs/players/dice.md, "Game modes").
+    counted: tuple[tuple[tuple[int, ...], int], ...] = ()
 
     @property
     def low(self) -> int:
@@ -119,6 +123,7 @@ class Shape:
     def length(self) -> int:
         """How many values from the smallest to the largest."""
         plain = sum(dice * (faces - 1) for faces, dice in self.sums)
+        plain += sum(dice * (len(weights) - 1) for weights, dice in self.counted)
         return 1 + plain + sum(kept * (faces - 1) for _, faces, kept, _ in self.kept)
 
     @property
@@ -126,7 +131,8 @@ class Shape:
         """The number of equally likely rolls: every count's denominator."""
         dice = [(faces, count) for faces, count in self.sums]
         dice += [(faces, count) for count, faces, _, _ in self.kept]
-        return prod(faces**count for faces, count in dice)
+        counted = prod(sum(weights) ** count for weights, count in self.counted)
+        return int(counted * prod(faces**count for faces, count in dice))
 
     @property
     def width(self) -> int:
@@ -141,7 +147,7 @@ class Shape:
     @property
     def seconds(self) -> float:
         """The estimated time to compute the counts (the cost model above)."""
-        parts = len(self.sums) + len(self.kept)
+        parts = len(self.sums) + len(self.kept) + len(self.counted)
         work = self.digits * (1 + parts) * _DIGIT_SECONDS
         return work + sum(_keep_seconds(dice, faces, kept) for dice, faces, kept, _ in self.kept)
 
@@ -176,10 +182,22 @@ class Shaped:
 class _Parts:
     sums: dict[int, int] = field(default_factory=dict)
     kept: list[tuple[int, int, int, bool]] = field(default_factory=list)
+    counted: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
     offset: int = 0
 
 
 def _add_term(term: DiceTerm, sign: int, parts: _Parts) -> None:
+    if term.counts:  # a success count: each die's exact odds (rules/count_odds.py)
+        read = counted_die(term)
+        if read is None:
+            raise _Unplaceable(term.spelled())
+        low, weights = read
+        if sign < 0:  # -(low + u) = -(low + n - 1) + (n - 1 - u): the weights reversed
+            low, weights = -(low + len(weights) - 1), weights[::-1]
+        parts.offset += term.count * low
+        if len(weights) > 1 and term.count:
+            parts.counted.append((weights, term.count))
+        return
     modified = (term.reroll, term.explode, term.minimum, term.maximum, term.success,
                 term.failure, term.botch)  # fmt: skip
     if any(part is not None for part in modified) or term.selections:
@@ -225,7 +243,10 @@ def _add(node: Node, sign: int, parts: _Parts) -> None:
 
 
 def _shaped(parts: _Parts) -> Shaped:
-    return Shaped(Shape(tuple(sorted(parts.sums.items())), tuple(sorted(parts.kept))), parts.offset)
+    shape = Shape(
+        tuple(sorted(parts.sums.items())), tuple(sorted(parts.kept)), tuple(sorted(parts.counted))
+    )
+    return Shaped(shape, parts.offset)
 
 
 def shape_by_grammar(expression: str) -> Shaped | None:
@@ -357,7 +378,7 @@ class _QuickReader:
             highest, drop = _KEEPS[found.group(1).lower()]
             kept = TermKeep(int(found.group(2)), highest, drop)
         if _UNPLACED.match(self.text, self.at) is not None:
-            raise _Unplaceable(self.text[self.at :])
+            raise _NotQuick  # counted dice are placed (rules/count_odds.py): the parser decides
         self.dice += 1
         self.thrown += count
         _add_term(DiceTerm(count, die, keep=kept), sign, self.parts)
@@ -410,6 +431,8 @@ def _computed(shape: Shape) -> Counts:
         for dice, faces, kept, highest in shape.kept:
             weights = keep(dice, faces, kept, Keep.HIGHEST if highest else Keep.LOWEST).weights
             product *= _packed((int(weight) for weight in np.asarray(weights)), width)
+        for each, dice in shape.counted:
+            product *= _packed(each, width) ** dice
         # Running sums: product · (1 + B + ... + B^(length - 1)) with B = 10^width, that is
         # product · (B^length - 1) / (B - 1): its lowest `length` slots are the sums.
         running = (product.scaleb(length * width) - product) // Decimal("9" * width)

@@ -67,12 +67,49 @@ _EARTHDAWN = (
 )
 
 
-def _earthdawn(match: re.Match[str]) -> str:
-    step = int(match["n"])
-    if not 1 <= step <= len(_EARTHDAWN):
-        last = len(_EARTHDAWN)
-        raise RulesError(f"Earthdawn steps go from `ed1` to `ed{last}` (got `ed{step}`).")
-    return _EARTHDAWN[step - 1]
+# Earthdawn 4th edition's steps (1 to 40), as Dice Maiden's table means them (every die explodes;
+# its typed table misplaces some `ie`s, as `1d12 + ie 2d6 ie`).
+_EARTHDAWN_4 = (
+    *_EARTHDAWN[:19],
+    "1d20ie+1d8ie+1d6ie",
+    "1d20ie+2d8ie",
+    "1d20ie+1d10ie+1d8ie",
+    "1d20ie+2d10ie",
+    "1d20ie+1d12ie+1d10ie",
+    "1d20ie+2d12ie",
+    "1d20ie+1d12ie+2d6ie",
+    "1d20ie+1d12ie+1d8ie+1d6ie",
+    "1d20ie+1d12ie+2d8ie",
+    "1d20ie+1d12ie+1d10ie+1d8ie",
+    "2d20ie+2d6ie",
+    "2d20ie+1d8ie+1d6ie",
+    "2d20ie+2d8ie",
+    "2d20ie+1d10ie+1d8ie",
+    "2d20ie+2d10ie",
+    "2d20ie+1d12ie+1d10ie",
+    "2d20ie+2d12ie",
+    "2d20ie+1d12ie+2d6ie",
+    "2d20ie+1d12ie+1d8ie+1d6ie",
+    "2d20ie+1d12ie+2d8ie",
+    "2d20ie+1d12ie+1d10ie+1d8ie",
+)
+
+
+def _step(table: tuple[str, ...], name: str) -> Callable[[re.Match[str]], str]:
+    def spelled(match: re.Match[str]) -> str:
+        step = int(match["n"])
+        if not 1 <= step <= len(table):
+            last = len(table)
+            raise RulesError(f"Earthdawn steps go from `{name}1` to `{name}{last}` (got {step}).")
+        return table[step - 1]
+
+    return spelled
+
+
+def _wrath(match: re.Match[str]) -> str:
+    """Wrath & Glory: a 4 or 5 is an icon, a 6 an exalted icon worth two; `dn2` tests for 2."""
+    pool = f"{match['n']}d6 t4t6"
+    return pool if match["dn"] is None else f"{pool}>={match['dn']}"
 
 
 # Each mode: its pattern (a whole word, at the start of a roll) and what it is read as.
@@ -104,8 +141,17 @@ _MODES: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = (
     # D&D quick rolls at the start of a roll: `attack +5` is `1d20 +5` (a word after the dice is
     # a label: `1d20+5 attack`).
     (r"(?:attack|skill|save)", lambda m: "1d20"),
-    # Earthdawn steps.
-    (r"ed(?P<n>\d+)", _earthdawn),
+    # Earthdawn steps, and Earthdawn 4th edition's.
+    (r"ed4e(?P<n>\d+)", _step(_EARTHDAWN_4, "ed4e")),
+    (r"ed(?P<n>\d+)", _step(_EARTHDAWN, "ed")),
+    # Exalted: d10 successes on 7+ (`ex5t8`: on 8+), each 10 counting twice (a second `t`).
+    (r"ex(?P<n>\d+)(?:t(?P<t>\d+))?", lambda m: f"{m['n']}d10 t{m['t'] or 7}t10"),
+    # Wrath & Glory: icons on 4+, a 6 counting twice (the wrath die is one of the pool).
+    (r"wng\s+(?:dn(?P<dn>\d+)\s+)?(?P<n>\d*)d6", _wrath),
+    # Dark Heresy 2nd edition: the dice as they are (a 10 shows Righteous Fury in the dice).
+    (r"dh(?=\s+\d*d)", lambda m: ""),
+    # Hero System normal damage: the STUN total of Nd6 (BODY: see "Game modes").
+    (r"(?P<n>\d+)hsn", lambda m: f"{m['n']}d6"),
     # Dice Maiden's percentile advantage (roll-under: the lower tens die) and disadvantage.
     (r"\+d%", lambda m: "((2d10kl1-1)*10)+1d10"),
     (r"-d%", lambda m: "((2d10kh1-1)*10)+1d10"),
@@ -121,5 +167,5 @@ def spell_mode(body: str) -> str:
     for pattern, spelled in _COMPILED:
         found = pattern.match(body)
         if found is not None:
-            return (found["sets"] or "") + spelled(found) + body[found.end() :]
+            return ((found["sets"] or "") + spelled(found) + body[found.end() :]).strip()
     return body

@@ -76,6 +76,7 @@ def _faces(compare: str | None, number: int, *, upward: bool) -> Faces:
         ">": Faces(number + 1, None),
         ">=": Faces(number, None),
         "=": Faces(number, number),
+        "==": Faces(number, number),
     }[compare]
 
 
@@ -128,6 +129,11 @@ def _modify(
         upward = family is ModifierFamily.SUCCESS
         value = _faces(compare, die.low if number is None else number, upward=upward)
         name = family.name.lower()
+    if family is ModifierFamily.SUCCESS and family in seen and "double" not in fields:
+        # A second `t` counts one success more (Dice Maiden's Exalted `t7t10`: a 10 is two).
+        assert isinstance(value, Faces)
+        fields["double"] = value
+        return
     if family in seen:
         raise RulesError(
             f"A dice term takes one {family.value} modifier (got `{seen[family]}` and {shown}). "
@@ -249,6 +255,12 @@ class _Build(lark.Transformer[lark.Token, Node]):
     def group(self, children: list[Node]) -> Group:
         return Group(children[0])
 
+    def compared(self, children: list[Any]) -> Group:
+        """d20's `(2 == 2)`: 1 when it holds, else 0 (docs/players/dice.md, "Dice notation")."""
+        left, operator, right = children
+        spelled = "==" if operator == "=" else str(operator)
+        return Group(Binary(left, spelled, right))
+
     def decimal(self, children: list[lark.Token]) -> Number:
         return Number(int(float(children[0])))  # d20 reads `1.5` as 1, `.5` as 0
 
@@ -280,9 +292,11 @@ class _Build(lark.Transformer[lark.Token, Node]):
         sign, operand = children
         assert isinstance(operand, Number | Group | Signed | Binary | DiceTerm | SetNode)
         if sign == "-" and _holds_dice(operand):
+            spelled = spell_node(operand)
             raise RulesError(
-                f"A minus in front of dice makes the total negative (`-{spell_node(operand)}`). "
-                "Roll the dice without it (`1d20`), or subtract them from something (`10-1d4`)."
+                f"A minus in front of dice makes the total negative (`-{spelled}`): did you mean "
+                f"`0-{spelled}` (as d20 reads it)? Or roll the dice without it (`1d20`), or "
+                "subtract them from something (`10-1d4`)."
             )
         return Signed(sign == "-", operand)
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from rules.errors import RulesError
+from rules.expressions.hints import d20_hint
 from rules.expressions.modes import spell_mode
 from rules.expressions.parser import check_dice_asked, parse_expression
 from rules.expressions.rolling import DiceSource, ExpressionRoll, roll_parsed
@@ -55,6 +56,7 @@ class Flag(Enum):
     ADVANTAGE = "adv"
     DISADVANTAGE = "dis"
     SORT = "s"
+    NO_TOTAL = "nr"
 
 
 _FLAGS = {
@@ -63,7 +65,11 @@ _FLAGS = {
     "dis": Flag.DISADVANTAGE,
     "disadvantage": Flag.DISADVANTAGE,
     "s": Flag.SORT,
+    "nr": Flag.NO_TOTAL,
 }
+# Dice Maiden's `nr` hides the total; our reply always shows it (docs/players/dice.md, "Read
+# differently on purpose").
+NO_TOTAL_NOTE = "`nr`: the total is always shown here (Dice Maiden's `nr` hides it)."
 ADVANTAGE_HINT = (
     "advantage is `2d20kh1+5` or `1d20+5 adv` (disadvantage: `2d20kl1+5`, `1d20+5 dis`)"
 )
@@ -99,6 +105,8 @@ class RequestPart:
     label: str | None = None
     comparison: Comparison | None = None
     sort: bool = False
+    # One short line for the reply: d20's reading of a form we read otherwise ("did you mean").
+    hint: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +233,8 @@ def _read_part(piece: str) -> tuple[RequestPart, Expression]:
         raise RulesError(f"A label is at most {COMMENT_MAX} characters.")
     dice = _advantage(dice, flags, leading is not None)
     expression = parse_expression(dice)
-    part = RequestPart(dice, sets, label, comparison, Flag.SORT in flags)
+    hint = d20_hint(dice) or (NO_TOTAL_NOTE if Flag.NO_TOTAL in flags else None)
+    part = RequestPart(dice, sets, label, comparison, Flag.SORT in flags, hint)
     return part, expression
 
 

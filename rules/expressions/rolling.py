@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import operator as ops
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules.errors import RulesError
@@ -26,6 +28,15 @@ from rules.expressions.terms import (
 from rules.randomness import Rng
 
 # ===== Rolling =====
+
+_COMPARED: dict[str, Callable[[int, int], bool]] = {
+    "==": ops.eq,
+    "!=": ops.ne,
+    "<": ops.lt,
+    ">": ops.gt,
+    "<=": ops.le,
+    ">=": ops.ge,
+}
 
 
 class DiceSource:
@@ -140,6 +151,8 @@ def _roll_term(term: DiceTerm, source: DiceSource, sort: bool) -> _Outcome:
     summary = ""
     if term.counts or term.botch is not None:
         successes = sum(rolled.value in term.success for rolled in kept) if term.success else 0
+        if term.double is not None:
+            successes += sum(rolled.value in term.double for rolled in kept)
         failures = sum(rolled.value in term.failure for rolled in kept) if term.failure else 0
         value = successes - failures if term.counts else sum(rolled.value for rolled in kept)
         notes = []
@@ -244,6 +257,8 @@ def _evaluate(node: Node, source: DiceSource, sort: bool = False) -> _Outcome:
                 value = a.value - b.value
             elif operator == "*":
                 value = a.value * b.value
+            elif operator in _COMPARED:  # d20's `(2 == 2)`: 1 or 0
+                value = int(_COMPARED[operator](a.value, b.value))
             elif b.value == 0:
                 raise RulesError(f"Can't divide by zero (`{a.text} {operator} {b.text}`).")
             elif operator == "%":  # the remainder, as avrae/d20 (Python) reads it

@@ -176,6 +176,7 @@ class DiceTerm:
     # Several selectors, or selectors by face (`k>3`, `10d6kh5kl2kh1`): applied after ``keep``.
     selections: tuple[Selection, ...] = ()
     success: Faces | None = None
+    double: Faces | None = None  # a second `t`: these faces count one success more (`t7t10`)
     failure: Faces | None = None
     botch: Faces | None = None
 
@@ -201,6 +202,7 @@ class DiceTerm:
         text += "".join(selection.spelled() for selection in self.selections)
         for letter, faces, upward in (
             ("t", self.success, True),
+            ("t", self.double, True),
             ("f", self.failure, False),
             ("b", self.botch, False),
         ):
@@ -228,7 +230,7 @@ class Signed:
 @dataclass(frozen=True, slots=True)
 class Binary:
     left: Node
-    operator: str  # + - * / // %
+    operator: str  # + - * / // %, and d20's == != < > <= >= in parentheses (1 or 0)
     right: Node
 
 

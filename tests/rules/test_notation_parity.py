@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import pytest
 
 from rules.errors import RulesError
-from rules.expressions import parse_expression, roll_request
+from rules.expressions import parse_expression, parse_request, roll_request
 from rules.randomness import new_rng
 
 SEEDS = range(200)
@@ -131,6 +131,10 @@ class Case:
     ours: Reading | None = None  # what we read, when it differs
     why: str = ""
     mode: bool = False  # a game mode (Dice Maiden's aliases), not generic notation
+    # PURPOSE: the form the reply's or refusal's "did you mean" names, giving the peer's reading
+    # (``whole``: the whole form so read, when the hint names one term of it).
+    meant: str = ""
+    whole: str = ""
 
 
 def _d20(typed: str, peers: Reading, *rest: object, **kw: object) -> Case:
@@ -149,10 +153,22 @@ _LITERAL = (
 _ONCE = "`e` explodes once (Dice Maiden's reading); d20's explodes again and again: ours is `ie`"
 _PERCENT = "`d%` is a d100 (Dice Maiden's reading); d20's is a tens die, 0 to 90"
 
+
+def _purpose(peer: str, typed: str, peers: Reading, ours: Reading, why: str, meant: str) -> Case:
+    return Case(peer, typed, peers, PURPOSE, ours, why, meant=meant)
+
+
 D20_CASES: list[Case] = [
     # tests/test_dice.py: STANDARD_EXPRESSIONS
     _d20("1d20", support(set(range(1, 21)))),
-    _d20("1d%", support(set(range(0, 91, 10))), PURPOSE, support(set(range(1, 101))), _PERCENT),
+    _d20(
+        "1d%",
+        support(set(range(0, 91, 10))),
+        PURPOSE,
+        support(set(range(1, 101))),
+        _PERCENT,
+        meant="((1d10-1)*10)",
+    ),
     _d20("1+1", total(2)),
     _d20("4d6kh3", support({sum(sorted(d)[1:]) for d in _dice(4, 6)})),
     _d20("(1)", total(1)),
@@ -164,6 +180,7 @@ D20_CASES: list[Case] = [
         PURPOSE,
         refused("Labels in brackets go at the end"),
         "annotations inside the dice: one label to a roll, at the end (`! fire, cold`)",
+        meant="4*(3d8kh2+9+(9d2e2+3)/2) ! fire, cold",
     ),
     _d20("(1d4, 2+2, 3d6kl1)kh1", support({max(a, 4, b) for a in range(1, 5) for b in range(7)})),
     _d20("((10d6kh5)kl2)kh1", support(set(range(1, 7)))),
@@ -175,13 +192,8 @@ D20_CASES: list[Case] = [
     _d20("(1 + 2) + 3", total(6)),
     _d20("1 + (2 + 3)", total(6)),
     _d20("1 + 2 == 2", holds(False)),
-    _d20(
-        "1 + (2 == 2)",
-        total(2),
-        UNREAD,
-        refused("unexpected `=`"),
-        "a comparison is the roll's ✅/❌, not a 0/1 value inside arithmetic",
-    ),
+    _d20("1 + (2 == 2)", total(2)),  # in parentheses, 1 or 0; after the dice, ✅ / ❌
+    _d20("(1d20 >= 1) * 3", total(3)),
     # test_literal
     _d20("1", total(1)),
     _d20("10000", total(10000)),
@@ -194,8 +206,22 @@ D20_CASES: list[Case] = [
     _d20("1d6", support(set(range(1, 7)))),
     _d20("2d6", support(set(range(2, 13)))),
     _d20("0d%", total(0)),
-    _d20("d%", support(set(range(0, 91, 10))), PURPOSE, support(set(range(1, 101))), _PERCENT),
-    _d20("2d%", support(set(range(0, 181, 10))), PURPOSE, support(set(range(2, 201))), _PERCENT),
+    _purpose(
+        D20,
+        "d%",
+        support(set(range(0, 91, 10))),
+        support(set(range(1, 101))),
+        _PERCENT,
+        "((1d10-1)*10)",
+    ),
+    _purpose(
+        D20,
+        "2d%",
+        support(set(range(0, 181, 10))),
+        support(set(range(2, 201))),
+        _PERCENT,
+        "((2d10-2)*10)",
+    ),
     # test_set
     _d20("(1, 1)", total(2)),
     # test_unop
@@ -216,7 +242,9 @@ D20_CASES: list[Case] = [
     _d20("60 / 1d6", support({60 // d for d in range(1, 7)})),
     _d20("60 // 1d6", support({60 // d for d in range(1, 7)})),
     _d20("1d100 % 10", support(set(range(10)))),
-    _d20("1d% % 10", support({0}), PURPOSE, support(set(range(10))), _PERCENT),
+    _purpose(
+        D20, "1d% % 10", support({0}), support(set(range(10))), _PERCENT, "((1d10-1)*10) % 10"
+    ),
     # test_div_zero, test_invalid_rolls
     _d20("10 / 0", refused("divide by zero")),
     _d20("10 // 0", refused("divide by zero")),
@@ -238,16 +266,16 @@ D20_CASES: list[Case] = [
     _d20("1 != 1", holds(False)),
     _d20("1 != 2", holds(True)),
     # test_selectors, test_k_op, test_p_op, test_chaining_operators
-    _d20(f"{_ONE_TO_FIVE}k3", total(3), PURPOSE, total(12), _LITERAL),
+    _purpose(D20, f"{_ONE_TO_FIVE}k3", total(3), total(12), _LITERAL, f"{_ONE_TO_FIVE}k=3"),
     _d20(f"{_ONE_TO_FIVE}k<3", total(3)),
     _d20(f"{_ONE_TO_FIVE}k>3", total(9)),
     _d20(f"{_ONE_TO_FIVE}kl2", total(3)),
     _d20(f"{_ONE_TO_FIVE}kh2", total(9)),
     _d20("(1)k1", total(1)),
-    _d20("(1)k2", total(0), PURPOSE, total(1), _LITERAL),
-    _d20(f"{_ONE_TO_FIVE}k1k2", total(3), PURPOSE, total(9), _LITERAL),
+    _purpose(D20, "(1)k2", total(0), total(1), _LITERAL, "(1)k=2"),
+    _purpose(D20, f"{_ONE_TO_FIVE}k1k2", total(3), total(9), _LITERAL, f"{_ONE_TO_FIVE}k=1k=2"),
     _d20(f"{_ONE_TO_FIVE}kh1kl1", total(6)),
-    _d20(f"{_ONE_TO_FIVE}p3", total(12), PURPOSE, total(9), _LITERAL),
+    _purpose(D20, f"{_ONE_TO_FIVE}p3", total(12), total(9), _LITERAL, f"{_ONE_TO_FIVE}p=3"),
     _d20(f"{_ONE_TO_FIVE}p1p2", total(12)),  # the 1 and the 2 either way
     _d20(f"{_ONE_TO_FIVE}ph1pl1", total(9)),
     _d20(
@@ -256,9 +284,10 @@ D20_CASES: list[Case] = [
         PURPOSE,
         support({sum(sorted(d)[-3:]) for d in itertools.product(range(1, 7), repeat=3)}),
         _LITERAL,
+        meant="10d6k=1k=2k=3",
     ),
-    _d20("10d6k1ph1", support(set(range(10))), PURPOSE, total(0), _LITERAL),
-    _d20("(1, 2, 3)k1k2", total(3), PURPOSE, total(5), _LITERAL),
+    _purpose(D20, "10d6k1ph1", support(set(range(10))), total(0), _LITERAL, "10d6k=1ph1"),
+    _purpose(D20, "(1, 2, 3)k1k2", total(3), total(5), _LITERAL, "(1, 2, 3)k=1k=2"),
     # test_rr_op, test_ro_op, test_ra_op
     _d20("1d20rr<20", total(20)),
     _d20("1d20rr>1", total(1)),
@@ -271,13 +300,14 @@ D20_CASES: list[Case] = [
     # test_e_op
     _d20(
         "1d2e2",
-        support({1, 3, 5, 7, 9, 11}),  # d20 explodes until a 1 shows: always odd
+        support(set(range(1, 202, 2))),  # d20 explodes until a 1 shows: always odd
         PURPOSE,
         support({1, 3, 4}),
         _ONCE,
+        meant="1d2ie2",
     ),
-    _d20("1d20e<21", refused(), PURPOSE, support(set(range(2, 41))), _ONCE),
-    _d20("1d1e1", refused(), PURPOSE, total(2), _ONCE),
+    _purpose(D20, "1d20e<21", refused(), support(set(range(2, 41))), _ONCE, "1d20ie<21"),
+    _purpose(D20, "1d1e1", refused(), total(2), _ONCE, "1d1ie1"),
     # test_mi_op, test_ma_op
     _d20("10d6mi6", total(60)),
     _d20("10d6mi10", total(100)),
@@ -294,7 +324,9 @@ D20_CASES: list[Case] = [
         support(set(range(-8, 1))),
         PURPOSE,
         refused("A minus in front of dice"),
-        "a minus in front of dice is refused, naming `10-1d4`",
+        "a minus in front of dice is refused, naming `0-1d8` (d20's reading) and `10-1d4`",
+        meant="0-1d8",
+        whole="0-1d8 + 4 - (3, 1d4)kh1",
     ),
 ]
 
@@ -330,9 +362,9 @@ MAIDEN_CASES: list[Case] = [
     _dm(
         "4d6 nr",
         same_as("4d6"),
-        UNREAD,
-        labelled("nr", support(set(range(4, 25)))),
-        "no 'no results' output: `nr` is taken as a label",
+        PURPOSE,
+        same_as("4d6"),
+        "Dice Maiden's `nr` hides the total; ours always shows it (the reply says so)",
     ),
     _dm(
         "4d6 p",
@@ -340,6 +372,7 @@ MAIDEN_CASES: list[Case] = [
         PURPOSE,
         refused("hidden:true"),
         "a private roll is an option, `hidden:true` / `blind:true`",
+        meant="/roll expression:4d6 hidden:true",
     ),
     _dm("4d6 ! Damage roll", labelled("Damage roll", support(set(range(4, 25))))),
     _dm("ul 3d100", same_as("3d100")),
@@ -365,12 +398,28 @@ MAIDEN_CASES: list[Case] = [
     _dm("skill -2", same_as("1d20-2")),
     _dm("save +3", same_as("1d20+3")),
     # Game systems with their own output
-    _dm("wng 4d6", same_as("4d6"), UNREAD, refused(), "Wrath & Glory's wrath dice", mode=True),
-    _dm("dh 4d10", same_as("4d10"), UNREAD, refused(), "Dark Heresy's righteous fury", mode=True),
-    _dm("gb 1d12+4", same_as("1d12+4"), UNREAD, refused(), "Godbound's damage chart", mode=True),
-    _dm("2hsn", same_as("2d6"), UNREAD, refused(), "Hero System's damage", mode=True),
-    _dm("ex5", same_as("5d10t7"), UNREAD, refused(), "Exalted's 10s count twice", mode=True),
-    _dm("ed4e5", same_as("1d8ie"), UNREAD, refused(), "Earthdawn 4th's table", mode=True),
+    # Its test total: an icon for each 4 or 5, two for each 6 (the wrath die one of the pool).
+    _dm("wng 4d6", same_as("4d6 t4t6"), mode=True),
+    _dm("dh 4d10", same_as("4d10"), mode=True),  # its Righteous Fury: a 10 among the dice
+    _dm(
+        "gb 1d12+4",
+        same_as("1d12+4"),
+        UNREAD,
+        refused(),
+        "Godbound's damage chart maps a total to 0, 1, 2 or 4 damage: a table, not dice",
+        mode=True,
+    ),
+    _dm(
+        "2hsn",
+        same_as("2d6"),
+        PURPOSE,
+        same_as("2d6"),
+        "the STUN total; Dice Maiden also counts BODY (a 1: 0, 2 to 5: 1, a 6: 2) of the same dice",
+        mode=True,
+    ),
+    _dm("ex5", same_as("5d10 t7t10"), mode=True),  # Dice Maiden's `5d10 t7 t10`: 10s count twice
+    _dm("ex5t8", same_as("5d10 t8t10"), mode=True),
+    _dm("ed4e5", same_as("1d8ie"), mode=True),
     # Aliases (game modes): each read as Dice Maiden's own spelling of it
     _dm("4cod", same_as("4d10 t8 ie10"), mode=True),
     _dm("4cod8", same_as("4d10 t8 ie8"), mode=True),
@@ -396,17 +445,29 @@ MAIDEN_CASES: list[Case] = [
 CASES = D20_CASES + MAIDEN_CASES
 
 
+HINTED = "read differently on purpose, with a did-you-mean"
+
+
 def tally(evaluate: bool = False) -> dict[tuple[str, bool], Counter[str]]:
-    """Counts per (peer, game mode): by each case's status, or (``evaluate``) by checking each
+    """Counts per (peer, game mode): by each case's status (an on-purpose difference whose
+    "did you mean" gives the peer's reading counted apart), or (``evaluate``) by checking each
     case's peer expectation against the `rules` imported (read as the peer, or not)."""
     counts: dict[tuple[str, bool], Counter[str]] = {}
     for case in CASES:
         if evaluate:
             status = PEER if case.peers.check(case.typed) else "not as the peer"
         else:
-            status = case.status
+            status = HINTED if case.status == PURPOSE and case.meant else case.status
         counts.setdefault((case.peer, case.mode), Counter())[status] += 1
     return counts
+
+
+def _said(typed: str) -> str:
+    """What `/roll` says beside the roll (its hint), or its refusal."""
+    try:
+        return " ".join(part.hint or "" for part in parse_request(typed).parts)
+    except RulesError as error:
+        return str(error)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{case.peer}: {case.typed}" for case in CASES])
@@ -418,16 +479,52 @@ def test_each_peer_form_is_read_as_marked(case: Case) -> None:
         assert case.ours.check(case.typed), f"{case.typed} should read {case.ours.shown}"
 
 
+HINTED_CASES = [case for case in CASES if case.meant]
+
+
+@pytest.mark.parametrize("case", HINTED_CASES, ids=[case.typed for case in HINTED_CASES])
+def test_each_on_purpose_difference_says_did_you_mean_with_the_peers_reading(case: Case) -> None:
+    said = _said(case.typed)
+    assert f"did you mean `{case.meant}`" in said.lower(), said
+    if not case.meant.startswith("/roll"):  # an option, not notation
+        form = case.whole or case.meant
+        assert case.peers.check(form), f"{form} should read {case.peers.shown} (the peer's)"
+
+
+def test_our_own_spelling_has_no_hint() -> None:
+    for typed in ("4d6kh3", "1d6ie", "1d100", "10d6kl1", "4cod", "dndstats", "+d%", "1d20+5 adv"):
+        assert _said(typed).strip() == "", typed
+
+
 def test_at_least_nine_in_ten_of_each_peers_generic_forms_are_read_as_the_peer_reads_them() -> None:
     for peer in (D20, MAIDEN):
         counts = tally()[(peer, False)]
         print(peer, dict(counts))
-        # Of the forms we mean to read as the peer does (not those read otherwise on purpose).
-        assert counts[PEER] >= 0.9 * (counts[PEER] + counts[UNREAD]), (peer, counts)
+        # The on-purpose differences count against the target unless they say "did you mean"
+        # with the peer's reading (issue 57).
+        against = counts[UNREAD] + counts[PURPOSE]
+        assert counts[PEER] + counts[HINTED] >= 0.9 * (sum(counts.values())), (peer, counts)
+        assert counts[PEER] >= 0.9 * (counts[PEER] + against), (peer, counts)
+
+
+def report() -> list[str]:
+    """Each peer's counts, and the two target figures of issue 57."""
+    lines = []
+    for (peer, mode), counts in sorted(tally().items()):
+        kind = "game modes" if mode else "generic"
+        read, hinted = counts[PEER], counts[HINTED]
+        lines.append(
+            f"{peer} ({kind}): {read}/{sum(counts.values())} read as the peer reads them, "
+            f"{read + hinted}/{sum(counts.values())} counting on-purpose differences with a "
+            f"did-you-mean; {dict(counts)}"
+        )
+    return lines
 
 
 if __name__ == "__main__":
-    evaluate = "--evaluate" in sys.argv
-    for (peer, mode), counts in sorted(tally(evaluate).items()):
-        kind = "game modes" if mode else "generic"
-        print(f"{peer} ({kind}): {sum(counts.values())} forms, {dict(counts)}")
+    if "--evaluate" in sys.argv:
+        for (peer, mode), counts in sorted(tally(True).items()):
+            kind = "game modes" if mode else "generic"
+            print(f"{peer} ({kind}): {sum(counts.values())} forms, {dict(counts)}")
+    else:
+        print("\n".join(report()))

@@ -85,11 +85,14 @@ def test_rule_recap_a_natural_20_and_1_on_a_kept_d20_are_critical_and_fumble() -
     assert read("dice", expression("1d20+3", 4, "natural 1")).fumble
 
 
-def test_rule_recap_exploding_or_counted_dice_count_and_show_but_are_not_scored() -> None:
-    for text in ("8d6 e6", "6d10 t7", "2d6*2"):
+def test_rule_recap_exploding_dice_count_and_show_but_are_not_scored_and_counts_are() -> None:
+    for text in ("8d6 e6", "6d10 t7 kh2", "2d6*2"):
         roll = read("dice", expression(text, 20))
         assert roll.luck is None and roll.chance is None and not roll.luck_spend
         assert roll.total == 20  # still a candidate for the biggest roll
+    # A plain success count is placed exactly (rules/count_odds.py; tests/rules/test_count_odds).
+    successes = rolls_of(3, 10, lambda faces: sum(face >= 7 for face in faces))
+    assert read("dice", expression("3d10 t7", 2)).luck == mid_rank(successes, 2)
     assert read("sixpool.check", {"anything": 1}).luck is None  # an unreadable payload
 
 
