@@ -232,7 +232,7 @@ def load_system_packages(packages: tuple[str, ...]) -> None:
     """Import each of SYSTEM_PACKAGES (its ``rules``, then its ``cogs`` and their modules) and
     find its systems, before Discord is contacted; raise ConfigError naming the setting if one
     can't be (docs/hosting.md, "Environment variables"). The bot's own start finds them imported."""
-    from rules.systems import registered, use_packages
+    from rules.systems import SystemRegistry
 
     def load(name: str) -> None:
         try:
@@ -245,8 +245,7 @@ def load_system_packages(packages: tuple[str, ...]) -> None:
     for package in packages:
         load(f"{package}.rules")
     try:
-        use_packages(f"{package}.rules" for package in packages)
-        registered()  # imports each module of each rules package, keeping its declaration
+        SystemRegistry.scan(f"{package}.rules" for package in packages)  # imports each module
     except Exception as error:
         raise ConfigError(
             f"SYSTEM_PACKAGES: their systems can't be read ({_one_line(error)})."

@@ -7,16 +7,13 @@ from typing import TypeVar
 
 import discord
 
-from bot.access import storage_of
 from bot.anywhere import in_server, server_only_line
-from bot.discord_private import give_option
 from bot.errors import CommandError
 from bot.storage import Campaign, Character, CharacterStore, Revealer, Storage, Visibility
 from rules.systems import System
 
 __all__ = [
     "Asker",
-    "apply_default_visibility",
     "campaign_channel_id",
     "campaign_here",
     "gms_to_ask",
@@ -60,24 +57,6 @@ def is_gm(campaign: Campaign | None, interaction: discord.Interaction) -> bool:
     if manages_server(interaction):
         return True
     return campaign is not None and interaction.user.id in campaign.gm_ids
-
-
-async def apply_default_visibility(interaction: discord.Interaction) -> bool:
-    """A check on every roll command: a GM's roll that doesn't say `hidden` is hidden when the
-    campaign says so (`/campaign settings gm_rolls:hidden`). Never refuses.
-
-    discord.py runs a command's checks after reading its options into ``interaction.namespace``
-    and before handing them to the callback (private: ``bot.discord_private.give_option``), so
-    setting the option here is the GM typing it: everything the command decides later (its
-    reply, its announcements) sees a hidden roll.
-    """
-    namespace = interaction.namespace
-    if "hidden" in namespace or namespace.blind:
-        return True
-    campaign = await campaign_here(interaction, storage_of(interaction))
-    if campaign is not None and campaign.switches.gm_rolls_hidden and is_gm(campaign, interaction):
-        give_option(namespace, "hidden", True)
-    return True
 
 
 GMS_NAMED_MAX = 10  # co-GMs a refusal names; the rest are counted
@@ -142,13 +121,26 @@ class Asker:
         )
 
     @classmethod
+    async def visibility_asked(
+        cls,
+        interaction: discord.Interaction,
+        storage: Storage,
+        hidden: bool | None,
+        blind: bool = False,
+    ) -> Visibility:
+        """The visibility a roll command's `hidden` and `blind` options ask for here (a
+        handler's first step: past it, only the ``Visibility`` travels)."""
+        return (await cls.of(interaction, storage)).visibility(hidden=hidden, blind=blind)
+
+    @classmethod
     async def for_roll(
-        cls, interaction: discord.Interaction, storage: Storage, hidden: bool, blind: bool = False
-    ) -> tuple[Asker, Visibility]:
-        """Return the asker's table and the visibility asked for, refusing before anything is
-        rolled what ``visibility`` refuses."""
+        cls, interaction: discord.Interaction, storage: Storage, visibility: Visibility
+    ) -> Asker:
+        """Return the asker's table, refusing before anything is rolled a visibility they may
+        not roll here (``may_roll``)."""
         asker = await cls.of(interaction, storage)
-        return asker, asker.visibility(hidden=hidden, blind=blind)
+        asker.may_roll(visibility)
+        return asker
 
     def require_gm(self, action: str) -> None:
         """Refuse a GM-only action to a player, naming the campaign's GMs to ask instead."""
@@ -197,22 +189,35 @@ class Asker:
             self.require_gm(f"{action} for another player's character")
         return found
 
-    def visibility(self, *, hidden: bool, blind: bool = False) -> Visibility:
-        """Return the visibility of the command's `hidden` and `blind` options, refusing before
-        anything is rolled a player's hidden roll, a blind roll outside a campaign (it has no
-        GMs to get it), and a roll both hidden and blind."""
-        if hidden and not self.is_gm:
-            raise CommandError(PLAYER_HIDDEN if self.campaign is not None else HIDDEN_NO_CAMPAIGN)
+    def visibility(self, *, hidden: bool | None, blind: bool = False) -> Visibility:
+        """Decide a roll's visibility from the command's `hidden` (None: not said) and `blind`
+        options and the campaign's settings: the one place it is decided.
+
+        A GM's roll that says neither is hidden when the campaign's `gm_rolls` is hidden
+        (docs/gms.md, "Campaigns"); `hidden:false` keeps it public. Only asking both is refused
+        here (a player's `hidden` first); whoever rolls it asks ``may_roll`` before rolling.
+        """
+        if hidden is None:
+            switches = self.campaign.switches if self.campaign is not None else None
+            hidden = not blind and self.is_gm and switches is not None and switches.gm_rolls_hidden
         if hidden and blind:
+            self.may_roll(Visibility.HIDDEN)
             raise CommandError(
                 "Choose `hidden` (a GM's own secret) or `blind` (a player's), not both."
             )
         if hidden:
             return Visibility.HIDDEN
-        if blind:
+        return Visibility.BLIND if blind else Visibility.PUBLIC
+
+    def may_roll(self, visibility: Visibility) -> Visibility:
+        """Return ``visibility`` if the asker may roll it here, else refuse before anything is
+        rolled: a player's hidden roll (pointing to blind), and a blind roll outside a campaign
+        (it has no GMs to get it). Roll again asks it of the visibility it inherits."""
+        if visibility is Visibility.HIDDEN and not self.is_gm:
+            raise CommandError(PLAYER_HIDDEN if self.campaign is not None else HIDDEN_NO_CAMPAIGN)
+        if visibility is Visibility.BLIND:
             self.require_campaign()
-            return Visibility.BLIND
-        return Visibility.PUBLIC
+        return visibility
 
     @property
     def revealer(self) -> Revealer:

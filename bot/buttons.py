@@ -26,6 +26,7 @@ from bot.options import ID_PATTERN, stored_id
 from bot.render import campaign as render
 from bot.storage import LoggedRoll, Storage, Visibility
 from bot.storage.errors import RollNotFound
+from rules.roll_kinds import OPTIONS
 
 __all__ = [
     "NO_LONGER_ACTIVE",
@@ -565,7 +566,7 @@ class RollAgainButton(RollButton, template=rf"roll:again:(?P<roll_id>{ID_PATTERN
             raise RollNotFound(self.roll_id)
         _check_roller(logged, interaction.user.id)
         reroller = dice_bot(interaction).rerollers.get(logged.kind)
-        options = logged.payload.get("options")
+        options = logged.payload.get(OPTIONS)
         if reroller is None or not isinstance(options, dict):
             raise CommandError("This roll can't be rolled again; use its command instead.")
         await reroller(interaction, options, logged.visibility)

@@ -24,7 +24,6 @@ from bot.anywhere import (
     server_contexts,
     server_installs,
 )
-from bot.asker import apply_default_visibility
 from bot.buttons import (
     Reroller,
     RevealButton,
@@ -45,7 +44,7 @@ from bot.storage.errors import CannotSave
 from bot.storage.syncs import payload_hash
 from bot.suggestions import suggest_characters
 from rules.randomness import Rng, new_rng
-from rules.systems import use_packages
+from rules.systems import SystemRegistry, install
 
 if TYPE_CHECKING:  # imported at run time only with METRICS_PORT set (docs/hosting.md, "Metrics")
     from bot.metrics import Metrics
@@ -173,6 +172,11 @@ class DiceBot(commands.AutoShardedBot):
             shard_ids=list(settings.shards.ids) if settings.shards else None,  # type: ignore[arg-type]  # discord.py: None (its default) runs every shard; its options TypedDict omits it
         )
         self.settings = settings
+        # The systems of its own rules and of SYSTEM_PACKAGES', found once: the cogs build the
+        # commands that list systems or their settings from it (docs/development.md, "Adding a
+        # system").
+        extra = settings.system_packages
+        self.systems = SystemRegistry.scan(f"{package}.rules" for package in extra)
         self._identify_concurrency: int | None = None  # Discord's max_concurrency, once asked
         self._identified: dict[int, float] = {}  # shard id -> loop time of its last identify
         # Freeze the start-up objects out of the garbage collector's sight (bot.memory): for
@@ -324,9 +328,9 @@ class DiceBot(commands.AutoShardedBot):
         the roll commands' checks and the options' suggestions. Needs ``storage``; contacts
         nobody (docs/gen_commands.py writes the command reference from this tree)."""
         self.add_dynamic_items(RevealButton, RollAgainButton)
-        # The systems first: `/campaign start` offers those found (rules.systems).
+        # The rules read a campaign's system by key from the registry installed (rules.systems).
+        install(self.systems)
         extra = self.settings.system_packages
-        use_packages(f"{package}.rules" for package in extra)
         # Each cog module is imported once per process and its setup() run for this bot.
         # discord.py's load_extension would execute the module anew for every bot built (and
         # drop it on close): start-up would pay for compiling and building every command again,
@@ -335,8 +339,8 @@ class DiceBot(commands.AutoShardedBot):
             package = importlib.import_module(package_name)
             for module in pkgutil.iter_modules(package.__path__, prefix=f"{package_name}."):
                 await importlib.import_module(module.name).setup(self)
-        # Roll commands (declared with bot.publish.roll_command): the user's rate limit first,
-        # then the campaign's default visibility of GM rolls.
+        # Roll commands (declared with bot.publish.roll_command): the user's rate limit. (The
+        # campaign's default visibility of GM rolls is the asker's: ``Asker.visibility``.)
         limiter = roll_limiter(
             self.settings.roll_limit,
             self.storage.roll_windows,
@@ -347,8 +351,8 @@ class DiceBot(commands.AutoShardedBot):
                 assert isinstance(command, app_commands.Command)
                 # A new list, not add_check: a cog's commands are shallow copies of its class's,
                 # sharing one list of checks with every other bot built in this process.
-                added = [limiter.check] if limiter is not None else []
-                command.checks = [*command.checks, *added, apply_default_visibility]
+                if limiter is not None:
+                    command.checks = [*command.checks, limiter.check]
         suggest_characters(self.tree)  # every `character` option suggests the campaign's
 
     async def _settle(self) -> None:

@@ -5,52 +5,58 @@ tree, a base class) so the code that needs it says what it needs, and
 ``tests/test_discord_private.py`` exercises each against the installed discord.py: an upgrade
 that changes one fails there, naming it. The bot pins ``discord.py>=2.7,<3``.
 
-1. ``give_option``: a check may set an option in ``interaction.namespace``; discord.py runs a
-   command's checks after building the namespace and reads the callback's arguments from
-   ``namespace.__dict__`` after them (``bot.asker.apply_default_visibility``).
-2. ``invoke_with_options``: ``Command._invoke_with_namespace`` runs a command as if typed (its
+1. ``invoke_with_options``: ``Command._invoke_with_namespace`` runs a command as if typed (its
    checks, transformers and defaults, then the callback) (``bot.saved_commands``).
-3. ``GatedCommandTree``: ``CommandTree._call`` is the one coroutine discord.py starts per
+2. ``GatedCommandTree``: ``CommandTree._call`` is the one coroutine discord.py starts per
    application-command interaction (``bot.client.DiceTree`` bounds how many run at once).
-4. ``set_endpoints``: ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are where discord.py
+3. ``set_endpoints``: ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are where discord.py
    sends REST calls and opens the gateway (``bot.client.point_at_discord``, the fake Discord).
-5. ``set_guild_ready_timeout``: the wait for GUILD_CREATEs before READY lives on the client's
+4. ``set_guild_ready_timeout``: the wait for GUILD_CREATEs before READY lives on the client's
    ``_connection`` and is otherwise only a constructor option (the fake Discord's fixtures).
-6. ``keep_no_view``: a view stopped before it is sent is not stored for its message, so only the
+5. ``keep_no_view``: a view stopped before it is sent is not stored for its message, so only the
    dynamic items answer its presses (``bot.buttons.roll_buttons`` stops its view this way). Only
    a view built inside the running event loop can be stopped.
-7. Dynamic items answer a press only while the message the press comes from still carries that
+6. Dynamic items answer a press only while the message the press comes from still carries that
    component (``ViewStore.schedule_dynamic_item_call``): a button the bot removed never
-   reaches ``from_custom_id`` (the bot answers the press: item 9).
-8. ``bot.buttons.SentView``: sending a message with a view, discord.py asks the view only for
+   reaches ``from_custom_id`` (the bot answers the press: item 8).
+7. ``bot.buttons.SentView``: sending a message with a view, discord.py asks the view only for
    ``to_components()``, ``has_components_v2()``, ``is_finished()`` and ``is_dispatchable()``,
    so a roll's one button is sent as a ready payload without a live view. Relied on by that
    class, tested by ``tests/test_sent_view.py`` (the payload equals discord.py's own layout).
-9. ``press_is_dispatched``: a component interaction (a button press, a select) reaches an item
+8. ``press_is_dispatched``: a component interaction (a button press, a select) reaches an item
    only through ``ViewStore.dispatch_view``, called just before ``dispatch("interaction")`` in
    ``ConnectionState.parse_interaction_create``: a dynamic item whose template matches the
-   custom id, if the message still carries the component (item 7), or a view stored for the
+   custom id, if the message still carries the component (item 6), or a view stored for the
    message (or with none) still listening. Any other press is dropped unanswered ("This
    interaction failed"); ``bot.buttons.answer_unclaimed_press`` answers it.
+- ``add_options``: a command's options are ``Command._params``, ``CommandParameter``s that
+  discord.py builds from its callback's signature (``annotation_to_parameter``); it syncs them
+  and hands each given (or its default) to ``Command._callback`` as a keyword argument. Options
+  added there after the command is built are synced, checked and handed on like its own: the
+  commands whose options are the systems' settings, built when ``cogs.campaign`` is set up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, Optional, TypeVar
 
 import discord
 import yarl
 from discord import app_commands
+from discord.app_commands.transformers import annotation_to_parameter
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 __all__ = [
+    "AddedOption",
     "GatedCommandTree",
+    "add_options",
     "endpoints",
-    "give_option",
     "guild_ready_timeout",
     "invoke_with_options",
     "keep_no_view",
@@ -60,11 +66,6 @@ __all__ = [
 ]
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
-
-
-def give_option(namespace: app_commands.Namespace, name: str, value: object) -> None:
-    """Set option ``name`` as if the user had typed it (call from a command's check)."""
-    namespace.__dict__[name] = value
 
 
 async def invoke_with_options(
@@ -125,7 +126,7 @@ def keep_no_view(view: discord.ui.View) -> discord.ui.View:
 
 
 def press_is_dispatched(client: discord.Client, interaction: discord.Interaction) -> bool:
-    """Whether discord.py hands the component interaction ``interaction`` to an item (item 9).
+    """Whether discord.py hands the component interaction ``interaction`` to an item (item 8).
 
     Call it as the interaction arrives (``Client.dispatch("interaction")``), when discord.py has
     just dispatched it: the same lookups on the same state, so it never disagrees with them.
@@ -151,3 +152,34 @@ def press_is_dispatched(client: discord.Client, interaction: discord.Interaction
     if item is None:
         item = store._views.get(None, {}).get(key)
     return item is not None and item.view is not None and not item.view.is_finished()
+
+
+@dataclass(frozen=True, slots=True)
+class AddedOption:
+    """An optional option given to a command once built: a boolean, or a string (with choices)."""
+
+    name: str
+    description: str  # ≤ 100 characters, as Discord requires
+    kind: type[bool] | type[str]
+    choices: tuple[app_commands.Choice[Any], ...] = ()
+
+
+def add_options(
+    command: app_commands.Command[Any, ..., Any],
+    options: Iterable[AddedOption],
+    callback: Callable[..., Coroutine[Any, Any, Any]],
+) -> None:
+    """Give ``command`` these options after its own, each optional (None when not given), and
+    let ``callback`` answer it: it takes what the command's callback takes, and the added
+    options by name as keyword arguments (``**options``)."""
+    for option in options:
+        if option.name in command._params:
+            raise ValueError(f"{command.qualified_name} has an option {option.name!r} already")
+        declared = inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=None)
+        parameter = annotation_to_parameter(Optional[option.kind], declared)  # noqa: UP045  # as the annotation ``bool | None`` reads
+        parameter.description = option.description
+        if option.choices:
+            parameter.choices = list(option.choices)
+        parameter._convert_to_locale_strings()
+        command._params[option.name] = parameter
+    command._callback = callback

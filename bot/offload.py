@@ -11,6 +11,10 @@ Two workers, each a queue of its own: ``ODDS`` (docs/players/index.md, "Odds cha
 for attacks, the heaviest exact odds, answered within Discord's 3 s) and ``RECAP`` (docs/gms.md,
 "Campaign recap": `/campaign recap` reads and places its rolls there, up to a few seconds of work,
 deferred first), so a long recap never delays an odds reply.
+
+A worker reads the systems the bot installed (``rules.systems.current``: a recap reads rolls of a
+SYSTEM_PACKAGES system through its declaration): it installs the same packages' registry as it
+starts, and a worker forked for other packages (another bot in this process) is replaced.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Literal, TypeVar
 
+from rules.systems import current, use_packages
+
 __all__ = ["ODDS", "RECAP", "Worker", "in_process", "shutdown"]
 
 T = TypeVar("T")
@@ -31,10 +37,12 @@ ODDS: Worker = "odds"
 RECAP: Worker = "recap"
 
 _pools: dict[Worker, ProcessPoolExecutor] = {}
+_packages: dict[Worker, tuple[str, ...]] = {}  # the extra rules packages each pool's worker reads
 
 
-def _forget_the_bots_signals() -> None:
-    """In the worker: default signal handling, and no writes to the bot loop's wakeup fd.
+def _start_worker(packages: tuple[str, ...]) -> None:
+    """In the worker: the bot's systems; default signal handling, and no writes to the bot
+    loop's wakeup fd.
 
     A fork inherits asyncio's handlers, which would pass a SIGTERM sent to the whole service
     on to the bot's loop (through the shared wakeup fd) rather than end the worker.
@@ -42,9 +50,13 @@ def _forget_the_bots_signals() -> None:
     signal.set_wakeup_fd(-1)
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)
+    use_packages(packages)
 
 
 def _executor(worker: Worker = ODDS) -> ProcessPoolExecutor:
+    packages = current().packages
+    if worker in _pools and _packages[worker] != packages:
+        shutdown(worker)  # forked for another registry (another bot in this process)
     pool = _pools.get(worker)
     if pool is None:
         # fork: the worker starts from the running bot, no imports to repeat (spawn would
@@ -52,8 +64,10 @@ def _executor(worker: Worker = ODDS) -> ProcessPoolExecutor:
         pool = _pools[worker] = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("fork"),
-            initializer=_forget_the_bots_signals,
+            initializer=_start_worker,
+            initargs=(packages,),
         )
+        _packages[worker] = packages
     return pool
 
 

@@ -10,18 +10,18 @@ user can act on.
 from __future__ import annotations
 
 import functools
-import inspect
 import logging
 import math
 import weakref
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from enum import Enum
-from typing import Any, Optional, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
+from bot.discord_private import AddedOption, add_options
 from rules.declarations import Setting
 from rules.inputs import checked_name
 
@@ -34,6 +34,7 @@ __all__ = [
     "ID_PATTERN",
     "STALE_COMMAND_MESSAGE",
     "STORED_ID_MAX",
+    "Answer",
     "CharacterName",
     "IdOutOfRange",
     "MalformedOptions",
@@ -41,10 +42,11 @@ __all__ = [
     "character_name",
     "check_payload",
     "choices_of",
+    "command_with_settings",
+    "insert_command",
     "matching",
     "stored_id",
     "suggest",
-    "with_setting_options",
 ]
 
 E = TypeVar("E", bound=Enum)
@@ -76,36 +78,47 @@ STALE_COMMAND_MESSAGE = (
 )
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+# A command's handler, taking its options (those of a command built with its settings too).
+Answer = Callable[..., Coroutine[Any, Any, None]]
 
 
-def with_setting_options(settings: Iterable[Setting]) -> Callable[[F], F]:
-    """Give a command callback one optional option per declared campaign setting.
+def command_with_settings(
+    name: str, description: str, declared: Answer, settings: Iterable[Setting[Any]], answer: Answer
+) -> app_commands.Command[Any, ..., None]:
+    """The command ``name``: ``declared``'s options, then one optional option per campaign
+    setting (its help, and for a choice its values). ``declared`` only declares; ``answer``
+    answers, taking ``declared``'s parameters and the settings as ``**chosen``.
 
-    The callback takes them as ``**chosen``. discord.py builds a command's options from its
-    callback's signature, so the declared settings become parameters of that signature (with
-    their help and, for a choice, its values): a new setting is declared only in its system.
+    Built when a cog is set up, from the systems the bot found (``cogs.campaign``): a new
+    setting is declared only in its system.
     """
-    settings = tuple(settings)
+    command: app_commands.Command[Any, ..., None]
+    command = app_commands.Command(name=name, description=description, callback=declared)
+    options = [
+        AddedOption(
+            setting.name,
+            setting.help,
+            bool if setting.kind is bool else str,
+            tuple(choices_of(setting.kind)) if issubclass(setting.kind, Enum) else (),
+        )
+        for setting in settings
+    ]
+    add_options(command, options, answer)
+    return command
 
-    def decorate(callback: F) -> F:
-        signature = inspect.signature(callback)
-        fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
-        added = [
-            inspect.Parameter(
-                setting.name,
-                inspect.Parameter.KEYWORD_ONLY,
-                default=None,
-                annotation=Optional[bool] if setting.kind is bool else Optional[str],  # noqa: UP045
-            )
-            for setting in settings
-        ]
-        callback.__signature__ = signature.replace(parameters=[*fixed, *added])  # type: ignore[attr-defined]  # inspect reads a callable's __signature__; typing has no such attribute
-        callback = app_commands.describe(**{s.name: s.help for s in settings})(callback)
-        choices = {s.name: choices_of(s.kind) for s in settings if issubclass(s.kind, Enum)}
-        return app_commands.choices(**choices)(callback) if choices else callback
 
-    return decorate
+def insert_command(
+    group: app_commands.Group, command: app_commands.Command[Any, ..., Any], *, before: str
+) -> None:
+    """Add ``command`` to ``group`` just before its subcommand ``before``: Discord lists them in
+    the order they are added."""
+    children = group.commands
+    moved = children[[child.name for child in children].index(before) :]
+    for child in moved:
+        group.remove_command(child.name)
+    group.add_command(command)
+    for child in moved:
+        group.add_command(child)
 
 
 CHOICES_MAX = 25  # Discord shows at most this many suggestions

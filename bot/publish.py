@@ -33,10 +33,12 @@ from bot.anywhere import in_server
 from bot.asker import Asker
 from bot.buttons import retire_rolled_past, retires_past, roll_buttons, shown_messages
 from bot.gm_channel import readable_by_players
+from bot.render.reply import what_of
 from bot.render.style import shown
 from bot.storage import Campaign, Change, RollEntry, Storage, Visibility
 from bot.storage.errors import CannotSave
 from bot.storage.rolls import ROLLER_CHARACTER
+from rules.roll_kinds import EMBED, OPTIONS, PAYLOAD_VERSION, RESULT, VERSION, WHAT
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -106,9 +108,11 @@ class Roll:
             payload={
                 # The dataclass itself: the roll log writes it as ``asdict`` would give it
                 # (bot.storage.rolls), without copying it into dicts first.
-                "result": self.result,
-                "embed": self.embed.to_dict(),
-                "options": dict(self.options),
+                RESULT: self.result,
+                EMBED: self.embed.to_dict(),
+                OPTIONS: dict(self.options),
+                VERSION: PAYLOAD_VERSION,
+                **({} if (what := what_of(self.embed)) is None else {WHAT: what}),
                 **({} if self.character_id is None else {ROLLER_CHARACTER: self.character_id}),
             },
             first_rolls=self.first_rolls,
@@ -151,7 +155,7 @@ async def publish_roll(
 ) -> Published[S]:
     """Log a roll (and the state it changes, in the same transaction), deliver it, announce.
 
-    ``visibility`` was checked by ``Asker.for_roll``. ``extra_buttons`` gives a system's own buttons
+    ``visibility`` was checked by ``Asker.may_roll``. ``extra_buttons`` gives a system's own buttons
     for the roll, from its new id (a secret roll's roller may still use them: they lead to
     ``deliver_roll`` again). When the database can't be written the roll is refused (CannotSave): a
     secret roll, a Luck spend or a reroll needs the logged roll (but see

@@ -25,6 +25,7 @@ from bot.anywhere import refuse_outside_server
 from bot.discord_private import invoke_with_options
 from bot.errors import CommandError
 from bot.publish import is_roll_command
+from bot.storage import Visibility
 
 __all__ = ["SavedCommand", "parse_command_line", "run_saved_command"]
 
@@ -214,11 +215,10 @@ def _option_value(
 async def run_saved_command(
     interaction: discord.Interaction,
     saved: SavedCommand,
-    *,
-    hidden: bool,
-    blind: bool,
+    visibility: Visibility,
 ) -> None:
-    """Run a saved command for ``interaction``'s user, if the command is still what it was."""
+    """Run a saved command for ``interaction``'s user, if the command is still what it was,
+    as secret as ``/macro roll`` decided (``Asker.visibility``)."""
     assert interaction.client is not None
     tree = dice_bot(interaction).tree
     command = _roll_commands(tree).get(saved.name)
@@ -233,10 +233,15 @@ async def run_saved_command(
     # Checked again: the shape says the options are the same, this says the values still fit.
     _checked_options(command, {name: _shown(value) for name, value in options.items()})
     takes = {parameter.display_name for parameter in command.parameters}
-    # A command without `hidden` (a Luck spend, a reroll) is as secret as the roll it changes.
-    if hidden and "hidden" in takes:
-        options["hidden"] = True
-    if blind:
+    # Said again as the command's own options, for its handler to decide the same: a public
+    # `/macro roll` keeps a `hidden` the macro saved and applies no default of `gm_rolls`. A
+    # command without `hidden` (a Luck spend, a reroll) is as secret as the roll it changes.
+    if "hidden" in takes:
+        if visibility is Visibility.HIDDEN:
+            options["hidden"] = True
+        elif visibility is Visibility.PUBLIC:
+            options.setdefault("hidden", False)
+    if visibility is Visibility.BLIND:
         if "blind" not in takes:
             raise CommandError(f"`/{saved.name}` can't be rolled blind.")
         options["blind"] = True

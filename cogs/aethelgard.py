@@ -137,7 +137,7 @@ def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> 
             raise CommandError(
                 "This roll can't be rolled again; use its command instead."
             ) from None
-        return run(interaction, asked, **seen.as_options())
+        return run(interaction, asked, seen)
 
     return reroll
 
@@ -164,11 +164,11 @@ class AethelgardCog(
         self.characters: CharacterStore[Sheet] = CharacterStore(bot.storage.database, SHEET_CODEC)
         self.admin = CharacterAdmin(bot.storage, aethelgard.SYSTEM, self.characters)
         for kind, reroller in {
-            "aethelgard.check": _again(self.run_check, CheckOptions),
-            "aethelgard.roll": _again(self.run_roll, RollOptions),
-            "aethelgard.opposed": _again(self.run_opposed, OpposedOptions),
-            "aethelgard.attack": _again(self.run_attack, AttackOptions),
-            "aethelgard.craft": _again(self.run_craft, CraftOptions),
+            aethelgard.CHECK_KIND: _again(self.run_check, CheckOptions),
+            aethelgard.ROLL_KIND: _again(self.run_roll, RollOptions),
+            aethelgard.OPPOSED_KIND: _again(self.run_opposed, OpposedOptions),
+            aethelgard.ATTACK_KIND: _again(self.run_attack, AttackOptions),
+            aethelgard.CRAFT_KIND: _again(self.run_craft, CraftOptions),
         }.items():
             register_reroll(bot, kind, reroller)
 
@@ -299,26 +299,25 @@ class AethelgardCog(
         bonus: ModifierDice = 0,
         penalty: ModifierDice = 0,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = CheckOptions(
             attribute=attribute, skill=skill, dc=dc, bonus=bonus, penalty=penalty,
             character=character,
         )  # fmt: skip
-        await self.run_check(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_check(interaction, options, visibility)
 
     async def run_check(
         self,
         interaction: discord.Interaction,
         options: CheckOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll a character's pool: the command and its Roll again button."""
         asker, campaign = await self._table(interaction)
-        visibility = asker.visibility(hidden=hidden, blind=blind)
+        asker.may_roll(visibility)
         which = aethelgard.parse_attribute(options.attribute)
         who = await asker.own_or_named(self.characters, campaign, options.character, "roll")
         stress, corruption = await self._trauma(campaign, who)
@@ -329,7 +328,7 @@ class AethelgardCog(
         )  # fmt: skip
         result = aethelgard.roll_pool(self.bot.rng, pool, options.dc)
         label = which.value + (f" + {pool.parts[1].label.removesuffix(' (rank)')}" if skill else "")
-        roll = _pool_roll("aethelgard.check", result, pool, label, who.name, options)
+        roll = _pool_roll(aethelgard.CHECK_KIND, result, pool, label, who.name, options)
         roll = replace(roll, first_rolls=who.first_rolls)  # the sheet is the GM's to edit now
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
@@ -407,28 +406,27 @@ class AethelgardCog(
         bonus: ModifierDice = 0,
         penalty: ModifierDice = 0,
         label: Label | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = RollOptions(pool=pool, dc=dc, bonus=bonus, penalty=penalty, label=label)
-        await self.run_roll(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_roll(interaction, options, visibility)
 
     async def run_roll(
         self,
         interaction: discord.Interaction,
         options: RollOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll a bare pool: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         built = _bare(options.pool, bonus=options.bonus, penalty=options.penalty)
         result = aethelgard.roll_pool(self.bot.rng, built, options.dc)
         label = options.label
         name = label.strip() if label and label.strip() else "pool roll"
         roller = interaction.user.display_name
-        roll = _pool_roll("aethelgard.roll", result, built, name, roller, options)
+        roll = _pool_roll(aethelgard.ROLL_KIND, result, built, name, roller, options)
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
@@ -445,25 +443,24 @@ class AethelgardCog(
         interaction: discord.Interaction,
         pool: PoolSize,
         vs_pool: PoolSize,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = OpposedOptions(pool=pool, vs_pool=vs_pool)
-        await self.run_opposed(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_opposed(interaction, options, visibility)
 
     async def run_opposed(
         self,
         interaction: discord.Interaction,
         options: OpposedOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll opposed pools: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         result = aethelgard.opposed(self.bot.rng, _bare(options.pool), _bare(options.vs_pool))
         embed = render.opposed(result, interaction.user.display_name)
-        roll = Roll("aethelgard.opposed", result, embed, options=asdict(options))
+        roll = Roll(aethelgard.OPPOSED_KIND, result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
@@ -488,24 +485,23 @@ class AethelgardCog(
         damage: PoolSize,
         soak: DC = 0,
         block: PoolSize | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = AttackOptions(
             accuracy=accuracy, defense=defense, damage=damage, soak=soak, block=block
         )
-        await self.run_attack(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_attack(interaction, options, visibility)
 
     async def run_attack(
         self,
         interaction: discord.Interaction,
         options: AttackOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll an attack: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         block = options.block
         result = aethelgard.attack(
             self.bot.rng,
@@ -516,7 +512,7 @@ class AethelgardCog(
             block=_bare(block) if block is not None else None,
         )
         embed = render.attack(result, interaction.user.display_name)
-        roll = Roll("aethelgard.attack", result, embed, options=asdict(options))
+        roll = Roll(aethelgard.ATTACK_KIND, result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @roll_command
@@ -528,28 +524,27 @@ class AethelgardCog(
         interaction: discord.Interaction,
         pool: PoolSize,
         bonus: ModifierDice = 0,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = CraftOptions(pool=pool, bonus=bonus)
-        await self.run_craft(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_craft(interaction, options, visibility)
 
     async def run_craft(
         self,
         interaction: discord.Interaction,
         options: CraftOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Craft: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         built = _bare(options.pool, bonus=options.bonus)
         result = aethelgard.roll_pool(self.bot.rng, built, 0)
         tier = aethelgard.craft_tier(result)
         roller = interaction.user.display_name
         embed = render.craft(result, tier, built, roller)
-        roll = Roll("aethelgard.craft", result, embed, options=asdict(options))
+        roll = Roll(aethelgard.CRAFT_KIND, result, embed, options=asdict(options))
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 
     @anywhere

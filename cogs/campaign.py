@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import io
 import math
 import re
-import sys
 import time
 from dataclasses import dataclass
 from enum import Enum
@@ -25,7 +23,15 @@ from bot.buttons import answer_component, reveal_roll
 from bot.client import DiceBot
 from bot.errors import CommandError, reply_ephemeral
 from bot.gm_channel import require_gm_channel
-from bot.options import ID_PATTERN, choices_of, stored_id, suggest, with_setting_options
+from bot.options import (
+    ID_PATTERN,
+    Answer,
+    choices_of,
+    command_with_settings,
+    insert_command,
+    stored_id,
+    suggest,
+)
 from bot.publish import announce
 from bot.render import campaign as render
 from bot.render import realms as realms_render
@@ -41,7 +47,6 @@ from rules.campaigns import (
     CampaignSettings,
     GmRolls,
     SettingsChange,
-    setting_owners,
 )
 from rules.inputs import require_whole
 from rules.recap import (
@@ -52,13 +57,15 @@ from rules.recap import (
     parse_since,
 )
 from rules.recap_reading import TRIM_CHUNK, LoggedRow, recap_logged, trimmed
-from rules.systems import all_systems, parse_system
+from rules.systems import SystemRegistry
 
 HISTORY_PAGE_MAX = 25
 EXPORT_FORMATS = ("csv", "json")
 EXPORT_NAMES_MAX = 50  # rollers an export looks up by name (one request each when not cached)
 
 CONFIRM_TIMEOUT_SECONDS = 120
+START_HELP = "Start a campaign in this channel; you GM it"
+SETTINGS_HELP = "Table switches (GM log channel, notices) and settings like the skin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,31 +142,22 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
         self.storage = bot.storage
+        self.systems = bot.systems
         self.challenges = ChallengeStore(bot.storage.database)  # for the recap's challenges
         self.traits = TraitStore(bot.storage.database)  # for an Enchanted Realms campaign's info
         self._expiries: set[asyncio.Task[None]] = set()  # unanswered `/campaign end` prompts
+        # The commands that list the systems, or their settings: built from this bot's registry
+        # (docs/development.md, "Adding a system"), in their place among the others.
+        group = self.app_command
+        assert group is not None  # a GroupCog's group
+        insert_command(group, start_command(self.systems, self.start), before="info")
+        insert_command(group, settings_command(self.systems, self.settings), before="log")
 
-    @app_commands.command(name="start", description="Start a campaign in this channel; you GM it")
-    @app_commands.describe(
-        system="The game system the campaign plays",
-        name=f"The campaign's name (up to {MAX_CAMPAIGN_NAME_LENGTH} characters)",
-    )
-    @app_commands.choices(
-        system=[
-            app_commands.Choice(name=system.display_name, value=system.value)
-            for system in all_systems()
-        ]
-    )
-    @app_commands.guild_only()
-    @with_setting_options(setting for _, setting in setting_owners().values())
     async def start(
-        self,
-        interaction: discord.Interaction,
-        system: str,
-        name: app_commands.Range[str, 1, MAX_CAMPAIGN_NAME_LENGTH],
-        **chosen: object,
+        self, interaction: discord.Interaction, system: str, name: str, **chosen: object
     ) -> None:
-        settings = CampaignSettings.create(parse_system(system), name, chosen=chosen)
+        """`/campaign start` (``start_command``); ``chosen``: the systems' settings, by name."""
+        settings = CampaignSettings.create(self.systems.parse(system), name, chosen=chosen)
         asker = await Asker.of(interaction, self.storage)
         asker.refuse_if_not_installed("a new campaign can start here once it has ended")
         campaign = await self.storage.campaigns.start(
@@ -241,20 +239,6 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
             if str(roll.id).startswith(typed)
         ]
 
-    @app_commands.command(
-        name="settings",
-        description="Table switches (GM log channel, notices) and settings like the skin",
-    )
-    @app_commands.describe(
-        gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
-        gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
-        secret_notice=(
-            'Tell the channel when someone rolls blind or hidden ("gwen rolled in secret")'
-        ),
-        gm_rolls="A GM's rolls when they don't say hidden: public (default) or hidden",
-    )
-    @app_commands.choices(gm_rolls=choices_of(GmRolls))
-    @with_setting_options(setting for _, setting in setting_owners().values() if setting.changeable)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -264,6 +248,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="R
         gm_rolls: str | None = None,
         **chosen: object,
     ) -> None:
+        """`/campaign settings` (``settings_command``); ``chosen``: the changeable settings."""
         asker = await Asker.of(interaction, self.storage)
         campaign = asker.require_campaign()
         asker.require_gm("change the campaign's settings")
@@ -549,6 +534,55 @@ async def member_names(guild: discord.Guild | None, user_ids: set[int]) -> dict[
     return {user_id: shown for user_id, shown in zip(wanted, found, strict=True) if shown}
 
 
+def start_command(systems: SystemRegistry, answer: Answer) -> app_commands.Command[Any, ..., None]:
+    """`/campaign start`: the systems of ``systems`` to choose from, then each one's settings."""
+
+    @app_commands.describe(
+        system="The game system the campaign plays",
+        name=f"The campaign's name (up to {MAX_CAMPAIGN_NAME_LENGTH} characters)",
+    )
+    @app_commands.choices(
+        system=[app_commands.Choice(name=s.display_name, value=s.value) for s in systems.systems]
+    )
+    @app_commands.guild_only()
+    async def start(
+        interaction: discord.Interaction,
+        system: str,
+        name: app_commands.Range[str, 1, MAX_CAMPAIGN_NAME_LENGTH],
+    ) -> None:
+        """Declares the options before the settings; ``answer`` answers the command."""
+
+    settings = (s for _, s in systems.settings().values())
+    return command_with_settings("start", START_HELP, start, settings, answer)
+
+
+def settings_command(
+    systems: SystemRegistry, answer: Answer
+) -> app_commands.Command[Any, ..., None]:
+    """`/campaign settings`: the table's switches, then each system's changeable settings."""
+
+    @app_commands.describe(
+        gm_channel="Where hidden and blind rolls are also posted for the GMs (with Reveal)",
+        gm_channel_off="Stop posting to the GM log channel (blind rolls go to GMs by DM)",
+        secret_notice=(
+            'Tell the channel when someone rolls blind or hidden ("gwen rolled in secret")'
+        ),
+        gm_rolls="A GM's rolls when they don't say hidden: public (default) or hidden",
+    )
+    @app_commands.choices(gm_rolls=choices_of(GmRolls))
+    async def settings(
+        interaction: discord.Interaction,
+        gm_channel: discord.TextChannel | None = None,
+        gm_channel_off: bool = False,
+        secret_notice: bool | None = None,
+        gm_rolls: str | None = None,
+    ) -> None:
+        """Declares the options before the settings; ``answer`` answers the command."""
+
+    changeable = (s for _, s in systems.settings().values() if s.changeable)
+    return command_with_settings("settings", SETTINGS_HELP, settings, changeable, answer)
+
+
 def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``allowed`` (any case), else refuse naming them."""
     wanted = value.strip().lower()
@@ -557,16 +591,6 @@ def parse_choice_text(value: str, allowed: tuple[str, ...]) -> str:
     return wanted
 
 
-# The systems' settings `/campaign start` and `/campaign settings` were built with: their options
-# come from the class body, read when this module is executed.
-_BUILT_WITH = tuple(setting_owners())
-
-
 async def setup(bot: DiceBot) -> None:
-    module = sys.modules[__name__]
-    if tuple(setting_owners()) != _BUILT_WITH:
-        # A system found since this module was executed (a bot with other SYSTEM_PACKAGES in
-        # this process): execute it again, so its commands offer every system's settings.
-        module = importlib.reload(module)
-    bot.add_dynamic_items(module.HistoryButton, module.EndPromptButton)
-    await bot.add_cog(module.CampaignCog(bot))
+    bot.add_dynamic_items(HistoryButton, EndPromptButton)
+    await bot.add_cog(CampaignCog(bot))

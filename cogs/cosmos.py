@@ -26,6 +26,7 @@ from bot.storage import Visibility
 from bot.storage.cosmos import ChallengeStore
 from rules import cosmos
 from rules.choices import parse_choice
+from rules.cosmos.kinds import CHECK_KIND, OPPOSED_KIND
 
 Attribute = app_commands.Range[int, cosmos.ATTRIBUTE_MIN, cosmos.ATTRIBUTE_MAX]
 Skill = app_commands.Range[int, cosmos.SKILL_MIN, cosmos.SKILL_MAX]
@@ -34,7 +35,6 @@ Sources = app_commands.Range[int, 0, cosmos.ADVANTAGE_SOURCES_MAX]
 ChallengeName = app_commands.Range[str, 1, cosmos.CHALLENGE_NAME_MAX]
 ACTION_NAME_MAX = max(len(action.value) for action in cosmos.Action)
 DEFENDER_NAME_MAX = 60
-CHECK_KIND, OPPOSED_KIND = "cosmos.roll", "cosmos.opposed"
 
 
 class CheckOptions(NamedTuple):
@@ -98,7 +98,7 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
             bot,
             CHECK_KIND,
             lambda interaction, options, visibility: self.roll_check(
-                interaction, CheckOptions(**options), **visibility.as_options()
+                interaction, CheckOptions(**options), visibility
             ),
         )
         register_reroll(bot, OPPOSED_KIND, self._roll_opposed_again)
@@ -128,25 +128,24 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         scale: str | None = None,
         action: app_commands.Range[str, 1, ACTION_NAME_MAX] | None = None,
         challenge: ChallengeName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = CheckOptions(
             attribute, skill, tn, advantage, disadvantage, scale, action, challenge
         )
-        await self.roll_check(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.roll_check(interaction, options, visibility)
 
     async def roll_check(
         self,
         interaction: discord.Interaction,
         options: CheckOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll against a TN (into a challenge if named): the command and its Roll again."""
         attribute, skill, tn, advantage, disadvantage, scale, action, challenge = options
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         chosen_scale = parse_choice(cosmos.Scale, scale, "scale") if scale else None
         chosen_action = parse_choice(cosmos.Action, action, "action") if action else None
         if challenge is not None:  # refuse a missing challenge or a wrong TN before rolling
@@ -211,10 +210,11 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
         vs_disadvantage: Sources = 0,
         vs_user: discord.Member | None = None,
         vs_name: app_commands.Range[str, 1, DEFENDER_NAME_MAX] | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.of(interaction, self.storage)
+        visibility = asker.may_roll(asker.visibility(hidden=hidden, blind=blind))
         if vs_user is not None and vs_name is not None:
             raise CommandError("Name the defender once: give `vs_user` or `vs_name`, not both.")
         options = OpposedOptions(
@@ -246,8 +246,8 @@ class CosmosCog(commands.GroupCog, group_name="cosmos", group_description="Cosmo
     async def _roll_opposed_again(
         self, interaction: discord.Interaction, options: Mapping[str, Any], logged: Visibility
     ) -> None:
-        asker, visibility = await Asker.for_roll(interaction, self.storage, **logged.as_options())
-        await self.roll_opposed(interaction, asker, OpposedOptions(**options), visibility)
+        asker = await Asker.for_roll(interaction, self.storage, logged)
+        await self.roll_opposed(interaction, asker, OpposedOptions(**options), logged)
 
     @anywhere
     @app_commands.command(name="convert", description="Turn legacy modifiers into advantage dice")

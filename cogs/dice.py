@@ -13,12 +13,12 @@ from bot.client import DiceBot
 from bot.options import BLIND_HELP, HIDDEN_HELP
 from bot.publish import Roll, publish_or_show_unlogged, roll_command
 from bot.render import dice as render
+from bot.storage import Visibility
 from rules.expressions import (
     MAX_EXPRESSION_LENGTH,
     roll_request,
 )
-
-KIND = "dice"
+from rules.expressions.kinds import DICE_KIND_NAME as KIND
 
 
 class DiceCog(commands.Cog):
@@ -30,7 +30,7 @@ class DiceCog(commands.Cog):
             bot,
             KIND,
             lambda interaction, options, visibility: self.roll_dice(
-                interaction, **options, **visibility.as_options()
+                interaction, **options, visibility=visibility
             ),
         )
 
@@ -46,21 +46,17 @@ class DiceCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         expression: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
-        await self.roll_dice(interaction, expression, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.bot.storage, hidden, blind)
+        await self.roll_dice(interaction, expression, visibility)
 
     async def roll_dice(
-        self,
-        interaction: discord.Interaction,
-        expression: str,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        self, interaction: discord.Interaction, expression: str, visibility: Visibility
     ) -> None:
         """Roll an expression for the user: the command, a dice macro, and Roll again."""
-        asker, visibility = await Asker.for_roll(interaction, self.bot.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.bot.storage, visibility)
         roll = self._roll(interaction, expression)
         # Nothing builds on a /roll, so a public one still answers (marked unlogged) on a full
         # disk.

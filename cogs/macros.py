@@ -92,20 +92,21 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         self,
         interaction: discord.Interaction,
         name: MacroName,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         asker = await Asker.of(interaction, self.bot.storage)
+        visibility = asker.visibility(hidden=hidden, blind=blind)
         campaign_id = asker.campaign.id if asker.campaign else None
         macro = await self.macros.find(name, asker.user_id, campaign_id)
         if macro.command is not None:
             saved = SavedCommand.decode(macro.command)
-            await run_saved_command(interaction, saved, hidden=hidden, blind=blind)
+            await run_saved_command(interaction, saved, visibility)
             return
         dice = self.bot.get_cog("DiceCog")
         if not isinstance(dice, DiceCog):
             raise CommandError("Dice are not loaded; try again in a moment.")
-        await dice.roll_dice(interaction, macro.expression, hidden=hidden, blind=blind)
+        await dice.roll_dice(interaction, macro.expression, visibility)
 
     @anywhere
     @app_commands.command(name="list", description="List your macros and the campaign's")

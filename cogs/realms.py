@@ -136,7 +136,7 @@ def _again(run: Callable[..., Awaitable[None]], options_type: type[Options]) -> 
             raise CommandError(
                 "This roll can't be rolled again; use its command instead."
             ) from None
-        return run(interaction, asked, **seen.as_options())
+        return run(interaction, asked, seen)
 
     return reroll
 
@@ -201,7 +201,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         split: Split | None = None,
         advantage: Sources = 0,
         disadvantage: Sources = 0,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
         primary: bool = True,
         force: str | None = None,
@@ -210,18 +210,17 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             dice=dice, to_hit=to_hit, damage=damage, split=split, advantage=advantage,
             disadvantage=disadvantage, primary=primary, force=force,
         )  # fmt: skip
-        await self.run_attack(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_attack(interaction, options, visibility)
 
     async def run_attack(
         self,
         interaction: discord.Interaction,
         options: AttackOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Attack: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         expression = realms.parse_damage(options.damage)
         decision = decide(options.advantage, options.disadvantage, options.force, asker)
         result = realms.attack(
@@ -261,7 +260,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         kind: str = CheckKind.CHECK.value,
         advantage: Sources = 0,
         disadvantage: Sources = 0,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
         force: str | None = None,
     ) -> None:
@@ -269,18 +268,17 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
             die=die, target=target, kind=kind, advantage=advantage, disadvantage=disadvantage,
             force=force,
         )  # fmt: skip
-        await self.run_check(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_check(interaction, options, visibility)
 
     async def run_check(
         self,
         interaction: discord.Interaction,
         options: CheckOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """A single-die roll: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         single = parse_choice(SingleDie, options.die, "die")
         chosen = parse_choice(CheckKind, options.kind, "kind")
         decision = decide(options.advantage, options.disadvantage, options.force, asker)
@@ -306,25 +304,24 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         dice: app_commands.Range[int, 1, realms.STEALTH_DICE_MAX],
         advantage: Sources = 0,
         disadvantage: Sources = 0,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
         force: str | None = None,
     ) -> None:
         options = StealthOptions(
             dice=dice, advantage=advantage, disadvantage=disadvantage, force=force
         )
-        await self.run_stealth(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_stealth(interaction, options, visibility)
 
     async def run_stealth(
         self,
         interaction: discord.Interaction,
         options: StealthOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """The stealth pool: the command and its Roll again button."""
-        asker, visibility = await Asker.for_roll(interaction, self.storage, hidden, blind)
+        asker = await Asker.for_roll(interaction, self.storage, visibility)
         decision = decide(options.advantage, options.disadvantage, options.force, asker)
         result = realms.stealth(self.bot.rng, options.dice, decision)
         embed = render.stealth(result, interaction.user.display_name)
@@ -427,7 +424,7 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
         pressed); it offers no die buttons: once per roll."""
         logged = await self.storage.rolls.get(roll_id)
         assert logged is not None
-        embed = discord.Embed.from_dict(logged.payload["embed"])
+        embed = discord.Embed.from_dict(logged.embed_data)
         view = roll_buttons(roll_id, logged.kind, logged.visibility)
         await deliver_roll(
             interaction, asker, roll_id, logged.visibility, embed, view=view, edit=edit
@@ -497,10 +494,9 @@ class RealmsCog(commands.GroupCog, group_name="realms", group_description="Encha
 
 def _rerolled(rng: Rng, logged: LoggedRoll, position: int, roller: str) -> Roll:
     """Return a logged roll with the die at ``position`` rerolled, shown over its old embed."""
-    payload = logged.payload
-    options = payload.get("options", {})
-    rerolled = realms.reroll_logged(rng, logged.kind, payload["result"], options, position)
-    old = discord.Embed.from_dict(payload["embed"])
+    options = logged.options
+    rerolled = realms.reroll_logged(rng, logged.decoded(), options, position)
+    old = discord.Embed.from_dict(logged.embed_data)
     new = _render(rerolled.after, roller)
     embed = render.rerolled(old, new, position, rerolled.old_face, rerolled.new_face)
     return Roll(logged.kind, rerolled.after, embed, options=options)

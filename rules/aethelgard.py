@@ -18,6 +18,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
+from typing import Any
 
 from rules.aethelgard_sheet import (
     ATTRIBUTE_MAX,
@@ -41,18 +42,25 @@ from rules.errors import RulesError
 from rules.inputs import require_whole
 from rules.odds import Distribution
 from rules.randomness import Rng, roll_dice
+from rules.roll_kinds import Placement, Reading, RollKind, Total
 from rules.systems import System
 
 __all__ = [
+    "ATTACK_KIND",
     "ATTRIBUTE_MAX",
     "ATTRIBUTE_MIN",
+    "CHECK_KIND",
     "CORRUPTION",
+    "CRAFT_KIND",
     "CRITICAL_NET",
     "DECLARATION",
     "MAX_POOL",
     "NEAREST_MAX",
+    "OPPOSED_KIND",
     "RANK_MAX",
     "RANK_MIN",
+    "ROLL_KIND",
+    "ROLL_KINDS",
     "SKILLS",
     "SKILLS_MAX",
     "SKILL_NAME_MAX",
@@ -424,7 +432,6 @@ STRESS = TrackSpec(name="stress", minimum=0, maximum=TRAUMA_MAX, party=False, pe
 CORRUPTION = TrackSpec(
     name="corruption", minimum=0, maximum=TRAUMA_MAX, party=False, per_character=True
 )
-DECLARATION = SystemDeclaration(system=SYSTEM, tracks=(STRESS, CORRUPTION), characters_per_player=1)
 
 
 def check_pool(
@@ -445,3 +452,59 @@ def check_pool(
     return build_pool(
         tuple(parts), bonus=bonus, penalty=penalty, stress=stress, corruption=corruption
     )
+
+
+# --- The roll log (docs/development.md, "Roll kinds"): the raw net (successes minus botches) is
+# placed on its pool size's exact distribution (the net shown floors it at 0); a critical and a
+# fumble are the pool's own. An attack reads as its accuracy pool; an opposed roll as the
+# attacker's pool, with whether it won.
+
+ROLL_KIND, CHECK_KIND, CRAFT_KIND = "aethelgard.roll", "aethelgard.check", "aethelgard.craft"
+OPPOSED_KIND, ATTACK_KIND = "aethelgard.opposed", "aethelgard.attack"
+
+
+def _pool_of(stored: Mapping[str, Any]) -> PoolRoll:
+    return PoolRoll(tuple(int(face) for face in stored["dice"]), int(stored["dc"]))
+
+
+def _opposed_of(stored: Mapping[str, Any]) -> OpposedRoll:
+    return OpposedRoll(_pool_of(stored["attacker"]), _pool_of(stored["defender"]))
+
+
+def _attack_of(stored: Mapping[str, Any]) -> AttackRoll:
+    damage, block = stored.get("damage"), stored.get("block")
+    damaged, blocked = (None if pool is None else _pool_of(pool) for pool in (damage, block))
+    return AttackRoll(_pool_of(stored["accuracy"]), damaged, int(stored.get("soak", 0)), blocked)
+
+
+def _placement(pool: PoolRoll) -> Placement:
+    return Placement(pool.raw_net, net_distribution, (len(pool.dice),))
+
+
+def _read_pool(pool: PoolRoll) -> Reading:
+    return Reading((Total(pool.net),), pool.success, pool.critical, pool.fumble,
+                   placement=_placement(pool))  # fmt: skip
+
+
+def _read_opposed(contest: OpposedRoll) -> Reading:
+    attacker = contest.attacker
+    totals = (Total(attacker.net), Total(contest.defender.net))
+    return Reading(totals, contest.attacker_wins, attacker.critical, attacker.fumble,
+                   contest=True, placement=_placement(attacker))  # fmt: skip
+
+
+def _read_attack(attack: AttackRoll) -> Reading:
+    accuracy = attack.accuracy
+    note = f"{attack.damage_dealt} damage"
+    return Reading((Total(accuracy.net),), attack.hit, attack.damage_doubled, accuracy.fumble,
+                   note=note, placement=_placement(accuracy))  # fmt: skip
+
+
+ROLL_KINDS: tuple[RollKind[Any], ...] = (
+    *(RollKind(name, _pool_of, _read_pool) for name in (ROLL_KIND, CHECK_KIND, CRAFT_KIND)),
+    RollKind(OPPOSED_KIND, _opposed_of, _read_opposed),
+    RollKind(ATTACK_KIND, _attack_of, _read_attack),
+)
+DECLARATION = SystemDeclaration(
+    system=SYSTEM, tracks=(STRESS, CORRUPTION), characters_per_player=1, roll_kinds=ROLL_KINDS
+)

@@ -12,7 +12,7 @@ from rules.choices import parse_choice
 from rules.declarations import JsonValue, Setting, declaration
 from rules.errors import RulesError
 from rules.inputs import checked_name
-from rules.systems import System, all_systems
+from rules.systems import System, current
 
 __all__ = [
     "MAX_CAMPAIGN_NAME_LENGTH",
@@ -38,12 +38,9 @@ class GmRolls(StrEnum):
 
 
 def setting_owners() -> dict[str, tuple[System, Setting[Any]]]:
-    """Return every system setting by option name, with the system that declares it."""
-    return {
-        setting.name: (system, setting)
-        for system in all_systems()
-        for setting in declaration(system).settings
-    }
+    """Return every system setting by option name, with the system that declares it (those of
+    the current registry: ``rules.systems.current``)."""
+    return current().settings()
 
 
 def _refuse_foreign(system: System, key: str) -> RulesError:

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar, cast
 
 from rules.errors import RulesError
+from rules.roll_kinds import RollKind
 from rules.systems import System, registered
 
 __all__ = [
@@ -92,12 +93,15 @@ class TrackSpec:
 
 @dataclass(frozen=True, slots=True)
 class SystemDeclaration:
-    """A system: its name, campaign settings, tracks and how many characters a player may have."""
+    """A system: its name, campaign settings, tracks, how many characters a player may have, and
+    the kinds of roll it logs."""
 
     system: System
     settings: tuple[Setting[Any], ...] = ()
     tracks: tuple[TrackSpec, ...] = ()
     characters_per_player: int = 1
+    # The kinds of roll it logs, each read once for every reader (rules/roll_kinds.py).
+    roll_kinds: tuple[RollKind[Any], ...] = ()
     _tracks_by_name: Mapping[str, TrackSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

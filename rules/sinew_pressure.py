@@ -34,6 +34,7 @@ from rules.sinew import (
     attribute_test,
     take_damage,
 )
+from rules.sinew.constants import TAMPER_STEP
 from rules.tables import require_keys, require_table
 
 __all__ = [
@@ -261,7 +262,7 @@ def tamper(
     result = attribute_test(rng, sheet, attribute, advantage=advantage, disadvantage=disadvantage)
     change = None
     if not result.success:
-        change = add_pressure(rng, pressure, 1, lingering_taint=lingering_taint)
+        change = add_pressure(rng, pressure, TAMPER_STEP, lingering_taint=lingering_taint)
     return PressureTest(result, change)
 
 

@@ -9,6 +9,12 @@ new one touches no file but its own.
 A campaign outlives the package of its system: one whose stored key no installed package
 declares reads as a system "not installed" (``system_named``, ``not_installed``), a value every
 reader of campaigns can show and refuse with, never an exception.
+
+The systems found are a ``SystemRegistry`` value: the bot scans one at start from its
+SYSTEM_PACKAGES and hands it to the cogs (bot/client.py). The rules that read a campaign's
+system by its stored key (``system_named``, ``declaration``) read the registry the bot installed
+(``install``): one bot per process, and passing it to every reader of a campaign row would thread
+it through the storage for nothing.
 """
 
 from __future__ import annotations
@@ -18,17 +24,20 @@ import pkgutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
-    from rules.declarations import SystemDeclaration
+    from rules.declarations import Setting, SystemDeclaration
 
 __all__ = [
     "RULES_PACKAGE",
     "System",
+    "SystemRegistry",
     "all_systems",
+    "current",
+    "install",
     "not_installed",
     "parse_system",
     "registered",
@@ -70,26 +79,57 @@ class System:
         return self.value
 
 
-class _Registry:
-    """The systems declared in ``rules`` and the extra packages, found once per set of packages."""
+@dataclass(frozen=True, slots=True)
+class SystemRegistry:
+    """The systems declared in ``rules`` and in the extra rules packages, found once.
 
-    def __init__(self) -> None:
-        self.extra: tuple[str, ...] = ()
-        self._found: Mapping[str, SystemDeclaration] | None = None
+    The bot scans one at start from its SYSTEM_PACKAGES (``scan``), keeps it and hands it to the
+    cogs, which build the commands listing systems from it; it also installs it as the current
+    registry (``install``), which the rules read where a campaign names its system by key.
+    """
 
-    def use(self, packages: Iterable[str]) -> None:
+    packages: tuple[str, ...]  # the extra rules packages scanned beside ``rules``
+    declarations: Mapping[str, SystemDeclaration]  # by system key, in the order found
+
+    @classmethod
+    def scan(cls, packages: Iterable[str] = ()) -> SystemRegistry:
+        """Import ``rules`` and each of ``packages`` (rules packages, "games.rules"), module by
+        module; keep each ``DECLARATION``, by its system's key."""
         chosen = tuple(packages)
-        if chosen != self.extra:
-            self.extra, self._found = chosen, None
+        return cls(chosen, MappingProxyType(_scan((RULES_PACKAGE, *chosen))))
 
     @property
-    def found(self) -> Mapping[str, SystemDeclaration]:
-        if self._found is None:
-            self._found = MappingProxyType(_scan((RULES_PACKAGE, *self.extra)))
-        return self._found
+    def systems(self) -> tuple[System, ...]:
+        """Every system, in the order they were found."""
+        return tuple(declared.system for declared in self.declarations.values())
+
+    def settings(self) -> dict[str, tuple[System, Setting[Any]]]:
+        """Every system's setting by option name, with the system that declares it."""
+        return {
+            setting.name: (declared.system, setting)
+            for declared in self.declarations.values()
+            for setting in declared.settings
+        }
+
+    def named(self, key: str) -> System:
+        """The system stored as ``key``: the one declared so, else a system ``not_installed``."""
+        declared = self.declarations.get(key)
+        return not_installed(key) if declared is None else declared.system
+
+    def parse(self, text: str) -> System:
+        """The system whose key is ``text`` (any case), else raise RulesError."""
+        declared = self.declarations.get(text.strip().casefold())
+        if declared is not None:
+            return declared.system
+        allowed = ", ".join(self.declarations)
+        shown = text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…"
+        raise RulesError(f"Unknown system `{shown}`: choose one of {allowed}.")
 
 
-_registry = _Registry()
+# The registry the rules read a campaign's system from by key (``system_named``,
+# ``declaration``): the one the bot installed at start (its worker processes install the same:
+# bot/offload.py). Until one is installed, the bot's own systems.
+_current: SystemRegistry | None = None
 
 
 def _scan(packages: Iterable[str]) -> dict[str, SystemDeclaration]:
@@ -111,22 +151,34 @@ def _scan(packages: Iterable[str]) -> dict[str, SystemDeclaration]:
     return found
 
 
-def use_packages(packages: Iterable[str]) -> None:
-    """Find systems in these packages too, beside ``rules`` (replacing the ones named before).
+def install(registry: SystemRegistry) -> None:
+    """Make ``registry`` the current one, the registry the rules read systems by key from."""
+    global _current
+    _current = registry
 
-    The bot calls it with its SYSTEM_PACKAGES setting before it loads its cogs.
-    """
-    _registry.use(packages)
+
+def current() -> SystemRegistry:
+    """The registry installed (``install``), else the one of ``rules`` alone."""
+    global _current
+    if _current is None:
+        _current = SystemRegistry.scan()
+    return _current
+
+
+def use_packages(packages: Iterable[str]) -> None:
+    """Install the registry of ``rules`` and these rules packages ("games.rules")."""
+    install(SystemRegistry.scan(packages))
 
 
 def registered() -> Mapping[str, SystemDeclaration]:
-    """Return every system's declaration by its key, in the order they were found."""
-    return _registry.found
+    """Return every system's declaration by its key (the current registry's), in the order they
+    were found."""
+    return current().declarations
 
 
 def all_systems() -> tuple[System, ...]:
-    """Return every system, in the order they were found."""
-    return tuple(declared.system for declared in registered().values())
+    """Return every system of the current registry, in the order they were found."""
+    return current().systems
 
 
 def not_installed(key: str) -> System:
@@ -143,17 +195,12 @@ def not_installed(key: str) -> System:
 
 
 def system_named(key: str) -> System:
-    """Return the system stored as ``key``: the one declared so, else (its package was removed
-    from SYSTEM_PACKAGES) a system ``not_installed``."""
-    declared = registered().get(key)
-    return not_installed(key) if declared is None else declared.system
+    """Return the system stored as ``key``: the one declared so in the current registry, else
+    (its package was removed from SYSTEM_PACKAGES) a system ``not_installed``."""
+    return current().named(key)
 
 
 def parse_system(text: str) -> System:
-    """Return the system whose key is ``text`` (any case), else raise RulesError."""
-    declared = registered().get(text.strip().casefold())
-    if declared is not None:
-        return declared.system
-    allowed = ", ".join(registered())
-    shown = text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…"
-    raise RulesError(f"Unknown system `{shown}`: choose one of {allowed}.")
+    """Return the current registry's system whose key is ``text`` (any case), else raise
+    RulesError."""
+    return current().parse(text)

@@ -11,7 +11,7 @@ import inspect
 import re
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 import yarl
@@ -22,9 +22,10 @@ from discord.state import ConnectionState
 from discord.ui.view import ViewStore
 
 from bot.discord_private import (
+    AddedOption,
     GatedCommandTree,
+    add_options,
     endpoints,
-    give_option,
     guild_ready_timeout,
     invoke_with_options,
     keep_no_view,
@@ -32,9 +33,6 @@ from bot.discord_private import (
     set_endpoints,
     set_guild_ready_timeout,
 )
-
-if TYPE_CHECKING:  # (importing it at run time is circular in discord.py)
-    from discord.types.interactions import ApplicationCommandInteractionDataOption
 
 
 def _probe_command(seen: dict[str, object], check: Any) -> app_commands.Command[Any, ..., Any]:
@@ -55,29 +53,8 @@ def _interaction(namespace: object = None) -> Any:
     )
 
 
-async def test_an_option_given_by_a_check_reaches_the_callback() -> None:
-    """1. Checks run after the namespace is built and before the arguments are read from it."""
-    seen: dict[str, object] = {}
-
-    async def hide(interaction: discord.Interaction) -> bool:
-        assert "hidden" not in interaction.namespace  # not typed: only its default so far
-        give_option(interaction.namespace, "hidden", True)
-        return True
-
-    command = _probe_command(seen, hide)
-    interaction = _interaction()
-    typed: list[ApplicationCommandInteractionDataOption] = [
-        {"type": 4, "name": "dice", "value": 3},
-        {"type": 5, "name": "blind", "value": False},
-    ]
-    interaction.namespace = app_commands.Namespace(interaction, {}, typed)
-    # What CommandTree._call does once it has found the command.
-    await command._invoke_with_namespace(interaction, interaction.namespace)
-    assert seen == {"dice": 3, "hidden": True, "blind": False}
-
-
 async def test_a_command_invoked_with_options_runs_its_checks_then_its_callback() -> None:
-    """2. ``_invoke_with_namespace``: checks, then options (defaults for those left out)."""
+    """1. ``_invoke_with_namespace``: checks, then options (defaults for those left out)."""
     seen: dict[str, object] = {}
     checked: list[str] = []
 
@@ -103,7 +80,7 @@ async def test_a_command_invoked_with_options_runs_its_checks_then_its_callback(
 
 
 async def test_each_application_command_interaction_passes_the_tree_gate() -> None:
-    """3. ``CommandTree._call`` is the coroutine started for each application command."""
+    """2. ``CommandTree._call`` is the coroutine started for each application command."""
     entered: list[object] = []
     errors: list[BaseException] = []
 
@@ -133,7 +110,7 @@ async def test_each_application_command_interaction_passes_the_tree_gate() -> No
 
 
 def test_rest_and_gateway_endpoints_can_be_pointed_elsewhere() -> None:
-    """4. ``Route.BASE`` prefixes every REST call; ``DEFAULT_GATEWAY`` is the gateway URL."""
+    """3. ``Route.BASE`` prefixes every REST call; ``DEFAULT_GATEWAY`` is the gateway URL."""
     before = endpoints()
     try:
         set_endpoints(api_base="http://127.0.0.1:9/api", gateway=yarl.URL("ws://127.0.0.1:9/"))
@@ -149,7 +126,7 @@ def test_rest_and_gateway_endpoints_can_be_pointed_elsewhere() -> None:
 
 
 def test_the_guild_ready_timeout_can_be_changed_on_a_built_client() -> None:
-    """5. The constructor option lives on ``client._connection``, read when READY is delayed."""
+    """4. The constructor option lives on ``client._connection``, read when READY is delayed."""
     client = discord.Client(intents=discord.Intents.none(), guild_ready_timeout=0.5)
     assert guild_ready_timeout(client) == 0.5
     set_guild_ready_timeout(client, 0.01)
@@ -158,7 +135,7 @@ def test_the_guild_ready_timeout_can_be_changed_on_a_built_client() -> None:
 
 
 async def test_a_stopped_view_is_not_stored_when_sent() -> None:
-    """6. discord.py stores a sent view for its message only if the view isn't finished.
+    """5. discord.py stores a sent view for its message only if the view isn't finished.
 
     A view built outside a running event loop can't be stopped (``is_finished`` stays False):
     the bot builds its views in handlers, inside the loop, as this test does.
@@ -171,7 +148,7 @@ async def test_a_stopped_view_is_not_stored_when_sent() -> None:
 
 
 async def test_a_dynamic_item_answers_only_a_component_the_message_still_carries() -> None:
-    """7. A press reaches ``from_custom_id`` only when the message still has the component."""
+    """6. A press reaches ``from_custom_id`` only when the message still has the component."""
     reached: list[str] = []
 
     class Stop(Exception):
@@ -210,7 +187,7 @@ async def test_a_dynamic_item_answers_only_a_component_the_message_still_carries
 
 
 async def test_press_is_dispatched_says_whether_discord_py_hands_the_press_to_an_item() -> None:
-    """9. ``press_is_dispatched`` agrees with ``ViewStore.dispatch_view`` on every kind of press:
+    """8. ``press_is_dispatched`` agrees with ``ViewStore.dispatch_view`` on every kind of press:
     a dynamic item's (on the message or not), a stored view's (listening or stopped), none."""
     reached: list[str] = []
 
@@ -278,3 +255,35 @@ async def test_press_is_dispatched_says_whether_discord_py_hands_the_press_to_an
         for _ in range(10):
             await asyncio.sleep(0)
         assert reached == ([] if handed is None else [handed]), pressed
+
+
+async def test_options_added_to_a_built_command_are_synced_and_handed_to_its_new_callback() -> None:
+    """``add_options``: the payload is discord.py's for the same options declared in a
+    signature, and the callback given receives the added options as keywords."""
+    seen: dict[str, object] = {}
+    loud = (app_commands.Choice(name="loud", value="loud"),)
+
+    @app_commands.describe(volume="How loud", solo="Alone")
+    @app_commands.choices(volume=list(loud))
+    async def declared(
+        interaction: discord.Interaction,
+        dice: int,
+        volume: str | None = None,
+        solo: bool | None = None,
+    ) -> None: ...
+
+    async def own(interaction: discord.Interaction, dice: int) -> None: ...
+
+    async def answer(interaction: discord.Interaction, **options: object) -> None:
+        seen.update(options)
+
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    command: app_commands.Command[Any, ..., None]
+    expected: app_commands.Command[Any, ..., None]
+    expected = app_commands.Command(name="probe", description="probe", callback=declared)
+    command = app_commands.Command(name="probe", description="probe", callback=own)
+    add_options(command, [AddedOption("volume", "How loud", str, loud)], answer)
+    add_options(command, [AddedOption("solo", "Alone", bool)], answer)
+    assert command.to_dict(tree) == expected.to_dict(tree)
+    await invoke_with_options(command, _interaction(), {"dice": 3, "volume": "loud"})
+    assert seen == {"dice": 3, "volume": "loud", "solo": None}

@@ -32,6 +32,7 @@ from bot.storage import (
     Visibility,
 )
 from bot.storage.errors import EndAnswer
+from rules.roll_kinds import RESULT
 
 __all__ = [
     "END_ANSWERS",
@@ -165,7 +166,7 @@ def campaign_ended(campaign: Campaign, ended_by: int) -> str:
 def secret_roll_choice(roll: LoggedRoll) -> str:
     """Name a secret roll in `/campaign reveal`'s suggestions (a GM's only): its id and what
     was rolled."""
-    title = roll.payload.get("embed", {}).get("title") or roll.kind
+    title = roll.embed_data.get("title") or roll.kind
     return truncate(f"#{roll.id} · {title}", CHOICE_NAME_MAX)
 
 
@@ -187,7 +188,7 @@ def revealed_roll(roll: LoggedRoll) -> discord.Embed:
     its title (verdict first), dice and breakdown unchanged, then a line saying a GM revealed
     it and when it was rolled, and its id in the footer."""
     # A copy: from_dict keeps the payload's lists, which the reveal line would be added to.
-    embed = discord.Embed.from_dict(copy.deepcopy(roll.payload["embed"]))
+    embed = discord.Embed.from_dict(copy.deepcopy(roll.embed_data))
     how = (
         "a blind roll, seen by the GMs only"
         if roll.visibility is Visibility.BLIND
@@ -268,7 +269,7 @@ def _iso(stored: str | None) -> str:
 
 
 def _export_row(roll: LoggedRoll, names: Mapping[int, str]) -> dict[str, object]:
-    embed = roll.payload.get("embed", {})
+    embed = roll.embed_data
     summary = summarise(roll)
     return {
         "id": roll.id,
@@ -300,5 +301,5 @@ def export_csv(rolls: list[LoggedRoll], names: Mapping[int, str]) -> bytes:
 
 def export_json(rolls: list[LoggedRoll], names: Mapping[int, str]) -> bytes:
     """Return the whole log as JSON, with each roll's rules result."""
-    rows = [{**_export_row(roll, names), "result": roll.payload.get("result")} for roll in rolls]
+    rows = [{**_export_row(roll, names), RESULT: roll.result} for roll in rolls]
     return json.dumps(rows, ensure_ascii=False, indent=1).encode("utf-8")

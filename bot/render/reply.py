@@ -31,7 +31,7 @@ from bot.render.style import (
     truncate,
 )
 
-__all__ = ["Part", "RollReply", "Verdict", "add_part"]
+__all__ = ["Part", "RollEmbed", "RollReply", "Verdict", "add_part", "what_of"]
 
 
 class Verdict(Enum):
@@ -78,6 +78,22 @@ _COLOURS = {
     Verdict.FUMBLE: Colour.CRITICAL_FAILURE,
     Verdict.NONE: Colour.ROLL,
 }
+
+
+class RollEmbed(discord.Embed):
+    """A roll's embed that also keeps what was rolled (``RollReply.what``), which the roll log
+    stores as data beside the result (``bot.publish.Roll.entry``) rather than reading it back
+    from the title. A copy (``Embed.copy``, ``from_dict``) has none: ``what_of`` gives None."""
+
+    __slots__ = ("what",)
+
+    what: str
+
+
+def what_of(embed: discord.Embed) -> str | None:
+    """What a roll's embed says was rolled, when it is a ``RollEmbed``."""
+    what = getattr(embed, "what", None)
+    return what if isinstance(what, str) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +146,12 @@ class RollReply:
     def embed(self) -> discord.Embed:
         """The reply's embed: title, dice (and notes), then one field per breakdown line."""
         description = "\n".join([f"🎲 {self.dice}", *self.notes])
-        embed = discord.Embed(
+        embed = RollEmbed(
             title=self.title,
             description=truncate(description, EMBED_DESCRIPTION_LIMIT),
             colour=self.colour or self.verdict.colour,
         )
+        embed.what = self.what
         for part in self.breakdown:
             add_part(embed, part)
         return embed

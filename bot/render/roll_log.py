@@ -1,26 +1,22 @@
 """A logged roll in one line: who, what, its total and its verdict (docs/gms.md, "The roll log").
 
-Each system's summariser reads the rules result the roll log keeps in the payload (rebuilt
-with the rules' own classes, so the total and verdict are the ones the reply showed). A kind
-without a summariser, or a payload one can't read, shows only what was rolled.
+Each roll is read through its kind (``rules.roll_kinds``): the rules result the roll log keeps in
+the payload, rebuilt with the rules' own classes, so the total and verdict are the ones the reply
+showed. A kind no installed system declares, or a payload its kind can't read, shows only what
+was rolled.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from bot.render.reply import Verdict
 from bot.storage import LoggedRoll, Visibility
-from rules import aethelgard, sinew, sixpool
-from rules.errors import RulesError
-from rules.expressions import Natural
-from rules.expressions.request import Comparison
-from rules.realms.rerolls import attack_from_dict, check_from_dict, stealth_from_dict
+from rules.roll_kinds import EMBED, RESULT, WHAT, read_result
 
 __all__ = [
     "Outcome",
@@ -79,208 +75,22 @@ class RollSummary:
         return f" ({self.note})" if self.note else ""
 
 
-def _one(total: int, verdict: Verdict | None = None, note: str | None = None) -> RollSummary:
-    return RollSummary((Outcome(total),), verdict, note=note)
-
-
-def _contest(mine: int, theirs: int, won: bool, note: str | None = None) -> RollSummary:
-    return RollSummary((Outcome(mine), Outcome(theirs)), Verdict.of(won), versus=True, note=note)
-
-
-# --- `/roll`
-
-
-def _dice(result: Mapping[str, Any]) -> RollSummary:
-    if "rolls" not in result:  # one expression
-        return _one(int(result["total"]), _natural(result["natural"]))
-    outcomes = []
-    for part, rolls in zip(result["request"]["parts"], result["rolls"], strict=True):
-        compared = part.get("comparison")
-        comparison = None if compared is None else Comparison(**compared)
-        for roll in rolls:
-            total = int(roll["total"])
-            verdict = _natural(roll["natural"])
-            if comparison is not None:
-                verdict = Verdict.of(comparison.holds(total))
-            outcomes.append(Outcome(total, verdict))
-    if len(outcomes) == 1:
-        return RollSummary((Outcome(outcomes[0].total),), outcomes[0].verdict)
-    return RollSummary(tuple(outcomes))
-
-
-def _natural(value: str) -> Verdict | None:
-    natural = Natural(value)
-    if natural is Natural.TWENTY:
-        return Verdict.CRITICAL
-    return Verdict.FUMBLE if natural is Natural.ONE else None
-
-
-# --- Sinew (roll-under d20: a natural 1 is extraordinary, a natural 20 a catastrophe)
-
-
-def _sinew_test(result: Mapping[str, Any]) -> RollSummary:
-    test = sinew.TestResult(**result)
-    verdict = Verdict.of(test.success, critical=test.natural_one, fumble=test.natural_twenty)
-    return _one(test.roll, verdict)
-
-
-def _sinew_opposed(result: Mapping[str, Any]) -> RollSummary:
-    contest = sinew.OpposedResult.from_dict(result)
-    won = contest.winner is sinew.Side.ATTACKER
-    return _contest(contest.attacker.roll, contest.defender.roll, won)
-
-
-def _sinew_attack(result: Mapping[str, Any]) -> RollSummary:
-    attack = sinew.AttackResult.from_dict(result)
-    contest = attack.contest
-    note = f"{attack.damage_taken} damage"
-    return _contest(contest.attacker.roll, contest.defender.roll, attack.hit, note)
-
-
-# --- Six-pool d20
-
-
-def _sixpool_verdict(roll: sixpool.RollResult) -> Verdict:
-    degree = roll.degree
-    return Verdict.of(
-        degree.succeeds,
-        critical=degree is sixpool.Degree.CRITICAL_SUCCESS,
-        fumble=degree is sixpool.Degree.CRITICAL_FAILURE,
-    )
-
-
-def _sixpool_roll(result: Mapping[str, Any]) -> RollSummary:
-    roll = sixpool.RollResult(**result)
-    return _one(roll.total, _sixpool_verdict(roll))
-
-
-def _sixpool_contest(result: Mapping[str, Any]) -> RollSummary:
-    # The roller's own side first: each side of a contest between players is its own roll, under its
-    # player (docs/players/sixpool.md, "Rules notes"); one logged before names none: the attacker's.
-    contest = sixpool.ContestResult.from_dict(result)
-    return _contest(contest.own.total, contest.other.total, contest.roller_wins)
-
-
-# --- Enchanted Realms
-
-
-def _realms_attack(result: Mapping[str, Any]) -> RollSummary:
-    attack = attack_from_dict(result)
-    hurt = any(target.riders for target in attack.targets)  # the reply's Hit / Miss
-    dealt = tuple(Outcome(target.damage) for target in attack.targets)
-    return RollSummary(dealt, Verdict.of(hurt), note="damage")
-
-
-def _realms_check(result: Mapping[str, Any]) -> RollSummary:
-    check = check_from_dict(result)
-    return _one(check.result, None if check.success is None else Verdict.of(check.success))
-
-
-def _realms_stealth(result: Mapping[str, Any]) -> RollSummary:
-    return _one(stealth_from_dict(result).total)
-
-
-# --- Aethelgard (d10 pools: the net successes)
-
-
-def _pool(result: Mapping[str, Any]) -> aethelgard.PoolRoll:
-    return aethelgard.PoolRoll(**result)
-
-
-_DEGREES = {
-    aethelgard.Degree.CRITICAL: Verdict.CRITICAL,
-    aethelgard.Degree.SUCCESS: Verdict.SUCCESS,
-    aethelgard.Degree.FAILURE: Verdict.FAILURE,
-    aethelgard.Degree.FUMBLE: Verdict.FUMBLE,
-}
-
-
-def _aethelgard_pool(result: Mapping[str, Any]) -> RollSummary:
-    roll = _pool(result)
-    return _one(roll.net, _DEGREES[roll.degree])
-
-
-def _aethelgard_opposed(result: Mapping[str, Any]) -> RollSummary:
-    contest = aethelgard.OpposedRoll(_pool(result["attacker"]), _pool(result["defender"]))
-    return _contest(contest.attacker.net, contest.defender.net, contest.attacker_wins)
-
-
-def _aethelgard_attack(result: Mapping[str, Any]) -> RollSummary:
-    damage, block = result.get("damage"), result.get("block")
-    attack = aethelgard.AttackRoll(
-        _pool(result["accuracy"]),
-        None if damage is None else _pool(damage),
-        int(result.get("soak", 0)),
-        None if block is None else _pool(block),
-    )
-    accuracy = attack.accuracy
-    verdict = Verdict.of(attack.hit, critical=attack.damage_doubled, fumble=accuracy.fumble)
-    return _one(accuracy.net, verdict, note=f"{attack.damage_dealt} damage")
-
-
-# --- Cosmos (the verdict is logged with the roll)
-
-
-def _cosmos_verdict(roll: Mapping[str, Any], success: bool) -> Verdict:
-    return Verdict.of(
-        success,
-        critical=bool(roll["critical_success"]),
-        fumble=bool(roll["critical_failure"]),
-    )
-
-
-def _cosmos_roll(result: Mapping[str, Any]) -> RollSummary:
-    roll = result["roll"]
-    return _one(int(roll["total"]), _cosmos_verdict(roll, bool(result["success"])))
-
-
-def _cosmos_opposed(result: Mapping[str, Any]) -> RollSummary:
-    attacker, defender = result["attacker"], result["defender"]
-    won = result["winner"] == "attacker"
-    return _contest(int(attacker["total"]), int(defender["total"]), won)
-
-
-Summariser = Callable[[Mapping[str, Any]], RollSummary]
-
-# The roll log's kinds ('dice' for /roll, else '<system>.<command>'), as the cogs log them.
-SUMMARISERS: dict[str, Summariser] = {
-    "dice": _dice,
-    "sinew.test": _sinew_test,
-    "sinew.luck_test": _sinew_test,
-    "sinew.tamper": _sinew_test,
-    "sinew.rite": _sinew_test,
-    "sinew.opposed": _sinew_opposed,
-    "sinew.attack": _sinew_attack,
-    "sixpool.check": _sixpool_roll,
-    "sixpool.attack": _sixpool_roll,
-    "sixpool.save": _sixpool_roll,
-    "sixpool.take": _sixpool_roll,
-    "sixpool.group": _sixpool_roll,
-    "sixpool.contest": _sixpool_contest,
-    "realms.attack": _realms_attack,
-    "realms.check": _realms_check,
-    "realms.stealth": _realms_stealth,
-    "aethelgard.roll": _aethelgard_pool,
-    "aethelgard.check": _aethelgard_pool,
-    "aethelgard.craft": _aethelgard_pool,
-    "aethelgard.opposed": _aethelgard_opposed,
-    "aethelgard.attack": _aethelgard_attack,
-    "cosmos.roll": _cosmos_roll,
-    "cosmos.opposed": _cosmos_opposed,
-}
+def _verdict(success: bool | None, critical: bool, fumble: bool) -> Verdict | None:
+    if success is None and not critical and not fumble:
+        return None  # no target, nothing natural: no verdict
+    return Verdict.of(bool(success), critical=critical, fumble=fumble)
 
 
 def summarise(roll: LoggedRoll) -> RollSummary | None:
-    """A logged roll's totals and verdict; None for a kind without them (or a payload that
-    can't be read: the line still shows what was rolled)."""
-    summariser = SUMMARISERS.get(roll.kind)
-    result = roll.payload.get("result")
-    if summariser is None or not isinstance(result, Mapping):
+    """A logged roll's totals and verdict, read through its kind (``rules.roll_kinds``); None for
+    a kind without them (or a payload that can't be read: the line still shows what was rolled)."""
+    reading = read_result(roll.kind, roll.payload.get(RESULT))
+    if reading is None:
         return None
-    try:
-        return summariser(result)
-    except (KeyError, TypeError, ValueError, AttributeError, RulesError):
-        return None
+    outcomes = tuple(Outcome(total.value, _verdict(total.success, total.critical, total.fumble))
+                     for total in reading.totals)  # fmt: skip
+    verdict = _verdict(reading.success, reading.critical, reading.fumble)
+    return RollSummary(outcomes, verdict, versus=reading.contest, note=reading.note)
 
 
 # What was rolled, in a line: 25 lines of the log fit in one embed with their totals (a page
@@ -305,10 +115,15 @@ _LAYOUT_TITLE = re.compile(r"^\S+ (?:[^·]+ · )?[^·:]+: (?P<what>.+) · [^·:]
 
 
 def what_was_rolled(roll: LoggedRoll) -> str:
-    """What the roll was, from its reply's title: without the verdict, the roller (the log
-    names them) and the total (the log shows it after the arrow). Titles of rolls logged
-    before the one layout lose only a verdict headline."""
-    title = str(roll.payload.get("embed", {}).get("title") or roll.kind)
+    """What the roll was: stored as data since payload version 2 (``rules.roll_kinds.WHAT``);
+    for a roll logged before, read back from its reply's title without the verdict, the roller
+    (the log names them) and the total (the log shows it after the arrow). Titles of rolls
+    logged before the one layout lose only a verdict headline."""
+    what = roll.payload.get(WHAT)
+    if isinstance(what, str) and what:
+        return what
+    embed = roll.payload.get(EMBED)
+    title = str((embed.get("title") if isinstance(embed, Mapping) else None) or roll.kind)
     laid_out = _LAYOUT_TITLE.match(title)
     if laid_out is not None:
         return laid_out["what"]

@@ -27,6 +27,7 @@ from bot.storage.errors import (
 from bot.storage.rolls import ROLLER_CHARACTER, Change, RollEntry, insert_roll
 from rules.declarations import declaration
 from rules.inputs import name_key
+from rules.roll_kinds import OPTIONS
 from rules.sheets import SheetCodec
 
 __all__ = ["Character", "CharacterStore", "RosterEntry", "UsesCharacters", "roster"]
@@ -182,7 +183,7 @@ class CharacterStore(Generic[S]):
         """Return the character who rolled a roll: by its id where the roll log has it (renamed
         or given away since, it is still the one who rolled), else by the name the roll's
         options give (a GM's roll for it) or as ``user_id``'s own (rolls logged before the id)."""
-        name = payload.get("options", {}).get("character")
+        name = payload.get(OPTIONS, {}).get("character")
         character_id = payload.get(ROLLER_CHARACTER)
         if isinstance(character_id, int):
             try:

@@ -23,6 +23,7 @@ from bot.storage.rolls import (
     roll_in,
 )
 from bot.storage.tracks import change_track, read_track, track_spec
+from rules.roll_kinds import OPTIONS
 from rules.sinew import PRESSURE
 from rules.sinew.kinds import LUCK_BY, LUCK_ROOT
 
@@ -183,7 +184,7 @@ class LuckStore(UsesCharacters[S]):
             root = luck_root(latest)
             if roll_id is not None and root != roll_id:
                 raise RollSuperseded(roll_id)
-            options = latest.payload.get("options", {})
+            options = latest.options
             if options.get(NPC_SCORE_OPTION) is not None:
                 raise NpcHasNoLuck(root)
             before = await self._characters.roller_in(connection, campaign, user_id, latest.payload)
@@ -231,7 +232,7 @@ class LuckStore(UsesCharacters[S]):
             latest = await latest_roll(connection, channel_id, root.user_id)
             if latest is None or latest.kind not in kinds or luck_root(latest) != roll_id:
                 raise RollSuperseded(roll_id)
-            options = latest.payload.get("options", {})
+            options = latest.options
             if options.get(DEFENDER_OPTION) != user_id:
                 raise NotTheDefender(roll_id, options.get(DEFENDER_OPTION))
             mine = await latest_roll(connection, channel_id, user_id)
@@ -257,7 +258,7 @@ class LuckStore(UsesCharacters[S]):
         self, connection: Session, campaign: Campaign, user_id: int, payload: dict[str, Any]
     ) -> Character[S] | None:
         """Return a contest's attacking character (None: an NPC's bare score)."""
-        if payload.get("options", {}).get(NPC_SCORE_OPTION) is not None:
+        if payload.get(OPTIONS, {}).get(NPC_SCORE_OPTION) is not None:
             return None
         return await self._characters.roller_in(connection, campaign, user_id, payload)
 

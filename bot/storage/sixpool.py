@@ -489,7 +489,7 @@ class RerollStore(UsesCharacters[S]):
                     "SELECT user_id FROM rolls WHERE id = ?", (roll_id,)
                 )
                 raise NotLatestRoll(roll_id, None if row is None else row["user_id"])
-            options = latest.payload.get("options", {})
+            options = latest.options
             contest_id = options.get(CONTEST_ID_OPTION)
             contest_id = contest_id if isinstance(contest_id, int) else None
             current = await _contest_now(connection, contest_id) or latest

@@ -92,7 +92,7 @@ class SinewCog(
             def reroll(
                 interaction: discord.Interaction, options: Mapping[str, Any], seen: Visibility
             ) -> Awaitable[None]:
-                return run(interaction, options_type(**options), **seen.as_options())
+                return run(interaction, options_type(**options), seen)
 
             return reroll
 

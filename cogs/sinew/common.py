@@ -254,11 +254,13 @@ class SinewBase(_CogPart):
         return asker, asker.require_campaign(sinew.SYSTEM)
 
     async def _for_roll(
-        self, interaction: discord.Interaction, *, hidden: bool, blind: bool = False
-    ) -> tuple[Asker, Campaign, Visibility]:
-        """Return the asker's table, its Sinew campaign, and the visibility asked for."""
+        self, interaction: discord.Interaction, visibility: Visibility
+    ) -> tuple[Asker, Campaign]:
+        """Return the asker's table and its Sinew campaign, refusing a visibility the asker
+        may not roll (``Asker.may_roll``)."""
         asker, campaign = await self._sinew_table(interaction)
-        return asker, campaign, asker.visibility(hidden=hidden, blind=blind)
+        asker.may_roll(visibility)
+        return asker, campaign
 
     async def _roller(
         self, asker: Asker, campaign: Campaign, character: str | None, score: int | None

@@ -17,7 +17,7 @@ from bot.errors import CommandError
 from bot.options import CharacterName, choices_of
 from bot.publish import Roll, StateChange, roll_command
 from bot.render import sinew as render
-from bot.storage import Campaign, Character, CharacterStore
+from bot.storage import Campaign, Character, CharacterStore, Visibility
 from cogs.sinew.common import (
     ATTACK_KIND,
     CONTEST_HELP,
@@ -72,7 +72,7 @@ class ContestCommands(LuckCommands):
         advantage: bool = False,
         disadvantage: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
         score: TestScore | None = None,
         vs_advantage: bool = False,
@@ -90,18 +90,17 @@ class ContestCommands(LuckCommands):
             vs_advantage=vs_advantage,
             vs_disadvantage=vs_disadvantage,
         )
-        await self.run_opposed(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_opposed(interaction, options, visibility)
 
     async def run_opposed(
         self,
         interaction: discord.Interaction,
         options: ContestOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll an opposed test: the command and its Roll again button."""
-        asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        asker, campaign = await self._for_roll(interaction, visibility)
         sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_opposed(self.bot.rng, sides.attacker, sides.defender)
         labels = contest_labels(
@@ -147,7 +146,7 @@ class ContestCommands(LuckCommands):
         advantage: bool = False,
         disadvantage: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
         score: TestScore | None = None,
         vs_advantage: bool = False,
@@ -168,18 +167,17 @@ class ContestCommands(LuckCommands):
             vs_advantage=vs_advantage,
             vs_disadvantage=vs_disadvantage,
         )
-        await self.run_attack(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_attack(interaction, options, visibility)
 
     async def run_attack(
         self,
         interaction: discord.Interaction,
         options: AttackOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll an attack (the command and Roll again); a defending character takes the damage."""
-        asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        asker, campaign = await self._for_roll(interaction, visibility)
         edge = parse_choice(sinew.Edge, options.edge, "edge")
         sides = await self._contest_sides(asker, campaign, options)
         result = sinew.roll_attack(

@@ -54,14 +54,12 @@ from bot.storage.sinew import (
     luck_root,
 )
 from cogs.sinew.common import (
-    ATTACK_KIND,
     COG_NAME,
     CONTEST_KINDS,
     DEFENDER,
     LUCK,
     LUCK_KIND,
     NPC,
-    OPPOSED_KIND,
     PRESSURE_TEST_KINDS,
     SPENDABLE_KINDS,
     TEST_HELP,
@@ -121,24 +119,23 @@ class LuckCommands(SinewBase):
         character: CharacterName | None = None,
         advantage: bool = False,
         disadvantage: bool = False,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         options = LuckTestOptions(
             character=character, advantage=advantage, disadvantage=disadvantage
         )
-        await self.run_luck_test(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_luck_test(interaction, options, visibility)
 
     async def run_luck_test(
         self,
         interaction: discord.Interaction,
         options: LuckTestOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll under the current Luck tokens: the command and its Roll again button."""
-        asker, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        asker, campaign = await self._for_roll(interaction, visibility)
         who = await asker.own_or_named(self.characters, campaign, options.character, "roll")
         result = sinew.luck_test(
             self.bot.rng,
@@ -335,7 +332,7 @@ class LuckCommands(SinewBase):
         campaign = await self.storage.campaigns.active(logged.channel_id)
         if campaign is None or campaign.id != logged.campaign_id:
             return []
-        root_id, options = luck_root(logged), logged.payload.get("options", {})
+        root_id, options = luck_root(logged), logged.options
         roller = None
         if options.get(NPC_SCORE_OPTION) is None:
             roller = await self.characters.roller(campaign, logged.user_id, logged.payload)
@@ -364,7 +361,7 @@ async def _deliver_spend(
     A newer spend on the roll already shown stays (it includes this one): the spender is told
     privately."""
     logged, message = spent.logged, interaction.message
-    embed = discord.Embed.from_dict(logged.payload["embed"])
+    embed = discord.Embed.from_dict(logged.embed_data)
     try:
         # One edit at a time, as typed spends.
         async with shown_messages(interaction).editing(message.id if message else 0):
@@ -388,7 +385,7 @@ async def _deliver_typed_spend(
     (deleted, in another thread), gets the roll anew, remembered so that the next spend edits that
     copy (docs/players/index.md, "Buttons and announcements")."""
     logged = spent.logged
-    embed = discord.Embed.from_dict(logged.payload["embed"])
+    embed = discord.Embed.from_dict(logged.embed_data)
     # Typed at once: the roll's message may still be being sent.
     await shown_messages(interaction).until_shown(spent.root_id)
     root = await storage.rolls.get(spent.root_id)
@@ -429,7 +426,7 @@ def _applied(asker: Asker, context: LuckContext, tokens: int | None) -> LuckAppl
     )
     spent = decided.spent
     hurt = replace(defender, sheet=decided.hurt) if defender and decided.hurt else None
-    options = logged.payload.get("options", {})
+    options = logged.options
     embed = _after_luck_embed(logged.kind, options, spent.after, who.name, defender, hurt)
     render.add_luck_spent(embed, spent.shift, spent.cost, decided.payer)
     roll = Roll(logged.kind, spent.after, embed, options=options)
@@ -451,7 +448,7 @@ def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) ->
     )
     spent, back = decided.spent, decided.spent.stamina_given_back
     after = replace(payer, sheet=decided.payer)
-    options = logged.payload.get("options", {})
+    options = logged.options
     attacker = context.attacker.name if context.attacker is not None else NPC
     embed = _after_luck_embed(logged.kind, options, spent.after, attacker, after, after)
     render.add_luck_spent(
@@ -462,13 +459,9 @@ def _defender_applied(asker: Asker, context: LuckContext, tokens: int | None) ->
 
 
 def logged_result(logged: LoggedRoll) -> sinew.Spendable:
-    """Rebuild the result of a roll Luck can be spent on from the roll log."""
-    data = logged.payload["result"]
-    if logged.kind == ATTACK_KIND:
-        return sinew.AttackResult.from_dict(data)
-    if logged.kind == OPPOSED_KIND:
-        return sinew.OpposedResult.from_dict(data)
-    return sinew.TestResult(**data)
+    """Rebuild the result of a roll Luck can be spent on from the roll log, as its kind reads it."""
+    result: sinew.Spendable = logged.decoded()
+    return result
 
 
 def _after_luck_embed(

@@ -202,7 +202,7 @@ class PressureCommands(SinewBase):
         if change is not None and change.crisis is not None:
             crisis = await self.storage.rolls.get(written.roll_ids[-1])
             assert crisis is not None
-            embed = discord.Embed.from_dict(crisis.payload["embed"])
+            embed = discord.Embed.from_dict(crisis.embed_data)
             set_roll_footer(embed, crisis.id, Visibility.PUBLIC)
             announcements.append(embed)
         announcements.extend(
@@ -295,10 +295,10 @@ class PressureCommands(SinewBase):
         advantage: bool = False,
         disadvantage: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
     ) -> None:
         asker, campaign = await self._sinew_table(interaction)
-        visibility = asker.visibility(hidden=hidden)
+        visibility = asker.may_roll(asker.visibility(hidden=hidden))
         which = sinew.parse_attribute(attribute)
         who = await asker.own_or_named(self.characters, campaign, character, "tamper")
         options = TestOptions(
@@ -437,7 +437,7 @@ class PressureCommands(SinewBase):
         roll_id = shown.roll_ids[0]
         logged = await self.storage.rolls.get(roll_id)
         assert logged is not None
-        embed = discord.Embed.from_dict(logged.payload["embed"])
+        embed = discord.Embed.from_dict(logged.embed_data)
         view = roll_buttons(roll_id, logged.kind, visibility)
         try:  # a roll too: the roller's Luck on their roll before it has ended
             await show_logged_roll(

@@ -12,12 +12,13 @@ import discord
 from discord import app_commands
 
 from bot.anywhere import anywhere
+from bot.asker import Asker
 from bot.options import BLIND_HELP, CharacterName
 from bot.publish import Roll, roll_command
 from bot.render import odds_charts
 from bot.render import sinew as render
 from bot.render.charts import draw_spec
-from bot.storage import Character
+from bot.storage import Character, Visibility
 from cogs.sinew.common import (
     NPC,
     NPC_TEST_HELP,
@@ -55,7 +56,7 @@ class TestCommands(LuckCommands):
         advantage: bool = False,
         disadvantage: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
         score: TestScore | None = None,
     ) -> None:
@@ -66,18 +67,17 @@ class TestCommands(LuckCommands):
             character=character,
             score=score,
         )
-        await self.run_test(interaction, options, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        await self.run_test(interaction, options, visibility)
 
     async def run_test(
         self,
         interaction: discord.Interaction,
         options: TestOptions,
-        *,
-        hidden: bool = False,
-        blind: bool = False,
+        visibility: Visibility,
     ) -> None:
         """Roll an attribute test: the command and its Roll again button."""
-        table, campaign, visibility = await self._for_roll(interaction, hidden=hidden, blind=blind)
+        table, campaign = await self._for_roll(interaction, visibility)
         attribute = sinew.parse_attribute(options.attribute)
         who = await self._roller(table, campaign, options.character, options.score)
         result = self._roll_test(who, attribute, options)

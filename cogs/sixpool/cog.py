@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.access import loaded_cog
 from bot.anywhere import anywhere, anywhere_group
+from bot.asker import Asker
 from bot.buttons import refresh_latest_buttons, register_latest_only, register_reroll
 from bot.character_admin import CharacterAdmin
 from bot.client import DiceBot
@@ -55,6 +56,7 @@ from cogs.sixpool.options import (
 from rules import sixpool
 from rules.choices import parse_choice
 from rules.sixpool import RollAsked, RollKind, Sheet
+from rules.sixpool.kinds import TAKE_KIND, kind_of
 from rules.sixpool.skills import known_skills
 
 __all__ = ["SixpoolCog"]
@@ -76,7 +78,7 @@ class SixpoolCog(
         self.rerolls = RerollStore(bot.storage.database, SHEET_CODEC)
         self.trained_only = TrainedOnlyStore(bot.storage.database)
         for kind in (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE):
-            register_reroll(bot, f"sixpool.{kind.value}", rolls.roll_again(self, kind))
+            register_reroll(bot, kind_of(kind), rolls.roll_again(self, kind))
 
     async def cog_unload(self) -> None:
         self.admin.close()
@@ -105,14 +107,15 @@ class SixpoolCog(
         disadvantage: bool = False,
         inspiration: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         chosen = parse_choice(sixpool.Situation, situation or "normal", "situation")
         asked = RollAsked(kind=RollKind.CHECK, pool=sixpool.parse_pool(pool), dc=dc, spend=spend,
                           skill=skill, situation=chosen, advantage=advantage,
                           disadvantage=disadvantage, inspiration=inspiration)  # fmt: skip
-        rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        rolling = rolls.RollFor(character=character, visibility=visibility)
         await rolls.roll_asked(self, interaction, asked, rolling)
 
     @roll_command
@@ -135,13 +138,14 @@ class SixpoolCog(
         disadvantage: bool = False,
         inspiration: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         asked = RollAsked(kind=RollKind.ATTACK, pool=sixpool.parse_pool(pool), dc=ac, spend=spend,
                           advantage=advantage, disadvantage=disadvantage,
                           inspiration=inspiration, damage=damage)  # fmt: skip
-        rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        rolling = rolls.RollFor(character=character, visibility=visibility)
         await rolls.roll_asked(self, interaction, asked, rolling)
 
     @roll_command
@@ -162,7 +166,7 @@ class SixpoolCog(
         disadvantage: bool = False,
         inspiration: bool = False,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         asked = RollAsked(
@@ -174,7 +178,8 @@ class SixpoolCog(
             disadvantage=disadvantage,
             inspiration=inspiration,
         )
-        rolling = rolls.RollFor(character=character, hidden=hidden, blind=blind)
+        visibility = await Asker.visibility_asked(interaction, self.storage, hidden, blind)
+        rolling = rolls.RollFor(character=character, visibility=visibility)
         await rolls.roll_asked(self, interaction, asked, rolling)
 
     @app_commands.command(name="passive", description="A passive score: 10 + modifiers, no roll")
@@ -226,11 +231,11 @@ class SixpoolCog(
         skill: SkillName | None = None,
         spend: Spend = 0,
         character: CharacterName | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         blind: bool = False,
     ) -> None:
         asker, campaign = await self.asker(interaction)
-        visibility = asker.visibility(hidden=hidden, blind=blind)
+        visibility = asker.may_roll(asker.visibility(hidden=hidden, blind=blind))
         who = await asker.own_or_named(self.characters, campaign, character, "roll")
         chosen = sixpool.parse_pool(pool)
         asked = RollAsked(kind=RollKind.CHECK, pool=chosen, dc=dc, spend=spend, skill=skill)
@@ -240,7 +245,7 @@ class SixpoolCog(
         result = sixpool.take(parts, dc, value)
         embed = render.roll_result(result, who.name, render.roll_label(asked))
         options = {"pool": chosen.value, "dc": dc}
-        roll = Roll("sixpool.take", result, embed, options=options, first_rolls=who.first_rolls,
+        roll = Roll(TAKE_KIND, result, embed, options=options, first_rolls=who.first_rolls,
                     character_id=who.id)  # fmt: skip
         await publish_roll(interaction, self.storage, asker, roll, visibility)
 

@@ -229,7 +229,7 @@ async def _show(
     GM's NPC the player's), with each player's inspiration rerolls; remember the message on
     each of its rolls; each player's roll before it loses its rerolls."""
     first = logged[0]
-    embed = discord.Embed.from_dict(first.payload["embed"])
+    embed = discord.Embed.from_dict(first.embed_data)
     embed.set_footer(text=("Rolls " if len(logged) > 1 else "Roll ")
                      + " and ".join(f"#{roll.id}" for roll in logged))  # fmt: skip
     shown = shown_messages(interaction)

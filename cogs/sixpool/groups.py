@@ -25,7 +25,7 @@ from cogs.sixpool.options import GROUP_KIND
 from cogs.sixpool.rolls import logged_roll
 from rules import sixpool
 from rules.randomness import Rng
-from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind, RollResult, Sheet
+from rules.sixpool import EdgeOption, Pool, RollAsked, RollKind, Sheet
 
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
@@ -165,7 +165,7 @@ async def pick_spend(
         raise
     logged, embed = await logged_roll(cog, roll_id)
     embed.set_footer(text=f"Roll #{roll_id}")
-    rerolls = reroll_buttons(roll_id, RollResult(**logged.payload["result"]))
+    rerolls = reroll_buttons(roll_id, logged.decoded())
     view = roll_buttons(roll_id, GROUP_KIND, Visibility.PUBLIC,
                         extra=rerolls if kept[-1].inspired else ())  # fmt: skip
     await interaction.response.edit_message(content=None, embed=embed, view=view)

@@ -28,7 +28,8 @@ from cogs.sixpool.options import CONTEST_KIND
 from cogs.sixpool.rolls import ATTACK_KIND, hit_damage, logged_roll
 from rules import sixpool
 from rules.randomness import Rng
-from rules.sixpool import Contestant, ContestResult, RollKind, Sheet
+from rules.sixpool import Contestant, RollKind, Sheet
+from rules.sixpool.kinds import kind_of
 
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
@@ -40,7 +41,7 @@ __all__ = ["LATEST_ONLY_KINDS", "reroll_die", "rerolls_now"]
 # roll is shown privately (its count in the group check's message): its rerolls are offered
 # there when it is rolled, and refused once it is no longer the latest.
 _INSPIRED_KINDS = (RollKind.CHECK, RollKind.ATTACK, RollKind.SAVE)
-LATEST_ONLY_KINDS = (*(f"sixpool.{kind.value}" for kind in _INSPIRED_KINDS), CONTEST_KIND)
+LATEST_ONLY_KINDS = (*map(kind_of, _INSPIRED_KINDS), CONTEST_KIND)
 
 Apply = Callable[[LoggedRoll, LoggedRoll, Character[Any]], Rerolled[Sheet]]
 
@@ -88,7 +89,7 @@ async def rerolls_now(
     who = await _roller(cog, campaign, logged)
     if who is None or not who.sheet.inspired:
         return []
-    return reroll_buttons(logged.id, sixpool.RollResult(**logged.payload["result"]))
+    return reroll_buttons(logged.id, logged.decoded())
 
 
 async def _roller(
@@ -103,14 +104,14 @@ async def _contest_rerolls(
 ) -> list[RerollButton]:
     """A contest's rerolls: its roller's against a bare modifier; in a stored contest, each
     player's whose latest roll here is their side of it, on the dice it has now."""
-    log = ContestLog.of(logged.payload.get("options", {}), logged.id)
+    log = ContestLog.of(logged.options, logged.id)
     if log is None:  # rolled before its sides could be rerolled
         return []
     if log.contest_id is None:  # against an NPC's bare modifier: one roller
         who = await _roller(cog, campaign, logged)
         if who is None or not who.sheet.inspired:
             return []
-        return reroll_buttons(logged.id, ContestResult.from_dict(logged.payload["result"]).own)
+        return reroll_buttons(logged.id, logged.decoded().own)
     try:
         contest = await cog.contests.get(log.contest_id)
     except ContestNotFound:
@@ -127,7 +128,7 @@ async def _stored_contest_rerolls(
     """A stored contest's rerolls: each player's whose latest roll here is their side of it
     (``logged``, or the other side's), on the dice it has now."""
     current = await cog.storage.rolls.get(contest.roll_id) if contest.roll_id else None
-    result = ContestResult.from_dict((current or logged).payload["result"])
+    result = (current or logged).decoded()
     buttons: list[RerollButton] = []
     players: list[int] = []
     for character_id, side in zip(
@@ -159,7 +160,7 @@ def _side_of(latest: LoggedRoll, contest_id: int) -> bool:
     """Whether a player's latest roll here is their side of this stored contest."""
     if latest.kind != CONTEST_KIND:
         return False
-    log = ContestLog.of(latest.payload.get("options", {}), latest.id)
+    log = ContestLog.of(latest.options, latest.id)
     return log is not None and log.contest_id == contest_id
 
 
@@ -180,9 +181,9 @@ def _rerolled(asker: Asker, rng: Rng, index: int) -> Apply:
         after_sheet = sixpool.use_inspiration(who.sheet, who.name)
         if logged.kind == CONTEST_KIND:
             return _contest_rerolled(asker, rng, index, (logged, current), who, after_sheet)
-        before = sixpool.RollResult(**logged.payload["result"])
+        before = logged.decoded()
         after = sixpool.reroll_die(rng, before, index)
-        options = logged.payload.get("options", {})
+        options = logged.options
         note = (
             f"Inspiration spent: die {index + 1} rerolled, "
             f"{before.dice[index]} → {after.dice[index]}."
@@ -213,11 +214,11 @@ def _contest_rerolled(
     their roll, and the one holding the contest's result now), logged as a new roll of
     theirs in the same contest."""
     logged, current = rolls
-    log = ContestLog.of(logged.payload.get("options", {}), logged.id)
+    log = ContestLog.of(logged.options, logged.id)
     if log is None:
         raise CommandError("This contest was rolled before its sides could be rerolled.")
-    roller = ContestResult.from_dict(logged.payload["result"]).roller
-    before = ContestResult.from_dict(current.payload["result"]).rolled_by(roller)
+    roller = logged.decoded().roller
+    before = current.decoded().rolled_by(roller)
     rolled = sixpool.reroll_die(rng, before.own, index)
     after = before.with_own(rolled)
     note = (

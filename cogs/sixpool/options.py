@@ -14,6 +14,7 @@ from rules.choices import parse_choice
 from rules.expressions import MAX_EXPRESSION_LENGTH
 from rules.sheets import DataclassSheet
 from rules.sixpool import Pool, Sheet, Training
+from rules.sixpool.kinds import CONTEST_KIND, GROUP_KIND
 
 __all__ = [
     "CONTEST_KIND",
@@ -30,9 +31,7 @@ __all__ = [
 ]
 
 CONTEST_MINUTES = 10  # (house) how long a defender has to declare their spend
-CONTEST_KIND = "sixpool.contest"
 GROUP_MINUTES = 30  # (house) how long a group check stays open if no GM closes it
-GROUP_KIND = "sixpool.group"
 SHEET_CODEC: DataclassSheet[Sheet] = DataclassSheet(Sheet)
 COG_NAME = "SixpoolCog"  # the cog's name, for its persistent buttons to find it
 

@@ -20,6 +20,7 @@ from cogs.sixpool.buttons import reroll_buttons
 from rules import sixpool
 from rules.randomness import Rng
 from rules.sixpool import DamageRoll, EdgeOption, RollAsked, RollKind, RollResult, Sheet
+from rules.sixpool.kinds import kind_of
 
 if TYPE_CHECKING:
     from cogs.sixpool.cog import SixpoolCog
@@ -34,16 +35,15 @@ __all__ = [
     "roll_asked",
 ]
 
-ATTACK_KIND = f"sixpool.{RollKind.ATTACK.value}"
+ATTACK_KIND = kind_of(RollKind.ATTACK)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RollFor:
-    """Who rolls and who sees it: a GM may name a character; hidden and blind are secret."""
+    """Who rolls and who sees it: a GM may name a character."""
 
     character: str | None = None
-    hidden: bool = False
-    blind: bool = False
+    visibility: Visibility = Visibility.PUBLIC
 
 
 def hit_damage(rng: Rng, result: RollResult, expression: str | None) -> DamageRoll | None:
@@ -110,7 +110,7 @@ class RollStep:
             "disadvantage": self.asked.disadvantage,
             "inspiration": self.asked.inspiration,
         }
-        kind = f"sixpool.{self.asked.kind.value}"
+        kind = kind_of(self.asked.kind)
         roll = Roll(kind, rolled.result, embed, options=options, first_rolls=after.first_rolls,
                     character_id=after.id)  # fmt: skip
         return roll.entry(self.asker, self.visibility)
@@ -122,7 +122,7 @@ async def roll_asked(
     """Spend, roll and log in one transaction, then deliver the roll (and its Reroll buttons,
     which a blind roll's roller never sees)."""
     asker, campaign = await cog.asker(interaction)
-    visibility = asker.visibility(hidden=rolling.hidden, blind=rolling.blind)
+    visibility = asker.may_roll(rolling.visibility)
     who = await asker.own_or_named(cog.characters, campaign, rolling.character, "roll")
     option = campaign.settings.get(sixpool.EDGE_OPTION)
     trained_only = await cog.trained_only.skills(campaign)
@@ -161,7 +161,7 @@ def roll_again(cog: SixpoolCog, kind: RollKind) -> Reroller:
             inspiration=bool(options.get("inspiration")),
             damage=options.get("damage"),
         )
-        rolling = RollFor(character=options.get("character"), **seen.as_options())
+        rolling = RollFor(character=options.get("character"), visibility=seen)
         return roll_asked(cog, interaction, asked, rolling)
 
     return again
@@ -171,4 +171,4 @@ async def logged_roll(cog: SixpoolCog, roll_id: int) -> tuple[LoggedRoll, discor
     """Return a roll just logged and its embed as stored."""
     logged = await cog.storage.rolls.get(roll_id)
     assert logged is not None
-    return logged, discord.Embed.from_dict(logged.payload["embed"])
+    return logged, discord.Embed.from_dict(logged.embed_data)

@@ -75,6 +75,7 @@ from rules.cosmos.effects import (
     parse_critical_effects,
     parse_scale,
 )
+from rules.cosmos.kinds import ROLL_KINDS
 from rules.cosmos.rolls import (
     CheckResult,
     OpposedResult,
@@ -88,7 +89,7 @@ from rules.systems import System
 
 SYSTEM = System("cosmos", "Cosmos Engine")
 # No campaign settings or tracks: open challenges have their own table.
-DECLARATION = SystemDeclaration(system=SYSTEM)
+DECLARATION = SystemDeclaration(system=SYSTEM, roll_kinds=ROLL_KINDS)
 
 __all__ = [
     "ACTIONS_BY_SCALE",

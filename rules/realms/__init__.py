@@ -48,6 +48,7 @@ from rules.realms.damage import (
     parse_damage,
     parse_split,
 )
+from rules.realms.kinds import ROLL_KINDS
 from rules.realms.rerolls import (
     RerollableResult,
     Rerolled,
@@ -75,7 +76,7 @@ from rules.systems import System
 
 SYSTEM = System("realms", "Enchanted Realms")
 # No campaign settings, tracks or characters kept.
-DECLARATION = SystemDeclaration(system=SYSTEM)
+DECLARATION = SystemDeclaration(system=SYSTEM, roll_kinds=ROLL_KINDS)
 
 __all__ = [
     "ATTACK_DICE_MAX",

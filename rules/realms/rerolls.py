@@ -125,28 +125,19 @@ class Rerolled:
 
 
 def reroll_logged(
-    rng: Rng,
-    kind: str,
-    data: Mapping[str, object],
-    options: Mapping[str, object],
-    position: int,
+    rng: Rng, before: RerollableResult, options: Mapping[str, object], position: int
 ) -> Rerolled:
-    """Reroll the die at ``position`` of a logged roll (its kind, result data and options).
+    """Reroll the die at ``position`` of a logged roll (its result as its kind reads it, and
+    its options).
 
     An attack keeps the damage dice of strikes that still hit (its damage text is an option);
     a check keeps its die, kind and target; a stealth pool keeps whether it kept the lower die.
     """
-    roll_kind = RollKind(kind)
-    result = dict(data)
-    before: RerollableResult
     after: RerollableResult
-    if roll_kind is RollKind.ATTACK:
-        before = attack_from_dict(result)
+    if isinstance(before, AttackResult):
         after = reroll_attack(rng, before, position, parse_damage(str(options["damage"])))
-    elif roll_kind is RollKind.CHECK:
-        before = check_from_dict(result)
+    elif isinstance(before, CheckResult):
         after = replace(before, dice=reroll(rng, before.dice, position, before.die.sides))
     else:
-        before = stealth_from_dict(result)
         after = replace(before, dice=reroll(rng, before.dice, position, STEALTH_DIE))
     return Rerolled(before, after, before.dice[position - 1], after.dice[position - 1])

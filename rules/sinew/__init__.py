@@ -60,7 +60,6 @@ from rules.sinew.constants import (
     BUILD_POINTS_MAX,
     CARRY_LIMIT,
     CRITICAL_MARGIN,
-    DECLARATION,
     DIE_SIDES,
     EXPLOSIVE_SOAK_IGNORED,
     EXTRA_DAMAGE,
@@ -83,6 +82,7 @@ from rules.sinew.constants import (
     Skin,
 )
 from rules.sinew.edits import edit_sheet
+from rules.sinew.kinds import DECLARATION
 from rules.sinew.luck import (
     LuckChoice,
     LuckConsequences,

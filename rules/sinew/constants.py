@@ -9,7 +9,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from rules.declarations import Setting, SystemDeclaration, TrackSpec
+from rules.declarations import Setting, TrackSpec
 from rules.errors import RulesError
 from rules.systems import System
 
@@ -18,6 +18,7 @@ from rules.systems import System
 SYSTEM = System("sinew", "Sinew & Steel")
 
 PRESSURE_MAX = 5  # reaching it triggers a Crisis
+TAMPER_STEP = 1  # a failed tamper adds 1 Pressure (rules.sinew_pressure.tamper)
 
 
 class Skin(StrEnum):
@@ -50,11 +51,9 @@ PRESSURE = TrackSpec(
     name="pressure", minimum=0, maximum=PRESSURE_MAX, party=True, per_character=True
 )
 
-# Luck tokens and Stamina live on the sheet (SHEET_CODEC below), not in tracks: they have
-# per-character caps (the LCK and STA scores) that a track's fixed maximum can't express.
-DECLARATION = SystemDeclaration(
-    system=SYSTEM, settings=(SKIN, LINGERING_TAINT), tracks=(PRESSURE,), characters_per_player=1
-)
+# The system's declaration (with its roll kinds, which read the rules' results) is in
+# rules/sinew/kinds.py. Luck tokens and Stamina live on the sheet (SHEET_CODEC below), not in
+# tracks: they have per-character caps (the LCK and STA scores) that a fixed maximum can't express.
 
 # --- Constants (docs/players/sinew.md, "Rules notes"); (house) marks our own defaults
 

@@ -41,7 +41,6 @@ from rules.sixpool.characters import (
     BASE_PROFICIENCY,
     DC_MAX,
     DC_MIN,
-    DECLARATION,
     DEGREE_CRITICAL,
     DEGREE_STRONG,
     DIE_SIDES,
@@ -82,6 +81,7 @@ from rules.sixpool.characters import (
 from rules.sixpool.damage import DamageRoll, critical_damage, parse_damage, roll_damage
 from rules.sixpool.difficulty import DC_LABELS, dc_label
 from rules.sixpool.edits import edit_sheet
+from rules.sixpool.kinds import DECLARATION
 from rules.sixpool.rolls import (
     CONTEST_DC,
     Contestant,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from rules.declarations import Setting, SystemDeclaration
+from rules.declarations import Setting
 from rules.errors import RulesError
 from rules.inputs import checked_name, name_key, require_whole
 from rules.systems import System
@@ -37,7 +37,7 @@ EDGE_OPTION: Setting[EdgeOption] = Setting(
 )
 
 SYSTEM = System("sixpool", "Six-pool d20", sentence_name="six-pool d20")
-DECLARATION = SystemDeclaration(system=SYSTEM, settings=(EDGE_OPTION,))
+# The system's declaration, with its roll kinds, is in rules/sixpool/kinds.py.
 
 # --- Constants (docs/players/sixpool.md, "Rules notes"); (house) marks our own defaults
 

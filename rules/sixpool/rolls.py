@@ -222,6 +222,17 @@ class RollResult:
     def natural_one(self) -> bool:
         return self.natural == 1
 
+    @property
+    def critical(self) -> bool:
+        """A critical success, as the rule document names both: a natural 20 (which always
+        succeeds) or beating the DC by 10 or more (docs/players/sixpool.md, "Rules notes")."""
+        return self.natural_twenty or self.degree is Degree.CRITICAL_SUCCESS
+
+    @property
+    def fumble(self) -> bool:
+        """A critical failure: a natural 1 (which always fails) or missing the DC by 10 or more."""
+        return self.natural_one or self.degree is Degree.CRITICAL_FAILURE
+
 
 def _dc(dc: int, situation: Situation) -> int:
     dc = require_whole("DC", dc, DC_MIN, DC_MAX)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from bot.client import DiceBot, create_bot
 from bot.config import Settings
 from bot.storage.copy import data_table_names
 from rules.randomness import new_rng
+from rules.systems import install
 from tests.fakediscord.fixtures import (
     fail_unless_clean,
     point_discord_py_at,
@@ -164,16 +164,6 @@ class SharedTable:
                 problems.append(f"task {task.get_name()} still runs")
         return problems
 
-    def outdated(self) -> bool:
-        """Whether a cog's module was executed again since the bot was made (a bot with other
-        SYSTEM_PACKAGES in this worker reloads cogs.campaign): its buttons would then look for
-        the new module's classes."""
-        return any(
-            getattr(sys.modules.get(type(cog).__module__), type(cog).__name__, None)
-            is not type(cog)
-            for cog in self.bot.cogs.values()
-        )
-
     def reset(self) -> None:
         """Hand the table over as a new one: nothing posted or planned, an empty database (ids
         from 1 again), no campaign cached, no roll's message known, the dice seeded anew."""
@@ -186,6 +176,9 @@ class SharedTable:
         self.bot.storage.campaigns.forget()
         self.bot.shown_messages = ShownMessages()
         self.bot.rng = new_rng(DICE_SEED)
+        # A test's own bot with other SYSTEM_PACKAGES installed its registry: the rules read the
+        # shared bot's systems again (rules.systems.install).
+        install(self.bot.systems)
         # A test's own bot and fake pointed discord.py elsewhere and back: make sure.
         point_discord_py_at(self.fake)
 
@@ -212,8 +205,6 @@ class SharedTables:
         return self._table
 
     async def take(self) -> SharedTable:
-        if self._table is not None and self._table.outdated():
-            await self.close()
         if self._table is None:
             self._table = await self._make()
         self._table.reset()

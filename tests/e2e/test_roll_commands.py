@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import inspect
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import cache
 from types import ModuleType
@@ -14,12 +15,13 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.asker import apply_default_visibility
 from bot.client import DiceBot, create_bot
 from bot.publish import is_roll_command
 from bot.ratelimit import RollLimit
 from bot.storage import Visibility
 from rules.randomness import new_rng
+from tests.e2e.test_aethelgard import create as create_aethelgard
+from tests.e2e.test_secrecy import CHARACTER, ROLLS
 from tests.e2e.test_sinew import create as create_sinew
 from tests.e2e.test_sixpool import create as create_sixpool
 from tests.expect import logged_roll
@@ -106,8 +108,9 @@ async def test_every_synced_command_that_logs_a_roll_is_declared_a_roll_command(
         "realms reroll", "sinew luck spend", "sinew purge", "sinew pressure add", "sixpool take",
         "sixpool contest", "macro roll", "roll",
     } <= declared  # fmt: skip
-    for name in declared:  # each gets the default visibility of GM rolls
-        assert apply_default_visibility in commands[name].checks, name
+    for name in declared:  # each leaves `hidden` unsaid (None) for the asker's default
+        hidden = [p for p in commands[name].parameters if p.display_name == "hidden"]
+        assert all(not p.required and p.default is None for p in hidden), name
     assert all(not is_roll_command(commands[name]) for name in ("help", "campaign info"))
 
 
@@ -204,3 +207,61 @@ async def test_gm_rolls_hidden_by_default_covers_every_roll_command(
         "sixpool take", {"pool": "DEX", "dc": 10, "value": 10}, user="player"
     )
     assert not players.ephemeral  # a player's roll stays public
+
+
+# What each system needs before its rolls: the player's character (named as in test_secrecy).
+CREATE: dict[str, Callable[[FakeDiscord], Awaitable[object]]] = {
+    "sinew": lambda fake: create_sinew(fake, CHARACTER["sinew"]),
+    "sixpool": lambda fake: create_sixpool(fake, CHARACTER["sixpool"]),
+    "aethelgard": create_aethelgard,
+}
+
+
+async def latest_visibility(fake: FakeDiscord, bot: DiceBot, user: str) -> Visibility:
+    latest = await bot.storage.rolls.latest(fake.channel_id, fake.users[user].id)
+    assert latest is not None
+    return latest.visibility
+
+
+@pytest.mark.parametrize("system", sorted({case.system for case in ROLLS}))
+async def test_gm_rolls_hidden_applies_to_each_systems_roll_commands(
+    fake_discord: FakeDiscord, dicebot: DiceBot, system: str
+) -> None:
+    """`gm_rolls:hidden` (docs/gms.md, "Campaigns"): a GM's roll that doesn't say `hidden` is
+    hidden, `hidden:false` public, `blind` blind; a player's roll is unaffected."""
+    await fake_discord.invoke("campaign start", {"system": system, "name": "Defaults"})
+    await fake_discord.invoke("campaign settings", {"gm_rolls": "hidden"})
+    if system in CREATE:
+        await CREATE[system](fake_discord)
+    for case in (case for case in ROLLS if case.system == system):
+        named = {"character": CHARACTER[system]} if case.names_character else {}
+        unsaid = await fake_discord.invoke(case.command, {**case.options, **named})
+        assert unsaid.ephemeral, (case.command, unsaid.content)
+        assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.HIDDEN
+        said = {**case.options, **named, "hidden": False}
+        public = await fake_discord.invoke(case.command, said)
+        assert not public.ephemeral, (case.command, public.content)
+        assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.PUBLIC
+        blind = await fake_discord.invoke(case.command, {**case.options, **named, "blind": True})
+        assert blind.ephemeral and not blind.embeds, (case.command, blind.content)
+        assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.BLIND
+        players = await fake_discord.invoke(case.command, case.options, user="player")
+        assert not players.ephemeral, (case.command, players.content)
+        assert await latest_visibility(fake_discord, dicebot, "player") is Visibility.PUBLIC
+
+
+async def test_gm_rolls_hidden_applies_to_macros(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    """A macro is rolled as its `/macro roll` says (dice or a roll command); unsaid, the default."""
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Defaults"})
+    await fake_discord.invoke("campaign settings", {"gm_rolls": "hidden"})
+    for name, held in (("Dice", "1d20+3"), ("Check", "/cosmos roll attribute:3 skill:2 tn:15")):
+        saved = await fake_discord.invoke("macro save", {"name": name, "expression": held})
+        assert saved.ephemeral, saved.content
+        unsaid = await fake_discord.invoke("macro roll", {"name": name})
+        assert unsaid.ephemeral, (name, unsaid.content)
+        assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.HIDDEN
+        public = await fake_discord.invoke("macro roll", {"name": name, "hidden": False})
+        assert not public.ephemeral, (name, public.content)
+        assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.PUBLIC

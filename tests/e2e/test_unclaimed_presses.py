@@ -3,7 +3,7 @@ with a custom id no button of the bot's takes (forged, or pressed from a client 
 button taken off its message) gets a private "This button is no longer active.", and nothing
 changes.
 
-discord.py drops such a press (bot/discord_private.py, item 9): Discord would show the presser
+discord.py drops such a press (bot/discord_private.py, item 8): Discord would show the presser
 "This interaction failed".
 """
 

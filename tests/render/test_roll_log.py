@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from bot.render.campaign import export_csv, history
-from bot.render.roll_log import SUMMARISERS, log_line, plain_text, what_was_rolled
+from bot.render.roll_log import log_line, plain_text, what_was_rolled
 from bot.storage import LoggedRoll, RollPage, Visibility
 from cogs.cosmos import CHECK_KIND as COSMOS_CHECK
 from cogs.cosmos import OPPOSED_KIND as COSMOS_OPPOSED
@@ -29,6 +29,7 @@ from rules.realms.checks import CheckKind, check, stealth
 from rules.realms.damage import parse_damage
 from rules.realms.rerolls import RollKind as RealmsRollKind
 from rules.realms.states import decide
+from rules.roll_kinds import roll_kinds
 
 ROLLER = 42
 TITLE = "Wren: the roll"
@@ -76,15 +77,25 @@ def test_rule_log_line_dice_shows_the_total_and_a_natural_20_or_1() -> None:
     assert seen == {"", f" {CRIT}", f" {FUMBLE}"}
 
 
+def _compared(total: int, bonus: int, target: int) -> str:
+    # A natural 20 or 1 of a lone d20 is its crit or fumble, compared or not (docs/gms.md,
+    # "The roll log"); otherwise the comparison decides.
+    natural = {20: CRIT, 1: FUMBLE}.get(total - bonus)
+    return natural or (WIN if total >= target else LOSS)
+
+
 def test_rule_log_line_dice_comparison_gives_success_or_failure_per_roll() -> None:
+    seen = set()
     for seed in SEEDS:
         rolled = roll_request("1d20+5>=15; 1d6", new_rng(seed))
         compared, plain = rolled.rolls[0][0].total, rolled.rolls[1][0].total
-        verdict = WIN if compared >= 15 else LOSS
+        verdict = _compared(compared, 5, 15)
+        seen.add(verdict)
         assert line("dice", rolled) == f"{PREFIX}**{compared}** {verdict}, **{plain}**"
         single = roll_request("1d20+5>=15", new_rng(seed))
         total = single.rolls[0][0].total
-        assert line("dice", single) == f"{PREFIX}**{total}** {WIN if total >= 15 else LOSS}"
+        assert line("dice", single) == f"{PREFIX}**{total}** {_compared(total, 5, 15)}"
+    assert seen == {CRIT, WIN, LOSS, FUMBLE}
 
 
 # --- Sinew: roll under the score; a natural 1 is extraordinary, a natural 20 a catastrophe
@@ -124,10 +135,13 @@ def test_rule_log_line_sinew_opposed_shows_both_dice_and_whether_the_roller_won(
     for seed in SEEDS:
         result = sinew.opposed(new_rng(seed), 12, 10)
         mine, theirs = result.attacker.dice[0], result.defender.dice[0]
-        verdict = WIN if _sinew_attacker_wins(mine, theirs, 12, 10) else LOSS
+        # The roller's (the attacker's) natural 1 or 20 is the contest's crit or fumble, as it is a
+        # lone test's: one definition (docs/players/sinew.md, "Rules notes").
+        verdict = {1: CRIT, 20: FUMBLE}.get(mine)
+        verdict = verdict or (WIN if _sinew_attacker_wins(mine, theirs, 12, 10) else LOSS)
         seen.add(verdict)
         assert line("sinew.opposed", result) == f"{PREFIX}**{mine}** vs **{theirs}** {verdict}"
-    assert seen == {WIN, LOSS}
+    assert seen == {CRIT, WIN, LOSS, FUMBLE}
 
 
 def test_rule_log_line_sinew_attack_shows_the_dice_damage_taken_and_hit() -> None:
@@ -141,7 +155,7 @@ def test_rule_log_line_sinew_attack_shows_the_dice_damage_taken_and_hit() -> Non
         damage = 2 + (1 if mine == 1 or margin > 10 else 0)
         soak = 0 if mine == 1 else max(2 - margin // 4, 0)
         taken = max(damage - soak, 0) if hit else 0
-        verdict = WIN if hit else LOSS
+        verdict = {1: CRIT, 20: FUMBLE}.get(mine) or (WIN if hit else LOSS)
         expected = f"{PREFIX}**{mine}** vs **{theirs}** ({taken} damage) {verdict}"
         assert line("sinew.attack", result) == expected
 
@@ -150,10 +164,12 @@ def test_rule_log_line_sinew_attack_shows_the_dice_damage_taken_and_hit() -> Non
 
 
 def _sixpool_verdict(face: int | None, margin: int) -> str:
-    if face == 20 and margin < 0:
-        return WIN  # a natural 20 turns a failure into a plain success
-    if face == 1 and margin >= 0:
-        return LOSS  # a natural 1 turns a success into a plain failure
+    # The rule document names both a critical success: a natural 20 (always a success) and beating
+    # the DC by 10; a critical failure: a natural 1 (always a failure) and missing it by 10.
+    if face == 20:
+        return CRIT
+    if face == 1:
+        return FUMBLE
     if margin >= 10:
         return CRIT
     if margin <= -10:
@@ -183,11 +199,13 @@ def test_rule_log_line_sixpool_contest_shows_both_totals_and_a_tie_to_the_defend
     for seed in SEEDS:
         result = sixpool.contest(new_rng(seed), mine, theirs)
         attacker, defender = result.attacker.dice[0] + 2, result.defender.dice[0] + 4
-        verdict = WIN if attacker > defender else LOSS
+        # A contest's totals compare (its sides are rolled at DC 0): only a natural is a crit.
+        verdict = {20: CRIT, 1: FUMBLE}.get(result.attacker.dice[0])
+        verdict = verdict or (WIN if attacker > defender else LOSS)
         seen.add(verdict)
         expected = f"{PREFIX}**{attacker}** vs **{defender}** {verdict}"
         assert line("sixpool.contest", result) == expected
-    assert seen == {WIN, LOSS}
+    assert seen == {CRIT, WIN, LOSS, FUMBLE}
 
 
 # --- Enchanted Realms
@@ -198,10 +216,12 @@ def test_rule_log_line_realms_check_shows_the_die_and_the_target() -> None:
     for seed in SEEDS:
         result = check(new_rng(seed), SingleDie.D20, CheckKind.SAVE, plain, 11)
         face = result.dice[0]
-        verdict = WIN if face >= 11 else LOSS
+        # A natural 20 on a d20 is the check's critical, with a target or without.
+        verdict = CRIT if face == 20 else WIN if face >= 11 else LOSS
         assert line("realms.check", result) == f"{PREFIX}**{face}** {verdict}"
         untargeted = check(new_rng(seed), SingleDie.D20, CheckKind.SAVE, plain)
-        assert line("realms.check", untargeted) == f"{PREFIX}**{face}**"
+        mark = f" {CRIT}" if face == 20 else ""
+        assert line("realms.check", untargeted) == f"{PREFIX}**{face}**{mark}"
 
 
 def test_rule_log_line_realms_stealth_shows_the_awareness_target() -> None:
@@ -259,8 +279,9 @@ def test_rule_log_line_aethelgard_pools_show_the_net_and_degree() -> None:
 def test_rule_log_line_aethelgard_opposed_shows_both_nets() -> None:
     for seed in SEEDS:
         result = aethelgard.opposed(new_rng(seed), _pool(4), _pool(4))
-        mine, theirs = _net(result.attacker.dice)[0], _net(result.defender.dice)[0]
-        verdict = WIN if mine > theirs else LOSS
+        (mine, fumble), theirs = _net(result.attacker.dice), _net(result.defender.dice)[0]
+        # The attacker's pool decides its crit (net 5, DC 0) and fumble, as a lone pool's would.
+        verdict = FUMBLE if fumble else CRIT if mine >= 5 else WIN if mine > theirs else LOSS
         expected = f"{PREFIX}**{mine}** vs **{theirs}** {verdict}"
         assert line("aethelgard.opposed", result) == expected
 
@@ -304,7 +325,10 @@ def test_rule_log_line_cosmos_opposed_gives_a_tie_to_the_defender() -> None:
     for seed in SEEDS:
         result = cosmos.opposed(new_rng(seed), attribute=2, skill=1, vs_attribute=1, vs_skill=2)
         mine, theirs = sum(result.attacker.dice) + 3, sum(result.defender.dice) + 3
-        verdict = WIN if mine > theirs else LOSS
+        # The attacker's two 10s or two 1s are the contest's crit or fumble, as a lone roll's.
+        first, second = result.attacker.dice
+        naturals = {(10, 10): CRIT, (1, 1): FUMBLE}.get((first, second))
+        verdict = naturals or (WIN if mine > theirs else LOSS)
         seen.add((verdict, mine == theirs))
         expected = f"{PREFIX}**{mine}** vs **{theirs}** {verdict}"
         assert line("cosmos.opposed", result) == expected
@@ -415,7 +439,7 @@ def test_a_long_title_is_cut_before_the_total_and_a_full_page_fits_one_embed() -
     assert "cut to fit" not in page.description
 
 
-def test_every_kind_the_systems_log_has_a_summary() -> None:
+def test_every_kind_the_systems_log_is_declared_once_with_its_reading() -> None:
     logged_kinds = {
         dice_kind,
         *SINEW_SPENDABLE,
@@ -431,7 +455,7 @@ def test_every_kind_the_systems_log_has_a_summary() -> None:
         COSMOS_OPPOSED,
     }
     assert CONTEST_KIND in logged_kinds
-    assert logged_kinds == set(SUMMARISERS)  # a Crisis alone has no total
+    assert logged_kinds == set(roll_kinds())  # a Crisis alone has no total
 
 
 def test_export_total_lists_each_roll_of_a_request_with_its_verdict_in_words() -> None:

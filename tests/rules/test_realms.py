@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict
 from fractions import Fraction
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -35,6 +35,7 @@ from rules.realms import (
     spell,
     stealth,
 )
+from rules.roll_kinds import kind_named
 from tests.expect import as_rng
 
 if TYPE_CHECKING:
@@ -158,10 +159,17 @@ def _logged(result: DataclassInstance) -> dict[str, object]:
     return logged
 
 
+def _read(kind: str, result: DataclassInstance) -> Any:
+    """A result logged under ``kind``, rebuilt as every reader of the log rebuilds it."""
+    declared = kind_named(kind)
+    assert declared is not None
+    return declared.decode(_logged(result))
+
+
 def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
     # 2d20 to hit 11: 15 hits (1d8: 5), 4 misses. Rerolling die 2 gives 12: it hits (1d8: 7).
     before = attack(dice(15, 4, 5), 2, 11, parse_damage("1d8"), decide(0, 0))
-    rerolled = reroll_logged(dice(12, 7), "realms.attack", _logged(before), {"damage": "1d8"}, 2)
+    rerolled = reroll_logged(dice(12, 7), _read("realms.attack", before), {"damage": "1d8"}, 2)
     assert rerolled.before == before
     assert (rerolled.old_face, rerolled.new_face) == (4, 12)
     assert rerolled.after.dice == (15, 12)
@@ -173,7 +181,7 @@ def test_reroll_logged_attack_rolls_damage_for_a_strike_that_now_hits() -> None:
 def test_reroll_logged_check_keeps_die_kind_and_target() -> None:
     # A save at advantage against 15: 3 and 18 keep 18 (success); die 2 rerolled to 9 keeps 9.
     before = check(dice(3, 18), SingleDie.D20, CheckKind.SAVE, decide(1, 0), 15)
-    rerolled = reroll_logged(dice(9), "realms.check", _logged(before), {}, 2)
+    rerolled = reroll_logged(dice(9), _read("realms.check", before), {}, 2)
     after = rerolled.after
     assert isinstance(after, CheckResult)
     assert (after.die, after.kind, after.target, after.dice) == (
@@ -189,7 +197,7 @@ def test_reroll_logged_check_keeps_die_kind_and_target() -> None:
 def test_reroll_logged_stealth_keeps_the_lower_die() -> None:
     # 1d6 at disadvantage is two d6 keeping the lower: 2 and 5 → 2; die 1 rerolled to 6 → 5.
     before = stealth(dice(2, 5), 1, decide(0, 1))
-    rerolled = reroll_logged(dice(6), "realms.stealth", _logged(before), {}, 1)
+    rerolled = reroll_logged(dice(6), _read("realms.stealth", before), {}, 1)
     after = rerolled.after
     assert isinstance(after, StealthResult)
     assert after.dice == (6, 5) and after.kept_lower and after.total == 5
@@ -199,7 +207,7 @@ def test_reroll_logged_stealth_keeps_the_lower_die() -> None:
 def test_reroll_logged_refuses_a_position_past_the_dice() -> None:
     before = stealth(dice(2, 5), 2, decide(0, 0))
     with pytest.raises(RulesError, match="Position must be between 1 and 2"):
-        reroll_logged(dice(6), "realms.stealth", _logged(before), {}, 3)
+        reroll_logged(dice(6), _read("realms.stealth", before), {}, 3)
 
 
 def test_check_odds_against_enumeration() -> None:
@@ -403,7 +411,7 @@ def test_rule_realms_forced_state_rolls_as_that_state() -> None:
 def test_rule_realms_reroll_keeps_a_forced_state_and_a_secondary_attack() -> None:
     decision = decide(1, 1, Force.ADVANTAGE)
     before = attack(dice(15, 4, 2), 1, 11, parse_damage("1d4"), decision, primary=False)
-    rerolled = reroll_logged(dice(18, 3), "realms.attack", _logged(before), {"damage": "1d4"}, 2)
+    rerolled = reroll_logged(dice(18, 3), _read("realms.attack", before), {"damage": "1d4"}, 2)
     after = rerolled.after
     assert isinstance(after, AttackResult)
     assert after.decision == decision and not after.primary
@@ -413,7 +421,9 @@ def test_rule_realms_reroll_keeps_a_forced_state_and_a_secondary_attack() -> Non
     decision_logged = logged["decision"]
     assert isinstance(decision_logged, dict)
     del decision_logged["forced"]
-    old = reroll_logged(dice(18, 3), "realms.attack", logged, {"damage": "1d4"}, 2).after
+    kind = kind_named("realms.attack")
+    assert kind is not None
+    old = reroll_logged(dice(18, 3), kind.decode(logged), {"damage": "1d4"}, 2).after
     assert isinstance(old, AttackResult) and old.primary and not old.decision.forced
 
 

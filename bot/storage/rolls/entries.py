@@ -10,12 +10,13 @@ import math
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime, timedelta
 from enum import Enum
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypeVar
 
 import orjson
 
 from bot.storage.database import Row, Session
 from rules.recap import SESSION_PAUSE
+from rules.roll_kinds import EMBED, OPTIONS, RESULT, kind_named
 
 __all__ = [
     "ROLLER_CHARACTER",
@@ -52,17 +53,6 @@ class Visibility(Enum):
         """Whether the table doesn't see it (until a GM reveals it)."""
         return self is not Visibility.PUBLIC
 
-    def as_options(self) -> VisibilityOptions:
-        """The roll commands' `hidden` and `blind` options that ask for this visibility."""
-        return {"hidden": self is Visibility.HIDDEN, "blind": self is Visibility.BLIND}
-
-
-class VisibilityOptions(TypedDict):
-    """The roll commands' `hidden` and `blind` options, as keyword arguments."""
-
-    hidden: bool
-    blind: bool
-
 
 @dataclass(frozen=True, slots=True)
 class Revealer:
@@ -93,6 +83,37 @@ class LoggedRoll:
     def unrevealed(self) -> bool:
         """Whether the table doesn't see it yet: a secret roll not revealed."""
         return self.visibility.secret and self.revealed_at is None
+
+    @property
+    def result(self) -> object:
+        """The rules result it logged, as stored (``dataclasses.asdict`` of it)."""
+        return self.payload.get(RESULT)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options it was rolled with: what Roll again repeats."""
+        options = self.payload.get(OPTIONS)
+        return options if isinstance(options, dict) else {}
+
+    @property
+    def embed_data(self) -> dict[str, Any]:
+        """Its reply as posted (``discord.Embed.to_dict``): shown again by a reveal, a Luck
+        spend or a reroll."""
+        embed = self.payload.get(EMBED)
+        return embed if isinstance(embed, dict) else {}
+
+    def decoded(self) -> Any:
+        """Its rules result, rebuilt by its kind as its system declares it (``rules.roll_kinds``):
+        what a Luck spend, a reroll or Roll again builds on.
+
+        Raises:
+            LookupError: No installed system declares its kind, or its result can't be read.
+        """
+        kind = kind_named(self.kind)
+        result = None if kind is None else kind.result_of(self.result)
+        if result is None:
+            raise LookupError(f"roll #{self.id} ({self.kind}) can't be read")
+        return result
 
 
 _COLUMNS = (
