@@ -69,7 +69,9 @@ class DiceCog(commands.Cog):
         rolled = roll_request(expression, self.bot.rng)
         if rolled.request.single:  # one plain expression: shown (and logged) as it always was
             result = rolled.rolls[0][0]
-            return Roll(KIND, result, render.expression_roll(result, roller), options=options)
+            hint = rolled.request.parts[0].hint  # "did you mean" d20's reading
+            reply = render.expression_roll(result, roller, hint)
+            return Roll(KIND, result, reply, options=options)
         return Roll(KIND, rolled, render.request_roll(rolled, roller, expression), options=options)
 
 

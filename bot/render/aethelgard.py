@@ -8,7 +8,7 @@ import discord
 
 from bot.render.grammar import plural, possessive
 from bot.render.numbers import by_chance, more_values, percent
-from bot.render.reply import Part, RollReply, Verdict
+from bot.render.reply import RollReply, Verdict
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, listed, shown, truncate
 from bot.storage import Character
 from rules.aethelgard import (
@@ -64,15 +64,11 @@ def _block(result: PoolRoll) -> str:
     return "```\n" + "\n".join(display_lines(result)) + "\n```"
 
 
-def _dice(result: PoolRoll, who: str = "") -> str:
-    """A pool's size and its display block (``who``: the side, in a contest)."""
-    return f"{who}{len(result.dice)}d10\n{_block(result)}"
-
-
-def _net(result: PoolRoll) -> str:
-    """The net named: successes, botches, and the net shown (never below 0)."""
-    counted = f"{plural(result.successes, 'success')} − {plural(result.botches, 'botch')}"
-    return f"{counted} = **{result.net} net**" + (" (a fumble)" if result.fumble else "")
+def _dice(result: PoolRoll, who: str = "", pool: Pool | None = None) -> str:
+    """A pool's size (where its dice came from, when it has more than one part) and the
+    document's display block, which nothing restates (``who``: the side, in a contest)."""
+    size = pool_text(pool) if pool is not None and len(pool.parts) > 1 else ""
+    return f"{who}{size or f'{len(result.dice)}d10'}\n{_block(result)}"
 
 
 _VERDICT = {
@@ -95,11 +91,7 @@ def roll_result(result: PoolRoll, pool: Pool, label: str, roller: str) -> discor
         verdict=verdict,
         word=word,
         total=f"{result.net} net",
-        dice=_dice(result),
-        breakdown=[
-            Part("Pool", pool_text(pool)),
-            Part(f"Net vs DC {result.dc}", f"{_net(result)}: {result.degree.value}"),
-        ],
+        dice=_dice(result, pool=pool),
     ).embed()
 
 
@@ -114,14 +106,13 @@ def opposed(result: OpposedRoll, roller: str) -> discord.Embed:
         word=f"{winner} wins{tie}",
         total=f"{result.attacker.net} vs {result.defender.net} net",
         dice="\n".join(_dice(side, f"{name} pool: ") for name, side in sides),
-        breakdown=[Part(f"{name} net", _net(side)) for name, side in sides],
     ).embed()
 
 
 def attack(result: AttackRoll, roller: str) -> discord.Embed:
     """Show an attack: accuracy vs Defense, damage (doubled on a critical), soak, block."""
     dice = [_dice(result.accuracy, "Accuracy: ")]
-    breakdown = [Part(f"Accuracy vs Defense {result.accuracy.dc}", _net(result.accuracy))]
+    notes = []
     if result.damage is not None:
         doubled = " (critical accuracy: pool doubled)" if result.damage_doubled else ""
         dice.append(_dice(result.damage, f"Damage{doubled}: "))
@@ -131,14 +122,8 @@ def attack(result: AttackRoll, roller: str) -> discord.Embed:
         if result.block is not None:
             dice.append(_dice(result.block, "Block: "))
             steps.append(f"− {result.blocked} blocked")
-        breakdown.append(
-            Part(
-                "Damage dealt",
-                f"{' '.join(steps)} = **{result.damage_dealt}** (at least 0)",
-            )
-        )
-    else:
-        breakdown.append(Part("Damage dealt", "0: a miss"))
+        if len(steps) > 1:  # the damage dealt is the title's: its arithmetic, once
+            notes.append(f"Damage dealt: {' '.join(steps)} (at least 0)")
     return RollReply(
         who=roller,
         what=f"attack vs Defense {result.accuracy.dc}",
@@ -146,7 +131,7 @@ def attack(result: AttackRoll, roller: str) -> discord.Embed:
         word="Hit" if result.hit else "Miss",
         total=f"{result.damage_dealt} damage",
         dice="\n".join(dice),
-        breakdown=breakdown,
+        notes=notes,
     ).embed()
 
 
@@ -158,12 +143,8 @@ def craft(result: PoolRoll, tier: CraftTier, pool: Pool, roller: str) -> discord
         verdict=verdict,
         word=tier.value,
         total=f"{result.net} net",
-        dice=_dice(result),
-        breakdown=[
-            Part("Pool", pool_text(pool)),
-            Part("Net", _net(result)),
-            Part("Tiers", "net 0–1 Standard · 2–4 Masterwork · 5+ Legendary · fumble: destroyed"),
-        ],
+        dice=_dice(result, pool=pool),
+        notes=["Tiers: net 0–1 Standard · 2–4 Masterwork · 5+ Legendary · fumble: destroyed"],
         colour=Colour.ROLL if tier is CraftTier.STANDARD else None,
     ).embed()
 

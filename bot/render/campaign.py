@@ -11,7 +11,9 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.render.dice import every_die
 from bot.render.grammar import article
+from bot.render.reply import was_cut
 from bot.render.roll_log import WHAT_SHORTER, log_line, plain_text, summarise
 from bot.render.style import (
     CHOICE_NAME_MAX,
@@ -32,6 +34,7 @@ from bot.storage import (
     Visibility,
 )
 from bot.storage.errors import EndAnswer
+from rules.expressions.kinds import DICE_KIND_NAME
 from rules.roll_kinds import RESULT
 
 __all__ = [
@@ -284,8 +287,19 @@ def _export_row(roll: LoggedRoll, names: Mapping[int, str]) -> dict[str, object]
         "verdict": ""
         if summary is None or summary.verdict is None
         else summary.verdict.word.lower(),
-        "text": plain_text(str(embed.get("description", "")), names),
+        "text": plain_text(_export_text(roll), names),
     }
+
+
+def _export_text(roll: LoggedRoll) -> str:
+    """A roll's reply text for the export; a `/roll` whose reply counted dice past
+    ``DICE_SHOWN`` ("… and 960 more") shows every die, from its logged result."""
+    text = str(roll.embed_data.get("description", ""))
+    if roll.kind == DICE_KIND_NAME and was_cut(text):
+        whole = every_die(roll.result)
+        if whole is not None:
+            return f"🎲 {whole}"
+    return text
 
 
 def export_csv(rolls: list[LoggedRoll], names: Mapping[int, str]) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.errors import describe
-from bot.render.grammar import plural, possessive
+from bot.render.grammar import plural
 from bot.render.numbers import percent, signed
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import Colour, listed, shown
@@ -58,26 +58,16 @@ def describe_pool(pool: Pool) -> str:
 
 
 def _dice(roll: PoolRoll) -> str:
-    """Every die in roll order: kept dice bold, the others struck through."""
-    return ", ".join(
-        f"**{face}**" if index in roll.kept_indices else f"~~{face}~~"
-        for index, face in enumerate(roll.dice)
-    )
-
-
-def _total(roll: PoolRoll) -> str:
-    kept = " + ".join(str(face) for face in roll.kept)
-    return f"{kept} + {roll.attribute} + {roll.skill} = **{roll.total}**"
-
-
-def _parts(roll: PoolRoll, who: str = "") -> list[Part]:
-    """Name every number of a total: the kept dice, the attribute, the skill."""
-    kept = " + ".join(str(face) for face in roll.kept)
-    return [
-        Part(f"{who}Kept dice", f"{kept} = {sum(roll.kept)}"),
-        Part(f"{who}Attribute + Skill", f"{roll.attribute} + {roll.skill}"),
-        Part(f"{who}Total", _total(roll)),
+    """The pool and the total's arithmetic: the kept dice (bold), the dropped ones (struck)
+    beside them, the attribute and the skill: "3d10, keep the two highest: **10** + **7**
+    (kept; dropped ~~4~~) + 3 + 2"."""
+    dropped = [
+        f"~~{face}~~" for index, face in enumerate(roll.dice) if index not in roll.kept_indices
     ]
+    kept = " + ".join(f"**{face}**" if dropped else str(face) for face in roll.kept)
+    if dropped:
+        kept += f" (kept; dropped {', '.join(dropped)})"
+    return f"{describe_pool(roll.pool)}: {kept} + {roll.attribute} + {roll.skill}"
 
 
 def roll_result(result: CheckResult, roller: str) -> discord.Embed:
@@ -101,11 +91,7 @@ def roll_result(result: CheckResult, roller: str) -> discord.Embed:
         verdict=verdict,
         word=word,
         total=f"total {roll.total}",
-        dice=f"{describe_pool(roll.pool)}: {_dice(roll)}",
-        breakdown=[
-            *_parts(roll),
-            Part("Target number", f"TN {result.tn}: margin {signed(roll.total - result.tn)}"),
-        ],
+        dice=_dice(roll),
         notes=notes,
     ).embed()
 
@@ -127,9 +113,7 @@ def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> 
     else:
         word = f"{them if named else 'The defender'} wins by {-result.margin}"
     sides = ((shown(roller), result.attacker), (them, result.defender))
-    dice = "\n".join(
-        f"{name}{_flags(side)}: {describe_pool(side.pool)}: {_dice(side)}" for name, side in sides
-    )
+    dice = "\n".join(f"{name}{_flags(side)}: {_dice(side)}" for name, side in sides)
     return RollReply(
         who=roller,
         what=f"opposed roll vs {them}",
@@ -137,7 +121,6 @@ def opposed(result: OpposedResult, roller: str, defender: str | None = None) -> 
         word=word,
         total=f"{result.attacker.total} vs {result.defender.total}",
         dice=dice,
-        breakdown=[part for name, side in sides for part in _parts(side, f"{possessive(name)} ")],
     ).embed()
 
 

@@ -69,62 +69,71 @@ def _attack_state(decision: Decision, primary: bool) -> str | None:
     return "\n".join(_remarks(decision, *([] if primary else [SECONDARY]))) or None
 
 
-def _damage_line(target: TargetResult, state: State) -> str | None:
-    """Name every number of a target's damage: the strikes' rolls, the ±2, the net."""
-    rolled = [str(strike.damage) for strike in target.strikes if strike.hit]
-    if target.shift:
-        sum_text = " + ".join(rolled) + (f" = {target.rolled}" if len(rolled) > 1 else "")
-        return (
-            f"Damage: {sum_text} rolled, {target.shift:+d} {state.value} "
-            f"(once for this target) = {target.raw}"
-        )
-    if len(rolled) > 1:
-        return f"Damage: {' + '.join(rolled)} = {target.rolled}"
-    return None  # one hit and nothing added: its line already says its damage
-
-
-def _target_lines(target: TargetResult, first: int, state: State) -> list[str]:
-    """A target's strikes (numbered from ``first``), its damage, and whether riders apply."""
-    lines = []
+def _strikes(target: TargetResult, first: int, numbered: bool) -> str:
+    """A target's d20 in order, each with what it did: "19 hits → 6, 7 misses" (numbered from
+    ``first`` when the attack has several targets, as its 🔁 buttons are)."""
+    shown = []
     for number, strike in enumerate(target.strikes, start=first):
+        mark = f"#{number} " if numbered else ""
         if strike.hit:
-            natural_note = " (natural 20)" if strike.natural_20 else ""
-            lines.append(f"d20 #{number}: {strike.face} hits{natural_note} → {strike.damage}")
+            natural = " (natural 20)" if strike.natural_20 else ""
+            shown.append(f"{mark}{strike.face} hits{natural} → {strike.damage}")
         else:
-            lines.append(f"d20 #{number}: {strike.face} misses")
+            shown.append(f"{mark}{strike.face} misses")
+    return ", ".join(shown)
+
+
+def _damage(target: TargetResult, state: State) -> str | None:
+    """A target's damage worked out, when there is arithmetic to show: the strikes' rolls and
+    the ±2 once ("6 + 7 + 2 advantage, once for this target"), then whether riders apply."""
     if not target.hits:
-        return [*lines, "**Miss**: 0 damage."]
-    damage = _damage_line(target, state)
-    lines.extend([damage] if damage else [])
+        return None
+    rolled = [str(strike.damage) for strike in target.strikes if strike.hit]
+    sums = " + ".join(rolled)
+    if target.shift:
+        sign = "+" if target.shift > 0 else "−"
+        sums += f" {sign} {abs(target.shift)} {state.value}, once for this target"
     if target.zero_damage_miss:
-        lines.append("**Miss**: net damage 0 or less; no riders apply.")
-    elif target.raw <= 0:
-        lines.append("**1 damage**: a natural 20 always hurts; riders apply.")
-    else:
-        lines.append(f"**{target.damage} damage**; riders apply.")
-    return lines
+        return f"{sums}: net 0 or less, a miss; no riders apply"
+    if target.raw <= 0:
+        return f"{sums}: a natural 20 always hurts, 1 damage; riders apply"
+    return f"{sums}; riders apply" if len(rolled) > 1 or target.shift else "riders apply"
+
+
+def _damage_note(target: TargetResult, state: State) -> list[str]:
+    """One target's damage note: "Damage 6 + 7 + 2 advantage, …; riders apply", "Riders
+    apply."; none on a miss (the title says it)."""
+    damage = _damage(target, state)
+    if damage is None:
+        return []
+    return [f"Damage {damage}." if damage[0].isdigit() else f"{damage.capitalize()}."]
 
 
 def attack(result: AttackResult, roller: str) -> discord.Embed:
-    """Show every d20, which strikes hit, each strike's damage, each target's net damage."""
+    """Show every d20 and what it did, each target's damage worked out and whether its riders
+    apply; the damage itself is the title's."""
     struck = any(target.riders for target in result.targets)
     natural = any(target.natural_20 for target in result.targets)
     notes = _remarks(result.decision, *([] if result.primary else [SECONDARY]))
-    if result.half_movement:
+    if result.half_movement and not any(HALF_MOVEMENT in note for note in notes):
         notes.append(f"Disadvantage: {HALF_MOVEMENT}")
-    breakdown = []
-    if result.kept_lower:
-        breakdown.append(
-            Part(
-                "0 dice left",
-                f"Two d20 rolled ({result.dice[0]}, {result.dice[1]}), the lower is the strike.",
-            )
-        )
-    first = 1
-    for index, target in enumerate(result.targets, start=1):
-        lines = _target_lines(target, first, result.decision.state)
-        first += len(target.strikes)
-        breakdown.append(Part(f"Target {index}", "\n".join(lines)))
+    state = result.decision.state
+    several = len(result.targets) > 1
+    if result.kept_lower:  # no strike dice left: two d20, the lower is the one strike
+        lower = result.targets[0].strikes[0]
+        dice = f"d20, two with the lower kept: {_kept(result.dice, lower.face)}"
+        notes.extend(_damage_note(result.targets[0], state))
+    elif not several:
+        target = result.targets[0]
+        dice = f"d20: {_strikes(target, 1, numbered=False)}"
+        notes.extend(_damage_note(target, state))
+    else:
+        dice, first = "d20: " + ", ".join(str(face) for face in result.dice), 1
+        for index, target in enumerate(result.targets, start=1):
+            damage = _damage(target, state)
+            worked = f" · {target.damage} damage" + (f": {damage}" if damage else "")
+            notes.append(f"Target {index}: {_strikes(target, first, numbered=True)}{worked}")
+            first += len(target.strikes)
     if natural:
         verdict, word = Verdict.CRITICAL, "NATURAL 20 · " + ("Hit" if struck else "Miss")
     else:
@@ -135,22 +144,18 @@ def attack(result: AttackResult, roller: str) -> discord.Embed:
         verdict=verdict,
         word=word,
         total=" + ".join(str(target.damage) for target in result.targets) + " damage",
-        dice="d20: " + ", ".join(str(face) for face in result.dice),
-        breakdown=breakdown,
+        dice=dice,
         notes=notes,
     ).embed()
 
 
 def check(result: CheckResult, roller: str, label: str | None = None) -> discord.Embed:
-    """Show a single-die roll: both dice and the kept one, against the target if any."""
-    faces = ", ".join(str(face) for face in result.dice)
+    """Show a single-die roll: its die, or both dice with the kept one bold and the other
+    struck; the target and whether it was reached are the title's."""
     what = f"{shown(label or result.kind.value)} ({result.die.value})"
-    breakdown = []
     if result.target is not None:
         what += f" vs {result.target}"
         verdict = Verdict.SUCCESS if result.success else Verdict.FAILURE
-        reached = "reached" if result.success else "not reached"
-        breakdown.append(Part("Target", f"{result.target}: {reached} by {result.result}"))
     else:
         verdict = Verdict.NONE
     word = None
@@ -165,22 +170,34 @@ def check(result: CheckResult, roller: str, label: str | None = None) -> discord
         verdict=verdict,
         word=word,
         total=f"result {result.result}",
-        dice=f"{result.die.value}: {faces} → **{result.result}**",
-        breakdown=breakdown,
+        dice=f"{result.die.value}: {_kept(result.dice, result.result)}",
         notes=_remarks(result.decision),
     ).embed()
 
 
+def _kept(dice: tuple[int, ...], kept: int) -> str:
+    """One die as it fell; two with the kept one bold and the other struck."""
+    if len(dice) == 1:
+        return str(dice[0])
+    index = dice.index(kept)
+    return ", ".join(
+        f"**{face}**" if number == index else f"~~{face}~~" for number, face in enumerate(dice)
+    )
+
+
 def stealth(result: StealthResult, roller: str) -> discord.Embed:
-    faces = ", ".join(str(face) for face in result.dice)
-    how = "the lower of two d6" if result.kept_lower else "the d6 summed"
+    """Show a stealth pool: its d6 summed, or the lower of two kept (the other struck); the
+    Awareness target is the title's total."""
+    if result.kept_lower:
+        dice = f"d6, keep the lower: {_kept(result.dice, result.total)}"
+    else:
+        dice = "d6: " + " + ".join(str(face) for face in result.dice)
     return RollReply(
         who=roller,
         what="stealth",
         verdict=Verdict.NONE,
         total=f"Awareness target {result.total}",
-        dice=f"d6: {faces}",
-        breakdown=[Part("Awareness target", f"{how} = **{result.total}**")],
+        dice=dice,
         notes=_remarks(result.decision),
     ).embed()
 

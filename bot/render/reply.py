@@ -4,18 +4,22 @@ A reply has four parts, always in the same place:
 
 1. the **title**: the verdict's emoji and word, who rolled, what they rolled, and the total
    ("✅ Success · Alice: Athletics vs TN 14 · total 17");
-2. the **dice** (the description's first line, after 🎲), with any note on how they were
-   rolled under it;
-3. the **breakdown**: one field per named number ("Edge (option B)": "+1");
+2. the **dice** (the description's first line, after 🎲): every die with the arithmetic
+   ("**10** + **7** (kept; dropped ~~4~~) + 3 + 2"), past ``DICE_SHOWN`` dice cut with
+   "… and 960 more"; under it a note only when it says what the title doesn't;
+3. the **fields**: only the state the roll changed (a pool left, Luck left, Pressure, Stamina,
+   a challenge's progress), never the title's verdict or total again;
 4. the **footer**: the roll's id, set when it is published (``bot.publish.set_roll_footer``).
 
 Every system's roll render builds a ``RollReply`` and turns it into its embed with ``embed``;
 what a roll changes later (a Luck spend, damage taken, a challenge's progress) is added as more
-breakdown fields, so it still comes before the footer.
+fields, so it still comes before the footer. An ordinary roll of each system stays within
+``ORDINARY_CHARACTERS`` and ``ORDINARY_LINES`` (docs/players/index.md, "Reading a reply").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -31,7 +35,56 @@ from bot.render.style import (
     truncate,
 )
 
-__all__ = ["Part", "RollEmbed", "RollReply", "Verdict", "add_part", "what_of"]
+__all__ = [
+    "DICE_SHOWN",
+    "ORDINARY_CHARACTERS",
+    "ORDINARY_LINES",
+    "Part",
+    "RollEmbed",
+    "RollReply",
+    "Verdict",
+    "add_part",
+    "cut_dice",
+    "was_cut",
+    "what_of",
+]
+
+DICE_SHOWN = 40
+"""The most dice a reply's dice line shows; the rest are counted ("… and 960 more"), the total
+exact in the title and every die in the roll log's export (docs/players/dice.md, "Limits")."""
+ORDINARY_CHARACTERS = 320
+ORDINARY_LINES = 7
+"""An ordinary roll's reply, title to footer, reads at a glance on a phone (issue 53)."""
+
+# A dice term's faces as the rules write them: "4d6kh3 (~~3~~, **4**, **5**, **6**)", with a
+# count after a colon ("6d10t7 (7, 3, 9: 2 successes)").
+_TERM = re.compile(r"(?P<spelled>\b\d*d[^\s()]*) \((?P<faces>[^():]*)(?P<summary>: [^()]*)?\)")
+
+
+def cut_dice(text: str, shown: int = DICE_SHOWN) -> str:
+    """Show the first ``shown`` dice of a line of dice terms and count the rest, term by term:
+    "1000d6 (3, 4, …, 2, … and 960 more)"; every term, operator and count stays."""
+    left = shown
+
+    def cut(match: re.Match[str]) -> str:
+        nonlocal left
+        faces = match["faces"].split(", ")
+        if len(faces) <= left:
+            left -= len(faces)
+            return match[0]
+        kept, left = faces[:left], 0
+        more = f"… and {len(faces) - len(kept)} more"
+        return f"{match['spelled']} ({', '.join([*kept, more])}{match['summary'] or ''})"
+
+    return _TERM.sub(cut, text)
+
+
+_CUT = re.compile(r"… and \d+ more\)")
+
+
+def was_cut(text: str) -> bool:
+    """Whether ``cut_dice`` counted some of a text's dice instead of showing them."""
+    return _CUT.search(text) is not None
 
 
 class Verdict(Enum):
@@ -126,7 +179,7 @@ class RollReply:
 
     @property
     def title(self) -> str:
-        """Who, what, the verdict and the total, in that one line."""
+        """The verdict, who, what and the total, in that one line."""
         title = self._title(self.what)
         if len(title) > TITLE_LIMIT and self.what and self.total:
             # A total cut short reads as another number (`/roll` of a 150-digit number:
@@ -144,7 +197,7 @@ class RollReply:
         return f"{self.verdict.value} {parts}"
 
     def embed(self) -> discord.Embed:
-        """The reply's embed: title, dice (and notes), then one field per breakdown line."""
+        """The reply's embed: title, dice (and notes), then one field per changed state."""
         description = "\n".join([f"🎲 {self.dice}", *self.notes])
         embed = RollEmbed(
             title=self.title,
@@ -158,7 +211,7 @@ class RollReply:
 
 
 def add_part(embed: discord.Embed, part: Part) -> None:
-    """Add one more named line to a reply's breakdown (before its footer)."""
+    """Add one more named line to a reply's fields (before its footer): what a roll changed."""
     embed.add_field(
         name=truncate(part.name, TITLE_LIMIT), value=truncate(part.value, FIELD_LIMIT), inline=False
     )

@@ -98,16 +98,19 @@ def _verdict(result: TestResult) -> tuple[Verdict, str | None]:
     return (Verdict.SUCCESS if result.success else Verdict.FAILURE), None
 
 
-def _roll_part(result: TestResult, score_label: str, who: str | None = None) -> Part:
-    """The kept roll (after any Luck) against the score, and the margin, each named (``who``:
-    the side of a contest, which names the line)."""
-    roll = f"{result.roll}" if not result.shifted else f"{result.natural} − {result.shift} Luck"
-    value = f"{roll} vs {score_label} {result.score}: margin **{result.margin:+d}**"
-    return Part("Roll", value) if who is None else Part(who, f"Roll {value}")
+def _roll_line(result: TestResult, score_label: str, *, margin: bool = True) -> str:
+    """Every die, the kept one (after any Luck) against the score, and the margin: "1d20:
+    **19** vs STR 12, margin −7" (``margin``: unless the title gives it, as a contest's does)."""
+    line = f"{_MODE_TEXT[result.mode]}: {_dice(result)}"
+    if result.shifted:
+        line += f" − {result.shift} Luck = {result.roll}"
+    line += f" vs {score_label} {result.score}"
+    return line + (f", margin {result.margin:+d}" if margin else "")
 
 
 def test_result(result: TestResult, roller: str, what: str, score_label: str) -> discord.Embed:
-    """Show a roll-under test: every die, the kept one, the margin, and why the mode."""
+    """Show a roll-under test: every die, the kept one against the score with its margin, and
+    why the mode."""
     verdict, word = _verdict(result)
     return RollReply(
         who=roller,
@@ -115,8 +118,7 @@ def test_result(result: TestResult, roller: str, what: str, score_label: str) ->
         verdict=verdict,
         word=word,
         total=f"roll {result.roll}",
-        dice=f"{_MODE_TEXT[result.mode]}: {_dice(result)}",
-        breakdown=[_roll_part(result, score_label)],
+        dice=_roll_line(result, score_label),
         notes=[f"⚠️ {reason}" for reason in result.reasons],
     ).embed()
 
@@ -237,7 +239,7 @@ def _contest(
     defender: str,
     what: str,
     labels: tuple[str, str],
-    more: Sequence[Part] = (),
+    more: Sequence[str] = (),
     total: str | None = None,
 ) -> RollReply:
     shown_attacker, shown_defender = shown(attacker), shown(defender)
@@ -246,9 +248,10 @@ def _contest(
         (shown_attacker, result.attacker, labels[0]),
         (shown_defender, result.defender, labels[1]),
     )
+    # The margins are the title's total, unless it is the damage taken (an attack).
     dice = "\n".join(
-        f"{name}: {_MODE_TEXT[side.mode]}: {_dice(side)} ({headline(side)[0]})"
-        for name, side, _ in sides
+        f"{name}: {_roll_line(side, label, margin=total is not None)} ({headline(side)[0]})"
+        for name, side, label in sides
     )
     notes = [f"{name}: ⚠️ {reason}" for name, side, _ in sides for reason in side.reasons]
     return RollReply(
@@ -258,11 +261,7 @@ def _contest(
         word=f"{shown_attacker if attacker_won else shown_defender} wins",
         total=total or f"margins {result.attacker.margin:+d} vs {result.defender.margin:+d}",
         dice=dice,
-        breakdown=[
-            *(_roll_part(side, label, name) for name, side, label in sides),
-            *more,
-        ],
-        notes=[f"Why: {result.reason.value}.", *notes],
+        notes=[f"Why: {result.reason.value}.", *notes, *more],
     )
 
 
@@ -287,19 +286,17 @@ def attack(
                 + (f", −{result.soak_cut_by_margin} margin" if result.soak_cut_by_margin else "")
                 + ")"
             )
-        value = (
-            f"Damage {' '.join(parts)} = {result.damage}; soak {soak}\n"
-            f"**Damage taken: {result.damage_taken}**"
-        )
+        # The damage taken is the title's total: its arithmetic, not its sum again.
+        more = [f"Damage {' '.join(parts)} = {result.damage}; soak {soak}"]
     else:
-        value = "Miss: 0 damage."
+        more = []  # the title says it: the defender wins, 0 damage taken
     reply = _contest(
         result.contest,
         attacker,
         defender,
         what,
         labels,
-        more=[Part("Damage", value)],
+        more=more,
         total=f"{result.damage_taken} damage taken",
     )
     return reply.embed()

@@ -136,11 +136,14 @@ def _target(result: RollResult, kind: RollKind) -> str:
     return target
 
 
-def _sum(result: RollResult) -> str:
-    """The total worked out, each number named: the die, the modifiers."""
-    die = f"take {result.take}" if result.take is not None else f"d20 {result.kept}"
-    modifiers = sum(part.value for part in result.modifiers)
-    return f"{die} + modifiers {signed(modifiers)} = **{result.total}**"
+def _arithmetic(result: RollResult) -> str:
+    """The dice and each modifier added, named: "1d20: **19** + 2 [proficiency (stealth)] +
+    2 [2 DEX points spent]" (the total is the title's)."""
+    added = "".join(
+        f" {'−' if part.value < 0 else '+'} {abs(part.value)} [{part.label}]"
+        for part in result.modifiers
+    )
+    return _dice(result) + added
 
 
 def roll_result(
@@ -151,23 +154,18 @@ def roll_result(
     *,
     kind: RollKind = RollKind.CHECK,
 ) -> discord.Embed:
-    """Show a roll: the dice, every modifier, the total against the DC (an attack's AC),
-    margin and degree."""
+    """Show a roll: the dice and every modifier added, against the DC (an attack's AC is its
+    title's); the degree and total are the title's."""
     verdict, word = _verdict(result)
+    # An attack's AC is in its title ("DEX attack vs AC 14"); a check's or save's DC isn't.
+    versus = "" if kind is RollKind.ATTACK else f" vs {_target(result, kind)}"
     return RollReply(
         who=roller,
         what=shown(what),
         verdict=verdict,
         word=word,
         total=f"total {result.total}",
-        dice=_dice(result),
-        breakdown=[
-            Part("Modifiers", _modifiers(result.modifiers)),
-            Part(
-                "Total",
-                f"{_sum(result)} vs {_target(result, kind)}: margin {signed(result.margin)}",
-            ),
-        ],
+        dice=_arithmetic(result) + versus,
         notes=notes,
         colour=_DEGREE_COLOUR[result.degree],
     ).embed()
@@ -304,11 +302,7 @@ def contest(
         verdict=Verdict.SUCCESS if result.roller_wins else Verdict.FAILURE,
         word=f"{winner} wins ({reason})",
         total=f"{result.own.total} vs {result.other.total}",
-        dice="\n".join(f"{name}: {_dice(side)}" for name, side in sides),
-        breakdown=[
-            Part(f"{possessive(name)} total", f"{_sum(side)}\n{_modifiers(side.modifiers)}")
-            for name, side in sides
-        ],
+        dice="\n".join(f"{name}: {_arithmetic(side)}" for name, side in sides),
         notes=notes,
     ).embed()
 

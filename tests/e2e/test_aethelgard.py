@@ -32,8 +32,18 @@ def block(lines: list[str]) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def fields_of(reply: Reply) -> dict[str, str]:
-    return {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+def dice_line(reply: Reply) -> str:
+    """A pool reply's dice line: where its dice came from (the pool's size), after 🎲."""
+    return reply.embeds[0]["description"].split("\n")[0].removeprefix("🎲 ")
+
+
+def rolled_pools(reply: Reply) -> list[PoolRoll]:
+    """Every pool a reply shows, read back from its display blocks' "Roll: [...]" lines."""
+    return [
+        PoolRoll(tuple(int(face) for face in line.removeprefix("Roll: [").rstrip("]").split(", ")))
+        for line in reply.embeds[0]["description"].split("\n")
+        if line.startswith("Roll: [")
+    ]
 
 
 async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
@@ -48,16 +58,14 @@ async def test_ruling_aethelgard_roll_shows_the_display_format_to_the_letter(
     embed = reply.embeds[0]
     rolled = PoolRoll(dice, 1)
     assert embed["title"] == f"✅ Success · player: Hack vs DC 1 · {rolled.net} net"
-    assert embed["description"] == "🎲 5d10\n" + block(display_lines(rolled))
-    assert embed["description"].startswith(f"🎲 5d10\n```\nRoll: [{', '.join(map(str, dice))}]\n→ ")
-    fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert fields["Pool"] == "pool: 4 dice + 2 bonus dice − 1 penalty die = 5d10"
-    successes = "success" if rolled.successes == 1 else "successes"  # never "1 successes"
-    botches = "botch" if rolled.botches == 1 else "botches"
-    assert fields["Net vs DC 1"] == (
-        f"{rolled.successes} {successes} − {rolled.botches} {botches} = "
-        f"**{rolled.net} net**: Success"
+    # Where the pool's dice came from, then the document's block; the net and the verdict
+    # vs the DC are the title's, and nothing restates them (issue 53).
+    pool = "pool: 4 dice + 2 bonus dice − 1 penalty die = 5d10"
+    assert embed["description"] == f"🎲 {pool}\n" + block(display_lines(rolled))
+    assert embed["description"].startswith(
+        f"🎲 {pool}\n```\nRoll: [{', '.join(map(str, dice))}]\n→ "
     )
+    assert "fields" not in embed
     assert await dicebot.storage.rolls.get(1) is not None
     await settled(fake_discord, dicebot)  # an announcement would have arrived by now
     assert fake_discord.channel_messages(fake_discord.channel_id) == []
@@ -114,14 +122,24 @@ async def test_pool_limits_are_refused(fake_discord: FakeDiscord, dicebot: DiceB
     too_big = await fake_discord.invoke("aethelgard roll", {"pool": 100, "bonus": 5})
     assert too_big.ephemeral and "at most 100 dice" in too_big.content
     floored = await fake_discord.invoke("aethelgard roll", {"pool": 2, "penalty": 5})
-    fields = {field["name"]: field["value"] for field in floored.embeds[0]["fields"]}
-    assert fields["Pool"] == "pool: 2 dice − 5 penalty dice = 1d10 (at least 1 die)"
+    assert dice_line(floored) == "pool: 2 dice − 5 penalty dice = 1d10 (at least 1 die)"
+    assert len(rolled_pools(floored)[0].dice) == 1
 
 
 async def test_opposed_attack_and_craft(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     opposed = await fake_discord.invoke("aethelgard opposed", {"pool": 3, "vs_pool": 3})
     assert " wins" in opposed.embeds[0]["title"]
-    assert set(fields_of(opposed)) == {"gm's net", "The defender's net"}
+    # Each side's pool and block; their nets are the title's (issue 53).
+    lines = opposed.embeds[0]["description"].split("\n")
+    assert lines[0] == "🎲 gm's pool: 3d10" and "The defender's pool: 3d10" in lines
+    mine, theirs = rolled_pools(opposed)
+    assert opposed.embeds[0]["title"].endswith(f" · {mine.net} vs {theirs.net} net")
+    won = mine.net > theirs.net  # a tie holds: the defender wins it
+    tie = " (a tie holds)" if mine.net == theirs.net else ""
+    assert opposed.embeds[0]["title"].startswith(
+        "✅ gm wins · " if won else f"❌ The defender wins{tie} · "
+    )
+    assert "fields" not in opposed.embeds[0]
     rng = np.random.default_rng(7)
     accuracy = PoolRoll(tuple(int(f) for f in rng.integers(1, 11, size=6)), 1)
     dicebot.rng = new_rng(7)
@@ -177,9 +195,8 @@ async def test_character_sheet_and_a_check_built_from_it(
     )  # fmt: skip
     embed = reply.embeds[0]
     assert " · Ysolde: WITS + System Bypass vs DC 1 · " in embed["title"]
-    assert embed["description"] == "🎲 12d10\n" + block(display_lines(PoolRoll(d10s(seed, 12))))
-    fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert fields["Pool"] == "WITS: 8 dice + System Bypass (rank): 3 dice + 1 bonus die = 12d10"
+    pool = "WITS: 8 dice + System Bypass (rank): 3 dice + 1 bonus die = 12d10"
+    assert embed["description"] == (f"🎲 {pool}\n" + block(display_lines(PoolRoll(d10s(seed, 12)))))
 
 
 async def test_rule_aethelgard_unknown_skill_is_refused_with_the_nearest_names(
@@ -205,8 +222,7 @@ async def test_rule_aethelgard_unknown_skill_is_refused_with_the_nearest_names(
     reply = await fake_discord.invoke(
         "aethelgard check", {"attribute": "WILL", "skill": "rhetoric"}, user="player"
     )
-    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert fields["Pool"] == "WILL: 5 dice + Rhetoric (rank): 0 dice = 5d10"
+    assert dice_line(reply) == "WILL: 5 dice + Rhetoric (rank): 0 dice = 5d10"
 
 
 async def test_ruling_aethelgard_full_twenty_stress_costs_a_die(
@@ -226,10 +242,10 @@ async def test_ruling_aethelgard_full_twenty_stress_costs_a_die(
         "aethelgard corruption add", {"character": "Ysolde", "amount": 45}, user="gm"
     )
     reply = await fake_discord.invoke("aethelgard check", {"attribute": "WITS"}, user="player")
-    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert fields["Pool"] == (
+    assert dice_line(reply) == (
         "WITS: 8 dice − Psychic Stress 20: 1 die − Runic Blight Corruption 45: 2 dice = 5d10"
     )
+    assert len(rolled_pools(reply)[0].dice) == 5
     below = await fake_discord.invoke(
         "aethelgard stress add", {"character": "Ysolde", "amount": -30}, user="gm"
     )

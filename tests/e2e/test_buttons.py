@@ -115,7 +115,19 @@ async def test_cosmos_roll_again_keeps_every_option_and_counts_into_the_challeng
     dicebot.rng = new_rng(7)
     again = await fake_discord.click(first, "roll:again:1", user="player")
     expected = cosmos.roll(new_rng(7), attribute=5, skill=5, tn=2, advantage=2)
-    assert f"= **{expected.roll.total}**" in str(again.embeds[0])
+    roll = expected.roll
+    assert expected.success and not roll.critical_success  # new_rng(7): 10 and 9 kept
+    # The total is the title's alone; the dice line shows the kept and dropped dice (issue 53).
+    assert again.embeds[0]["title"] == (
+        f"✅ Success · player: roll vs TN 2 (Easy) · total {roll.total}"
+    )
+    kept = " + ".join(f"**{face}**" for face in roll.kept)
+    dropped = ", ".join(
+        f"~~{face}~~" for index, face in enumerate(roll.dice) if index not in roll.kept_indices
+    )
+    assert again.embeds[0]["description"].split("\n")[0] == (
+        f"🎲 4d10, keep the two highest: {kept} (kept; dropped {dropped}) + 5 + 5"
+    )
     progress = again.embeds[0]["fields"][-1]
     assert progress["name"] == "Challenge" and "2 of 5 rolls used" in progress["value"]
 

@@ -366,5 +366,11 @@ async def test_concurrent_spends_and_grants_end_with_the_roll_and_buttons_of_the
     await settled(fake_discord, dicebot)
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 3
     assert reply.embeds[0]["footer"]["text"] == "Roll #3"
-    assert f"− 2 Luck vs STR {STR}" in str(reply.embeds[0])
+    # The die, 2 Luck off it (two spends of 1), against STR: the dice line (issue 53).
+    die = STR + needed
+    assert reply.embeds[0]["description"].split("\n")[0] == (
+        f"🎲 1d20: **{die}** − 2 Luck = {die - 2} vs STR {STR}, margin {STR - (die - 2):+d}"
+    )
+    spent = reply.embeds[0]["fields"][-1]
+    assert spent["name"] == "Luck spent" and spent["value"].startswith("−1 on the die for 1 token;")
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed - 2} (turns it)"]

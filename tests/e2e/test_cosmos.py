@@ -56,14 +56,16 @@ async def test_roll_shows_every_die_the_kept_two_total_label_and_outcome(
     assert "vs TN 15 (Hard)" in embed["title"]
     assert ("Success" in embed["title"]) == expected.success
     assert "4d10, keep the two highest" in embed["description"]
-    shown = [
-        f"**{face}**" if index in expected.roll.kept_indices else f"~~{face}~~"
-        for index, face in enumerate(expected.roll.dice)
-    ]
-    assert ", ".join(shown) in embed["description"]
-    fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert fields["Total"].endswith(f"= **{expected.roll.total}**")
-    assert fields["Target number"].startswith("TN 15: margin ")
+    roll = expected.roll
+    kept = " + ".join(f"**{face}**" for face in roll.kept)
+    dropped = ", ".join(
+        f"~~{face}~~" for index, face in enumerate(roll.dice) if index not in roll.kept_indices
+    )
+    # One dice line with the arithmetic; the total is the title's alone (issue 53).
+    assert embed["description"] == (
+        f"🎲 4d10, keep the two highest: {kept} (kept; dropped {dropped}) + 3 + 2"
+    )
+    assert "fields" not in embed
     assert embed["title"].endswith(f" · total {expected.roll.total}")
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
     logged = await logged_roll(dicebot.storage, roll_id)
@@ -157,10 +159,12 @@ async def test_opposed_shows_both_sides_and_a_tie_goes_to_the_defender(
     reply = await fake_discord.invoke("cosmos opposed", options, user="player")
     embed = reply.embeds[0]
     assert embed["title"].startswith("❌ Tie: the defender wins · player: opposed roll vs ")
-    fields = {field["name"]: field["value"] for field in embed["fields"]}
     expected = cosmos.opposed(new_rng(seed), **options)
-    assert fields["player's Total"].endswith(f"= **{expected.attacker.total}**")
-    assert fields["the defender's Total"].endswith(f"= **{expected.defender.total}**")
+    assert embed["title"].endswith(f" · {expected.attacker.total} vs {expected.defender.total}")
+    lines = embed["description"].splitlines()
+    assert lines[0].startswith("🎲 player: 2d10: ") and lines[0].endswith(" + 2 + 1")
+    assert lines[1].startswith("the defender: 2d10: ") and lines[1].endswith(" + 1 + 2")
+    assert "fields" not in embed
 
 
 @pytest.mark.parametrize(
@@ -188,7 +192,7 @@ async def test_opposed_names_the_defender_the_roller_gave(
         f"❌ {shown} wins by {margin} · player: opposed roll vs {shown} · "
         f"{expected.attacker.total} vs {expected.defender.total}"
     )
-    assert embed["fields"][3]["name"] == f"{shown}'s Kept dice"
+    assert embed["description"].splitlines()[1].startswith(f"{shown}: ")
 
 
 async def test_opposed_refuses_two_names_for_the_defender(

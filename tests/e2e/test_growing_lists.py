@@ -266,10 +266,13 @@ async def test_roll_of_eighty_labelled_sets_lists_what_fits_then_counts_the_rest
     lines, more = counted(embed["description"].removeprefix("🎲 "), "more rolls")
     assert len(lines) + more == 4 * MAX_SETS
     assert all(re.search(r" = \*\*\d+\*\*", line) for line in lines)  # each line whole
-    totals = embed["fields"][0]
-    assert totals["name"] == "Totals"
-    shown, more = counted(totals["value"], "more totals", sep=" · ")
-    assert len(shown) + more == 4 * MAX_SETS
+    # Each line shown ends with its own total: no field restates them (issue 53).
+    assert "fields" not in embed and embed["title"].endswith(f" · {4 * MAX_SETS} rolls")
+    logged = await dicebot.storage.rolls.get(int(embed["footer"]["text"].removeprefix("Roll #")))
+    assert logged is not None
+    totals = [roll["total"] for part in logged.payload["result"]["rolls"] for roll in part]
+    shown = [int(re.findall(r" = \*\*(\d+)\*\*", line)[-1]) for line in lines]
+    assert shown == totals[: len(lines)]
 
 
 async def test_campaign_log_page_of_25_long_rolls_keeps_every_line_whole(

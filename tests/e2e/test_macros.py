@@ -62,10 +62,14 @@ async def test_rule_a_macro_holds_anything_roll_reads_labels_semicolons_and_sets
         "slashing: 1d12 (7) + 4 = **11**",
     ]
     stats = await fake_discord.invoke("macro roll", {"name": "Stats"}, user="player")
-    lines = stats.embeds[0]["description"].splitlines()
+    *lines, hint = stats.embeds[0]["description"].splitlines()
     assert [line.removeprefix("🎲 ")[:11] for line in lines] == [
         f"{n}. 4d6kh3 (" for n in range(1, 7)
     ]
+    # `k3` is read as keep-highest: the reply says how avrae/d20 would read it (one note).
+    assert hint == (
+        "💡 As avrae/d20 reads it, did you mean `4d6k=3`? (`k3` keeps the highest 3, d20's the 3s)"
+    )
     bad = await fake_discord.invoke(
         "macro save", {"name": "Adv", "expression": "adv 1d20+5"}, user="player"
     )

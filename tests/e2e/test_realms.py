@@ -39,6 +39,17 @@ def fields(reply: Reply) -> dict[str, str]:
     return {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
 
 
+def kept(faces: list[int], face: int) -> str:
+    """Two d20 as a reply shows them: the kept one bold, the other struck (issue 53)."""
+    index = faces.index(face)
+    return ", ".join(f"**{f}**" if n == index else f"~~{f}~~" for n, f in enumerate(faces))
+
+
+def struck(line: str) -> list[int]:
+    """The damage each hitting d20 of a dice line or target note dealt ("19 hits → 7")."""
+    return [int(part.split(",")[0].split(" ")[0]) for part in line.split("hits → ")[1:]]
+
+
 async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
@@ -50,26 +61,48 @@ async def test_ruling_realms_attack_extra_die_split_and_bonus_per_target(
         user="player",
     )
     embed = reply.embeds[0]
-    assert embed["description"].split("\n")[1:] == [
-        "**Advantage**: 2 advantages → at advantage (they never stack)"
-    ]
-    targets = fields(reply)
-    assert set(targets) == {"Target 1", "Target 2"}
-    assert targets["Target 1"].count("hits") == 2  # the extra die joins the first target
-    assert "+2 advantage (once for this target)" in targets["Target 1"]
-    assert "+2 advantage (once for this target)" in targets["Target 2"]
+    faces = d20s(seed, 3)
+    dice, state, *targets = embed["description"].split("\n")
+    assert dice == f"🎲 d20: {faces[0]}, {faces[1]}, {faces[2]}"
+    assert state == "**Advantage**: 2 advantages → at advantage (they never stack)"
+    assert len(targets) == 2 and "fields" not in embed  # each target is a note (issue 53)
+    first, second = targets
+    # the extra die joins the first target
+    assert first.startswith(f"Target 1: #1 {faces[0]} hits → ") and first.count("hits") == 2
+    assert f", #2 {faces[1]} hits → " in first
+    assert second.startswith(f"Target 2: #3 {faces[2]} hits → ") and second.count("hits") == 1
+    damages = []
+    for target in targets:
+        rolled = struck(target)
+        damage = sum(rolled) + 2
+        sums = " + ".join(map(str, rolled))
+        assert target.endswith(
+            f" · {damage} damage: {sums} + 2 advantage, once for this target; riders apply"
+        )
+        damages.append(damage)
+    assert embed["title"] == (
+        f"✅ Hit · player: attack (to hit 11, 1d6+1) · {damages[0]} + {damages[1]} damage"
+    )
     assert (await logged_roll(dicebot.storage, 1)).kind == "realms.attack"
 
 
 async def test_ruling_realms_zero_dice_and_half_movement(
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
+    seed = seed_where(2, lambda faces: faces[0] != faces[1] and max(faces) < 10)
+    dicebot.rng = new_rng(seed)
     reply = await fake_discord.invoke(
         "realms attack", {"dice": 1, "to_hit": 10, "damage": "1d8", "disadvantage": 1}
     )
     embed = reply.embeds[0]
-    assert "\nDisadvantage: half movement this round" in embed["description"]
-    assert "the lower is the strike" in fields(reply)["0 dice left"]
+    faces = d20s(seed, 2)
+    # No strike die left: two d20, the lower is the one strike (it misses: both under 10).
+    assert embed["description"] == (
+        f"🎲 d20, two with the lower kept: {kept(faces, min(faces))}\n"
+        "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round"
+    )
+    assert embed["title"] == "❌ Miss · gm: attack (to hit 10, 1d8) · 0 damage"
+    assert "fields" not in embed
 
 
 async def test_hidden_gm_attack_shows_nothing_to_the_channel(
@@ -104,8 +137,15 @@ async def test_ruling_realms_check_mix_cancels_and_natural_20_is_in_the_title_on
     natural = await fake_discord.invoke(
         "realms check", {"die": "d20", "target": 15, "advantage": 1}, user="player"
     )
-    assert fields(natural)["Target"] == "15: reached by 20"
-    assert natural.embeds[0]["title"].startswith("✨ NATURAL 20 · Success · player: ")
+    faces = d20s(seed_where(2, lambda faces: max(faces) == 20), 2)
+    assert natural.embeds[0]["description"] == (
+        f"🎲 d20: {kept(faces, 20)}\n**Advantage**: 1 advantage → at advantage"
+    )
+    # The target reached is the title's alone (issue 53): no field restates it.
+    assert natural.embeds[0]["title"] == (
+        "✨ NATURAL 20 · Success · player: check (d20) vs 15 · result 20"
+    )
+    assert "fields" not in natural.embeds[0]
     await fake_discord.wait_until(lambda: not dicebot.in_flight, "the bot to settle")
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second embed
     wrong = await fake_discord.invoke("realms check", {"die": "d20", "kind": "competition"})
@@ -114,7 +154,12 @@ async def test_ruling_realms_check_mix_cancels_and_natural_20_is_in_the_title_on
 
 async def test_stealth_and_spell(fake_discord: FakeDiscord, dicebot: DiceBot) -> None:
     pool = await fake_discord.invoke("realms stealth", {"dice": 1, "disadvantage": 1})
-    assert fields(pool)["Awareness target"].startswith("the lower of two d6 = **")
+    # The lower of two d6 is the Awareness target, the title's total (issue 53).
+    dice = pool.embeds[0]["description"].split("\n")[0]
+    assert dice.startswith("🎲 d6, keep the lower: ")
+    faces = [int(face.strip("*~")) for face in dice.split(": ")[1].split(", ")]
+    assert dice == f"🎲 d6, keep the lower: {kept(faces, min(faces))}"
+    assert pool.embeds[0]["title"] == f"🎲 gm: stealth · Awareness target {min(faces)}"
     cost = await fake_discord.invoke(
         "realms spell", {"kind": "incantation", "cost": 0, "advantage": 1}
     )
@@ -232,18 +277,28 @@ async def test_rule_realms_bonus_damage_applies_to_the_primary_attack_only(
     options = {"dice": 1, "to_hit": 11, "damage": "1d6", "advantage": 1}
     dicebot.rng = new_rng(seed)
     primary = await fake_discord.invoke("realms attack", options, user="player")
-    assert "+2 advantage (once for this target)" in fields(primary)["Target 1"]
-    assert "Secondary" not in primary.embeds[0]["description"]
+    faces = d20s(seed, 2)
+    dice = primary.embeds[0]["description"].split("\n")[0]
+    assert dice.startswith(f"🎲 d20: {faces[0]} hits → ") and f", {faces[1]} hits → " in dice
+    rolled = struck(dice)
+    sums = " + ".join(map(str, rolled))
+    assert primary.embeds[0]["description"].split("\n")[1:] == [
+        "**Advantage**: 1 advantage → at advantage",
+        f"Damage {sums} + 2 advantage, once for this target; riders apply.",
+    ]
+    assert primary.embeds[0]["title"].endswith(f" · {sum(rolled) + 2} damage")
     dicebot.rng = new_rng(seed)
     secondary = await fake_discord.invoke(
         "realms attack", {**options, "primary": False}, user="player"
     )
-    assert secondary.embeds[0]["description"].split("\n", 1)[1] == (
+    # The extra die, not the +2: both strikes' damage summed, nothing added.
+    assert secondary.embeds[0]["description"] == (
+        f"{dice}\n"
         "**Advantage**: 1 advantage → at advantage\n"
-        "Secondary attack (off-hand, opportunity): no ±2 damage"
+        "Secondary attack (off-hand, opportunity): no ±2 damage\n"
+        f"Damage {sums}; riders apply."
     )
-    target = fields(secondary)["Target 1"]
-    assert target.count("hits") == 2 and "+2" not in target  # the extra die, not the +2
+    assert secondary.embeds[0]["title"].endswith(f" · {sum(rolled)} damage")
     logged = await logged_roll(dicebot.storage, 2)
     assert logged.payload["result"]["primary"] is False
     assert [t["shift"] for t in logged.payload["result"]["targets"]] == [0]
@@ -263,7 +318,7 @@ async def test_rule_realms_gm_forces_the_state_over_the_cancel_rule(
     assert not forced.ephemeral
     low = min(d20s(seed, 2))
     assert description == (
-        f"🎲 d20: {', '.join(map(str, d20s(seed, 2)))} → **{low}**\n"
+        f"🎲 d20: {kept(d20s(seed, 2), low)}\n"
         "**Disadvantage**: forced by the GM, overriding 1 advantage + 1 disadvantage "
         "(a specific effect beats the cancel rule); half movement this round"
     )
@@ -318,10 +373,10 @@ async def test_rule_realms_concentration_rolls_as_a_save(
         title = f"❌ Failure · player: {kind} (d20) vs 12 · result {min(faces)}"
         assert reply.embeds[0]["title"] == title
         assert reply.embeds[0]["description"] == (
-            f"🎲 d20: {faces[0]}, {faces[1]} → **{min(faces)}**\n"
+            f"🎲 d20: {kept(faces, min(faces))}\n"
             "**Disadvantage**: 1 disadvantage → at disadvantage; half movement this round"
         )
-        assert fields(reply)["Target"] == f"12: not reached by {min(faces)}"
+        assert "fields" not in reply.embeds[0]  # the target missed is the title's (issue 53)
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "realms.check" and logged.payload["result"]["kind"] == "concentration"
     wrong = await fake_discord.invoke(
@@ -418,8 +473,8 @@ async def test_realms_title_has_the_verdict_and_a_straight_roll_says_nothing_of_
         "realms check", {"die": "d20", "kind": "save", "target": 10}, user="player"
     )
     assert save.embeds[0]["title"] == f"✅ Success · player: save (d20) vs 10 · result {face}"
-    assert save.embeds[0]["description"] == f"🎲 d20: {face} → **{face}**"
-    assert fields(save) == {"Target": f"10: reached by {face}"}
+    assert save.embeds[0]["description"] == f"🎲 d20: {face}"
+    assert "fields" not in save.embeds[0]  # the target reached is the title's (issue 53)
     dicebot.rng = new_rng(seed)
     plain = await fake_discord.invoke("realms check", {"die": "d20"}, user="player")
     assert plain.embeds[0]["title"] == f"🎲 player: check (d20) · result {face}"
@@ -441,12 +496,11 @@ async def test_realms_damage_breakdown_names_every_number(
     straight = await fake_discord.invoke(
         "realms attack", {"dice": 2, "to_hit": 11, "damage": "1d6+8"}, user="player"
     )
-    lines = fields(straight)["Target 1"].split("\n")
-    first, second = (int(line.rsplit("→ ", 1)[1]) for line in lines[:2])
-    assert lines[2:] == [
-        f"Damage: {first} + {second} = {first + second}",
-        f"**{first + second} damage**; riders apply.",
-    ]
+    faces = d20s(seed, 2)
+    dice, note = straight.embeds[0]["description"].split("\n")
+    first, second = struck(dice)
+    assert dice == f"🎲 d20: {faces[0]} hits → {first}, {faces[1]} hits → {second}"
+    assert note == f"Damage {first} + {second}; riders apply."  # the sum is the title's
     assert straight.embeds[0]["title"] == (
         f"✅ Hit · player: attack (to hit 11, 1d6+8) · {first + second} damage"
     )
@@ -458,11 +512,15 @@ async def test_realms_damage_breakdown_names_every_number(
         user="player",
     )
     totals = []
-    for name in ("Target 1", "Target 2"):
-        lines = fields(split)[name].split("\n")
-        rolled = int(lines[0].rsplit("→ ", 1)[1])
-        assert lines[1] == (
-            f"Damage: {rolled} rolled, +2 advantage (once for this target) = {rolled + 2}"
+    dice, state, *targets = split.embeds[0]["description"].split("\n")
+    assert dice == f"🎲 d20: {faces[0]}, {faces[1]}"
+    assert state == "**Advantage**: 1 advantage → at advantage"
+    assert len(targets) == 2 and "fields" not in split.embeds[0]
+    for number, (face, target) in enumerate(zip(faces, targets, strict=True), start=1):
+        [rolled] = struck(target)
+        assert target == (
+            f"Target {number}: #{number} {face} hits → {rolled} · {rolled + 2} damage: "
+            f"{rolled} + 2 advantage, once for this target; riders apply"
         )
         totals.append(rolled + 2)
     assert split.embeds[0]["title"] == (
@@ -471,7 +529,9 @@ async def test_realms_damage_breakdown_names_every_number(
     single = await fake_discord.invoke(
         "realms attack", {"dice": 1, "to_hit": 1, "damage": "1d4"}, user="player"
     )
-    assert len(fields(single)["Target 1"].split("\n")) == 2  # the hit and its damage: no sum
+    # the hit and its damage, then only that riders apply: no sum of one number
+    assert single.embeds[0]["description"].split("\n")[1:] == ["Riders apply."]
+    assert " hits" in single.embeds[0]["description"] and "fields" not in single.embeds[0]
 
 
 # --- The reroll trait by a button per die (persistent, once, its roller's latest roll only)

@@ -31,7 +31,7 @@ async def test_ruling_stateless_roll_works_without_campaign_and_is_logged(
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert expected.breakdown in embed["description"]
-    assert embed["fields"] == [{"name": "Total", "value": f"**{expected.total}**", "inline": False}]
+    assert "fields" not in embed  # the total is the title's alone (issue 53)
     assert embed["title"] == f"🎲 player: 4d6kh3+2 · total {expected.total}"
     roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
     logged = await dicebot.storage.rolls.get(roll_id)
@@ -45,8 +45,10 @@ async def test_roll_shows_its_total_once_and_bold_only_on_kept_dice(
     expected = roll_expression("4d6kh3+2", new_rng(DICE_SEED))
     reply = await fake_discord.invoke("roll", {"expression": "4d6kh3+2"}, user="player")
     description = reply.embeds[0]["description"]
-    assert reply.embeds[0]["fields"][0]["value"] == f"**{expected.total}**"
+    assert reply.embeds[0]["title"].endswith(f" · total {expected.total}")
+    assert "fields" not in reply.embeds[0]
     assert "= `" not in description and "Total" not in description
+    assert f"**{expected.total}**" not in description
     # every die is either bold (kept) or struck through (dropped), never both
     faces = description.split("(")[1].split(")")[0].split(", ")
     assert sum(face.startswith("**") for face in faces) == 3
@@ -243,12 +245,29 @@ async def test_roll_sets_several_rolls_and_a_label_in_one_reply(
     lines = embed["description"].splitlines()
     assert len(lines) == 3 and lines[0].startswith("🎲 1. 4d6kh3 (") and lines[1].startswith("2. ")
     assert lines[2].startswith("fireball: 1d20 (") and " = **" in lines[2]  # the `;` roll's own
-    assert [field["name"] for field in embed["fields"]] == ["Totals"]
+    assert "fields" not in embed  # each line has its total: no field restates them
     assert embed["title"] == "🎲 gm: 2 4d6kh3; 1d20+5 ! fireball · 3 rolls"
     again = await fake_discord.click(reply, "roll:again:1")
     assert len(again.embeds[0]["description"].splitlines()) == 3
     too_many = await fake_discord.invoke("roll", {"expression": "1d4; 1d6; 1d8; 1d10; 1d12"})
     assert too_many.ephemeral and "at most 4 rolls separated by `;`" in too_many.content
+
+
+async def test_twenty_rolls_take_no_verdict_from_one_rolls_natural(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    # new_rng(1) draws 10, 11, 16, 20, 1, … for twenty d20 (issue 53, item 3: the title was
+    # "natural 20 · … 20 rolls" because one of the twenty was a 20).
+    dicebot.rng = new_rng(1)
+    reply = await fake_discord.invoke("roll", {"expression": "20 1d20"}, user="player")
+    embed = reply.embeds[0]
+    assert embed["title"] == "🎲 player: 20 1d20 · 20 rolls"
+    lines = embed["description"].removeprefix("🎲 ").splitlines()
+    assert lines[3:5] == ["4. 1d20 (20) = **20** ✨", "5. 1d20 (1) = **1** 💀"]
+    assert lines[0] == "1. 1d20 (10) = **10**" and len(lines) == 20
+    roll_id = int(embed["footer"]["text"].removeprefix("Roll #"))
+    logged = await logged_roll(dicebot.storage, roll_id)
+    assert [roll["total"] for roll in logged.payload["result"]["rolls"][0]][3:5] == [20, 1]
 
 
 async def test_rule_each_semicolon_roll_shows_its_own_label_and_is_logged(
@@ -279,13 +298,13 @@ async def test_rule_advantage_word_and_comparison_show_the_d20s_and_the_outcome(
         "roll", {"expression": "1d20+5>=15 adv Stealth"}, user="player"
     )
     embed = reply.embeds[0]
-    assert embed["description"] == (
-        "🎲 2d20kh1 (~~10~~, **11**) + 5 = **16** >=15: ✅ success\n💬 Stealth"
-    )
-    assert embed["title"].startswith("✅ Success · ") and embed["title"].endswith(" · total 16")
+    # The verdict, the comparison, the label and the total are the title's (issue 53).
+    assert embed["description"] == "🎲 2d20kh1 (~~10~~, **11**) + 5"
+    assert embed["title"] == "✅ Success · player: 1d20+5\\>=15 adv Stealth · total 16"
     dicebot.rng = new_rng(1)
     failed = await fake_discord.invoke("roll", {"expression": "1d20>=15"}, user="player")
-    assert failed.embeds[0]["description"] == "🎲 1d20 (10) = **10** >=15: ❌ failure"
+    assert failed.embeds[0]["description"] == "🎲 1d20 (10)"
+    assert failed.embeds[0]["title"] == "❌ Failure · player: 1d20\\>=15 · total 10"
 
 
 async def test_rule_percent_is_the_remainder_never_a_label(
@@ -303,7 +322,8 @@ async def test_rule_double_equals_compares_as_equals(
 ) -> None:
     dicebot.rng = new_rng(1)  # the d20 draws 10
     reply = await fake_discord.invoke("roll", {"expression": "1d20==10"}, user="player")
-    assert reply.embeds[0]["description"] == "🎲 1d20 (10) = **10** =10: ✅ success"
+    assert reply.embeds[0]["description"] == "🎲 1d20 (10)"
+    assert reply.embeds[0]["title"] == "✅ Success · player: 1d20==10 · total 10"
 
 
 async def test_rule_private_prefix_is_refused_naming_the_hidden_option_and_logs_nothing(
@@ -321,7 +341,8 @@ async def test_rule_sort_and_dndstats_show_sorted_dice_and_six_numbered_sets(
     # new_rng(1) draws 3, 4, 5, 6, 1, 1, 5, 6 for eight d6 (tests/rules/test_notation_corpus)
     dicebot.rng = new_rng(1)
     sorted_roll = await fake_discord.invoke("roll", {"expression": "8d6 s"}, user="player")
-    assert sorted_roll.embeds[0]["description"] == "🎲 8d6 (1, 1, 3, 4, 5, 5, 6, 6) = **31**"
+    assert sorted_roll.embeds[0]["description"] == "🎲 8d6 (1, 1, 3, 4, 5, 5, 6, 6)"
+    assert sorted_roll.embeds[0]["title"].endswith(" · total 31")
     dicebot.rng = new_rng(1)
     stats = await fake_discord.invoke("roll", {"expression": "dndstats"}, user="player")
     lines = stats.embeds[0]["description"].splitlines()

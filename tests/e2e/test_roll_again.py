@@ -74,7 +74,9 @@ async def test_rule_roll_again_under_an_aethelgard_roll_keeps_pool_dc_and_label(
     again = await fake_discord.click(first, "roll:again:1", user="player")
     rolled = PoolRoll(d10s(21, 5), 2)
     assert again.embeds[0]["title"].endswith(f" · player: Hack vs DC 2 · {rolled.net} net")
-    assert again.embeds[0]["description"] == "🎲 5d10\n" + block(display_lines(rolled))
+    assert again.embeds[0]["description"] == (
+        "🎲 pool: 4 dice + 2 bonus dice − 1 penalty die = 5d10\n" + block(display_lines(rolled))
+    )
     assert again.original.custom_ids() == ["roll:again:2"]
 
 
@@ -110,7 +112,11 @@ async def test_rule_roll_again_under_a_realms_check_keeps_target_and_sources(
     dicebot.rng = new_rng(4)
     again = await fake_discord.click(first, "roll:again:1", user="player")
     faces = realms_d20s(4, 2)
-    assert f"🎲 d20: {faces[0]}, {faces[1]} → **{max(faces)}**" in str(again.embeds[0])
+    kept = faces.index(max(faces))  # the higher kept (bold), the other struck
+    shown = ", ".join(
+        f"**{face}**" if number == kept else f"~~{face}~~" for number, face in enumerate(faces)
+    )
+    assert again.embeds[0]["description"].split("\n")[0] == f"🎲 d20: {shown}"
     assert again.embeds[0]["title"].endswith(f"vs 12 · result {max(faces)}")
     assert again.original.custom_ids()[0] == "roll:again:2"
     logged = await logged_roll(dicebot.storage, 2)
@@ -198,7 +204,10 @@ async def test_cosmos_opposed_with_a_blank_defender_name_names_the_defender(
     reply = await fake_discord.invoke("cosmos opposed", options, user="player")
     title = reply.embeds[0]["title"]
     assert not reply.ephemeral and "· player: opposed roll vs the defender · " in title
-    assert all(field["name"].strip() for field in reply.embeds[0]["fields"])
-    assert [field["name"] for field in reply.embeds[0]["fields"]][3].startswith("the defender's")
+    # Each side's dice on its own line, the blank name shown as "the defender" (issue 53: no
+    # field at all, so no empty field name for Discord to refuse).
+    assert "fields" not in reply.embeds[0]
+    sides = reply.embeds[0]["description"].removeprefix("🎲 ").split("\n")
+    assert len(sides) == 2 and sides[0].startswith("player") and sides[1].startswith("the defender")
     again = await fake_discord.click(reply, "roll:again:1", user="player")
     assert "· player: opposed roll vs the defender · " in again.embeds[0]["title"]

@@ -31,6 +31,21 @@ def reply_text(embed: dict[str, Any]) -> str:
     return "\n".join([embed.get("description", ""), *fields])
 
 
+def faces(result: sinew.TestResult) -> str:
+    """A test's d20 as its reply's dice line shows them: the kept one bold, the other struck."""
+    return ", ".join(
+        f"**{face}**" if index == result.kept_index else f"~~{face}~~"
+        for index, face in enumerate(result.dice)
+    )
+
+
+def line_of(embed: dict[str, Any], name: str) -> str:
+    """One side's line of a contest's dice ("Brakka: 1d20: **9** vs STR 12 (✅ Success)")."""
+    lines = embed["description"].removeprefix("🎲 ").split("\n")
+    [line] = [line for line in lines if line.startswith(f"{name}: ")]
+    return line
+
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Balanced: STR +2 and REF +1 (3 above, owes 6) paid by INT 7 (3) and EMP 7 (3).
 BALANCED = {"str": 12, "ref": 11, "int": 7, "emp": 7, "lck": 10, "sta": 5}
@@ -172,8 +187,11 @@ async def test_ruling_sinew_attribute_test_rolls_under_the_score_with_the_margin
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert ("Success" in embed["title"] or "NATURAL 1" in embed["title"]) == expected.success
-    assert f"vs STR 12: margin **{expected.margin:+d}**" in reply_text(embed)
-    assert "2d20, keep the lower (advantage)" in reply_text(embed)
+    assert embed["description"].split("\n")[0] == (
+        f"🎲 2d20, keep the lower (advantage): {faces(expected)} vs STR 12, "
+        f"margin {expected.margin:+d}"
+    )
+    assert embed["title"].endswith(f" · Brakka: STR test · roll {expected.roll}")
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.test" and logged.payload["result"]["dice"] == list(expected.dice)
 
@@ -239,7 +257,10 @@ async def test_ruling_sinew_ref_tests_get_disadvantage_over_six_items_and_say_wh
     description = reply_text(reply.embeds[0])
     assert "2d20, keep the higher (disadvantage)" in description
     assert "Carrying 7 substantial items (more than 6)" in description
-    assert f"margin **{expected.margin:+d}**" in description
+    assert (
+        f"🎲 2d20, keep the higher (disadvantage): {faces(expected)} vs REF 11, "
+        f"margin {expected.margin:+d}\n"
+    ) in description
 
 
 async def test_ruling_sinew_luck_test_rolls_under_the_current_tokens(
@@ -249,7 +270,9 @@ async def test_ruling_sinew_luck_test_rolls_under_the_current_tokens(
     await create(fake_discord, "Brakka")
     reply = await fake_discord.invoke("sinew luck test", {}, user="player")
     expected = sinew.test(new_rng(DICE_SEED), 10)
-    assert f"vs Luck tokens 10: margin **{expected.margin:+d}**" in reply_text(reply.embeds[0])
+    assert reply.embeds[0]["description"].split("\n")[0] == (
+        f"🎲 1d20: {faces(expected)} vs Luck tokens 10, margin {expected.margin:+d}"
+    )
     assert (await logged_roll(dicebot.storage, 1)).kind == "sinew.luck_test"
 
 
@@ -375,8 +398,14 @@ async def test_ruling_sinew_opposed_shows_both_rolls_and_the_winner(
     embed = reply.embeds[0]
     assert embed["title"].startswith(f"{'✅' if winner == 'Brakka' else '❌'} {winner} wins · ")
     assert f"\nWhy: {expected.reason.value}." in embed["description"]
-    assert f"margin **{expected.attacker.margin:+d}**" in embed["fields"][0]["value"]
-    assert f"margin **{expected.defender.margin:+d}**" in embed["fields"][1]["value"]
+    margins = f"margins {expected.attacker.margin:+d} vs {expected.defender.margin:+d}"
+    assert embed["title"].endswith(f": opposed roll vs Defender · {margins}")
+    assert line_of(embed, "Brakka").startswith(
+        f"Brakka: 1d20: {faces(expected.attacker)} vs STR 12 ("
+    )
+    assert line_of(embed, "Defender").startswith(
+        f"Defender: 1d20: {faces(expected.defender)} vs score 11 ("
+    )
     assert "vs score 11" in str(embed)  # a bare score, without the attribute it stands for
 
 
@@ -418,8 +447,10 @@ async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
         },
         user="player",
     )
-    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert f"**Damage taken: {expected.damage_taken}**" in fields["Damage"]
+    embed = reply.embeds[0]
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert embed["title"].endswith(f" · {expected.damage_taken} damage taken")
+    assert f" = {expected.damage}; soak {expected.soak} (armour 1" in embed["description"]
     after = 9 - expected.damage_taken
     assert fields["Vex's Stamina"].startswith(f"{after}/9")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == after
@@ -445,7 +476,13 @@ async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
     # The spender is answered privately; the test's own message shows the spend.
     assert reply.ephemeral and reply.content.startswith("🍀 Luck spent on roll #1: [its message]")
     assert test.embeds[0]["title"].startswith("✅ Success")
-    assert f"{expected.natural} − {needed} Luck" in reply_text(test.embeds[0])
+    assert test.embeds[0]["description"].split("\n")[0] == (
+        f"🎲 1d20: **{expected.natural}** − {needed} Luck = 12 vs STR 12, margin +0"
+    )
+    assert reply_text(test.embeds[0]).endswith(
+        f"Luck spent −{needed} on the die for {needed} token{'s' if needed > 1 else ''}; "
+        f"{10 - needed}/10 left"
+    )
     assert test.original.custom_ids() == ["roll:again:2"]  # succeeded: nothing left to buy
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no copy posted
     sheet = (await character(fake_discord, dicebot, "Brakka")).sheet
@@ -539,8 +576,10 @@ async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
     assert pressed.callback_type == 7 and pressed.message is reply.message
     embed = reply.embeds[0]
     assert embed["title"].startswith("❌ Failure") and embed["footer"]["text"] == "Roll #2"
-    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in reply_text(embed)
-    assert f"margin **{expected.margin + 1:+d}**" in reply_text(embed)
+    assert embed["description"].split("\n")[0] == (
+        f"🎲 1d20: **{expected.natural}** − 1 Luck = {expected.roll - 1} vs STR 12, "
+        f"margin {expected.margin + 1:+d}"
+    )
     assert embed["fields"][-1]["value"].endswith("9/10 left")
     assert reply.original.custom_ids() == ["roll:again:2", "sinew:luck:1:1", "sinew:luck:1:n"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 9
@@ -549,7 +588,9 @@ async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
     # A spend by command is a step on the same roll: its buttons still work after it.
     await fake_discord.invoke("sinew luck spend", {"tokens": 1}, user="player")
     again = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-    assert f"{expected.natural} − 3 Luck" in reply_text(again.embeds[0])
+    assert f"**{expected.natural}** − 3 Luck = {expected.roll - 3} vs STR 12" in reply_text(
+        again.embeds[0]
+    )
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 7
 
 
@@ -561,7 +602,10 @@ async def test_luck_spend_n_button_turns_the_failure_into_a_success(
     assert needed is not None
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
     embed = pressed.embeds[0]
-    assert embed["title"].startswith("✅ Success") and "margin **+0**" in reply_text(embed)
+    assert embed["title"].startswith("✅ Success")
+    assert embed["description"].split("\n")[0] == (
+        f"🎲 1d20: **{expected.natural}** − {needed} Luck = 12 vs STR 12, margin +0"
+    )
     assert pressed.original.custom_ids() == ["roll:again:2"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
 
@@ -590,7 +634,10 @@ async def test_rule_typed_luck_spend_edits_the_rolls_message_and_rederives_its_b
     assert "now shows roll #2" in typed.content
     # The one message of the test shows the spend, with buttons priced from the new state.
     assert reply.embeds[0]["footer"]["text"] == "Roll #2"
-    assert f"Roll {expected.natural} − 1 Luck vs STR 12" in reply_text(reply.embeds[0])
+    assert reply.embeds[0]["description"].split("\n")[0] == (
+        f"🎲 1d20: **{expected.natural}** − 1 Luck = {expected.roll - 1} vs STR 12, "
+        f"margin {expected.margin + 1:+d}"
+    )
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed - 1} (turns it)"]
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second copy
     pressed = await fake_discord.click(reply, "sinew:luck:1:n", user="player")
@@ -691,7 +738,9 @@ async def test_luck_button_works_after_a_restart(
     reply, expected = await failed_test(fake_discord, dicebot)
     async with restarted(fake_discord, dicebot, seed=3) as bot:
         pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-        assert f"{expected.natural} − 1 Luck" in reply_text(pressed.embeds[0])
+        assert f"🎲 1d20: **{expected.natural}** − 1 Luck = {expected.roll - 1} vs STR 12" in (
+            reply_text(pressed.embeds[0])
+        )
         sheet = (await character(fake_discord, bot, "Brakka")).sheet
         assert sheet.luck_tokens == 9
 
@@ -777,7 +826,12 @@ async def test_ruling_sinew_luck_wins_a_lost_opposed_roll_by_button(
     assert ": opposed roll after Luck vs Defender · " in embed["title"]
     assert embed["title"].startswith("✅ Brakka wins · ")
     assert "Why: the attacker succeeded" in embed["description"]
-    assert f"Roll {die} − {needed} Luck" in embed["fields"][0]["value"]
+    assert line_of(embed, "Brakka") == (
+        f"Brakka: 1d20: **{die}** − {needed} Luck = 12 vs STR 12 (✅ Success)"
+    )
+    assert {field["name"]: field["value"] for field in embed["fields"]}["Luck spent"] == (
+        f"−{needed} on the die for {needed} tokens; {10 - needed}/10 left"
+    )
     assert pressed.original.custom_ids() == ["roll:again:2"]  # won: nothing left to buy
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
     logged = await logged_roll(dicebot.storage, 2)
@@ -809,8 +863,9 @@ async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defe
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     reply = await won_attack_on_vex(fake_discord, dicebot, margin=2)
-    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
-    assert "**Damage taken: 0**" in fields["Damage"] and "Vex's Stamina" not in fields
+    fields = {field["name"]: field["value"] for field in reply.embeds[0].get("fields", [])}
+    assert reply.embeds[0]["title"].endswith(" · 0 damage taken") and "Vex's Stamina" not in fields
+    assert "\nDamage 2 (standard edge) = 2; soak 3 (armour 3)" in reply.embeds[0]["description"]
     # By hand: margin 8 (6 tokens) cuts soak to 1 → 1 taken; margin 11 (9 tokens) adds +1
     # damage → 3 - 1 = 2. Margin 4 cuts soak to 2, still 0 taken: not worth offering.
     assert labels(reply) == ["Spend 6 → 1 damage", "Spend 9 → 2 damage"]
@@ -821,9 +876,10 @@ async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defe
     embed = pressed.embeds[0]
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert embed["title"].startswith("✅ Brakka wins · Brakka: attack after Luck vs Vex · ")
-    assert (
-        "**Damage taken: 2**" in fields["Damage"]
-        and "+1 (natural 1 or margin over 10)" in fields["Damage"]
+    assert embed["title"].endswith(" · 2 damage taken")
+    assert embed["description"].endswith(
+        "\nDamage 2 (standard edge) +1 (natural 1 or margin over 10) = 3; "
+        "soak 1 (armour 3, −2 margin)"
     )
     assert fields["Vex's Stamina"] == "7/9"
     assert fields["Luck spent"] == "−9 on the die for 9 tokens; 1/10 left"
@@ -863,13 +919,18 @@ async def test_missed_attack_offers_the_hit_only_when_the_tokens_pay_for_it(
     dicebot.rng = new_rng(seed)
     options = {"attribute": "str", "edge": "light", "vs_score": 10}
     reply = await fake_discord.invoke("sinew attack", options, user="player")
-    assert reply.embeds[0]["fields"][-1]["value"] == "Miss: 0 damage."
+    assert reply.embeds[0]["title"] == (
+        "❌ Defender wins · Brakka: attack vs Defender · 0 damage taken"
+    )
+    assert "Damage" not in reply.embeds[0]["description"]  # a miss: nothing rolled to soak
     assert labels(reply) == ["Spend 3 → hit, 1 damage"]
     brakka = await character(fake_discord, dicebot, "Brakka")
     await store(dicebot).update(brakka, lambda sheet: replace(sheet, luck_tokens=2))
     dicebot.rng = new_rng(seed)  # Roll again repeats the attack: the same dice
     again = await fake_discord.click(reply, "roll:again:1", user="player")
-    assert again.embeds[0]["fields"][-1]["value"] == "Miss: 0 damage."
+    assert (
+        again.embeds[0]["title"] == "❌ Defender wins · Brakka: attack vs Defender · 0 damage taken"
+    )
     assert again.original.custom_ids() == ["roll:again:2"]  # 2 tokens can't buy the hit
     logged = await logged_roll(dicebot.storage, 2)
     assert logged.kind == "sinew.attack" and logged.payload["options"]["vs_score"] == 10

@@ -21,8 +21,9 @@ from tests.e2e.test_sinew import (
     character,
     contest_seed,
     create,
+    faces,
     labels,
-    reply_text,
+    line_of,
     seed_where,
     start_sinew,
     store,
@@ -74,19 +75,19 @@ async def test_rule_contest_results_name_each_sides_attribute(
     opposed = await fake_discord.invoke(
         "sinew opposed", {"attribute": "str", **versus}, user="player"
     )
-    fields = fields_of(opposed.embeds[0])
-    assert "vs STR 12" in fields["Brakka"] and "vs INT 6" in fields["Vex"]
-    assert "score" not in fields["Brakka"] + fields["Vex"]
+    brakka, vex = line_of(opposed.embeds[0], "Brakka"), line_of(opposed.embeds[0], "Vex")
+    assert "vs STR 12 (" in brakka and "vs INT 6 (" in vex
+    assert "score" not in brakka + vex
     attack = await fake_discord.invoke(
         "sinew attack", {"attribute": "str", "edge": "light", **versus}, user="player"
     )
-    fields = fields_of(attack.embeds[0])
-    assert "vs STR 12" in fields["Brakka"] and "vs INT 6" in fields["Vex"]
+    assert "vs STR 12, margin " in line_of(attack.embeds[0], "Brakka")
+    assert "vs INT 6, margin " in line_of(attack.embeds[0], "Vex")
     # A defender given by a bare score has no attribute to name.
     npc = await fake_discord.invoke(
         "sinew opposed", {"attribute": "str", "vs_score": 14}, user="player"
     )
-    assert "vs score 14" in fields_of(npc.embeds[0])["Defender"]
+    assert "vs score 14 (" in line_of(npc.embeds[0], "Defender")
 
 
 async def test_rule_contest_after_luck_still_names_the_attribute(
@@ -95,12 +96,15 @@ async def test_rule_contest_after_luck_still_names_the_attribute(
     await start_sinew(fake_discord)
     await create(fake_discord, "Brakka")  # STR 12
     seed = contest_seed(lambda r: r.defender.roll > 11 and 14 <= r.attacker.roll <= 17, 12, 11)
+    die = sinew.opposed(new_rng(seed), 12, 11).attacker.roll
     dicebot.rng = new_rng(seed)
     reply = await fake_discord.invoke(
         "sinew opposed", {"attribute": "str", "vs_score": 11}, user="player"
     )
     pressed = await fake_discord.click(reply, "sinew:luck:1:1", user="player")
-    assert "Luck vs STR 12" in fields_of(pressed.embeds[0])["Brakka"]
+    assert line_of(pressed.embeds[0], "Brakka") == (
+        f"Brakka: 1d20: **{die}** − 1 Luck = {die - 1} vs STR 12 (❌ Failure)"
+    )
 
 
 async def test_rule_heal_says_what_was_restored(
@@ -158,7 +162,9 @@ async def test_rule_gm_rolls_an_npc_test_by_score(
     reply = await fake_discord.invoke("sinew test", options, user="gm")  # the GM has no character
     expected = sinew.test(new_rng(DICE_SEED), 14)
     assert reply.ephemeral and f"NPC: INT test · roll {expected.roll}" in reply.embeds[0]["title"]
-    assert f"vs INT 14: margin **{expected.margin:+d}**" in reply_text(reply.embeds[0])
+    assert reply.embeds[0]["description"].split("\n")[0] == (
+        f"🎲 1d20: {faces(expected)} vs INT 14, margin {expected.margin:+d}"
+    )
     assert reply.original.custom_ids() == ["roll:reveal:1"]  # an NPC has no Luck to spend
     logged = await logged_roll(dicebot.storage, 1)
     assert logged.kind == "sinew.test" and logged.payload["options"]["score"] == 14
@@ -210,8 +216,15 @@ async def test_rule_npc_attacks_a_players_character_by_score(
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert " · NPC: attack vs Brakka · " in embed["title"]
+    assert embed["title"].endswith(f" · {expected.damage_taken} damage taken")
+    attacker, defender = expected.contest.attacker, expected.contest.defender
+    assert line_of(embed, "NPC").startswith(
+        f"NPC: 1d20: {faces(attacker)} vs STR 14, margin {attacker.margin:+d} ("
+    )
+    assert line_of(embed, "Brakka").startswith(
+        f"Brakka: 1d20: {faces(defender)} vs REF 11, margin {defender.margin:+d} ("
+    )
     fields = fields_of(embed)
-    assert "vs STR 14" in fields["NPC"] and "vs REF 11" in fields["Brakka"]
     after = 5 - expected.damage_taken
     assert fields["Brakka's Stamina"].startswith(f"{after}/5")
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == after
@@ -272,7 +285,10 @@ async def test_rule_defender_spends_luck_on_their_own_die_by_button(
     pressed = await fake_discord.click(reply, "sinew:dluck:1:n", user="player")
     embed = pressed.embeds[0]
     assert embed["title"].startswith("❌ Brakka wins · ")
-    assert f"Roll {contest.defender.roll} − {needed} Luck vs REF 11" in fields_of(embed)["Brakka"]
+    assert line_of(embed, "Brakka") == (
+        f"Brakka: 1d20: **{contest.defender.roll}** − {needed} Luck = "
+        f"{contest.defender.roll - needed} vs REF 11 (✅ Success)"
+    )
     assert fields_of(embed)["Luck spent by Brakka"].endswith(f"{10 - needed}/10 left")
     assert pressed.original.custom_ids() == ["roll:again:2"]  # Brakka wins: nothing left to buy
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
@@ -354,7 +370,8 @@ async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_on
     fake_discord: FakeDiscord, dicebot: DiceBot
 ) -> None:
     reply, needed = await hit_on_brakka(fake_discord, dicebot)
-    assert "**Damage taken: 2**" in fields_of(reply.embeds[0])["Damage"]
+    assert reply.embeds[0]["title"].endswith(" · 2 damage taken")
+    assert "\nDamage 2 (standard edge) = 2; soak 0 (armour 0)" in reply.embeds[0]["description"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 3
     assert defender_ids(reply) == ["sinew:dluck:1:1", "sinew:dluck:1:n"]
     # Two presses at once: one spend, the other refused (Brakka already wins).
@@ -369,7 +386,8 @@ async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_on
     assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)
     logged = await logged_roll(dicebot.storage, 2)
     fields = fields_of(logged.payload["embed"])
-    assert fields["Damage"] == "Miss: 0 damage."
+    assert logged.payload["embed"]["title"].endswith(" · 0 damage taken")
+    assert "Damage" not in logged.payload["embed"]["description"]  # a miss: no damage to soak
     assert fields["Stamina given back"] == "+2: the hit became a miss"
     assert fields["Brakka's Stamina"] == "5/5"
     assert await dicebot.storage.rolls.get(3) is None
@@ -541,9 +559,11 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
         user="player",
     )
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 11, defender_disadvantage=True)
-    defender = fields_of(blind.embeds[0])["Defender"]
-    assert "\nDefender: 2d20, keep the higher (disadvantage)" in blind.embeds[0]["description"]
-    assert f"margin **{expected.defender.margin:+d}**" in defender
+    margins = f"margins {expected.attacker.margin:+d} vs {expected.defender.margin:+d}"
+    assert blind.embeds[0]["title"].endswith(f" · {margins}")
+    assert line_of(blind.embeds[0], "Defender").startswith(
+        f"Defender: 2d20, keep the higher (disadvantage): {faces(expected.defender)} vs score 11 ("
+    )
     assert (await logged_roll(dicebot.storage, 1)).payload["options"]["vs_disadvantage"] is True
     dicebot.rng = new_rng(DICE_SEED)
     covered = await fake_discord.invoke(
@@ -558,9 +578,10 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
         user="player",
     )
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 10, defender_advantage=True)
-    vex = fields_of(covered.embeds[0])["Vex"]
-    assert "\nVex: 2d20, keep the lower (advantage)" in covered.embeds[0]["description"]
-    assert f"margin **{expected.defender.margin:+d}**" in vex
+    assert line_of(covered.embeds[0], "Vex").startswith(
+        f"Vex: 2d20, keep the lower (advantage): {faces(expected.defender)} vs REF 10, "
+        f"margin {expected.defender.margin:+d} ("
+    )
 
 
 async def test_rule_both_sides_spend_on_one_result_in_turn(
@@ -687,6 +708,7 @@ async def test_defender_luck_button_works_after_a_restart(
     reply, needed = await hit_on_brakka(fake_discord, dicebot)
     async with restarted(fake_discord, dicebot, seed=3) as bot:
         pressed = await fake_discord.click(reply, "sinew:dluck:1:n", user="player")
-        assert fields_of(pressed.embeds[0])["Damage"] == "Miss: 0 damage."
+        assert pressed.embeds[0]["title"].endswith(" · 0 damage taken")
+        assert fields_of(pressed.embeds[0])["Stamina given back"] == "+2: the hit became a miss"
         sheet = (await character(fake_discord, bot, "Brakka")).sheet
         assert (sheet.current_stamina, sheet.luck_tokens) == (5, 10 - needed)

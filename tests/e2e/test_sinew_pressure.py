@@ -18,6 +18,7 @@ from tests.e2e.test_sinew import (
     campaign_of,
     character,
     create,
+    faces,
     labels,
     reply_text,
     seed_where,
@@ -330,7 +331,10 @@ async def test_ruling_sinew_failed_tamper_adds_one_pressure_with_the_announcemen
     reply = await fake_discord.invoke("sinew tamper", {"attribute": "int"}, user="player")
     assert not reply.ephemeral
     embed = reply.embeds[0]
-    assert f"Roll {expected.roll} vs INT 7" in reply_text(embed)
+    assert embed["title"] == f"❌ Failure · Brakka: INT test to tamper · roll {expected.roll}"
+    assert reply_text(embed).startswith(
+        f"🎲 1d20: {faces(expected)} vs INT 7, margin {expected.margin:+d}\n"
+    )
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert fields["Pressure"] == "0 → 1: **Uneasy whisper** — cosmetic flavour"
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
@@ -367,10 +371,14 @@ async def test_hidden_tamper_keeps_the_dice_secret_and_still_announces_the_press
     dicebot.rng = new_rng(seed)
     options = {"attribute": "int", "character": "Brakka", "hidden": True}
     reply = await fake_discord.invoke("sinew tamper", options, user="gm")
-    assert reply.ephemeral and f"Roll {expected.roll}" in reply_text(reply.embeds[0])
+    assert reply.ephemeral and reply.embeds[0]["title"].endswith(f" · roll {expected.roll}")
+    assert reply_text(reply.embeds[0]).startswith(
+        f"🎲 1d20: {faces(expected)} vs INT 7, margin {expected.margin:+d}\n"
+    )
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
     text = str(posted)
     assert "🎲" not in text and "Roll " not in text and "INT" not in text
+    assert "1d20" not in text and f"roll {expected.roll}" not in text
     assert posted["embeds"][0]["title"] == "🌡️ Pressure rises · Brakka: 0 → 1"
     assert (await logged_roll(dicebot.storage, 1)).visibility is Visibility.HIDDEN
     refused = await fake_discord.invoke(

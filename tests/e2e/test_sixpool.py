@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from bot.client import DiceBot
-from bot.render.numbers import signed
 from bot.storage import Character, CharacterStore
 from cogs.sixpool import SHEET_CODEC
 from rules.randomness import new_rng
@@ -88,17 +87,12 @@ async def test_ruling_sixpool_check_spends_points_whatever_the_result(
     reply = await fake_discord.invoke("sixpool check", options, user="player")
     assert not reply.ephemeral
     total = face + 2 + 2 + 3  # proficiency +2, expert +2, 3 points
-    assert fields(reply)["Total"] == (
-        f"d20 {face} + modifiers +7 = **{total}** vs DC 30 (Nearly Impossible): "
-        f"margin {signed(total - 30)}"
+    assert reply.embeds[0]["description"] == (
+        f"🎲 1d20: **{face}** + 2 [proficiency (stealth)] + 2 [expert training] "
+        "+ 3 [3 DEX points spent] vs DC 30 (Nearly Impossible)"
     )
     assert reply.embeds[0]["title"].endswith(f"· Rin: DEX check (stealth) · total {total}")
-    assert fields(reply)["Modifiers"].splitlines() == [
-        "proficiency (stealth): +2",
-        "expert training: +2",
-        "3 DEX points spent: +3",
-    ]
-    assert fields(reply)["DEX pool"] == "3 spent: 5/8 left"
+    assert fields(reply) == {"DEX pool": "3 spent: 5/8 left"}
     assert reply.embeds[0]["title"].startswith("❌")  # failed, and the points are gone
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 5
     logged = await logged_roll(dicebot.storage, 1)
@@ -235,7 +229,11 @@ async def test_ruling_sixpool_edge_b_at_campaign_start(
         "sixpool check", {"pool": "DEX", "dc": 10, "spend": 4}, user="player"
     )
     # Edge 2, option B: the first 3 points are worth +2, the fourth +1: +7.
-    assert fields(reply)["Modifiers"] == "4 DEX points spent (Edge 2, option B): +7"
+    assert (
+        " + 7 [4 DEX points spent (Edge 2, option B)] vs DC 10 ("
+        in (reply.embeds[0]["description"])
+    )
+    assert fields(reply)["DEX pool"] == "4 spent: 4/8 left"
     info = await fake_discord.invoke("campaign info", {}, user="player")
     assert "Edge option: B" in str(info.embeds[0])
 
@@ -249,8 +247,10 @@ async def test_take_passive_and_rest(fake_discord: FakeDiscord, dicebot: DiceBot
     took = await fake_discord.invoke(
         "sixpool take", {"pool": "WIS", "dc": 22, "value": 20, "skill": "Perception"}, user="player"
     )
-    assert took.embeds[0]["description"] == "🎲 take 20 (no die rolled)"
-    assert fields(took)["Total"].startswith("take 20 + modifiers +2 = **22** vs DC 22")
+    assert took.embeds[0]["description"] == (
+        "🎲 take 20 (no die rolled) + 2 [proficiency (perception)] vs DC 22 (Hard–Very Hard)"
+    )
+    assert took.embeds[0]["title"].endswith("· Rin: WIS check (perception) · total 22")
     assert took.embeds[0]["title"].startswith("✅ Success")  # not a natural 20
     spending = await fake_discord.invoke(
         "sixpool take", {"pool": "WIS", "dc": 22, "value": 20, "spend": 1}, user="player"
@@ -295,7 +295,10 @@ async def test_hundred_concurrent_spends_never_overspend_one_pool(
     assert sum(not reply.ephemeral for reply in replies) == 8
     assert (await character(fake_discord, dicebot)).sheet.points(Pool.DEX) == 0
     logged = [await logged_roll(dicebot.storage, n) for n in range(1, 9)]
-    lefts = sorted(roll.payload["embed"]["fields"][2]["value"] for roll in logged)
+    lefts = sorted(
+        {field["name"]: field["value"] for field in roll.payload["embed"]["fields"]}["DEX pool"]
+        for roll in logged
+    )
     assert lefts == sorted(f"1 spent: {n}/8 left" for n in range(8))
     assert await dicebot.storage.rolls.get(9) is None
 
@@ -504,7 +507,9 @@ async def test_ruling_sixpool_leader_boost_only_before_any_roll(
     assert second.ephemeral and "one leader, one boost" in second.content
     seed = seed_rolling(lambda face: 2 <= face <= 19)
     rolled = await roll_in_group(fake_discord, dicebot, group, "player", seed)
-    assert "the leader's boost: +2" in fields(rolled)["Modifiers"]
+    assert rolled.embeds[0]["description"].startswith(
+        f"🎲 1d20: **{d20s(seed)[0]}** + 2 [the leader's boost] vs DC "
+    )
     assert rolled.embeds[0]["title"].endswith(f" · total {d20s(seed)[0] + 2}")
 
 

@@ -28,8 +28,13 @@ async def train(fake: FakeDiscord, skill: str, training: str, user: str = "playe
 
 
 def side(reply_embed: dict, index: int) -> str:
-    """The text of one side of a contest's embed (0: the challenger, 1: the defender)."""
-    return str(reply_embed["fields"][index]["value"])
+    """One side's dice line of a contest's embed (0: the challenger, 1: the defender)."""
+    return str(reply_embed["description"]).removeprefix("🎲 ").split("\n")[index]
+
+
+def dice(reply: Reply) -> str:
+    """A roll's dice line, with its arithmetic and what it is compared with."""
+    return str(reply.embeds[0]["description"]).split("\n")[0]
 
 
 # --- 1. Contests add proficiency and training for a named skill
@@ -63,13 +68,12 @@ async def test_rule_contest_adds_proficiency_example_4(
     rng = np.random.default_rng(seed)
     bard, noble = (int(rng.integers(1, 21, size=1)[0]) for _ in range(2))
     assert side(result, 0) == (
-        f"d20 {bard} + modifiers +5 = **{bard + 5}**\n"
-        "proficiency (persuasion): +3\n2 CHA points spent: +2"
+        f"Bard: 1d20: **{bard}** + 3 [proficiency (persuasion)] + 2 [2 CHA points spent]"
     )
     assert side(result, 1) == (
-        f"d20 {noble} + modifiers +3 = **{noble + 3}**\n"
-        "proficiency (persuasion): +2\n1 CHA point spent: +1"
+        f"Noble: 1d20: **{noble}** + 2 [proficiency (persuasion)] + 1 [1 CHA point spent]"
     )
+    assert result["title"].endswith(f" · {bard + 5} vs {noble + 3}")
     winner = "Bard" if bard + 5 > noble + 3 else "Noble"
     assert result["title"].startswith(f"{'✅' if winner == 'Bard' else '❌'} {winner} wins")
 
@@ -93,11 +97,11 @@ async def test_rule_contest_adds_master_training_against_an_npc(
     embed = reply.embeds[0]
     assert ": contest vs Opponent: CHA (persuasion) contest · " in embed["title"]
     assert embed["title"].endswith(f" · {carol + 10} vs {npc + 5}")
-    assert side(embed, 0).endswith(
-        f"**{carol + 10}**\nproficiency (persuasion): +4\nmaster training: +4\n"
-        "2 CHA points spent: +2"
+    assert side(embed, 0) == (
+        f"Carol: 1d20: **{carol}** + 4 [proficiency (persuasion)] + 4 [master training] "
+        "+ 2 [2 CHA points spent]"
     )
-    assert side(embed, 1).endswith(f"**{npc + 5}**\nopponent's modifier: +5")
+    assert side(embed, 1) == f"Opponent: 1d20: **{npc}** + 5 [opponent's modifier]"
     assert (await character(fake_discord, dicebot, "Carol")).sheet.points(Pool.CHA) == 1
     npc_skill = await fake_discord.invoke(
         "sixpool contest", {"pool": "CHA", "vs_modifier": 5, "vs_skill": "insight"}, user="admin"
@@ -288,7 +292,8 @@ async def test_rule_attacks_say_ac_never_dc(fake_discord: FakeDiscord, dicebot: 
     await create(fake_discord)
     reply = await fake_discord.invoke("sixpool attack", {"pool": "DEX", "ac": 16}, user="player")
     embed = reply.embeds[0]
-    assert "DEX attack vs AC 16" in embed["title"] and "vs AC 16:" in fields(reply)["Total"]
+    assert "DEX attack vs AC 16 · total " in embed["title"]
+    assert dice(reply).startswith("🎲 1d20: **") and " vs " not in dice(reply)  # the title's AC
     assert "DC" not in str(embed)
 
 
@@ -331,7 +336,7 @@ async def test_rule_trained_only_skill_refuses_an_untrained_check(
     trained = await fake_discord.invoke(
         "sixpool check", {"pool": "INT", "dc": 10, "skill": "arcana"}, user="player"
     )
-    assert not trained.ephemeral and "proficiency (arcana): +2" in fields(trained)["Modifiers"]
+    assert not trained.ephemeral and " + 2 [proficiency (arcana)] vs DC 10 (Easy)" in dice(trained)
     other = await fake_discord.invoke(
         "sixpool check", {"pool": "INT", "dc": 10, "skill": "history"}, user="player"
     )
@@ -377,17 +382,17 @@ async def test_rule_dc_labels_are_shown_with_every_dc(
     await start(fake_discord)
     await create(fake_discord)
     between = await fake_discord.invoke("sixpool check", {"pool": "DEX", "dc": 17}, user="player")
-    assert "vs DC 17 (Medium–Hard): margin" in fields(between)["Total"]
+    assert dice(between).endswith(" vs DC 17 (Medium–Hard)")
     save = await fake_discord.invoke("sixpool save", {"pool": "DEX", "dc": 25}, user="player")
-    assert "vs DC 25 (Very Hard): margin" in fields(save)["Total"]
+    assert dice(save).endswith(" vs DC 25 (Very Hard)")
     situated = await fake_discord.invoke(
         "sixpool check", {"pool": "DEX", "dc": 15, "situation": "unfavorable"}, user="player"
     )
-    assert "vs DC 17 (Medium–Hard) [15 +2 unfavorable]" in fields(situated)["Total"]
+    assert dice(situated).endswith(" vs DC 17 (Medium–Hard) [15 +2 unfavorable]")
     took = await fake_discord.invoke(
         "sixpool take", {"pool": "DEX", "dc": 30, "value": 10}, user="player"
     )
-    assert "vs DC 30 (Nearly Impossible)" in fields(took)["Total"]
+    assert dice(took) == "🎲 take 10 (no die rolled) vs DC 30 (Nearly Impossible)"
     group = await fake_discord.invoke("sixpool group", {"dc": 10, "pool": "DEX"}, user="gm")
     assert group.embeds[0]["title"] == "👥 Group check: DEX vs DC 10 (Easy)"
     odds = await fake_discord.invoke("sixpool odds", {"modifier": 2, "dc": 15})
@@ -412,14 +417,11 @@ async def test_rule_attack_adds_proficiency_example_2(
     await create(fake_discord, "Fighter", level=9)
     options = {"pool": "STR", "ac": 16, "spend": 2}
     hit = await roll_seeded(fake_discord, dicebot, 10, "sixpool attack", options)
-    assert fields(hit)["Modifiers"].splitlines() == [
-        "proficiency (attack): +4",
-        "2 STR points spent: +2",
-    ]
-    assert fields(hit)["Total"] == "d20 10 + modifiers +6 = **16** vs AC 16: margin 0"
+    assert dice(hit) == "🎲 1d20: **10** + 4 [proficiency (attack)] + 2 [2 STR points spent]"
+    assert hit.embeds[0]["title"].endswith(": STR attack vs AC 16 · total 16")
     assert hit.embeds[0]["title"].startswith("✅ Success")
     miss = await roll_seeded(fake_discord, dicebot, 9, "sixpool attack", options)
-    assert "= **15** vs AC 16" in fields(miss)["Total"]
+    assert miss.embeds[0]["title"].endswith(": STR attack vs AC 16 · total 15")
     assert miss.embeds[0]["title"].startswith("❌ Failure")
     assert (await character(fake_discord, dicebot, "Fighter")).sheet.points(Pool.STR) == 2
 
@@ -434,15 +436,15 @@ async def test_rule_saves_example_3_and_proficient_saves_add_proficiency(
     await fake_discord.invoke("sixpool character set", {"pool": "CON", "edge": 1}, user="player")
     options = {"pool": "CON", "dc": 15, "spend": 4}
     resisted = await roll_seeded(fake_discord, dicebot, 10, "sixpool save", options)
-    assert fields(resisted)["Modifiers"].splitlines() == [
-        "CON Edge 1 (option A): +1",
-        "4 CON points spent: +4",
-    ]
-    assert "= **15** vs DC 15 (Medium)" in fields(resisted)["Total"]
+    assert dice(resisted) == (
+        "🎲 1d20: **10** + 1 [CON Edge 1 (option A)] + 4 [4 CON points spent] vs DC 15 (Medium)"
+    )
+    assert resisted.embeds[0]["title"].endswith(": CON save · total 15")
     assert resisted.embeds[0]["title"].startswith("✅ Success")
     await fake_discord.invoke("sixpool rest", {}, user="gm")
     poisoned = await roll_seeded(fake_discord, dicebot, 9, "sixpool save", options)
-    assert "= **14** vs DC 15" in fields(poisoned)["Total"]
+    assert poisoned.embeds[0]["title"].endswith(": CON save · total 14")
+    assert dice(poisoned).endswith(" vs DC 15 (Medium)")
     assert poisoned.embeds[0]["title"].startswith("❌ Failure")
     # Proficient in CON saves at level 5: +3 proficiency joins the Edge. The Wizard has rolled:
     # its sheet is the GM's to change now (docs/players/sixpool.md, "Characters forgive
@@ -455,11 +457,10 @@ async def test_rule_saves_example_3_and_proficient_saves_add_proficiency(
     proficient = await roll_seeded(
         fake_discord, dicebot, 9, "sixpool save", {"pool": "CON", "dc": 15}
     )
-    assert fields(proficient)["Modifiers"].splitlines() == [
-        "proficiency (CON save): +3",
-        "CON Edge 1 (option A): +1",
-    ]
-    assert "= **13**" in fields(proficient)["Total"]
+    assert dice(proficient) == (
+        "🎲 1d20: **9** + 3 [proficiency (CON save)] + 1 [CON Edge 1 (option A)] vs DC 15 (Medium)"
+    )
+    assert proficient.embeds[0]["title"].endswith(": CON save · total 13")
 
 
 # --- Inspiration and pool points on one roll
@@ -478,9 +479,11 @@ async def test_rule_inspiration_and_pool_points_on_one_roll(
     )
     assert not reply.ephemeral, reply.content
     best = max(d20s(seed, 2))
-    assert reply.embeds[0]["description"].startswith("🎲 2d20, keep the higher (advantage)")
-    assert f"= **{best + 2}**" in fields(reply)["Total"]
-    assert fields(reply)["Modifiers"] == "2 DEX points spent: +2"
+    assert dice(reply).startswith("🎲 2d20, keep the higher (advantage): ")
+    assert f"**{best}**" in dice(reply)
+    assert dice(reply).endswith(" + 2 [2 DEX points spent] vs DC 15 (Medium)")
+    assert reply.embeds[0]["title"].endswith(f" · total {best + 2}")
+    assert fields(reply)["DEX pool"] == "2 spent: 6/8 left"
     assert reply.embeds[0]["description"].endswith("\nInspiration spent for advantage.")
     sheet = (await character(fake_discord, dicebot)).sheet
     assert sheet.points(Pool.DEX) == 6 and not sheet.inspired
@@ -504,5 +507,5 @@ async def test_rule_inspiration_reroll_of_an_attack_rolls_its_damage_for_the_new
     rng.integers(1, 21, size=1)
     eights = [int(face) + 1 for face in rng.integers(0, 8, size=2)]
     assert rerolled.embeds[0]["title"].startswith("✨ NATURAL 20")
-    assert "vs AC 40" in fields(rerolled)["Total"]
+    assert ": STR attack vs AC 40 · total " in rerolled.embeds[0]["title"]
     assert fields(rerolled)["Damage"].startswith(f"**{sum(eights) + 3}** from `2d8+3`")

@@ -410,7 +410,11 @@ async def test_rule_an_npc_challenges_a_player_and_a_tie_goes_to_the_player(
     assert result["title"] == (
         f"✅ Rin wins (a tie holds) · Rin: contest vs NPC: DEX contest · {rin + 1} vs {npc + 4}"
     )
-    assert result["fields"][0]["value"].endswith("NPC's modifier: +4")
+    assert result["description"].split("\n")[:2] == [
+        f"🎲 NPC: 1d20: **{npc}** + 4 [NPC's modifier]",
+        f"Rin: 1d20: **{rin}** + 1 [1 DEX point spent]",
+    ]
+    assert [field["value"] for field in result["fields"]] == ["1 spent: 7/8 left"]
     logged = await logged_roll(dicebot.storage, 1)  # the player's roll, alone
     assert logged.user_id == fake.users["player"].id
     assert logged.payload["result"]["roller"] == "defender"

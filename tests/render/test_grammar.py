@@ -161,10 +161,10 @@ POOL_OF_3 = Pool((PoolPart("pool", 3),))
 
 def test_aethelgard_net_counts_one_success_and_one_botch_in_the_singular() -> None:
     rolled = PoolRoll((8, 1, 4), 1)  # one success, one botch
-    fields = {
-        field.name: field.value for field in roll_result(rolled, POOL_OF_3, "Hack", "K").fields
-    }
-    assert fields["Net vs DC 1"] == "1 success − 1 botch = **0 net**: Failure"
+    embed = roll_result(rolled, POOL_OF_3, "Hack", "K")
+    assert embed.title == "❌ Failure · K: Hack vs DC 1 · 0 net"
+    assert "→ 1 Success, 1 Botch\n" in (embed.description or "")  # the block alone counts them
+    assert not embed.fields
     # The document's display block is its own: capitalised, and "Botches" as it writes it.
     description = roll_result(PoolRoll((8, 4, 4), 1), POOL_OF_3, "Hack", "K").description
     assert "→ 1 Success, 0 Botches" in (description or "")

@@ -2,7 +2,8 @@
 
 One roll of each kind of each system is rendered from seeded dice, and its parts are checked
 where the layout puts them: the title (verdict emoji, roller, action, total), the dice line,
-a breakdown whose every line names a number, and the footer with the roll id.
+fields only for the state the roll changed (nothing restating the total; issue 53), and the
+footer with the roll id.
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ def _craft() -> discord.Embed:
 
 
 @pytest.mark.parametrize("kind", list(CASES))
-def test_rule_every_roll_reply_has_title_dice_named_breakdown_and_footer(kind: str) -> None:
+def test_rule_every_roll_reply_has_title_dice_changed_state_and_footer(kind: str) -> None:
     case = CASES[kind]
     embed = case.embed()
     set_roll_footer(embed, 42, Visibility.PUBLIC)  # as publish_roll does, once it is logged
@@ -237,15 +238,17 @@ def test_rule_every_roll_reply_has_title_dice_named_breakdown_and_footer(kind: s
     # The dice: the description's first line.
     assert shown["description"].startswith("🎲 "), shown["description"]
     assert re.search(r"\d", shown["description"].split("\n")[0])
-    # The breakdown: every line has a name and a number.
+    # Nothing restates the title's total: no "= **total**", no Total or Net field.
+    number = re.search(r"\d+", total)
+    assert number is not None
+    assert f"= **{number[0]}**" not in shown["description"], shown["description"]
+    # The fields: only the state the roll changed (here a sinew test's Pressure), each named
+    # with its number.
     fields = shown.get("fields", [])
-    assert fields, "a roll names at least one number in its breakdown"
+    changed = ["Pressure"] if kind in {"sinew tamper", "sinew rite"} else []
+    assert [field["name"] for field in fields] == changed, fields
     for field in fields:
-        assert field["name"].strip() and re.search(r"[A-Za-z]", field["name"]), field
-        assert re.search(r"\d", field["name"] + field["value"]), field
-    # No two breakdown lines share a name (two "STR pool" fields read as one).
-    names = [field["name"] for field in fields]
-    assert len(names) == len(set(names)), names
+        assert re.search(r"\d", field["value"]), field
     # The footer: the roll id.
     assert shown["footer"]["text"] == "Roll #42"
 
@@ -277,7 +280,7 @@ def test_rule_revealed_roll_keeps_the_layout_with_a_reveal_line_last() -> None:
     shown = embed.to_dict()
     assert revealed["title"] == shown["title"]  # the verdict first, as rolled
     assert revealed["description"] == shown["description"]
-    assert revealed["fields"][:-1] == shown["fields"]
+    assert revealed["fields"][:-1] == shown.get("fields", [])
     epoch = 1_795_203_000  # 2026-11-20 19:30 UTC
     assert revealed["fields"][-1] == {
         "name": "🔓 Revealed by the GM",
@@ -310,3 +313,26 @@ def test_rule_reply_shows_a_roller_name_as_plain_text() -> None:
         who="*Vex*", what="stealth", verdict=Verdict.FUMBLE, total="total 1", dice="1"
     )
     assert reply.title == "💀 Fumble · \\*Vex\\*: stealth · total 1"
+
+
+def test_rule_several_rolls_mark_naturals_on_their_lines_not_in_the_title() -> None:
+    """`/roll 20 1d20` with a 1 and a 20 among them (issue 53, item 3): one set's natural is no
+    verdict of the whole roll; each roll's line keeps its ✨ or 💀. A single roll's natural is
+    still its title's verdict."""
+    result = roll_request("20 1d20", new_rng(1))
+    totals = [roll.total for roll in result.rolls[0]]
+    assert 1 in totals and 20 in totals  # new_rng(1): 10, 11, 16, 20, 1, …
+    embed = dice_render.request_roll(result, "Alice", "20 1d20")
+    assert embed.title == "🎲 Alice: 20 1d20 · 20 rolls"
+    assert embed.colour == Verdict.NONE.colour
+    lines = (embed.description or "").removeprefix("🎲 ").splitlines()
+    assert len(lines) == 20
+    for number, (line, total) in enumerate(zip(lines, totals, strict=True), start=1):
+        mark = {20: " ✨", 1: " 💀"}.get(total, "")
+        assert line == f"{number}. 1d20 ({total}) = **{total}**{mark}"
+    # new_rng(1)'s fifth d20 is a 1: the fifth draw alone, "1d20>=5", is a natural 1 fumble.
+    rng = new_rng(1)
+    for _ in range(4):
+        roll_request("1d20", rng)
+    single = dice_render.request_roll(roll_request("1d20>=5", rng), "Alice", "1d20>=5")
+    assert single.title == "💀 NATURAL 1! · Alice: 1d20\\>=5 · total 1"

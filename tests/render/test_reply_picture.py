@@ -86,11 +86,12 @@ def test_readme_reply_picture_shows_a_real_six_pool_check_with_its_buttons() -> 
     # README's example, part by part, as the real roll step renders it (seeded).
     assert shown["title"] == "✅ Success · Rin: DEX check (stealth) · total 19"
     assert shown["description"] == (
-        "🎲 2d20, keep the higher (advantage): ~~8~~, **13**\nInspiration spent for advantage."
+        "🎲 2d20, keep the higher (advantage): ~~8~~, **13** + 2 [proficiency (stealth)] + 4 "
+        "[2 DEX points spent (Edge 1, option B)] vs DC 15 (Medium)\n"
+        "Inspiration spent for advantage."
     )
+    # One field: the state the roll changed (issue 53: nothing restates the title's total).
     assert [(field["name"], field["value"]) for field in shown["fields"]] == [
-        ("Modifiers", "proficiency (stealth): +2\n2 DEX points spent (Edge 1, option B): +4"),
-        ("Total", "d20 13 + modifiers +6 = **19** vs DC 15 (Medium): margin +4"),
         ("DEX pool", "2 spent: 6/8 left"),
     ]
     assert shown["footer"]["text"] == "Roll #42"
