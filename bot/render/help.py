@@ -45,6 +45,7 @@ NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
     ("1d20+5 ! Attack; 2d6+3 ! Damage", "up to 4 rolls, each with its label"),
     ("2d6+3 fire", "a label after the dice (or after `#`, or `[fire]`)"),
     ("4d6 s", "the dice shown sorted"),
+    ("4cod", "Dice Maiden's game modes, a success count: also `4wod8`, `sr6`, `6yz`, `ex5`"),
 )
 
 
@@ -212,7 +213,9 @@ def notation_guide() -> discord.Embed:
             "`=2` pick others (`e>4`, `t<3`). Whatever the order typed, rerolls come first, then "
             "explosions, `mi`/`ma`, keep/drop, and counting. A minus in front of dice (`-1d20`) "
             "is refused. In the result, **bold** dice were kept (or succeeded), ~~struck~~ dice "
-            "dropped or rerolled, __underlined__ dice failed."
+            "dropped or rerolled, __underlined__ dice failed. Where `/roll` reads a form as "
+            "Dice Maiden does and avrae/d20 reads it otherwise, a 💡 line gives d20's form "
+            "(`4d6k3` keeps the highest three; d20's keep-the-3s is `4d6k=3`)."
         ),
         inline=False,
     )

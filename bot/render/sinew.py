@@ -286,8 +286,10 @@ def attack(
                 + (f", −{result.soak_cut_by_margin} margin" if result.soak_cut_by_margin else "")
                 + ")"
             )
-        # The damage taken is the title's total: its arithmetic, not its sum again.
-        more = [f"Damage {' '.join(parts)} = {result.damage}; soak {soak}"]
+        # The damage taken is the title's total: its arithmetic, not its sum again (nor the sum
+        # of one part: "Damage 2 (standard edge); soak 0").
+        added = f" = {result.damage}" if len(parts) > 1 else ""
+        more = [f"Damage {' '.join(parts)}{added}; soak {soak}"]
     else:
         more = []  # the title says it: the defender wins, 0 damage taken
     reply = _contest(

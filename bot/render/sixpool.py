@@ -251,7 +251,7 @@ def passive(roller: str, what: str, parts: tuple[Modifier, ...], score: int) -> 
     """Show a passive score: 10 + modifiers."""
     embed = discord.Embed(
         title=truncate(f"{shown(roller)}: passive {shown(what)} {score}", TITLE_LIMIT),
-        description=f"10 + modifiers (no roll, no spend) = **{score}**",
+        description="10 + modifiers (no roll, no spend)",  # the score is the title's
         colour=Colour.ROLL,
     )
     embed.add_field(name="Modifiers", value=truncate(_modifiers(parts), FIELD_LIMIT))

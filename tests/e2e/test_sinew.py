@@ -450,7 +450,9 @@ async def test_ruling_sinew_attack_takes_damage_from_the_defending_character(
     embed = reply.embeds[0]
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert embed["title"].endswith(f" · {expected.damage_taken} damage taken")
-    assert f" = {expected.damage}; soak {expected.soak} (armour 1" in embed["description"]
+    assert expected.extra_damage == 0  # one part: its damage, not its sum again
+    damage = f"Damage {expected.damage} (brutal edge); soak {expected.soak} (armour 1"
+    assert damage in embed["description"]
     after = 9 - expected.damage_taken
     assert fields["Vex's Stamina"].startswith(f"{after}/9")
     assert (await character(fake_discord, dicebot, "Vex")).sheet.current_stamina == after
@@ -865,7 +867,7 @@ async def test_ruling_sinew_luck_after_a_won_attack_cuts_soak_and_hurts_the_defe
     reply = await won_attack_on_vex(fake_discord, dicebot, margin=2)
     fields = {field["name"]: field["value"] for field in reply.embeds[0].get("fields", [])}
     assert reply.embeds[0]["title"].endswith(" · 0 damage taken") and "Vex's Stamina" not in fields
-    assert "\nDamage 2 (standard edge) = 2; soak 3 (armour 3)" in reply.embeds[0]["description"]
+    assert "\nDamage 2 (standard edge); soak 3 (armour 3)" in reply.embeds[0]["description"]
     # By hand: margin 8 (6 tokens) cuts soak to 1 → 1 taken; margin 11 (9 tokens) adds +1
     # damage → 3 - 1 = 2. Margin 4 cuts soak to 2, still 0 taken: not worth offering.
     assert labels(reply) == ["Spend 6 → 1 damage", "Spend 9 → 2 damage"]

@@ -371,7 +371,7 @@ async def test_rule_defender_turning_a_hit_into_a_miss_gives_back_the_stamina_on
 ) -> None:
     reply, needed = await hit_on_brakka(fake_discord, dicebot)
     assert reply.embeds[0]["title"].endswith(" · 2 damage taken")
-    assert "\nDamage 2 (standard edge) = 2; soak 0 (armour 0)" in reply.embeds[0]["description"]
+    assert "\nDamage 2 (standard edge); soak 0 (armour 0)" in reply.embeds[0]["description"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.current_stamina == 3
     assert defender_ids(reply) == ["sinew:dluck:1:1", "sinew:dluck:1:n"]
     # Two presses at once: one spend, the other refused (Brakka already wins).

@@ -1,7 +1,8 @@
 """A snapshot of every kind of roll reply (issue 53; docs/development.md, "Tests").
 
 Each reply is rendered from seeded dice (or a fixed rules result), footer included as
-``publish_roll`` sets it, and its whole text (title, description, fields, footer and colour)
+``publish_roll`` sets it (none under a reply that is no logged roll:
+``snapshot_cases.UNLOGGED``), and its whole text (title, description, fields, footer and colour)
 is compared with ``tests/render/snapshots/<kind>.txt``, reviewed and committed: a change to any
 reply shows in review as a change to its snapshot. ``SNAPSHOT_UPDATE=1 pytest
 tests/render/test_snapshots.py`` writes them anew (then read the diff before committing).
@@ -36,6 +37,7 @@ from cogs.sixpool.rolls import RollStep
 from rules import aethelgard, cosmos, realms, sinew, sixpool
 from rules.expressions import roll_expression
 from rules.randomness import new_rng
+from tests.render.snapshot_cases import ROLLS, UNLOGGED
 from tests.render.test_reply_layout import CASES
 
 SNAPSHOTS = Path(__file__).with_name("snapshots")
@@ -102,12 +104,15 @@ KINDS: dict[str, Callable[[], discord.Embed]] = {
     "roll long": lambda: dice_render.expression_roll(
         roll_expression("1000d6", new_rng(SEED)), "Alice"
     ),
+    **ROLLS,
+    **UNLOGGED,  # no roll in the log: no roll id under them
 }
 
 
 def _published(kind: str) -> discord.Embed:
     embed = KINDS[kind]()
-    set_roll_footer(embed, 42, Visibility.PUBLIC)  # as publish_roll does, once it is logged
+    if kind not in UNLOGGED:
+        set_roll_footer(embed, 42, Visibility.PUBLIC)  # as publish_roll does, once it is logged
     return embed
 
 
