@@ -50,3 +50,10 @@ def unchecked(value: object) -> Any:
 def as_rng(scripted: object) -> Rng:
     """A scripted stand-in for the random source: the rules call only its ``integers``."""
     return scripted  # type: ignore[return-value]  # numpy: Generator is a class, not a protocol a fake can meet
+
+
+def sign(number: int) -> str:
+    """A number as a reply shows a margin or modifier: +2, 0, −1 (a true minus)."""
+    if number == 0:
+        return "0"
+    return f"+{number}" if number > 0 else f"−{-number}"

@@ -8,7 +8,7 @@ import discord
 
 from bot.render.errors import describe
 from bot.render.grammar import plural, possessive
-from bot.render.numbers import percent
+from bot.render.numbers import percent, signed
 from bot.render.reply import Part, RollReply, Verdict, add_part
 from bot.render.style import (
     EMBED_DESCRIPTION_LIMIT,
@@ -98,6 +98,10 @@ def _verdict(result: TestResult) -> tuple[Verdict, str | None]:
     return (Verdict.SUCCESS if result.success else Verdict.FAILURE), None
 
 
+def _margins(result: OpposedResult) -> str:
+    return f"{signed(result.attacker.margin)} vs {signed(result.defender.margin)}"
+
+
 def _roll_line(result: TestResult, score_label: str, *, margin: bool = True) -> str:
     """Every die, the kept one (after any Luck) against the score, and the margin: "1d20:
     **19** vs STR 12, margin −7" (``margin``: unless the title gives it, as a contest's does)."""
@@ -105,7 +109,7 @@ def _roll_line(result: TestResult, score_label: str, *, margin: bool = True) -> 
     if result.shifted:
         line += f" − {result.shift} Luck = {result.roll}"
     line += f" vs {score_label} {result.score}"
-    return line + (f", margin {result.margin:+d}" if margin else "")
+    return line + (f", margin {signed(result.margin)}" if margin else "")
 
 
 def test_result(result: TestResult, roller: str, what: str, score_label: str) -> discord.Embed:
@@ -259,7 +263,7 @@ def _contest(
         what=f"{what} vs {shown_defender}",
         verdict=Verdict.SUCCESS if attacker_won else Verdict.FAILURE,
         word=f"{shown_attacker if attacker_won else shown_defender} wins",
-        total=total or f"margins {result.attacker.margin:+d} vs {result.defender.margin:+d}",
+        total=total or f"margins {_margins(result)}",
         dice=dice,
         notes=[f"Why: {result.reason.value}.", *notes, *more],
     )

@@ -28,6 +28,7 @@ from tests.e2e.test_sinew import (
     store,
 )
 from tests.e2e.test_sinew_audit import attack_brakka, defender_ids, hit_on_brakka
+from tests.expect import sign
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -369,7 +370,7 @@ async def test_concurrent_spends_and_grants_end_with_the_roll_and_buttons_of_the
     # The die, 2 Luck off it (two spends of 1), against STR: the dice line (issue 53).
     die = STR + needed
     assert reply.embeds[0]["description"].split("\n")[0] == (
-        f"🎲 1d20: **{die}** − 2 Luck = {die - 2} vs STR {STR}, margin {STR - (die - 2):+d}"
+        f"🎲 1d20: **{die}** − 2 Luck = {die - 2} vs STR {STR}, margin {sign(STR - (die - 2))}"
     )
     spent = reply.embeds[0]["fields"][-1]
     assert spent["name"] == "Luck spent" and spent["value"].startswith("−1 on the die for 1 token;")

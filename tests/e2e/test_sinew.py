@@ -17,7 +17,7 @@ from rules import sinew
 from rules.randomness import new_rng
 from tests.e2e.conftest import DICE_SEED, hold_message_of
 from tests.e2e.test_buttons import restarted
-from tests.expect import logged_roll
+from tests.expect import logged_roll, sign
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -189,7 +189,7 @@ async def test_ruling_sinew_attribute_test_rolls_under_the_score_with_the_margin
     assert ("Success" in embed["title"] or "NATURAL 1" in embed["title"]) == expected.success
     assert embed["description"].split("\n")[0] == (
         f"🎲 2d20, keep the lower (advantage): {faces(expected)} vs STR 12, "
-        f"margin {expected.margin:+d}"
+        f"margin {sign(expected.margin)}"
     )
     assert embed["title"].endswith(f" · Brakka: STR test · roll {expected.roll}")
     logged = await logged_roll(dicebot.storage, 1)
@@ -259,7 +259,7 @@ async def test_ruling_sinew_ref_tests_get_disadvantage_over_six_items_and_say_wh
     assert "Carrying 7 substantial items (more than 6)" in description
     assert (
         f"🎲 2d20, keep the higher (disadvantage): {faces(expected)} vs REF 11, "
-        f"margin {expected.margin:+d}\n"
+        f"margin {sign(expected.margin)}\n"
     ) in description
 
 
@@ -271,7 +271,7 @@ async def test_ruling_sinew_luck_test_rolls_under_the_current_tokens(
     reply = await fake_discord.invoke("sinew luck test", {}, user="player")
     expected = sinew.test(new_rng(DICE_SEED), 10)
     assert reply.embeds[0]["description"].split("\n")[0] == (
-        f"🎲 1d20: {faces(expected)} vs Luck tokens 10, margin {expected.margin:+d}"
+        f"🎲 1d20: {faces(expected)} vs Luck tokens 10, margin {sign(expected.margin)}"
     )
     assert (await logged_roll(dicebot.storage, 1)).kind == "sinew.luck_test"
 
@@ -398,7 +398,7 @@ async def test_ruling_sinew_opposed_shows_both_rolls_and_the_winner(
     embed = reply.embeds[0]
     assert embed["title"].startswith(f"{'✅' if winner == 'Brakka' else '❌'} {winner} wins · ")
     assert f"\nWhy: {expected.reason.value}." in embed["description"]
-    margins = f"margins {expected.attacker.margin:+d} vs {expected.defender.margin:+d}"
+    margins = f"margins {sign(expected.attacker.margin)} vs {sign(expected.defender.margin)}"
     assert embed["title"].endswith(f": opposed roll vs Defender · {margins}")
     assert line_of(embed, "Brakka").startswith(
         f"Brakka: 1d20: {faces(expected.attacker)} vs STR 12 ("
@@ -479,7 +479,7 @@ async def test_ruling_sinew_luck_spend_lowers_the_latest_test_and_pays_tokens(
     assert reply.ephemeral and reply.content.startswith("🍀 Luck spent on roll #1: [its message]")
     assert test.embeds[0]["title"].startswith("✅ Success")
     assert test.embeds[0]["description"].split("\n")[0] == (
-        f"🎲 1d20: **{expected.natural}** − {needed} Luck = 12 vs STR 12, margin +0"
+        f"🎲 1d20: **{expected.natural}** − {needed} Luck = 12 vs STR 12, margin 0"
     )
     assert reply_text(test.embeds[0]).endswith(
         f"Luck spent −{needed} on the die for {needed} token{'s' if needed > 1 else ''}; "
@@ -580,7 +580,7 @@ async def test_luck_button_pressed_by_the_roller_edits_the_roll_and_pays(
     assert embed["title"].startswith("❌ Failure") and embed["footer"]["text"] == "Roll #2"
     assert embed["description"].split("\n")[0] == (
         f"🎲 1d20: **{expected.natural}** − 1 Luck = {expected.roll - 1} vs STR 12, "
-        f"margin {expected.margin + 1:+d}"
+        f"margin {sign(expected.margin + 1)}"
     )
     assert embed["fields"][-1]["value"].endswith("9/10 left")
     assert reply.original.custom_ids() == ["roll:again:2", "sinew:luck:1:1", "sinew:luck:1:n"]
@@ -606,7 +606,7 @@ async def test_luck_spend_n_button_turns_the_failure_into_a_success(
     embed = pressed.embeds[0]
     assert embed["title"].startswith("✅ Success")
     assert embed["description"].split("\n")[0] == (
-        f"🎲 1d20: **{expected.natural}** − {needed} Luck = 12 vs STR 12, margin +0"
+        f"🎲 1d20: **{expected.natural}** − {needed} Luck = 12 vs STR 12, margin 0"
     )
     assert pressed.original.custom_ids() == ["roll:again:2"]
     assert (await character(fake_discord, dicebot, "Brakka")).sheet.luck_tokens == 10 - needed
@@ -638,7 +638,7 @@ async def test_rule_typed_luck_spend_edits_the_rolls_message_and_rederives_its_b
     assert reply.embeds[0]["footer"]["text"] == "Roll #2"
     assert reply.embeds[0]["description"].split("\n")[0] == (
         f"🎲 1d20: **{expected.natural}** − 1 Luck = {expected.roll - 1} vs STR 12, "
-        f"margin {expected.margin + 1:+d}"
+        f"margin {sign(expected.margin + 1)}"
     )
     assert labels(reply) == ["Spend 1 Luck", f"Spend {needed - 1} (turns it)"]
     assert fake_discord.channel_messages(fake_discord.channel_id) == []  # no second copy

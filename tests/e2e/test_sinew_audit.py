@@ -29,7 +29,7 @@ from tests.e2e.test_sinew import (
     store,
 )
 from tests.e2e.test_sinew_pressure import add, d6_seed
-from tests.expect import logged_roll
+from tests.expect import logged_roll, sign
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -163,7 +163,7 @@ async def test_rule_gm_rolls_an_npc_test_by_score(
     expected = sinew.test(new_rng(DICE_SEED), 14)
     assert reply.ephemeral and f"NPC: INT test · roll {expected.roll}" in reply.embeds[0]["title"]
     assert reply.embeds[0]["description"].split("\n")[0] == (
-        f"🎲 1d20: {faces(expected)} vs INT 14, margin {expected.margin:+d}"
+        f"🎲 1d20: {faces(expected)} vs INT 14, margin {sign(expected.margin)}"
     )
     assert reply.original.custom_ids() == ["roll:reveal:1"]  # an NPC has no Luck to spend
     logged = await logged_roll(dicebot.storage, 1)
@@ -219,10 +219,10 @@ async def test_rule_npc_attacks_a_players_character_by_score(
     assert embed["title"].endswith(f" · {expected.damage_taken} damage taken")
     attacker, defender = expected.contest.attacker, expected.contest.defender
     assert line_of(embed, "NPC").startswith(
-        f"NPC: 1d20: {faces(attacker)} vs STR 14, margin {attacker.margin:+d} ("
+        f"NPC: 1d20: {faces(attacker)} vs STR 14, margin {sign(attacker.margin)} ("
     )
     assert line_of(embed, "Brakka").startswith(
-        f"Brakka: 1d20: {faces(defender)} vs REF 11, margin {defender.margin:+d} ("
+        f"Brakka: 1d20: {faces(defender)} vs REF 11, margin {sign(defender.margin)} ("
     )
     fields = fields_of(embed)
     after = 5 - expected.damage_taken
@@ -559,7 +559,7 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
         user="player",
     )
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 11, defender_disadvantage=True)
-    margins = f"margins {expected.attacker.margin:+d} vs {expected.defender.margin:+d}"
+    margins = f"margins {sign(expected.attacker.margin)} vs {sign(expected.defender.margin)}"
     assert blind.embeds[0]["title"].endswith(f" · {margins}")
     assert line_of(blind.embeds[0], "Defender").startswith(
         f"Defender: 2d20, keep the higher (disadvantage): {faces(expected.defender)} vs score 11 ("
@@ -580,7 +580,7 @@ async def test_rule_defender_advantage_and_disadvantage_on_contests(
     expected = sinew.opposed(new_rng(DICE_SEED), 12, 10, defender_advantage=True)
     assert line_of(covered.embeds[0], "Vex").startswith(
         f"Vex: 2d20, keep the lower (advantage): {faces(expected.defender)} vs REF 10, "
-        f"margin {expected.defender.margin:+d} ("
+        f"margin {sign(expected.defender.margin)} ("
     )
 
 

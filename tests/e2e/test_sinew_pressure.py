@@ -23,7 +23,7 @@ from tests.e2e.test_sinew import (
     reply_text,
     seed_where,
 )
-from tests.expect import logged_roll
+from tests.expect import logged_roll, sign
 from tests.fakediscord.messages import Reply
 from tests.fakediscord.server import FakeDiscord
 
@@ -333,7 +333,7 @@ async def test_ruling_sinew_failed_tamper_adds_one_pressure_with_the_announcemen
     embed = reply.embeds[0]
     assert embed["title"] == f"❌ Failure · Brakka: INT test to tamper · roll {expected.roll}"
     assert reply_text(embed).startswith(
-        f"🎲 1d20: {faces(expected)} vs INT 7, margin {expected.margin:+d}\n"
+        f"🎲 1d20: {faces(expected)} vs INT 7, margin {sign(expected.margin)}\n"
     )
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     assert fields["Pressure"] == "0 → 1: **Uneasy whisper** — cosmetic flavour"
@@ -373,7 +373,7 @@ async def test_hidden_tamper_keeps_the_dice_secret_and_still_announces_the_press
     reply = await fake_discord.invoke("sinew tamper", options, user="gm")
     assert reply.ephemeral and reply.embeds[0]["title"].endswith(f" · roll {expected.roll}")
     assert reply_text(reply.embeds[0]).startswith(
-        f"🎲 1d20: {faces(expected)} vs INT 7, margin {expected.margin:+d}\n"
+        f"🎲 1d20: {faces(expected)} vs INT 7, margin {sign(expected.margin)}\n"
     )
     [posted] = await fake_discord.wait_channel_messages(fake_discord.channel_id)
     text = str(posted)
