@@ -85,9 +85,7 @@ def test_a_kind_no_system_declares_or_an_unreadable_result_reads_as_nothing() ->
         _logged(3, "sinew.test", payload).decoded()
 
 
-def test_rule_sixpool_crit_a_natural_20_or_beating_the_dc_by_10_fumble_a_1_or_missing_by_10() -> (
-    None
-):
+def test_ruling_sixpool_critical_success_and_failure_a_natural_or_a_margin_of_10() -> None:
     # The rule document calls both a natural 20 and beating the DC by 10+ a critical success
     # (and a natural 1, missing by 10+, a critical failure): the log and the recap read one.
     for face in range(1, 21):
