@@ -2,7 +2,7 @@
 
 Every system's roll command ends here, public or hidden, with or without a state change:
 
-    roll = Roll("cosmos.roll", result, render.roll_result(result, roller))
+    roll = Roll(CHECK_KIND, result, render.roll_result(result, roller))  # its declared kind
     await publish_roll(interaction, storage, table, roll, visibility, change=StateChange(
         apply=partial(challenges.count_roll, campaign, name, advance),  # one transaction
         show=render.add_challenge_progress,   # the new state, on the roll's own embed
