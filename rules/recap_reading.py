@@ -67,11 +67,17 @@ def _scored(
     return luck_of(distribution, value, higher_is_better=higher), tail_of(distribution, value)
 
 
+def _shaped(placed: Placement) -> placement.Shaped | None:
+    """A /roll's dice shape and constant, read from its expression (cached per expression)."""
+    return None if placed.expression is None else placement.shape_of(placed.expression)
+
+
 def _shapes(placed: Placement) -> list[placement.Shape]:
     """The /roll shapes a placement asks placed (of each part)."""
     found = [shape for part in placed.parts for shape in _shapes(part)]
-    if isinstance(placed.shape, placement.Shape):
-        found.append(placed.shape)
+    shaped = _shaped(placed)
+    if shaped is not None:
+        found.append(shaped.shape)
     return found
 
 
@@ -89,12 +95,12 @@ def _luck(placed: Placement, admitted: frozenset[placement.Shape]) -> _Luck:
         lucks = [part.luck for part in scored if part.luck is not None]
         tails = [part.chance for part in scored if part.chance is not None]
         return _Luck(sum(lucks, Fraction(0)) / len(lucks), min(tails, default=None))
-    shape = placed.shape
-    if isinstance(shape, placement.Shape):
-        if shape not in admitted:
+    shaped = _shaped(placed)
+    if shaped is not None:
+        if shaped.shape not in admitted:
             return _Luck(too_large=True)
-        counts = placement.counts_of(shape)
-        value = placed.value - placed.offset
+        counts = placement.counts_of(shaped.shape)
+        value = placed.value - shaped.offset
         return _Luck(*placement.place(counts, value, higher_is_better=placed.higher_is_better))
     if placed.builder is None:
         return _Luck()  # rerolls, explosions, ×, ÷: not placed, and not too large

@@ -71,11 +71,11 @@ class Placement:
 
     Attributes:
         value: The result placed (a Luck shift left out: the dice as rolled).
-        builder: Builds the distribution from ``arguments`` (None: a `/roll`'s ``shape``, or a
-            result nothing places: counted, unscored).
-        shape: A `/roll`'s dice shape (``rules.recap_placement.Shape``), placed within the recap's
-            bounds; None with no ``builder``: not placeable (rerolls, explosions, ×, ÷).
-        offset: The constant a shape's ``value`` includes (taken out before placing it).
+        builder: Builds the distribution from ``arguments`` (None: a `/roll`'s ``expression``, or
+            a result nothing places: counted, unscored).
+        expression: A `/roll`'s expression, which only the recap reads for its dice shape
+            (``rules.recap_placement.shape_of``, within the recap's bounds, in its worker): the
+            roll log, which reads the same ``Reading`` on the event loop, never parses it.
         higher_is_better: False for a roll-under die.
         biggest: A candidate for the session's biggest roll (not a sum of separate strikes).
         parts: Several rolls in one (a `/roll` of sets), each placed alone.
@@ -84,8 +84,7 @@ class Placement:
     value: int
     builder: Builder | None = None
     arguments: tuple[Hashable, ...] = ()
-    shape: Hashable | None = None
-    offset: int = 0
+    expression: str | None = None
     higher_is_better: bool = True
     biggest: bool = True
     parts: tuple[Placement, ...] = ()

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.render.reply import RollReply, Verdict, cut_dice
+from bot.render.reply import DICE_PER_LINE_MIN, DICE_SHOWN, RollReply, Verdict, cut_dice
 from bot.render.style import EMBED_DESCRIPTION_LIMIT, FIELD_LIMIT, listed, shown, truncate
 from rules.expressions import ExpressionRoll, Natural, RequestRoll
 
@@ -41,7 +41,11 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
     title's alone."""
     naturals = [roll.natural for rolls in result.rolls for roll in rolls]
     parts = result.request.parts
-    single = sum(len(rolls) for rolls in result.rolls) == 1
+    count = sum(len(rolls) for rolls in result.rolls)
+    single = count == 1
+    # The dice shown are shared by the lines (each shows a few at least), so that every roll's
+    # total fits the reply: 20 sets of 50d6kh3 show 5 dice a line, and all 20 totals.
+    per_line = max(DICE_PER_LINE_MIN, DICE_SHOWN // count)
     lines = []
     outcomes: list[bool] = []
     for part, rolls in zip(parts, result.rolls, strict=True):
@@ -57,7 +61,7 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
                 outcome = f" {part.comparison.spelled()}: " + (
                     "✅ success" if success else "❌ failure"
                 )
-            dice = truncate(cut_dice(roll.breakdown), 500)
+            dice = truncate(cut_dice(roll.breakdown, per_line), 500)
             # One roll: its total and verdict are the title's (nothing restates them).
             lines.append(
                 dice if single else f"{named}{label}{dice} = **{roll.total}**{mark}{outcome}"

@@ -36,6 +36,7 @@ from bot.render.style import (
 )
 
 __all__ = [
+    "DICE_PER_LINE_MIN",
     "DICE_SHOWN",
     "ORDINARY_CHARACTERS",
     "ORDINARY_LINES",
@@ -50,6 +51,7 @@ __all__ = [
 ]
 
 DICE_SHOWN = 40
+DICE_PER_LINE_MIN = 5  # a roll of several sets shares DICE_SHOWN among its lines, 5 each at least
 """The most dice a reply's dice line shows; the rest are counted ("… and 960 more"), the total
 exact in the title and every die in the roll log's export (docs/players/dice.md, "Limits")."""
 ORDINARY_CHARACTERS = 320

@@ -3,8 +3,8 @@
 docs/development.md, "Roll kinds". A `/roll` logs either one expression's roll (its expression,
 total and natural d20) or a request of several parts and sets, each part with its comparison.
 A lone d20's natural 20 is the critical, its natural 1 the fumble (compared or not); a total
-compared (`>= 15`) succeeds or fails by the comparison. Each total is placed alone on its dice
-shape's exact distribution (``rules.recap_placement``): the recap averages the luck of several.
+compared (`>= 15`) succeeds or fails by the comparison. The recap places each total alone on its
+dice shape's exact distribution (``rules.recap_placement``) and averages the luck of several.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import recap_placement as placement
 from rules.expressions.request import Comparison
 from rules.expressions.terms import Natural
 from rules.roll_kinds import Placement, Reading, RollKind, Total
@@ -33,10 +32,9 @@ def _placement(roll: Mapping[str, Any]) -> Placement | None:
     expression, total = roll.get("expression"), roll.get("total")
     if not isinstance(expression, str) or not isinstance(total, int):
         return None
-    shaped = placement.shape_of(expression)
-    if shaped is None:
-        return Placement(total)  # counted for the biggest roll, not placed
-    return Placement(total, shape=shaped.shape, offset=shaped.offset)
+    # Placed by the recap, from the expression: reading a roll (the log does, on the event loop)
+    # never parses it.
+    return Placement(total, expression=expression)
 
 
 def _read(result: Mapping[str, Any]) -> Reading:

@@ -336,3 +336,18 @@ def test_rule_several_rolls_mark_naturals_on_their_lines_not_in_the_title() -> N
         roll_request("1d20", rng)
     single = dice_render.request_roll(roll_request("1d20>=5", rng), "Alice", "1d20>=5")
     assert single.title == "💀 NATURAL 1! · Alice: 1d20\\>=5 · total 1"
+
+
+def test_twenty_sets_of_fifty_dice_show_every_sets_total_with_a_few_dice_each() -> None:
+    # The dice shown are shared by the lines: 40 / 20 sets is under 5, so each line shows 5 dice
+    # and counts the other 45; every one of the 20 totals is in the reply, none cut away.
+    rolled = roll_request("20 50d6kh3", new_rng(1))
+    embed = dice_render.request_roll(rolled, "Wren", "20 50d6kh3")
+    lines = (embed.description or "").removeprefix("🎲 ").split("\n")
+    totals = [roll.total for roll in rolled.rolls[0]]
+    assert len(lines) == 20 and "more rolls" not in (embed.description or "")
+    for number, (line, total) in enumerate(zip(lines, totals, strict=True), start=1):
+        assert line.startswith(f"{number}. 50d6kh3 (")
+        assert line.endswith(f"… and 45 more) = **{total}**")
+        shown_dice = line.count("~~") // 2 + line.count("**") // 2 - 1  # the total is bold too
+        assert shown_dice == 5, line

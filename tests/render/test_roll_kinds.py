@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
+from bot.render.campaign import export_csv, export_json
 from bot.render.roll_log import log_line, what_was_rolled
 from bot.storage import LoggedRoll, Visibility
-from rules import sixpool
+from rules import recap_placement, sixpool
+from rules.expressions import roll_expression
+from rules.randomness import new_rng
 from rules.recap_reading import read_roll
 from rules.roll_kinds import EMBED, PAYLOAD_VERSION, RESULT, VERSION, WHAT, kind_named, roll_kinds
 
@@ -111,3 +114,22 @@ def _fields(value: object) -> object:
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     raise TypeError(value)
+
+
+def test_the_log_and_its_exports_never_parse_a_rolls_expression(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The log reads rolls on the event loop: placing a /roll on its dice shape (parsing its
+    # expression, computing a success count's exact odds) is the recap's, in its worker.
+    def refuse(expression: str) -> None:
+        raise AssertionError(f"the log parsed {expression!r}")
+
+    monkeypatch.setattr(recap_placement, "shape_of", refuse)
+    rolled = roll_expression("1d1000 t2 ie>2", new_rng(1))
+    stored = json.loads(json.dumps(rolled, default=_fields))
+    payload = {RESULT: stored, EMBED: {"title": "🎲 Wren: 1d1000 t2 ie>2 · total 9"}}
+    roll = _logged(1, "dice", payload)
+    assert log_line(roll, gm_view=True).endswith(f" → **{rolled.total}**")
+    assert export_csv([roll], {}) and export_json([roll], {})
+    with pytest.raises(AssertionError, match="the log parsed"):
+        _recap(1, "dice", payload)  # the recap does place it

@@ -83,3 +83,50 @@ def test_ten_again_counts_each_ten_and_rolls_again_in_closed_form() -> None:
 def test_what_is_not_a_plain_count_is_still_not_placed() -> None:
     for expression in ("8d6 e6", "4d10 t8 kh2", "4d10 t8 mi2", "1d6 ra1 t4"):
         assert placement.shape_of(expression) is None, expression
+
+
+def _reference(
+    sides: int, worth: dict[int, int], reroll: set[int], explode: set[int]
+) -> dict[int, Fraction]:
+    """One die's value distribution, by the rules as rolled, by recursion on what is left: its
+    first draw rerolled while in ``reroll`` (at most 100 times), each face worth ``worth[face]``,
+    and a face in ``explode`` adding a new die that may explode again (at most 100 rounds)."""
+    faces, rounds = range(1, sides + 1), 100
+    first: dict[int, Fraction] = {face: Fraction(1, sides) for face in faces}
+    for _ in range(rounds):  # each pass rerolls what still shows a rerolled face
+        moved = sum((first[face] for face in reroll), Fraction(0))
+        first = {face: (0 if face in reroll else first[face]) + moved / sides for face in faces}
+    added: dict[int, Fraction] = {0: Fraction(1)}  # a new die with no explosion left adds it
+    for _ in range(rounds):
+        deeper: dict[int, Fraction] = {}
+        for face in faces:
+            for more, chance in (added.items() if face in explode else [(0, Fraction(1))]):
+                value = worth[face] + more
+                deeper[value] = deeper.get(value, Fraction(0)) + chance / sides
+        added = deeper
+    value_of: dict[int, Fraction] = {}
+    for face, chance in first.items():
+        for more, further in (added.items() if face in explode else [(0, Fraction(1))]):
+            value = worth[face] + more
+            value_of[value] = value_of.get(value, Fraction(0)) + chance * further
+    return value_of
+
+
+def test_rerolls_again_and_explosions_again_on_several_faces_as_the_rules_roll_them() -> None:
+    # `1d6 t4t6 f1 ir2 ie5`: 1 and 2 rerolled until they aren't (at most 100 times), 4 and up a
+    # success, a 6 a second one, a 1 takes one off, and a 5 or 6 adds a die that may explode again.
+    worth = {face: (face >= 4) + (face >= 6) - (face <= 1) for face in range(1, 7)}
+    expected = _reference(6, worth, {1, 2}, {5, 6})
+    values = sorted(value for value, chance in expected.items() if chance)
+    cumulative, running = {}, Fraction(0)
+    for x in range(values[0], values[-1] + 1):  # every value up to the 100th explosion
+        running += expected.get(x, Fraction(0))
+        cumulative[x] = running
+    assert _placed("1d6 t4t6 f1 ir2 ie5") == cumulative
+
+
+def test_a_d10000_exploding_on_half_its_faces_reads_as_a_d2_with_the_same_faces() -> None:
+    # 1 to 5,000 are worth nothing; 5,001 and up are a success and explode again: the same odds
+    # as a d2 whose 1 is worth nothing and whose 2 succeeds and explodes (the faces are read by
+    # their groups, so the d10,000 costs what the d2 does).
+    assert _placed("1d10000 t5001 ie>5000") == _placed("1d2 t2 ie>1")
