@@ -53,6 +53,12 @@ class SavedCommand:
         options = " ".join(f"{name}:{_shown(value)}" for name, value in self.options)
         return f"/{self.name} {options}".rstrip()
 
+    def secrecy(self) -> tuple[bool | None, bool]:
+        """The ``hidden`` and ``blind`` it was saved with (None: ``hidden`` not said)."""
+        options = dict(self.options)
+        hidden, blind = options.get("hidden"), options.get("blind")
+        return (hidden if isinstance(hidden, bool) else None), blind is True
+
     def encode(self) -> str:
         return json.dumps({"name": self.name, "options": dict(self.options), "shape": self.shape})
 
@@ -233,18 +239,16 @@ async def run_saved_command(
     # Checked again: the shape says the options are the same, this says the values still fit.
     _checked_options(command, {name: _shown(value) for name, value in options.items()})
     takes = {parameter.display_name for parameter in command.parameters}
-    # Said again as the command's own options, for its handler to decide the same: a public
-    # `/macro roll` keeps a `hidden` the macro saved and applies no default of `gm_rolls`. A
-    # command without `hidden` (a Luck spend, a reroll) is as secret as the roll it changes.
+    # Said again as the command's own options, for its handler to decide the same (the decision
+    # took the saved `hidden` and `blind` where `/macro roll` said neither): both said, so no
+    # default of `gm_rolls` applies twice. A command without `hidden` (a Luck spend, a reroll)
+    # is as secret as the roll it changes.
+    if visibility is Visibility.BLIND and "blind" not in takes:
+        raise CommandError(f"`/{saved.name}` can't be rolled blind.")
     if "hidden" in takes:
-        if visibility is Visibility.HIDDEN:
-            options["hidden"] = True
-        elif visibility is Visibility.PUBLIC:
-            options.setdefault("hidden", False)
-    if visibility is Visibility.BLIND:
-        if "blind" not in takes:
-            raise CommandError(f"`/{saved.name}` can't be rolled blind.")
-        options["blind"] = True
+        options["hidden"] = visibility is Visibility.HIDDEN
+    if "blind" in takes:
+        options["blind"] = visibility is Visibility.BLIND
     # discord.py's own path for a typed command: its checks, the options' transformers and
     # defaults, then the callback (private: bot/discord_private.py).
     await invoke_with_options(command, interaction, options)

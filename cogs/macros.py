@@ -96,11 +96,13 @@ class MacroCog(commands.GroupCog, group_name="macro", group_description="Saved r
         blind: bool = False,
     ) -> None:
         asker = await Asker.of(interaction, self.bot.storage)
-        visibility = asker.visibility(hidden=hidden, blind=blind)
         campaign_id = asker.campaign.id if asker.campaign else None
         macro = await self.macros.find(name, asker.user_id, campaign_id)
-        if macro.command is not None:
-            saved = SavedCommand.decode(macro.command)
+        saved = None if macro.command is None else SavedCommand.decode(macro.command)
+        if saved is not None and hidden is None and not blind:
+            hidden, blind = saved.secrecy()  # unsaid here: as the saved command says, typed
+        visibility = asker.visibility(hidden=hidden, blind=blind)
+        if saved is not None:
             await run_saved_command(interaction, saved, visibility)
             return
         dice = self.bot.get_cog("DiceCog")

@@ -265,3 +265,32 @@ async def test_gm_rolls_hidden_applies_to_macros(
         public = await fake_discord.invoke("macro roll", {"name": name, "hidden": False})
         assert not public.ephemeral, (name, public.content)
         assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.PUBLIC
+
+
+async def test_a_macro_holding_hidden_or_blind_rolls_as_that_command_typed(
+    fake_discord: FakeDiscord, dicebot: DiceBot
+) -> None:
+    """A saved command's own `hidden` and `blind` decide as if typed, unless `/macro roll` says
+    otherwise: a GM's `blind:true` macro under `gm_rolls:hidden` is blind (it was refused as
+    "hidden and blind"), a saved `hidden:false` stays public, and `/macro roll hidden:true`
+    overrides a saved `blind:true`."""
+    await fake_discord.invoke("campaign start", {"system": "cosmos", "name": "Saved secrets"})
+    await fake_discord.invoke("campaign settings", {"gm_rolls": "hidden"})
+    check = "/cosmos roll attribute:3 skill:2 tn:15"
+    for name, held in (("Blind", f"{check} blind:true"), ("Open", f"{check} hidden:false")):
+        saved = await fake_discord.invoke("macro save", {"name": name, "expression": held})
+        assert saved.ephemeral and "Saved" in saved.content, saved.content
+    blind = await fake_discord.invoke("macro roll", {"name": "Blind"})
+    assert blind.ephemeral and not blind.embeds, blind.content
+    assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.BLIND
+    public = await fake_discord.invoke("macro roll", {"name": "Open"})
+    assert not public.ephemeral and public.embeds, public.content
+    assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.PUBLIC
+    overridden = await fake_discord.invoke("macro roll", {"name": "Blind", "hidden": True})
+    assert overridden.ephemeral and overridden.embeds, overridden.content
+    assert await latest_visibility(fake_discord, dicebot, "gm") is Visibility.HIDDEN
+    await fake_discord.invoke("macro save", {"name": "Mine", "expression": f"{check} blind:true"},
+                              user="player")  # fmt: skip
+    players = await fake_discord.invoke("macro roll", {"name": "Mine"}, user="player")
+    assert players.ephemeral and not players.embeds, players.content
+    assert await latest_visibility(fake_discord, dicebot, "player") is Visibility.BLIND
