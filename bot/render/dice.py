@@ -71,7 +71,7 @@ def request_roll(result: RequestRoll, roller: str, text: str) -> discord.Embed:
     if single and outcomes:
         verdict = Verdict.SUCCESS if outcomes[0] else Verdict.FAILURE
     # One roll's natural is its title's verdict; several rolls' naturals stay on their own
-    # lines (✨/💀): one set's natural 1 is not the whole roll's verdict (issue 53).
+    # lines (✨/💀): one set's natural 1 is not the whole roll's verdict.
     if single and naturals[0] in _NATURAL:
         verdict, word = _NATURAL[naturals[0]]
     reply = RollReply(

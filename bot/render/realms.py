@@ -84,8 +84,9 @@ def _strikes(target: TargetResult, first: int, numbered: bool) -> str:
 
 
 def _damage(target: TargetResult, state: State) -> str | None:
-    """A target's damage worked out, when there is arithmetic to show: the strikes' rolls and
-    the ±2 once ("6 + 7 + 2 advantage, once for this target"), then whether riders apply."""
+    """A target's damage worked out: the strikes' rolls and the ±2 once ("6 + 7 + 2 advantage,
+    once for this target"), then whether riders apply; just "riders apply" when one strike
+    adds nothing (``_worked`` says which); None on a miss."""
     if not target.hits:
         return None
     rolled = [str(strike.damage) for strike in target.strikes if strike.hit]
@@ -97,7 +98,12 @@ def _damage(target: TargetResult, state: State) -> str | None:
         return f"{sums}: net 0 or less, a miss; no riders apply"
     if target.raw <= 0:
         return f"{sums}: a natural 20 always hurts, 1 damage; riders apply"
-    return f"{sums}; riders apply" if len(rolled) > 1 or target.shift else "riders apply"
+    return f"{sums}; riders apply" if _worked(target) else "riders apply"
+
+
+def _worked(target: TargetResult) -> bool:
+    """Whether a target's damage has arithmetic to show: several strikes hit, or a ±2."""
+    return sum(strike.hit for strike in target.strikes) > 1 or bool(target.shift)
 
 
 def _damage_note(target: TargetResult, state: State) -> list[str]:
@@ -106,7 +112,8 @@ def _damage_note(target: TargetResult, state: State) -> list[str]:
     damage = _damage(target, state)
     if damage is None:
         return []
-    return [f"Damage {damage}." if damage[0].isdigit() else f"{damage.capitalize()}."]
+    worked = _worked(target) or target.zero_damage_miss or target.raw <= 0
+    return [f"Damage {damage}." if worked else f"{damage.capitalize()}."]
 
 
 def attack(result: AttackResult, roller: str) -> discord.Embed:

@@ -51,12 +51,13 @@ __all__ = [
 ]
 
 DICE_SHOWN = 40
-DICE_PER_LINE_MIN = 5  # a roll of several sets shares DICE_SHOWN among its lines, 5 each at least
 """The most dice a reply's dice line shows; the rest are counted ("… and 960 more"), the total
 exact in the title and every die in the roll log's export (docs/players/dice.md, "Limits")."""
+DICE_PER_LINE_MIN = 5  # a roll of several sets shares DICE_SHOWN among its lines, 5 each at least
 ORDINARY_CHARACTERS = 320
 ORDINARY_LINES = 7
-"""An ordinary roll's reply, title to footer, reads at a glance on a phone (issue 53)."""
+"""An ordinary roll's reply, title to footer, reads at a glance on a phone (docs/players/index.md,
+"Reading a reply")."""
 
 # A dice term's faces as the rules write them: "4d6kh3 (~~3~~, **4**, **5**, **6**)", with a
 # count after a colon ("6d10t7 (7, 3, 9: 2 successes)").
