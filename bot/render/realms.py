@@ -9,7 +9,7 @@ import discord
 from bot.render.errors import describe
 from bot.render.grammar import plural
 from bot.render.numbers import ChancesOf, float_mean, more_values, percent, ranked
-from bot.render.reply import Part, RollReply, Verdict, add_part
+from bot.render.reply import Part, RollReply, Verdict, add_part, kept_among
 from bot.render.style import FIELD_LIMIT, TITLE_LIMIT, Colour, joined, shown, truncate
 from bot.storage.realms import (
     AlreadyRerolled,
@@ -184,12 +184,7 @@ def check(result: CheckResult, roller: str, label: str | None = None) -> discord
 
 def _kept(dice: tuple[int, ...], kept: int) -> str:
     """One die as it fell; two with the kept one bold and the other struck."""
-    if len(dice) == 1:
-        return str(dice[0])
-    index = dice.index(kept)
-    return ", ".join(
-        f"**{face}**" if number == index else f"~~{face}~~" for number, face in enumerate(dice)
-    )
+    return str(dice[0]) if len(dice) == 1 else kept_among(dice, dice.index(kept))
 
 
 def stealth(result: StealthResult, roller: str) -> discord.Embed:

@@ -46,6 +46,7 @@ __all__ = [
     "Verdict",
     "add_part",
     "cut_dice",
+    "kept_among",
     "was_cut",
     "what_of",
 ]
@@ -80,6 +81,14 @@ def cut_dice(text: str, shown: int = DICE_SHOWN) -> str:
         return f"{match['spelled']} ({', '.join([*kept, more])}{match['summary'] or ''})"
 
     return _TERM.sub(cut, text)
+
+
+def kept_among(dice: Sequence[int], kept: int | None) -> str:
+    """Dice in roll order, the one at index ``kept`` bold and the others struck through: the
+    dice line's way of showing which die counted ("~~4~~, **17**")."""
+    return ", ".join(
+        f"**{face}**" if index == kept else f"~~{face}~~" for index, face in enumerate(dice)
+    )
 
 
 _CUT = re.compile(r"… and \d+ more\)")

@@ -9,7 +9,7 @@ import discord
 from bot.render.errors import describe
 from bot.render.grammar import plural, possessive
 from bot.render.numbers import percent, signed
-from bot.render.reply import Part, RollReply, Verdict, add_part
+from bot.render.reply import Part, RollReply, Verdict, add_part, kept_among
 from bot.render.style import (
     EMBED_DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -78,10 +78,7 @@ _MODE_TEXT = {
 
 def _dice(result: TestResult) -> str:
     """Every d20 in roll order: the kept one bold, the other struck through."""
-    return ", ".join(
-        f"**{face}**" if index == result.kept_index else f"~~{face}~~"
-        for index, face in enumerate(result.dice)
-    )
+    return kept_among(result.dice, result.kept_index)
 
 
 def headline(result: TestResult) -> tuple[str, discord.Colour]:

@@ -6,7 +6,7 @@ import discord
 
 from bot.render.grammar import plural, possessive
 from bot.render.numbers import percent, signed
-from bot.render.reply import Part, RollReply, Verdict, add_part
+from bot.render.reply import Part, RollReply, Verdict, add_part, kept_among
 from bot.render.style import (
     EMBED_DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -98,11 +98,7 @@ def roll_notes(prepared: PreparedRoll, disadvantage: bool) -> tuple[str, ...]:
 def _dice(result: RollResult) -> str:
     if result.take is not None:
         return f"take {result.take} (no die rolled)"
-    kept = result.kept_index
-    faces = [
-        f"**{face}**" if index == kept else f"~~{face}~~" for index, face in enumerate(result.dice)
-    ]
-    return f"{_MODE_TEXT[result.mode]}: {', '.join(faces)}"
+    return f"{_MODE_TEXT[result.mode]}: {kept_among(result.dice, result.kept_index)}"
 
 
 def _modifiers(parts: tuple[Modifier, ...]) -> str:
