@@ -13,8 +13,8 @@ for attacks, the heaviest exact odds, answered within Discord's 3 s) and ``RECAP
 deferred first), so a long recap never delays an odds reply.
 
 A worker reads the systems the bot installed (``rules.systems.current``: a recap reads rolls of a
-SYSTEM_PACKAGES system through its declaration): it installs the same packages' registry as it
-starts, and a worker forked for other packages (another bot in this process) is replaced.
+SYSTEM_PACKAGES system through its declaration): forked from the bot, it has the same registry,
+and a worker forked for other packages (another bot in this process) is replaced.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Literal, TypeVar
 
-from rules.systems import current, use_packages
+from rules.systems import current
 
 __all__ = ["ODDS", "RECAP", "Worker", "in_process", "shutdown"]
 
@@ -40,9 +40,8 @@ _pools: dict[Worker, ProcessPoolExecutor] = {}
 _packages: dict[Worker, tuple[str, ...]] = {}  # the extra rules packages each pool's worker reads
 
 
-def _start_worker(packages: tuple[str, ...]) -> None:
-    """In the worker: the bot's systems; default signal handling, and no writes to the bot
-    loop's wakeup fd.
+def _forget_the_bots_signals() -> None:
+    """In the worker: default signal handling, and no writes to the bot loop's wakeup fd.
 
     A fork inherits asyncio's handlers, which would pass a SIGTERM sent to the whole service
     on to the bot's loop (through the shared wakeup fd) rather than end the worker.
@@ -50,7 +49,6 @@ def _start_worker(packages: tuple[str, ...]) -> None:
     signal.set_wakeup_fd(-1)
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)
-    use_packages(packages)
 
 
 def _executor(worker: Worker = ODDS) -> ProcessPoolExecutor:
@@ -64,8 +62,7 @@ def _executor(worker: Worker = ODDS) -> ProcessPoolExecutor:
         pool = _pools[worker] = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("fork"),
-            initializer=_start_worker,
-            initargs=(packages,),
+            initializer=_forget_the_bots_signals,
         )
         _packages[worker] = packages
     return pool
