@@ -30,9 +30,7 @@ def _tens(match: re.Match[str]) -> str:
 def d20_hint(dice: str) -> str | None:
     """The line naming d20's reading of ``dice``, or None when d20 reads it as we do."""
     meant, why = dice, []
-    if _BARE_SELECTOR.search(meant):
-        found = _BARE_SELECTOR.search(meant)
-        assert found is not None
+    if (found := _BARE_SELECTOR.search(meant)) is not None:
         verb = "keeps the highest" if found["letter"].lower() == "k" else "drops the lowest"
         why.append(f"`{found[0]}` {verb} {found['count']}, d20's the {found['count']}s")
         meant = _BARE_SELECTOR.sub(r"\g<letter>=\g<count>", meant)

@@ -23,7 +23,7 @@ from rules.expressions.hints import d20_hint
 from rules.expressions.modes import spell_mode
 from rules.expressions.parser import check_dice_asked, parse_expression
 from rules.expressions.rolling import DiceSource, ExpressionRoll, roll_parsed
-from rules.expressions.terms import MAX_PARTS, MAX_SETS, Expression
+from rules.expressions.terms import COMPARED, MAX_PARTS, MAX_SETS, Expression
 from rules.randomness import Rng
 
 COMMENT_MAX = 100  # characters of one roll's label
@@ -83,14 +83,7 @@ class Comparison:
     target: int
 
     def holds(self, total: int) -> bool:
-        return {
-            ">=": total >= self.target,
-            "<=": total <= self.target,
-            ">": total > self.target,
-            "<": total < self.target,
-            "=": total == self.target,
-            "!=": total != self.target,
-        }[self.operator]
+        return COMPARED[self.operator](total, self.target)
 
     def spelled(self) -> str:
         return f"{self.operator}{self.target}"

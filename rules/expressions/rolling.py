@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
-import operator as ops
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules.errors import RulesError
 from rules.expressions.parser import parse_expression
 from rules.expressions.terms import (
+    COMPARED,
     MAX_DICE,
     MAX_REPEATS,
     Binary,
@@ -28,15 +27,6 @@ from rules.expressions.terms import (
 from rules.randomness import Rng
 
 # ===== Rolling =====
-
-_COMPARED: dict[str, Callable[[int, int], bool]] = {
-    "==": ops.eq,
-    "!=": ops.ne,
-    "<": ops.lt,
-    ">": ops.gt,
-    "<=": ops.le,
-    ">=": ops.ge,
-}
 
 
 class DiceSource:
@@ -257,8 +247,8 @@ def _evaluate(node: Node, source: DiceSource, sort: bool = False) -> _Outcome:
                 value = a.value - b.value
             elif operator == "*":
                 value = a.value * b.value
-            elif operator in _COMPARED:  # d20's `(2 == 2)`: 1 or 0
-                value = int(_COMPARED[operator](a.value, b.value))
+            elif operator in COMPARED:  # d20's `(2 == 2)`: 1 or 0
+                value = int(COMPARED[operator](a.value, b.value))
             elif b.value == 0:
                 raise RulesError(f"Can't divide by zero (`{a.text} {operator} {b.text}`).")
             elif operator == "%":  # the remainder, as avrae/d20 (Python) reads it

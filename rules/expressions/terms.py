@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -16,6 +18,17 @@ MAX_SETS = 20  # `20 4d6kh3`
 MAX_SET_ITEMS = 20  # d20's set `(1d4, 2+2, 3d6kl1)`
 EXAMPLES = "`4d6kh3+2`, `2d20kl1`, `8d6 e6`, `6d10 t7`"
 SHOWN_TOKEN_MAX = 20  # how much of an unreadable part a syntax error repeats back
+# What each comparison means: a roll's `>= 15` after its dice, and d20's `(2 == 2)` in brackets
+# (1 or 0). `=` and `==` are both equality; `!=` is d20's "not equal".
+COMPARED: dict[str, Callable[[int, int], bool]] = {
+    "=": operator.eq,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
 
 
 class Natural(Enum):
