@@ -32,8 +32,10 @@ __all__ = [
     "DISCORD_INTEGER_MAX",
     "HIDDEN_HELP",
     "ID_PATTERN",
+    "NEW_NAME_HELP",
     "STALE_COMMAND_MESSAGE",
     "STORED_ID_MAX",
+    "WHOSE_CHARACTER_HELP",
     "Answer",
     "CharacterName",
     "IdOutOfRange",
@@ -71,6 +73,9 @@ HIDDEN_HELP = "GMs: only you see it, until /campaign reveal shows it"
 CHARACTER_NAME_MAX = 60
 CharacterName = app_commands.Range[str, 1, CHARACTER_NAME_MAX]
 CHARACTER_NAME_HELP = f"Your character's name (up to {CHARACTER_NAME_MAX} characters)"
+# The `character rename|delete|edit` options of every system with characters.
+WHOSE_CHARACTER_HELP = "GMs: whose character, by name (default: yours)"
+NEW_NAME_HELP = f"The new name (up to {CHARACTER_NAME_MAX} characters)"
 BLIND_HELP = "Only the GMs see the result; you see that you rolled"
 STALE_COMMAND_MESSAGE = (
     "This command changed since your Discord app loaded it: reload Discord "

@@ -21,8 +21,9 @@ from bot.errors import CommandError
 from bot.options import (
     BLIND_HELP,
     CHARACTER_NAME_HELP,
-    CHARACTER_NAME_MAX,
     HIDDEN_HELP,
+    NEW_NAME_HELP,
+    WHOSE_CHARACTER_HELP,
     CharacterName,
     character_name,
     matching,
@@ -53,8 +54,6 @@ BONUS_HELP = "Bonus dice added to the pool (they stack)"
 PENALTY_HELP = "Penalty dice removed from the pool (at least 1 die stays)"
 ATTRIBUTE_RANGE = f"{aethelgard.ATTRIBUTE_MIN}–{aethelgard.ATTRIBUTE_MAX}"
 SkillsText = app_commands.Range[str, 0, 400]
-WHOSE = "GMs: whose character, by name (default: yours)"
-NEW_NAME = f"The new name (up to {CHARACTER_NAME_MAX} characters)"
 
 
 def _pool_roll(
@@ -223,7 +222,7 @@ class AethelgardCog(
     @app_commands.describe(
         **{a.value.lower(): f"New {a.value}, {ATTRIBUTE_RANGE}" for a in Attribute},
         skills="Skills to change, as 'Melee 3; Stealth 0' (0 takes one off)",
-        character=WHOSE,
+        character=WHOSE_CHARACTER_HELP,
     )
     async def character_edit(
         self,
@@ -244,7 +243,7 @@ class AethelgardCog(
         await self.admin.edit(interaction, character, lambda sheet, _: edit(sheet))
 
     @character.command(name="rename", description="Rename a character (yours, or any as GM)")
-    @app_commands.describe(new_name=NEW_NAME, character=WHOSE)
+    @app_commands.describe(new_name=NEW_NAME_HELP, character=WHOSE_CHARACTER_HELP)
     async def character_rename(
         self, interaction: discord.Interaction, new_name: CharacterName,
         character: CharacterName | None = None,
@@ -252,7 +251,7 @@ class AethelgardCog(
         await self.admin.rename(interaction, character, new_name)
 
     @character.command(name="delete", description="Delete a character, once you confirm")
-    @app_commands.describe(character=WHOSE)
+    @app_commands.describe(character=WHOSE_CHARACTER_HELP)
     async def character_delete(
         self, interaction: discord.Interaction, character: CharacterName | None = None
     ) -> None:

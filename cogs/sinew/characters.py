@@ -12,13 +12,11 @@ import discord
 from discord import app_commands
 
 from bot.errors import CommandError
-from bot.options import CHARACTER_NAME_MAX, CharacterName
+from bot.options import NEW_NAME_HELP, WHOSE_CHARACTER_HELP, CharacterName
 from cogs.sinew.common import CHARACTER, Armour, AttributeScore, Sheet, SinewBase, StaminaScore
 from rules import sinew
 from rules.sheets import SheetEdit
 
-WHOSE = "GMs: whose character, by name (default: yours)"
-NEW_NAME = f"The new name (up to {CHARACTER_NAME_MAX} characters)"
 SCORE_RENAMES = {
     "strength": "str", "reflex": "ref", "intellect": "int", "empathy": "emp",
     "luck_score": "lck", "stamina": "sta",
@@ -44,7 +42,7 @@ class CharacterCommands(SinewBase):
         luck_score=new_score("Luck", "6–16"),
         stamina=new_score("Stamina", "3–9"),
         armour=new_score("armour soak", f"{sinew.ARMOUR_MIN}–{sinew.ARMOUR_MAX}"),
-        character=WHOSE,
+        character=WHOSE_CHARACTER_HELP,
     )
     async def character_edit(
         self,
@@ -69,7 +67,7 @@ class CharacterCommands(SinewBase):
         await self.admin.edit(interaction, character, edit)
 
     @CHARACTER.command(name="rename", description="Rename a character (yours, or any as GM)")
-    @app_commands.describe(new_name=NEW_NAME, character=WHOSE)
+    @app_commands.describe(new_name=NEW_NAME_HELP, character=WHOSE_CHARACTER_HELP)
     async def character_rename(
         self,
         interaction: discord.Interaction,
@@ -79,7 +77,7 @@ class CharacterCommands(SinewBase):
         await self.admin.rename(interaction, character, new_name)
 
     @CHARACTER.command(name="delete", description="Delete a character, once you confirm")
-    @app_commands.describe(character=WHOSE)
+    @app_commands.describe(character=WHOSE_CHARACTER_HELP)
     async def character_delete(
         self, interaction: discord.Interaction, character: CharacterName | None = None
     ) -> None:

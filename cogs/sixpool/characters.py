@@ -16,7 +16,13 @@ from discord.ext import commands
 from bot.asker import Asker
 from bot.character_admin import CharacterAdmin
 from bot.client import DiceBot
-from bot.options import CHARACTER_NAME_HELP, CHARACTER_NAME_MAX, CharacterName, character_name
+from bot.options import (
+    CHARACTER_NAME_HELP,
+    NEW_NAME_HELP,
+    WHOSE_CHARACTER_HELP,
+    CharacterName,
+    character_name,
+)
 from bot.render import sixpool as render
 from bot.storage import Campaign, CharacterStore, Storage
 from cogs.sixpool.options import (
@@ -35,7 +41,6 @@ from rules.sixpool import Pool, Sheet
 
 __all__ = ["CHARACTER", "CharacterCommands"]
 
-WHOSE = "GMs: whose character, by name (default: yours)"
 CHARACTER = app_commands.Group(
     name="character", description="Create, show, change, rename, delete and give characters"
 )
@@ -122,7 +127,7 @@ class CharacterCommands(_CogPart):
         save="Training in the pool's saving throw",
         skill=f"A skill to train (up to {sixpool.SKILL_NAME_MAX} characters), with training",
         training="Training in the skill (untrained removes it)",
-        character=WHOSE,
+        character=WHOSE_CHARACTER_HELP,
     )
     @app_commands.choices(pool=POOL_CHOICES, save=TRAINING_CHOICES, training=TRAINING_CHOICES)
     async def character_set(
@@ -147,8 +152,7 @@ class CharacterCommands(_CogPart):
         await self.admin.edit(interaction, character, edit)
 
     @CHARACTER.command(name="rename", description="Rename a character (yours, or any as GM)")
-    @app_commands.describe(new_name=f"The new name (up to {CHARACTER_NAME_MAX} characters)",
-                           character=WHOSE)  # fmt: skip
+    @app_commands.describe(new_name=NEW_NAME_HELP, character=WHOSE_CHARACTER_HELP)
     async def character_rename(
         self,
         interaction: discord.Interaction,
@@ -158,7 +162,7 @@ class CharacterCommands(_CogPart):
         await self.admin.rename(interaction, character, new_name)
 
     @CHARACTER.command(name="delete", description="Delete a character, once you confirm")
-    @app_commands.describe(character=WHOSE)
+    @app_commands.describe(character=WHOSE_CHARACTER_HELP)
     async def character_delete(
         self, interaction: discord.Interaction, character: CharacterName | None = None
     ) -> None:
